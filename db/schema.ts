@@ -1,0 +1,97 @@
+// The whole database. Times are integer milliseconds since the epoch (UTC); the API turns them
+// into ISO strings. Migrations in db/migrations are generated from this file (npm run
+// db:generate) and applied at start-up.
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    /** Lower-cased username: uniqueness ignores case. */
+    usernameKey: text("username_key").notNull(),
+    email: text("email"),
+    emailKey: text("email_key"),
+    passwordHash: text("password_hash"),
+    name: text("name").notNull(),
+    gender: text("gender").notNull(),
+    orientation: text("orientation").notNull().default("heterosexual"),
+    age: integer("age"),
+    countryCode: text("country_code"),
+    countryName: text("country_name"),
+    /** Path under /uploads/, e.g. "avatars/3f9c….png". */
+    avatarPath: text("avatar_path"),
+    isGuest: integer("is_guest", { mode: "boolean" }).notNull().default(false),
+    isOnline: integer("is_online", { mode: "boolean" }).notNull().default(false),
+    lastSeen: integer("last_seen").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** A ban: banned with a null bannedUntil is permanent. */
+    banned: integer("banned", { mode: "boolean" }).notNull().default(false),
+    bannedUntil: integer("banned_until"),
+  },
+  (t) => [
+    uniqueIndex("users_username_key").on(t.usernameKey),
+    uniqueIndex("users_email_key").on(t.emailKey),
+    // The people list: online first, most recently seen first.
+    index("users_presence").on(t.isOnline, t.lastSeen),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at").notNull(),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    senderId: integer("sender_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    receiverId: integer("receiver_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The two participants ordered low/high: one index serves a conversation both ways. */
+    pairLo: integer("pair_lo").notNull(),
+    pairHi: integer("pair_hi").notNull(),
+    content: text("content").notNull(),
+    messageType: text("message_type").notNull(),
+    fileName: text("file_name"),
+    filePath: text("file_path"),
+    fileSize: integer("file_size"),
+    fileMime: text("file_mime"),
+    groupId: text("group_id"),
+    clientMessageId: text("client_message_id"),
+    /** Strictly increasing across all messages, so time cursors never skip or repeat. */
+    createdAt: integer("created_at").notNull(),
+    deliveredAt: integer("delivered_at"),
+    readAt: integer("read_at"),
+  },
+  (t) => [
+    index("messages_conversation").on(t.pairLo, t.pairHi, t.createdAt),
+    // The chat list groups conversations from either side of the pair.
+    index("messages_pair_hi").on(t.pairHi, t.pairLo),
+    index("messages_unread").on(t.receiverId, t.readAt, t.senderId),
+    index("messages_undelivered").on(t.receiverId, t.deliveredAt),
+    index("messages_file").on(t.filePath),
+    uniqueIndex("messages_client_id")
+      .on(t.senderId, t.clientMessageId)
+      .where(sql`client_message_id IS NOT NULL`),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+export type SessionRow = typeof sessions.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessageRow = typeof messages.$inferInsert;

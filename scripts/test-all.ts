@@ -1,0 +1,53 @@
+// `npm test`: type-check, then the fast suites (unit, HTTP, socket, component), then the browser
+// suites (tests/e2e/*.e2e.ts, real Chromium). Ends with one line "N passed, N failed".
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+let passed = 0;
+let failed = 0;
+let broken = false;
+
+async function run(label: string, cmd: string[], env: Record<string, string> = {}): Promise<string> {
+  console.log(`\n=== ${label}: ${cmd.join(" ")}`);
+  const proc = Bun.spawn(cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  let output = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk);
+      output += text;
+      sink.write(text);
+    }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+  const code = await proc.exited;
+  if (code !== 0) {
+    broken = true;
+    console.log(`=== ${label} exited with ${code}`);
+  }
+  return output;
+}
+
+function count(output: string) {
+  const pass = /^\s*(\d+) pass\s*$/m.exec(output);
+  const fail = /^\s*(\d+) fail\s*$/m.exec(output);
+  passed += Number(pass?.[1] ?? 0);
+  failed += Number(fail?.[1] ?? 0);
+}
+
+const bun = process.execPath;
+const only = process.argv.slice(2);
+
+if (only.length === 0) await run("type-check", [join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
+if (only.length === 0 || only.includes("fast")) count(await run("unit, HTTP, socket and component tests", [bun, "test"]));
+
+const e2eDir = join(root, "tests", "e2e");
+const e2eFiles = existsSync(e2eDir) ? readdirSync(e2eDir).filter((f) => f.endsWith(".e2e.ts")).sort() : [];
+if ((only.length === 0 || only.includes("e2e")) && e2eFiles.length > 0) {
+  await run("client build", [bun, "scripts/build-client.ts"]);
+  for (const file of e2eFiles) count(await run(`browser: ${file}`, [bun, "test", "--timeout", "120000", `./tests/e2e/${file}`]));
+}
+
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(broken || failed > 0 ? 1 : 0);

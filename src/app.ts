@@ -1,0 +1,26 @@
+// Builds the Elysia app from the feature modules. server.ts listens with it; tests build it too.
+import { Elysia } from "elysia";
+import { authRoutes } from "./auth/index.ts";
+import type { AppContext } from "./context.ts";
+import { geoRoutes } from "./geo/index.ts";
+import { errorResponse } from "./http/error-response.ts";
+import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
+import { userRoutes } from "./users/index.ts";
+
+export function buildApp(ctx: AppContext) {
+  return new Elysia({
+    // One Bun server carries /ws and /peerjs: frames past 64 KB close with 1009.
+    websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120 },
+  })
+    .onError(({ code, error, request }) => errorResponse(code, error, request))
+    .onAfterHandle(({ set }) => {
+      set.headers["x-content-type-options"] = "nosniff";
+    })
+    .get("/healthz", () => ({ ok: true }))
+    .use(authRoutes(ctx))
+    .use(userRoutes(ctx))
+    .use(geoRoutes(ctx))
+    .use(realtimeRoutes(ctx));
+}
+
+export type App = ReturnType<typeof buildApp>;

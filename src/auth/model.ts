@@ -1,0 +1,24 @@
+import { Type as t } from "@sinclair/typebox";
+import { fields } from "../users/model.ts";
+
+export const registerBody = t.Object({
+  username: fields.username,
+  email: fields.email,
+  password: fields.password,
+  name: fields.name,
+  gender: fields.gender,
+  age: fields.age,
+  country_code: fields.countryCode,
+  country_name: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Null()])),
+  orientation: t.Optional(fields.orientation),
+  profile: t.Optional(t.Unknown()),
+});
+
+export const loginBody = t.Object({
+  username: t.String({ minLength: 1, maxLength: 254, error: "Enter your username or e-mail" }),
+  password: t.String({ minLength: 1, maxLength: 1024, error: "Enter your password" }),
+});
+
+export const guestBody = t.Object({
+  gender: t.Union([t.Literal("male"), t.Literal("female")], { error: "Choose male or female" }),
+});

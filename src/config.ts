@@ -1,0 +1,168 @@
+// Every environment variable the server reads, parsed and checked in one place. A bad value
+// stops start-up with one line that names the variable (see server.ts); nothing else in the
+// code reads process.env.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
+
+export interface IceServer {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Signs session tokens; from JWT_SECRET or a file generated in DATA_DIR. */
+  secret: string;
+  trustProxy: boolean;
+  /** Origins allowed besides the site's own (for the socket and form posts). */
+  allowedOrigins: string[];
+  signupPerHour: number;
+  loginFailLimit: number;
+  loginFailWindowMs: number;
+  socketRate: RateLimit;
+  uploadsPerMinute: number;
+  wsIdleMs: number;
+  iceServers: IceServer[];
+  /** "relay" hides users' addresses from strangers when a TURN server is configured. */
+  iceTransportPolicy: "all" | "relay";
+  contactEmail: string;
+  helpEmail: string;
+  operatorName: string;
+  operatorAddress: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? "").trim().toLowerCase();
+  if (["", "0", "false", "no", "off"].includes(raw)) return false;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function origins(env: Env): string[] {
+  const raw = env.ALLOWED_ORIGINS ?? "";
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((origin) => {
+      try {
+        const url = new URL(origin);
+        if (url.origin !== origin.replace(/\/$/, "")) throw new Error();
+        return url.origin;
+      } catch {
+        throw new ConfigError(`ALLOWED_ORIGINS must list origins such as https://example.com, got "${origin}"`);
+      }
+    });
+}
+
+function socketRate(env: Env): RateLimit {
+  const raw = (env.SOCKET_RATE_LIMIT ?? "").trim();
+  if (raw === "") return { perSecond: 20, burst: 40 };
+  const match = /^(\d+)(?:[:/](\d+))?$/.exec(raw);
+  if (!match) throw new ConfigError(`SOCKET_RATE_LIMIT must be "rate" or "rate:burst" (events a second), got "${raw}"`);
+  const perSecond = Number(match[1]);
+  const burst = match[2] ? Number(match[2]) : perSecond * 2;
+  if (perSecond < 1 || burst < perSecond) throw new ConfigError(`SOCKET_RATE_LIMIT needs rate >= 1 and burst >= rate, got "${raw}"`);
+  return { perSecond, burst };
+}
+
+function iceServers(env: Env): IceServer[] {
+  const raw = env.ICE_SERVERS;
+  if (raw === undefined || raw.trim() === "") return [{ urls: "stun:stun.l.google.com:19302" }];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError("ICE_SERVERS must be a JSON list such as [{\"urls\":\"stun:stun.example.com:3478\"}]");
+  }
+  const isUrls = (u: unknown) => typeof u === "string" || (Array.isArray(u) && u.every((x) => typeof x === "string"));
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.every(
+      (s) =>
+        typeof s === "object" &&
+        s !== null &&
+        isUrls((s as IceServer).urls) &&
+        ["undefined", "string"].includes(typeof (s as IceServer).username) &&
+        ["undefined", "string"].includes(typeof (s as IceServer).credential),
+    );
+  if (!valid) throw new ConfigError("ICE_SERVERS must be a JSON list of {urls, username?, credential?}");
+  return parsed as IceServer[];
+}
+
+function email(env: Env, name: string, fallback: string): string {
+  const value = (env[name] ?? fallback).trim();
+  if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw new ConfigError(`${name} must be an e-mail address, got "${value}"`);
+  return value;
+}
+
+/** The signing secret: JWT_SECRET, or one generated once and kept owner-only in DATA_DIR. */
+function secret(env: Env, dataDir: string): string {
+  const given = env.JWT_SECRET;
+  if (given !== undefined && given !== "") {
+    if (given.length < 32) throw new ConfigError("JWT_SECRET must be at least 32 characters");
+    return given;
+  }
+  const file = join(dataDir, "secret.key");
+  if (existsSync(file)) {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 32) return stored;
+  }
+  const fresh = randomBytes(48).toString("base64url");
+  writeFileSync(file, fresh + "\n", { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return fresh;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = resolve(env.DATA_DIR?.trim() || "./data");
+  try {
+    mkdirSync(join(dataDir, "uploads"), { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
+  }
+  const policy = (env.ICE_TRANSPORT_POLICY ?? "all").trim() || "all";
+  if (policy !== "all" && policy !== "relay") throw new ConfigError(`ICE_TRANSPORT_POLICY must be "all" or "relay", got "${policy}"`);
+  return {
+    port: integer(env, "PORT", 5001, 0, 65535),
+    host: env.HOST?.trim() || "0.0.0.0",
+    dataDir,
+    secret: secret(env, dataDir),
+    trustProxy: flag(env, "TRUST_PROXY"),
+    allowedOrigins: origins(env),
+    signupPerHour: integer(env, "SIGNUP_RATE_LIMIT", 100, 1, 1_000_000),
+    loginFailLimit: integer(env, "LOGIN_FAIL_LIMIT", 10, 1, 1_000_000),
+    loginFailWindowMs: integer(env, "LOGIN_FAIL_WINDOW_MINUTES", 15, 1, 24 * 60) * 60_000,
+    socketRate: socketRate(env),
+    uploadsPerMinute: integer(env, "UPLOAD_RATE_LIMIT", 60, 1, 1_000_000),
+    wsIdleMs: integer(env, "WS_IDLE_TIMEOUT_SECONDS", 45, 5, 3600) * 1000,
+    iceServers: iceServers(env),
+    iceTransportPolicy: policy,
+    contactEmail: email(env, "CONTACT_EMAIL", "contact@example.com"),
+    helpEmail: email(env, "HELP_EMAIL", "help@example.com"),
+    operatorName: (env.OPERATOR_NAME ?? "").trim() || "Web Chat",
+    operatorAddress: (env.OPERATOR_ADDRESS ?? "").trim() || "Address available on request at the contact e-mail",
+  };
+}

@@ -1,0 +1,43 @@
+// Everything a request or socket handler may use, built once at start-up (and once per test).
+import type { Database } from "bun:sqlite";
+import type { Config } from "./config.ts";
+import type { Db, Storage } from "./db.ts";
+import { TokenBuckets, WindowCounter } from "./http/rate-limit.ts";
+import { MessageClock } from "./messages/service.ts";
+import { Hub } from "./realtime/hub.ts";
+import { CallRegistry } from "./calls/registry.ts";
+import { RouletteQueue } from "./roulette/queue.ts";
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  sqlite: Database;
+  hub: Hub;
+  clock: MessageClock;
+  calls: CallRegistry;
+  roulette: RouletteQueue;
+  limits: {
+    loginFailures: WindowCounter;
+    signups: WindowCounter;
+    uploads: WindowCounter;
+    socketEvents: TokenBuckets;
+  };
+}
+
+export function createContext(config: Config, storage: Storage): AppContext {
+  return {
+    config,
+    db: storage.db,
+    sqlite: storage.sqlite,
+    hub: new Hub(),
+    clock: new MessageClock(storage.db),
+    calls: new CallRegistry(),
+    roulette: new RouletteQueue(),
+    limits: {
+      loginFailures: new WindowCounter(config.loginFailLimit, config.loginFailWindowMs),
+      signups: new WindowCounter(config.signupPerHour, 60 * 60_000),
+      uploads: new WindowCounter(config.uploadsPerMinute, 60_000),
+      socketEvents: new TokenBuckets(config.socketRate.perSecond, config.socketRate.burst),
+    },
+  };
+}

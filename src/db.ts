@@ -1,0 +1,28 @@
+// Opens the SQLite file, tunes it for one small server and applies the committed migrations.
+import { Database } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { join } from "node:path";
+import * as schema from "../db/schema.ts";
+
+export type Db = ReturnType<typeof drizzle<typeof schema>>;
+
+export interface Storage {
+  db: Db;
+  sqlite: Database;
+}
+
+const migrationsFolder = join(import.meta.dir, "..", "db", "migrations");
+
+export function openStorage(dataDir: string): Storage {
+  const sqlite = new Database(join(dataDir, "chat.sqlite"), { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  // NORMAL is durable across a crash of the process (WAL); only a power loss can drop the
+  // last transactions, which is the usual trade for a chat server.
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return { db, sqlite };
+}

@@ -1,0 +1,34 @@
+// The one place where anything thrown becomes an answer: the contract's `{error, code, fields?}`
+// with the right status. Nothing a client sends may produce a 500 with details.
+import { AppError } from "./errors.ts";
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", ...headers },
+  });
+
+export function errorResponse(code: string | number | undefined, error: unknown, request: Request): Response {
+  if (error instanceof AppError) {
+    const retry = error.extra.retryAfter;
+    const headers: Record<string, string> = typeof retry === "number" ? { "retry-after": String(retry) } : {};
+    const { retryAfter: _, ...body } = error.toJSON();
+    return json(error.status, body, headers);
+  }
+  switch (code) {
+    case "PARSE":
+      return json(400, { error: "The request body could not be read (malformed JSON or form data)", code: "validation", fields: {} });
+    case "VALIDATION":
+      return json(400, { error: "Please check the request", code: "validation", fields: {} });
+    case "NOT_FOUND":
+      return json(404, { error: `Nothing at ${new URL(request.url).pathname}`, code: "not_found" });
+    case "INVALID_COOKIE_SIGNATURE":
+    case "INVALID_FILE_TYPE":
+      return json(400, { error: "The request could not be read", code: "validation", fields: {} });
+  }
+  if (error instanceof Error && /body.*(too large|exceed)/i.test(error.message)) {
+    return json(413, { error: "The request is too large", code: "too_large" });
+  }
+  console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
+  return json(500, { error: "Something went wrong on our side. Please try again.", code: "internal" });
+}

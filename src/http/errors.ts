@@ -1,0 +1,45 @@
+// Typed errors for every edge. Services throw AppError; one onError (app.ts) turns it into the
+// contract's JSON shape `{error, code, fields?}`; the socket turns it into an `error` event.
+export type ErrorCode =
+  | "validation"
+  | "invalid_credentials"
+  | "unauthorized"
+  | "forbidden"
+  | "banned"
+  | "not_found"
+  | "username_taken"
+  | "email_taken"
+  | "too_large"
+  | "unsupported_type"
+  | "rate_limited"
+  | "not_paired"
+  | "internal";
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { error: this.message, code: this.code, ...this.extra };
+  }
+}
+
+export const validationError = (fields: Record<string, string>, message = "Please check the highlighted fields") =>
+  new AppError(400, "validation", message, { fields });
+
+export const unauthorized = (message = "Please sign in") => new AppError(401, "unauthorized", message);
+
+export const notFound = (message = "Not found") => new AppError(404, "not_found", message);
+
+export const forbidden = (message = "You are not allowed to do this") => new AppError(403, "forbidden", message);
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, "rate_limited", "Too many attempts. Please wait a little and try again.", {
+    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });

@@ -1,0 +1,69 @@
+// What the server reads from a request besides its body: the bearer token, the session cookie,
+// the client address and the origin check.
+import type { Config } from "../config.ts";
+
+export const SESSION_COOKIE = "sid";
+
+export function bearerToken(authorization: string | null | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  return match?.[1] ?? null;
+}
+
+export function cookieValue(cookieHeader: string | null | undefined, name: string): string | null {
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+export const sessionCookieOf = (request: Request): string | null => cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+
+/** https directly, or behind a trusted proxy that says so. */
+export function isSecure(request: Request, config: Config): boolean {
+  if (new URL(request.url).protocol === "https:") return true;
+  return config.trustProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+}
+
+const YEAR = 365 * 24 * 60 * 60;
+
+/** httpOnly, SameSite=Lax: pages and /uploads/ know who asks; /api state changes still need the bearer. */
+export function sessionCookie(token: string, secure: boolean): string {
+  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${YEAR}${secure ? "; Secure" : ""}`;
+}
+
+export const clearedSessionCookie = (secure: boolean): string =>
+  `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+
+/**
+ * The client's address. Behind a trusted proxy, the last X-Forwarded-For entry is the one the
+ * proxy itself saw (earlier entries are the client's word).
+ */
+export function clientAddress(request: Request, socketAddress: string | undefined, config: Config): string {
+  if (config.trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+    if (last) return last;
+  }
+  return socketAddress ?? "unknown";
+}
+
+/** The site's own origin as the browser sees it. */
+export function ownOrigin(request: Request, config: Config): string {
+  const url = new URL(request.url);
+  const host = (config.trustProxy && request.headers.get("x-forwarded-host")) || request.headers.get("host") || url.host;
+  return `${isSecure(request, config) ? "https" : "http"}://${host}`;
+}
+
+/** A missing Origin (a non-browser client) is allowed; a present one must be ours or listed. */
+export function originAllowed(request: Request, config: Config): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  return origin === ownOrigin(request, config) || config.allowedOrigins.includes(origin);
+}

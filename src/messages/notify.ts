@@ -1,0 +1,41 @@
+// Telling people about stored messages. Both the socket and the HTTP upload calls use these, so
+// a file and a text message reach the other side the same way.
+import type { MessageRow, UserRow } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import type { Message } from "../realtime/protocol.ts";
+import { iso } from "../time.ts";
+import { markDelivered, toMessage } from "./service.ts";
+
+/**
+ * After storing: `message_sent` to every socket of the sender, `new_message` to every socket of
+ * the receiver and, when the receiver is connected, the delivery mark and `message_delivered`.
+ * Returns the messages as sent to the sender (delivered when that happened at once).
+ */
+export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRow[]): Message[] {
+  return rows.map((row) => {
+    const receiverConnected = ctx.hub.isConnected(row.receiverId);
+    const deliveredAt = receiverConnected ? Date.now() : null;
+    if (deliveredAt !== null) markDelivered(ctx.db, row.id, deliveredAt);
+    const message = toMessage({ ...row, deliveredAt: row.deliveredAt ?? deliveredAt }, sender.name);
+    ctx.hub.sendToUser(sender.id, "message_sent", { message });
+    ctx.hub.sendToUser(row.receiverId, "new_message", { message });
+    if (deliveredAt !== null) {
+      ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
+    }
+    return message;
+  });
+}
+
+/** `messages_read_batch` to the sender of messages that were just read. */
+export function announceRead(ctx: AppContext, readerId: number, senderId: number, rows: MessageRow[], readAt: number): void {
+  if (rows.length === 0) return;
+  ctx.hub.sendToUser(senderId, "messages_read_batch", { messageIds: rows.map((r) => r.id), receiverId: readerId, readAt: iso(readAt) });
+}
+
+/** `message_delivered` to each sender of messages delivered now that the receiver connected. */
+export function announceDelivered(ctx: AppContext, rows: MessageRow[]): void {
+  for (const row of rows) {
+    if (row.deliveredAt === null) continue;
+    ctx.hub.sendToUser(row.senderId, "message_delivered", { messageId: row.id, deliveredAt: iso(row.deliveredAt), receiverId: row.receiverId });
+  }
+}

@@ -1,0 +1,234 @@
+// One-to-one messages: storing (before anyone is told), delivery and read marks, paging a
+// conversation, and the chat list with unread counts as single indexed queries.
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { messages, users, type MessageRow, type NewMessageRow, type UserRow } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+import { notFound, validationError } from "../http/errors.ts";
+import type { Message, MessageType, PublicUser } from "../realtime/protocol.ts";
+import { iso, isoOrNull } from "../time.ts";
+import { toPublicUser } from "../users/service.ts";
+
+export const MAX_TEXT = 4000;
+
+/**
+ * Message times strictly increase, even for ten files stored in one millisecond, so a time
+ * cursor (`before`) never skips or repeats a message. One process writes, so a counter does.
+ */
+export class MessageClock {
+  private last = 0;
+  constructor(db: Db) {
+    this.last = db.select({ max: sql<number | null>`max(${messages.createdAt})` }).from(messages).get()?.max ?? 0;
+  }
+  next(): number {
+    this.last = Math.max(Date.now(), this.last + 1);
+    return this.last;
+  }
+}
+
+export function toMessage(row: MessageRow, senderName: string): Message {
+  return {
+    id: row.id,
+    sender_id: row.senderId,
+    receiver_id: row.receiverId,
+    sender_name: senderName,
+    content: row.content,
+    message_type: row.messageType as MessageType,
+    file_name: row.fileName,
+    file_path: row.filePath,
+    file_size: row.fileSize,
+    group_id: row.groupId,
+    client_message_id: row.clientMessageId,
+    clientMessageId: row.clientMessageId,
+    created_at: iso(row.createdAt),
+    is_delivered: row.deliveredAt !== null,
+    delivered_at: isoOrNull(row.deliveredAt),
+    is_read: row.readAt !== null,
+    read_at: isoOrNull(row.readAt),
+  };
+}
+
+const pair = (a: number, b: number) => ({ pairLo: Math.min(a, b), pairHi: Math.max(a, b) });
+
+export function requireContact(db: Db, senderId: number, receiverId: number): UserRow {
+  if (receiverId === senderId) throw validationError({ receiverId: "You cannot send a message to yourself" });
+  const receiver = db.select().from(users).where(eq(users.id, receiverId)).get();
+  if (!receiver) throw notFound("That user does not exist");
+  return receiver;
+}
+
+export interface TextInput {
+  receiverId: number;
+  content: string;
+  messageType?: "text" | "emoji";
+  clientMessageId?: string;
+}
+
+/** Stores a text or emoji message; `created: false` when clientMessageId names one already stored. */
+export function storeText(db: Db, clock: MessageClock, sender: UserRow, input: TextInput): { row: MessageRow; created: boolean } {
+  const content = input.content.trim();
+  if (content.length < 1 || content.length > MAX_TEXT) {
+    throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
+  }
+  if (input.clientMessageId !== undefined) {
+    const existing = db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.senderId, sender.id), eq(messages.clientMessageId, input.clientMessageId)))
+      .get();
+    if (existing) return { row: existing, created: false };
+  }
+  requireContact(db, sender.id, input.receiverId);
+  const row = db
+    .insert(messages)
+    .values({
+      senderId: sender.id,
+      receiverId: input.receiverId,
+      ...pair(sender.id, input.receiverId),
+      content,
+      messageType: input.messageType ?? "text",
+      clientMessageId: input.clientMessageId ?? null,
+      createdAt: clock.next(),
+    })
+    .returning()
+    .get();
+  return { row, created: true };
+}
+
+export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId">;
+
+/** Stores file messages of one upload in one transaction. */
+export function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): MessageRow[] {
+  return db.transaction((tx) =>
+    files.map((file) =>
+      tx
+        .insert(messages)
+        .values({ ...file, senderId, receiverId, ...pair(senderId, receiverId), createdAt: clock.next() })
+        .returning()
+        .get(),
+    ),
+  );
+}
+
+export function markDelivered(db: Db, messageId: number, at: number): void {
+  db.update(messages).set({ deliveredAt: at }).where(and(eq(messages.id, messageId), isNull(messages.deliveredAt))).run();
+}
+
+/** Everything sent to a user while they were away, now marked delivered. */
+export function deliverPending(db: Db, receiverId: number, at: number): MessageRow[] {
+  return db
+    .update(messages)
+    .set({ deliveredAt: at })
+    .where(and(eq(messages.receiverId, receiverId), isNull(messages.deliveredAt)))
+    .returning()
+    .all();
+}
+
+/**
+ * Marks messages from `senderId` to `readerId` as read (all unread ones, or only `ids`).
+ * A read message is delivered too, at the read time if it had no delivery time.
+ */
+export function markRead(db: Db, readerId: number, senderId: number, at: number, ids?: number[]): MessageRow[] {
+  const where = [eq(messages.receiverId, readerId), eq(messages.senderId, senderId), isNull(messages.readAt)];
+  if (ids) {
+    if (ids.length === 0) return [];
+    where.push(inArray(messages.id, ids));
+  }
+  return db
+    .update(messages)
+    .set({ readAt: at, deliveredAt: sql`coalesce(${messages.deliveredAt}, ${at})` })
+    .where(and(...where))
+    .returning()
+    .all();
+}
+
+export function senderNames(db: Db, ids: number[]): Map<number, string> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, unique)).all();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+export function withNames(db: Db, rows: MessageRow[]): Message[] {
+  const names = senderNames(db, rows.map((r) => r.senderId));
+  return rows.map((r) => toMessage(r, names.get(r.senderId) ?? ""));
+}
+
+/** A page of a conversation, oldest first; `before` is an ISO time (the previous page's oldest). */
+export function conversation(db: Db, userId: number, contactId: number, limit: number, before?: number) {
+  const { pairLo, pairHi } = pair(userId, contactId);
+  const where = [eq(messages.pairLo, pairLo), eq(messages.pairHi, pairHi)];
+  if (before !== undefined) where.push(lt(messages.createdAt, before));
+  const rows = db
+    .select()
+    .from(messages)
+    .where(and(...where))
+    .orderBy(desc(messages.createdAt))
+    .limit(limit + 1)
+    .all();
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit).reverse();
+  return {
+    messages: withNames(db, page),
+    hasMore,
+    oldestMessageTime: page.length > 0 ? iso(page[0]!.createdAt) : null,
+  };
+}
+
+export interface ChatUser extends PublicUser {
+  latest_message: Message | null;
+  unread_count: number;
+}
+
+/**
+ * Everyone the user has a conversation with, newest conversation first, each with the latest
+ * message and the number of unread messages from them. One query.
+ */
+export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">): ChatUser[] {
+  const userId = self.id;
+  const latest = db.all<{ message_id: number }>(sql`
+    SELECT max(id) AS message_id FROM ${messages} WHERE pair_lo = ${userId} GROUP BY pair_hi
+    UNION ALL
+    SELECT max(id) AS message_id FROM ${messages} WHERE pair_hi = ${userId} GROUP BY pair_lo`);
+  if (latest.length === 0) return [];
+  const rows = db
+    .select({
+      message: messages,
+      contact: users,
+      unread: sql<number>`(SELECT count(*) FROM ${messages} u WHERE u.receiver_id = ${userId} AND u.read_at IS NULL AND u.sender_id = ${users.id})`,
+    })
+    .from(messages)
+    .innerJoin(users, sql`${users.id} = CASE WHEN ${messages.senderId} = ${userId} THEN ${messages.receiverId} ELSE ${messages.senderId} END`)
+    .where(inArray(messages.id, latest.map((l) => l.message_id)))
+    .orderBy(desc(messages.createdAt))
+    .all();
+  return rows.map(({ message, contact, unread }) => ({
+    ...toPublicUser(contact),
+    latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name),
+    unread_count: unread,
+  }));
+}
+
+export function unreadCount(db: Db, userId: number): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(messages)
+      .where(and(eq(messages.receiverId, userId), isNull(messages.readAt)))
+      .get()?.n ?? 0
+  );
+}
+
+export function unreadPerUser(db: Db, userId: number) {
+  return db
+    .select({ sender_id: messages.senderId, sender_name: users.name, unread_count: sql<number>`count(*)` })
+    .from(messages)
+    .innerJoin(users, eq(users.id, messages.senderId))
+    .where(and(eq(messages.receiverId, userId), isNull(messages.readAt)))
+    .groupBy(messages.senderId)
+    .orderBy(asc(messages.senderId))
+    .all();
+}
+
+export function findByFilePath(db: Db, filePath: string): MessageRow | undefined {
+  return db.select().from(messages).where(eq(messages.filePath, filePath)).get();
+}

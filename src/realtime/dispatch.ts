@@ -1,0 +1,55 @@
+// One frame in: parse, rate-limit, validate against the protocol, run the handler, answer the ack.
+import { Value } from "@sinclair/typebox/value";
+import { AppError } from "../http/errors.ts";
+import { findUser } from "../users/service.ts";
+import type { AppContext } from "../context.ts";
+import type { HandlerMap } from "./handler.ts";
+import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
+import type { ClientSocket } from "./socket.ts";
+
+type Refusal = { code: string; message: string };
+
+function refuse(socket: ClientSocket, ack: number | undefined, event: string | undefined, error: Refusal): void {
+  if (ack !== undefined) socket.sendText(JSON.stringify({ ack, error }));
+  else socket.sendText(JSON.stringify({ event: "error", data: { ...error, ...(event ? { event } : {}) } }));
+}
+
+const isEventName = (name: unknown): name is ClientEventName => typeof name === "string" && Object.hasOwn(clientEvents, name);
+
+/** `frame` is what Elysia parsed: an object for JSON objects, otherwise a string, number or buffer. */
+export async function dispatch(app: AppContext, handlers: HandlerMap, socket: ClientSocket, frame: unknown): Promise<void> {
+  socket.lastHeardAt = Date.now();
+  if (typeof frame !== "object" || frame === null || Array.isArray(frame) || frame instanceof Uint8Array || frame instanceof ArrayBuffer) {
+    return refuse(socket, undefined, undefined, { code: SocketErrorCode.invalidFrame, message: "A frame must be a JSON object" });
+  }
+  const { event, data = {}, ack: rawAck } = frame as { event?: unknown; data?: unknown; ack?: unknown };
+  const ack = Number.isSafeInteger(rawAck) ? (rawAck as number) : undefined;
+  const eventName = typeof event === "string" ? event.slice(0, 64) : undefined;
+  if (!isEventName(event)) {
+    return refuse(socket, ack, eventName, { code: SocketErrorCode.unknownEvent, message: `Unknown event "${eventName ?? ""}"` });
+  }
+  if (!app.limits.socketEvents.take(socket.userId)) {
+    return refuse(socket, ack, event, { code: SocketErrorCode.rateLimited, message: "Too many events. Please slow down." });
+  }
+  const schema = clientEvents[event];
+  if (!Value.Check(schema, data)) {
+    const first = Value.Errors(schema, data).First();
+    const where = first?.path ? ` at ${first.path}` : "";
+    return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: `Invalid data for ${event}${where}: ${first?.message ?? "wrong shape"}` });
+  }
+  const user = findUser(app.db, socket.userId);
+  if (!user) return socket.close(4401, "Account no longer exists");
+  try {
+    const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;
+    const result = await handler({ app, socket, user }, data);
+    if (ack !== undefined) socket.sendText(JSON.stringify({ ack, data: result ?? {} }));
+  } catch (error) {
+    if (error instanceof AppError) {
+      const fields = error.extra.fields as Record<string, string> | undefined;
+      const detail = fields && Object.values(fields)[0];
+      return refuse(socket, ack, event, { code: error.code, message: detail ?? error.message });
+    }
+    console.error(`[socket] ${event} failed:`, error);
+    refuse(socket, ack, event, { code: SocketErrorCode.internal, message: "Something went wrong. Please try again." });
+  }
+}

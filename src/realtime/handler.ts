@@ -1,0 +1,20 @@
+// The shape of an event handler. A handler returns the ack's data (or nothing) and throws
+// AppError for a refusal; the dispatcher turns that into the ack's error or an `error` event.
+import type { UserRow } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import type { ClientEventName, ClientEvents } from "./protocol.ts";
+import type { ClientSocket } from "./socket.ts";
+
+export interface HandlerContext {
+  app: AppContext;
+  socket: ClientSocket;
+  /** The signed-in user, read fresh for this event. */
+  user: UserRow;
+}
+
+export type Handler<K extends ClientEventName> = (ctx: HandlerContext, data: ClientEvents[K]) => object | void | Promise<object | void>;
+
+export type HandlerMap<K extends ClientEventName = ClientEventName> = { [E in K]: Handler<E> };
+
+/** Client ids may arrive as numeric strings; handlers work with numbers. */
+export const toId = (id: number | string): number => (typeof id === "number" ? id : Number(id));

@@ -1,0 +1,54 @@
+// One-to-one call signalling: ring, answer, decline, hang up. Media itself flows peer to peer
+// through PeerJS; the server only tells each side what the other did.
+import { AppError } from "../../http/errors.ts";
+import { otherParty } from "../../calls/registry.ts";
+import { requireContact } from "../../messages/service.ts";
+import { toId, type HandlerMap } from "../handler.ts";
+
+const noSuchCall = () => new AppError(404, "not_found", "This call is no longer ringing");
+
+export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call" | "end_call"> = {
+  call_user: ({ app, socket, user }, data) => {
+    const receiverId = toId(data.receiverId);
+    requireContact(app.db, user.id, receiverId);
+    if (!app.hub.isOnline(receiverId)) {
+      app.hub.send(socket, "call_rejected", { reason: "offline" });
+      return { status: "offline" };
+    }
+    if (app.calls.isBusy(receiverId) || app.calls.isBusy(user.id) || app.roulette.partnerOf(receiverId) !== undefined) {
+      app.hub.send(socket, "call_rejected", { reason: "busy" });
+      return { status: "busy" };
+    }
+    app.calls.start({ callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false });
+    app.hub.sendToUser(receiverId, "incoming_call", { callerId: user.id, callerName: user.name, callerPeerId: data.callerPeerId });
+    return { status: "ringing" };
+  },
+
+  answer_call: ({ app, socket, user }, data) => {
+    const call = app.calls.ringing(toId(data.callerId), user.id);
+    if (!call) throw noSuchCall();
+    call.answered = true;
+    call.receiverSocketId = socket.id;
+    app.hub.sendToUser(call.callerId, "call_answered", { answererPeerId: data.answererPeerId });
+    // The receiver's other tabs stop ringing.
+    for (const other of app.hub.socketsOf(user.id)) if (other !== socket) app.hub.send(other, "call_ended", {});
+  },
+
+  reject_call: ({ app, socket, user }, data) => {
+    const call = app.calls.ringing(toId(data.callerId), user.id);
+    if (!call) throw noSuchCall();
+    app.calls.end(call);
+    app.hub.sendToUser(call.callerId, "call_rejected", { reason: "declined" });
+    for (const other of app.hub.socketsOf(user.id)) if (other !== socket) app.hub.send(other, "call_ended", {});
+  },
+
+  end_call: ({ app, user }, data) => {
+    const call = app.calls.of(user.id);
+    const otherId = toId(data.receiverId);
+    // Only the current partner hears about it: nobody can end someone else's call.
+    if (!call || otherParty(call, user.id) !== otherId) return { ended: false };
+    app.calls.end(call);
+    app.hub.sendToUser(otherId, "call_ended", {});
+    return { ended: true };
+  },
+};

@@ -1,0 +1,110 @@
+// Who is connected: every open socket by user and by session, presence (several tabs are one
+// presence), and the send helpers every handler uses. One `disconnect` path cleans up.
+import type { ClientSocket } from "./socket.ts";
+import type { ServerEventName, ServerEvents } from "./protocol.ts";
+
+export interface PresenceListener {
+  /** Called when a user's presence flips; the listener persists it and tells everyone else. */
+  (userId: number, online: boolean): void;
+}
+
+export interface CloseListener {
+  /** Called after a socket is gone, with whether it was its user's last one. */
+  (socket: ClientSocket, lastOfUser: boolean): void;
+}
+
+export const encodeEvent = <K extends ServerEventName>(event: K, data: ServerEvents[K]): string =>
+  JSON.stringify({ event, data });
+
+export class Hub {
+  private readonly byUser = new Map<number, Set<ClientSocket>>();
+  private readonly presenceListeners: PresenceListener[] = [];
+  private readonly closeListeners: CloseListener[] = [];
+
+  onPresence(listener: PresenceListener): void {
+    this.presenceListeners.push(listener);
+  }
+
+  onClose(listener: CloseListener): void {
+    this.closeListeners.push(listener);
+  }
+
+  connect(socket: ClientSocket): void {
+    const wasOnline = this.isOnline(socket.userId);
+    let set = this.byUser.get(socket.userId);
+    if (!set) this.byUser.set(socket.userId, (set = new Set()));
+    set.add(socket);
+    if (!wasOnline) this.announce(socket.userId, true);
+  }
+
+  disconnect(socket: ClientSocket): void {
+    const set = this.byUser.get(socket.userId);
+    if (!set?.delete(socket)) return;
+    const wasOnline = socket.present || this.isOnline(socket.userId);
+    if (set.size === 0) this.byUser.delete(socket.userId);
+    const last = set.size === 0;
+    for (const listener of this.closeListeners) listener(socket, last);
+    if (wasOnline && !this.isOnline(socket.userId)) this.announce(socket.userId, false);
+  }
+
+  /** `user_logout` / `user_back_online` from one tab. */
+  setPresent(socket: ClientSocket, present: boolean): void {
+    if (socket.present === present) return;
+    const before = this.isOnline(socket.userId);
+    socket.present = present;
+    const after = this.isOnline(socket.userId);
+    if (before !== after) this.announce(socket.userId, after);
+  }
+
+  isOnline(userId: number): boolean {
+    for (const socket of this.byUser.get(userId) ?? []) if (socket.present) return true;
+    return false;
+  }
+
+  /** Has at least one open socket, present or not: messages can be delivered to it. */
+  isConnected(userId: number): boolean {
+    return (this.byUser.get(userId)?.size ?? 0) > 0;
+  }
+
+  socketsOf(userId: number): ClientSocket[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  allSockets(): ClientSocket[] {
+    return [...this.byUser.values()].flatMap((set) => [...set]);
+  }
+
+  send<K extends ServerEventName>(socket: ClientSocket, event: K, data: ServerEvents[K]): void {
+    socket.sendText(encodeEvent(event, data));
+  }
+
+  sendToUser<K extends ServerEventName>(userId: number, event: K, data: ServerEvents[K]): void {
+    const text = encodeEvent(event, data);
+    for (const socket of this.byUser.get(userId) ?? []) socket.sendText(text);
+  }
+
+  /** To every connected user except `exceptUserId`. */
+  broadcast<K extends ServerEventName>(event: K, data: ServerEvents[K], exceptUserId?: number): void {
+    const text = encodeEvent(event, data);
+    for (const [userId, set] of this.byUser) {
+      if (userId === exceptUserId) continue;
+      for (const socket of set) socket.sendText(text);
+    }
+  }
+
+  closeSession(sessionId: string, code: number, reason: string): void {
+    for (const socket of this.allSockets()) if (socket.sessionId === sessionId) socket.close(code, reason);
+  }
+
+  closeUser(userId: number, code: number, reason: string): void {
+    for (const socket of this.socketsOf(userId)) socket.close(code, reason);
+  }
+
+  closeAll(code: number, reason: string): void {
+    for (const socket of this.allSockets()) socket.close(code, reason);
+  }
+
+  private announce(userId: number, online: boolean): void {
+    for (const listener of this.presenceListeners) listener(userId, online);
+  }
+}

@@ -1,0 +1,145 @@
+// Every realtime event, typed once. Client events are TypeBox schemas: the server validates
+// frames with them, and the browser imports only their types (`import type`), so no schema
+// code reaches a bundle. Server events are plain interfaces. Frames (API.md):
+//   event:        {"event": name, "data": {...}, "ack"?: n}
+//   ack answer:   {"ack": n, "data": {...}} or {"ack": n, "error": {code, message}}
+import { Type as t, type Static } from "@sinclair/typebox";
+
+/** User ids are integers; a numeric string is accepted too ("5"). */
+const Id = t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: "^[1-9][0-9]{0,15}$" })]);
+const PeerId = t.String({ minLength: 1, maxLength: 128 });
+/** WebRTC descriptions and candidates are relayed as they are; the frame limit bounds them. */
+const Signal = t.Unknown();
+const Empty = t.Object({});
+
+export const clientEvents = {
+  ping: Empty,
+  user_logout: Empty,
+  user_back_online: Empty,
+  send_message: t.Object({
+    receiverId: Id,
+    content: t.String(),
+    messageType: t.Optional(t.Union([t.Literal("text"), t.Literal("emoji")])),
+    clientMessageId: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+  }),
+  typing_start: t.Object({ receiverId: Id }),
+  typing_stop: t.Object({ receiverId: Id }),
+  messages_read: t.Object({
+    senderId: Id,
+    receiverId: t.Optional(Id),
+    readAt: t.Optional(t.Union([t.String(), t.Null()])),
+    messageIds: t.Array(Id, { maxItems: 1000 }),
+  }),
+  call_user: t.Object({ receiverId: Id, callerPeerId: PeerId }),
+  answer_call: t.Object({ callerId: Id, answererPeerId: PeerId }),
+  reject_call: t.Object({ callerId: Id }),
+  end_call: t.Object({ receiverId: Id }),
+  roulette_search: t.Object({
+    userId: t.Optional(Id),
+    filters: t.Optional(
+      t.Object({
+        gender: t.Optional(t.Union([t.Literal("any"), t.Literal("male"), t.Literal("female")])),
+        country: t.Optional(t.String({ pattern: "^(any|[A-Za-z]{2})$" })),
+      }),
+    ),
+  }),
+  roulette_stop_search: t.Object({ userId: t.Optional(Id) }),
+  roulette_next: t.Object({ userId: t.Optional(Id) }),
+  roulette_offer: t.Object({ offer: Signal, partnerId: Id }),
+  roulette_answer: t.Object({ answer: Signal, partnerId: Id }),
+  roulette_ice_candidate: t.Object({ candidate: Signal, partnerId: Id }),
+};
+
+export type ClientEventName = keyof typeof clientEvents;
+export type ClientEvents = { [K in ClientEventName]: Static<(typeof clientEvents)[K]> };
+
+/** The user as the API and socket send it (API.md "Entities as JSON"). */
+export interface PublicUser {
+  id: number;
+  username: string;
+  name: string;
+  gender: string;
+  orientation: string;
+  age: number | null;
+  country_code: string | null;
+  country_name: string | null;
+  avatar_url: string | null;
+  is_online: boolean;
+  last_seen: string;
+  created_at: string;
+  is_guest: boolean;
+}
+
+/** The signed-in user's own record. */
+export interface OwnUser extends PublicUser {
+  email: string | null;
+}
+
+export type MessageType = "text" | "emoji" | "file" | "image";
+
+export interface Message {
+  id: number;
+  sender_id: number;
+  receiver_id: number;
+  sender_name: string;
+  content: string;
+  message_type: MessageType;
+  file_name: string | null;
+  file_path: string | null;
+  file_size: number | null;
+  group_id: string | null;
+  client_message_id: string | null;
+  /** The same id under the name the client sent it (API.md: "carries the clientMessageId back"). */
+  clientMessageId: string | null;
+  created_at: string;
+  is_delivered: boolean;
+  delivered_at: string | null;
+  is_read: boolean;
+  read_at: string | null;
+}
+
+export interface RoulettePartner extends PublicUser {}
+
+export interface ServerEvents {
+  pong: Record<string, never>;
+  error: { code: string; message: string; event?: string };
+  user_online: { userId: number; name: string };
+  user_offline: { userId: number; name: string };
+  user_typing: { userId: number; name: string; isTyping: boolean };
+  new_user_registered: { name: string };
+  new_message: { message: Message };
+  message_sent: { message: Message };
+  message_delivered: { messageId: number; deliveredAt: string; receiverId: number };
+  messages_read_batch: { messageIds: number[]; receiverId: number; readAt: string };
+  incoming_call: { callerId: number; callerName: string; callerPeerId: string };
+  call_answered: { answererPeerId: string };
+  call_rejected: { reason: "offline" | "busy" | "declined" };
+  call_ended: Record<string, never>;
+  roulette_partner_found: { partner: RoulettePartner; shouldCreateOffer: boolean };
+  roulette_partner_disconnected: Record<string, never>;
+  roulette_partner_next: Record<string, never>;
+  roulette_offer: { offer: unknown; partnerId: number };
+  roulette_answer: { answer: unknown; partnerId: number };
+  roulette_ice_candidate: { candidate: unknown; partnerId: number };
+}
+
+export type ServerEventName = keyof ServerEvents;
+
+/** Error codes sent in `error` events and failed acks. */
+export const SocketErrorCode = {
+  invalidFrame: "invalid_frame",
+  unknownEvent: "unknown_event",
+  validation: "validation",
+  rateLimited: "rate_limited",
+  notFound: "not_found",
+  forbidden: "forbidden",
+  notPaired: "not_paired",
+  internal: "internal",
+} as const;
+
+export type ClientFrame<K extends ClientEventName = ClientEventName> = { event: K; data: ClientEvents[K]; ack?: number };
+
+export type ServerFrame =
+  | { [K in ServerEventName]: { event: K; data: ServerEvents[K] } }[ServerEventName]
+  | { ack: number; data: object }
+  | { ack: number; error: { code: string; message: string } };

@@ -1,0 +1,12 @@
+// What the hub needs from a connection. Bun's ServerWebSocket is wrapped in one of these
+// (realtime/index.ts); tests use a plain object, so the hub runs without a server.
+export interface ClientSocket {
+  readonly id: string;
+  readonly userId: number;
+  readonly sessionId: string;
+  /** False after `user_logout`: the socket stays open but no longer counts for presence. */
+  present: boolean;
+  lastHeardAt: number;
+  sendText(text: string): void;
+  close(code: number, reason: string): void;
+}

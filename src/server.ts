@@ -1,0 +1,35 @@
+// Start-up only: read the config, open the database, build the app, listen, and shut down cleanly.
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { createContext } from "./context.ts";
+import { openStorage } from "./db.ts";
+import { MAX_REQUEST_BYTES } from "./uploads/limits.ts";
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const storage = openStorage(config.dataDir);
+const ctx = createContext(config, storage);
+const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
+console.log(`Web Chat listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${app.server?.port} (data in ${config.dataDir})`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: closing sockets and the database`);
+  ctx.hub.closeAll(1001, "Server shutting down");
+  await app.stop();
+  storage.sqlite.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,56 @@
+// Profile fields as the API accepts them (API.md "Validation").
+import { Type as t } from "@sinclair/typebox";
+
+export const genders = ["male", "female", "other", "non_binary", "prefer_not_to_say"] as const;
+export const orientations = [
+  "heterosexual",
+  "homosexual",
+  "bisexual",
+  "pansexual",
+  "asexual",
+  "other",
+  "prefer_not_to_say",
+] as const;
+
+const oneOf = (values: readonly string[], error: string) =>
+  t.Union(values.map((v) => t.Literal(v)), { error });
+
+export const fields = {
+  username: t.String({
+    pattern: "^[A-Za-z0-9_]{3,24}$",
+    error: "Username must be 3 to 24 letters, digits or underscores",
+  }),
+  email: t.String({
+    maxLength: 254,
+    pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+    error: "Enter a valid e-mail address",
+  }),
+  password: t.String({ minLength: 8, maxLength: 128, error: "Password must be 8 to 128 characters" }),
+  name: t.String({ minLength: 1, maxLength: 50, error: "Name must be 1 to 50 characters" }),
+  gender: oneOf(genders, "Choose a gender"),
+  orientation: oneOf(orientations, "Choose an orientation"),
+  age: t.Integer({ minimum: 18, maximum: 99, error: "Age must be a whole number from 18 to 99" }),
+  countryCode: t.String({ pattern: "^[A-Za-z]{2}$", error: "Choose a country" }),
+};
+
+export const profileBody = t.Object({
+  name: fields.name,
+  gender: t.Optional(fields.gender),
+  age: t.Optional(t.Union([fields.age, t.Null()], { error: fields.age.error })),
+  country_code: t.Optional(t.Union([fields.countryCode, t.Null()], { error: "Choose a country" })),
+  country_name: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Null()])),
+  orientation: t.Optional(fields.orientation),
+  // The spec's client sends avatar_url too; avatars change only through the upload calls.
+  avatar_url: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])),
+});
+
+export const listQuery = t.Object({
+  q: t.Optional(t.String({ maxLength: 100 })),
+  gender: t.Optional(t.String({ maxLength: 32 })),
+  orientation: t.Optional(t.String({ maxLength: 32 })),
+  country: t.Optional(t.String({ maxLength: 100 })),
+  minAge: t.Optional(t.Integer({ minimum: 0, maximum: 200, error: "minAge must be a whole number" })),
+  maxAge: t.Optional(t.Integer({ minimum: 0, maximum: 200, error: "maxAge must be a whole number" })),
+  online: t.Optional(t.Union([t.Literal("1"), t.Literal("0"), t.Literal("true"), t.Literal("false")])),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, error: "limit must be a whole number from 1 to 500" })),
+});

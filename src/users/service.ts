@@ -1,0 +1,127 @@
+// People: the public shape of a user, the people list, profiles and presence columns.
+import { and, desc, eq, gte, isNotNull, like, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { users, type UserRow } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+import { countryName, isCountryCode } from "../geo/countries.ts";
+import { notFound, validationError } from "../http/errors.ts";
+import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
+import { iso } from "../time.ts";
+
+export const avatarUrl = (path: string | null): string | null => (path ? `/uploads/${path}` : null);
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    gender: row.gender,
+    orientation: row.orientation,
+    age: row.age,
+    country_code: row.countryCode,
+    country_name: row.countryName,
+    avatar_url: avatarUrl(row.avatarPath),
+    is_online: row.isOnline,
+    last_seen: iso(row.lastSeen),
+    created_at: iso(row.createdAt),
+    is_guest: row.isGuest,
+  };
+}
+
+export const toOwnUser = (row: UserRow): OwnUser => ({ ...toPublicUser(row), email: row.email });
+
+export function findUser(db: Db, id: number): UserRow | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function requireUser(db: Db, id: number): UserRow {
+  const row = findUser(db, id);
+  if (!row) throw notFound("User not found");
+  return row;
+}
+
+export interface UserFilters {
+  q?: string;
+  gender?: string;
+  orientation?: string;
+  /** A country code or a country name. */
+  country?: string;
+  minAge?: number;
+  maxAge?: number;
+  onlineOnly?: boolean;
+  limit?: number;
+}
+
+/** Everyone but the caller: online first (most recently seen first), then by last_seen. */
+export function listUsers(db: Db, callerId: number, filters: UserFilters) {
+  const where: SQL[] = [ne(users.id, callerId)];
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+    const match = or(sql`${users.name} LIKE ${pattern} ESCAPE '\\'`, sql`${users.username} LIKE ${pattern} ESCAPE '\\'`);
+    if (match) where.push(match);
+  }
+  if (filters.gender) where.push(eq(users.gender, filters.gender));
+  if (filters.orientation) where.push(eq(users.orientation, filters.orientation));
+  if (filters.country) {
+    const byCode = isCountryCode(filters.country) ? eq(users.countryCode, filters.country.toUpperCase()) : undefined;
+    const byName = like(users.countryName, filters.country);
+    const match = byCode ? or(byCode, byName) : byName;
+    if (match) where.push(match);
+  }
+  if (filters.minAge !== undefined) where.push(isNotNull(users.age), gte(users.age, filters.minAge));
+  if (filters.maxAge !== undefined) where.push(isNotNull(users.age), lte(users.age, filters.maxAge));
+  if (filters.onlineOnly) where.push(eq(users.isOnline, true));
+  const condition = and(...where);
+  const rows = db
+    .select()
+    .from(users)
+    .where(condition)
+    .orderBy(desc(users.isOnline), desc(users.lastSeen), desc(users.id))
+    .limit(filters.limit ?? 100)
+    .all();
+  const counts = db
+    .select({ total: sql<number>`count(*)`, online: sql<number>`coalesce(sum(${users.isOnline}), 0)` })
+    .from(users)
+    .where(condition)
+    .get();
+  return { users: rows.map(toPublicUser), total: counts?.total ?? 0, online: counts?.online ?? 0 };
+}
+
+export interface ProfileInput {
+  name: string;
+  gender?: string;
+  age?: number | null;
+  country_code?: string | null;
+  orientation?: string;
+}
+
+export function updateProfile(db: Db, userId: number, input: ProfileInput): UserRow {
+  const name = input.name.trim();
+  if (!name || name.length > 50) throw validationError({ name: "Name must be 1 to 50 characters" });
+  const changes: Partial<UserRow> = { name };
+  if (input.gender !== undefined) changes.gender = input.gender;
+  if (input.orientation !== undefined) changes.orientation = input.orientation;
+  if (input.age !== undefined) changes.age = input.age;
+  if (input.country_code !== undefined) {
+    if (input.country_code === null) {
+      changes.countryCode = null;
+      changes.countryName = null;
+    } else {
+      const nameForCode = countryName(input.country_code);
+      if (!nameForCode) throw validationError({ country_code: "Choose a country" });
+      changes.countryCode = input.country_code.toUpperCase();
+      changes.countryName = nameForCode;
+    }
+  }
+  const row = db.update(users).set(changes).where(eq(users.id, userId)).returning().get();
+  if (!row) throw notFound("User not found");
+  return row;
+}
+
+export function setPresence(db: Db, userId: number, online: boolean, at: number): void {
+  db.update(users).set({ isOnline: online, lastSeen: at }).where(eq(users.id, userId)).run();
+}
+
+/** After a restart nobody has a socket yet. */
+export function resetPresence(db: Db): void {
+  db.update(users).set({ isOnline: false }).where(eq(users.isOnline, true)).run();
+}

@@ -1,0 +1,98 @@
+// Builds a real app over a temporary data folder. `call` drives it through app.handle (no port);
+// `listen` puts it on a random port for socket tests.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp, type App } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createContext, type AppContext } from "../../src/context.ts";
+import { openStorage } from "../../src/db.ts";
+
+export interface TestApp {
+  ctx: AppContext;
+  app: App;
+  dataDir: string;
+  call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
+  listen(): { url: string; wsUrl: string; port: number };
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // Tests read whatever the contract says is there.
+  body: any;
+  text: string;
+}
+
+export function makeTestApp(env: Record<string, string> = {}): TestApp {
+  const dataDir = mkdtempSync(join(tmpdir(), "webchat-test-"));
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", ...env });
+  const storage = openStorage(dataDir);
+  const ctx = createContext(config, storage);
+  const app = buildApp(ctx);
+  let listening = false;
+
+  return {
+    ctx,
+    app,
+    dataDir,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body = options.body;
+      if (options.json !== undefined) {
+        headers["content-type"] ??= "application/json";
+        body = typeof options.json === "string" ? options.json : JSON.stringify(options.json);
+      }
+      const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    listen() {
+      app.listen({ port: 0, hostname: "127.0.0.1" });
+      listening = true;
+      const port = app.server!.port!;
+      return { url: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}`, port };
+    },
+    async close() {
+      ctx.hub.closeAll(1001, "test over");
+      if (listening) await app.stop(true);
+      storage.sqlite.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+/** Registers a fresh user; returns the token and the user record. */
+export async function registerUser(t: TestApp, overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  const username = `user_${process.pid % 1000}_${counter}`;
+  const response = await t.call("POST", "/api/auth/register", {
+    json: {
+      username,
+      email: `${username}@example.com`,
+      password: "correct horse",
+      name: `User ${counter}`,
+      gender: "female",
+      age: 30,
+      country_code: "DE",
+      ...overrides,
+    },
+  });
+  if (response.status !== 201) throw new Error(`register failed: ${response.status} ${response.text}`);
+  return { token: response.body.token as string, user: response.body.user as { id: number; name: string; username: string } };
+}
