@@ -10,7 +10,7 @@ export interface TestSocket {
   ws: WebSocket;
   frames: Frame[];
   send(event: string, data?: unknown, ack?: number): void;
-  raw(text: string | Uint8Array): void;
+  raw(text: string | Uint8Array<ArrayBuffer>): void;
   next(event: string, timeoutMs?: number, where?: (f: Frame) => boolean): Promise<Frame>;
   ask(event: string, data?: unknown, timeoutMs?: number): Promise<Frame>;
   /** Resolves false if `event` arrives within the time, true if it does not. */
