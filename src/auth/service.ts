@@ -122,7 +122,11 @@ export function createGuest(db: Db, secret: string, gender: "male" | "female") {
 /** The live session behind a token, or null when it is forged, revoked or its user is banned. */
 export function sessionFor(db: Db, secret: string, token: unknown): Session | null {
   const sessionId = sessionIdOf(secret, token);
-  if (!sessionId) return null;
+  return sessionId ? liveSession(db, sessionId) : null;
+}
+
+/** The session by id while it is not revoked and its user not banned. */
+export function liveSession(db: Db, sessionId: string): Session | null {
   const row = db.select().from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, sessionId)).get();
   if (!row) return null;
   const user = row.users;

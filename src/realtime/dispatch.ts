@@ -1,7 +1,7 @@
 // One frame in: parse, rate-limit, validate against the protocol, run the handler, answer the ack.
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../http/errors.ts";
-import { findUser } from "../users/service.ts";
+import { liveSession } from "../auth/service.ts";
 import type { AppContext } from "../context.ts";
 import type { HandlerMap } from "./handler.ts";
 import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
@@ -37,8 +37,9 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     const where = first?.path ? ` at ${first.path}` : "";
     return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: `Invalid data for ${event}${where}: ${first?.message ?? "wrong shape"}` });
   }
-  const user = findUser(app.db, socket.userId);
-  if (!user) return socket.close(4401, "Account no longer exists");
+  // Revocations made anywhere (logout, a ban from the command line) end the socket here too.
+  const user = liveSession(app.db, socket.sessionId)?.user;
+  if (!user) return socket.close(4401, "Your session has ended");
   try {
     const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;
     const result = await handler({ app, socket, user }, data);

@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+
+const dirs: string[] = [];
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), "webchat-config-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("configuration", () => {
+  test("has the documented defaults", () => {
+    const c = loadConfig({ DATA_DIR: dir() });
+    expect(c.port).toBe(5001);
+    expect(c.trustProxy).toBe(false);
+    expect(c.signupPerHour).toBe(100);
+    expect(c.loginFailLimit).toBe(10);
+    expect(c.loginFailWindowMs).toBe(15 * 60_000);
+    expect(c.socketRate).toEqual({ perSecond: 20, burst: 40 });
+    expect(c.uploadsPerMinute).toBe(60);
+    expect(c.iceTransportPolicy).toBe("all");
+    expect(c.iceServers.length).toBe(1);
+  });
+
+  test("generates a signing secret once, kept owner-only in DATA_DIR", () => {
+    const d = dir();
+    const first = loadConfig({ DATA_DIR: d }).secret;
+    const second = loadConfig({ DATA_DIR: d }).secret;
+    expect(first).toBe(second);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(d, "secret.key"), "utf8").trim()).toBe(first);
+    expect(statSync(join(d, "secret.key")).mode & 0o777).toBe(0o600);
+  });
+
+  test("prefers JWT_SECRET and refuses a short one", () => {
+    expect(loadConfig({ DATA_DIR: dir(), JWT_SECRET: "s".repeat(40) }).secret).toBe("s".repeat(40));
+    expect(() => loadConfig({ DATA_DIR: dir(), JWT_SECRET: "short" })).toThrow(ConfigError);
+  });
+
+  test.each([
+    [{ PORT: "abc" }, /PORT/],
+    [{ PORT: "70000" }, /PORT/],
+    [{ TRUST_PROXY: "maybe" }, /TRUST_PROXY/],
+    [{ ALLOWED_ORIGINS: "not a url" }, /ALLOWED_ORIGINS/],
+    [{ SOCKET_RATE_LIMIT: "fast" }, /SOCKET_RATE_LIMIT/],
+    [{ ICE_SERVERS: "{" }, /ICE_SERVERS/],
+    [{ ICE_SERVERS: '[{"url":1}]' }, /ICE_SERVERS/],
+    [{ ICE_TRANSPORT_POLICY: "sometimes" }, /ICE_TRANSPORT_POLICY/],
+    [{ CONTACT_EMAIL: "nobody" }, /CONTACT_EMAIL/],
+  ])("stops on a bad value with one line naming it: %j", (env, name) => {
+    expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(name);
+  });
+
+  test("reads lists and policies", () => {
+    const c = loadConfig({
+      DATA_DIR: dir(),
+      ALLOWED_ORIGINS: "https://a.example, https://b.example/",
+      SOCKET_RATE_LIMIT: "5:9",
+      ICE_SERVERS: '[{"urls":["turn:t.example:3478"],"username":"u","credential":"c"}]',
+      ICE_TRANSPORT_POLICY: "relay",
+      TRUST_PROXY: "1",
+    });
+    expect(c.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
+    expect(c.socketRate).toEqual({ perSecond: 5, burst: 9 });
+    expect(c.iceServers[0]?.username).toBe("u");
+    expect(c.iceTransportPolicy).toBe("relay");
+    expect(c.trustProxy).toBe(true);
+  });
+});

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+
+let t: TestApp;
+let me: Awaited<ReturnType<typeof registerUser>>;
+beforeAll(async () => {
+  t = makeTestApp();
+  me = await registerUser(t, { name: "Me Myself" });
+});
+afterAll(() => t.close());
+
+const setPresence = (id: number, online: boolean, lastSeen: number) =>
+  t.ctx.sqlite.run("UPDATE users SET is_online = ?, last_seen = ? WHERE id = ?", [online ? 1 : 0, lastSeen, id]);
+
+describe("the people list", () => {
+  test("lists everyone but the caller, online first (most recently seen first), then by last_seen", async () => {
+    const a = await registerUser(t, { name: "Alpha" });
+    const b = await registerUser(t, { name: "Bravo" });
+    const c = await registerUser(t, { name: "Charlie" });
+    const d = await registerUser(t, { name: "Delta" });
+    const now = Date.now();
+    setPresence(a.user.id, false, now - 1000);
+    setPresence(b.user.id, true, now - 5000);
+    setPresence(c.user.id, true, now - 100);
+    setPresence(d.user.id, false, now - 100);
+    const r = await t.call("GET", "/api/users", { token: me.token });
+    expect(r.status).toBe(200);
+    const ids = r.body.users.map((u: { id: number }) => u.id);
+    expect(ids).not.toContain(me.user.id);
+    expect(ids.slice(0, 4)).toEqual([c.user.id, b.user.id, d.user.id, a.user.id]);
+    expect(r.body.total).toBe(r.body.users.length);
+    expect(r.body.online).toBe(2);
+    const user = r.body.users[0];
+    expect(Object.keys(user).sort()).toEqual(
+      ["id", "username", "name", "gender", "orientation", "age", "country_code", "country_name", "avatar_url", "is_online", "last_seen", "created_at", "is_guest"].sort(),
+    );
+    expect(user.email).toBeUndefined();
+  });
+
+  test("filters by name, gender, orientation, country, age bounds and online", async () => {
+    const x = await registerUser(t, { name: "Zed Filterable", gender: "male", age: 40, country_code: "JP", orientation: "bisexual" });
+    await registerUser(t, { name: "No Age Person", gender: "male", country_code: "JP" });
+    t.ctx.sqlite.run("UPDATE users SET age = NULL WHERE name = 'No Age Person'");
+    setPresence(x.user.id, true, Date.now());
+    const get = async (query: string) => (await t.call("GET", `/api/users?${query}`, { token: me.token })).body.users.map((u: { name: string }) => u.name);
+    expect(await get("q=filterABLE")).toEqual(["Zed Filterable"]);
+    expect(await get("q=zed&gender=female")).toEqual([]);
+    expect(await get("orientation=bisexual")).toEqual(["Zed Filterable"]);
+    expect((await get("country=JP")).sort()).toEqual(["No Age Person", "Zed Filterable"]);
+    expect((await get("country=Japan")).sort()).toEqual(["No Age Person", "Zed Filterable"]);
+    expect(await get("country=JP&minAge=18")).toEqual(["Zed Filterable"]);
+    expect(await get("country=JP&maxAge=39")).toEqual([]);
+    expect(await get("country=JP&online=1")).toEqual(["Zed Filterable"]);
+    expect(await get("q=%25")).toEqual([]);
+  });
+
+  test("caps the list with limit and refuses a bad limit", async () => {
+    const one = await t.call("GET", "/api/users?limit=1", { token: me.token });
+    expect(one.body.users).toHaveLength(1);
+    expect(one.body.total).toBeGreaterThan(1);
+    for (const bad of ["0", "501", "abc", "-3"]) {
+      const r = await t.call("GET", `/api/users?limit=${bad}`, { token: me.token });
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe("validation");
+    }
+  });
+
+  test("needs a signed-in caller", async () => {
+    expect((await t.call("GET", "/api/users")).status).toBe(401);
+  });
+});
+
+describe("one person", () => {
+  test("answers a known user without e-mail, 404 for an unknown one, 400 for a non-number", async () => {
+    const other = await registerUser(t);
+    const r = await t.call("GET", `/api/users/${other.user.id}`, { token: me.token });
+    expect(r.status).toBe(200);
+    expect(r.body.user.id).toBe(other.user.id);
+    expect(r.body.user.email).toBeUndefined();
+    expect((await t.call("GET", "/api/users/999999", { token: me.token })).status).toBe(404);
+    expect((await t.call("GET", "/api/users/abc", { token: me.token })).status).toBe(400);
+    expect((await t.call("GET", "/api/users/..%2F..%2Fetc", { token: me.token })).status).toBeOneOf([400, 404]);
+  });
+});
+
+describe("profile", () => {
+  test("updates name, gender, age, country and orientation; the server names the country", async () => {
+    const r = await t.call("PUT", "/api/users/profile", {
+      token: me.token,
+      json: { name: "  New Name ", gender: "non_binary", age: 44, country_code: "br", country_name: "Wrong", orientation: "pansexual" },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.user).toMatchObject({ name: "New Name", gender: "non_binary", age: 44, country_code: "BR", country_name: "Brazil", orientation: "pansexual" });
+    expect(r.body.user.email).toBeString();
+  });
+
+  test("clears age and country with null and keeps fields that are not sent", async () => {
+    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", age: null, country_code: null } });
+    expect(r.body.user).toMatchObject({ name: "Kept", age: null, country_code: null, country_name: null, orientation: "pansexual" });
+  });
+
+  test.each([
+    [{ name: "" }, "name"],
+    [{ name: "   " }, "name"],
+    [{ name: "x".repeat(51) }, "name"],
+    [{ name: "Ok", age: 17 }, "age"],
+    [{ name: "Ok", gender: "robot" }, "gender"],
+    [{ name: "Ok", country_code: "QQ" }, "country_code"],
+    [{}, "name"],
+  ])("refuses %j with 400 on %s", async (body, field) => {
+    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: body });
+    expect(r.status).toBe(400);
+    expect(r.body.fields[field]).toBeString();
+  });
+
+  test("answers the avatar url (null without one)", async () => {
+    const r = await t.call("GET", "/api/users/avatar/info", { token: me.token });
+    expect(r.body).toEqual({ avatar_url: null });
+  });
+});
