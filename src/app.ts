@@ -4,7 +4,9 @@ import { authRoutes } from "./auth/index.ts";
 import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
 import { errorResponse } from "./http/error-response.ts";
+import { messageRoutes } from "./messages/index.ts";
 import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
+import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
 
 export function buildApp(ctx: AppContext) {
@@ -20,6 +22,8 @@ export function buildApp(ctx: AppContext) {
     .use(authRoutes(ctx))
     .use(userRoutes(ctx))
     .use(geoRoutes(ctx))
+    .use(messageRoutes(ctx))
+    .use(uploadRoutes(ctx))
     .use(realtimeRoutes(ctx));
 }
 

@@ -11,10 +11,10 @@ export class WindowCounter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until the key may act again, or 0 when it is under the limit. */
-  retryAfter(key: string): number {
+  /** Seconds until the key may record `amount` more events, or 0 when it may now. */
+  retryAfter(key: string, amount = 1): number {
     const entry = this.current(key);
-    return entry && entry.count >= this.limit ? (entry.start + this.windowMs - this.now()) / 1000 : 0;
+    return entry && entry.count + amount > this.limit ? (entry.start + this.windowMs - this.now()) / 1000 : 0;
   }
 
   /** Records `amount` events; false (and nothing recorded) if that would pass the limit. */

@@ -1,0 +1,69 @@
+// HTTP: a conversation page by page, the chat list, unread counters and marking a chat read.
+// File uploads live in src/uploads; sending text goes over the socket.
+import { Type as t } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { authGuard } from "../auth/guard.ts";
+import type { AppContext } from "../context.ts";
+import { validationError } from "../http/errors.ts";
+import { validate } from "../http/validate.ts";
+import { iso } from "../time.ts";
+import { announceRead } from "./notify.ts";
+import { chatUsers, conversation, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
+
+export const PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+const pageQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, error: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })),
+  before: t.Optional(t.String({ minLength: 1, maxLength: 40, error: "before must be an ISO time such as 2026-11-22T10:31:00.123Z" })),
+});
+
+/** Path ids are checked here so "abc" or "1e3" is a 400, not a 404 or a lookup of NaN. */
+function otherUserId(field: string, raw: string, selfId: number): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw validationError({ [field]: "A user id is a positive whole number" });
+  const id = Number(raw);
+  if (id === selfId) throw validationError({ [field]: "That is your own id; choose the other person" });
+  return id;
+}
+
+/** The cursor is the previous page's oldestMessageTime; only a full date-time is accepted. */
+function parseBefore(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : NaN;
+  if (Number.isNaN(ms)) throw validationError({ before: "before must be an ISO time such as 2026-11-22T10:31:00.123Z" });
+  return ms;
+}
+
+export function messageRoutes(ctx: AppContext) {
+  return (
+    new Elysia()
+      .use(authGuard(ctx))
+      // Static paths first: they must never be read as a contact id (tests/messages pins this).
+      .get("/api/messages/chat-users-with-messages", ({ user }) => ({ users: chatUsers(ctx.db, user) }))
+      .get("/api/messages/chat-users", ({ user }) => ({
+        users: chatUsers(ctx.db, user).map(({ latest_message: _, ...rest }) => rest),
+      }))
+      .get("/api/messages/unread/count", ({ user }) => ({ unread_count: unreadCount(ctx.db, user.id) }))
+      .get("/api/messages/unread/per-user", ({ user }) => ({ items: unreadPerUser(ctx.db, user.id) }))
+      .put(
+        "/api/messages/mark-read/:senderId",
+        ({ params, user }) => {
+          const senderId = otherUserId("senderId", params.senderId, user.id);
+          requireContact(ctx.db, user.id, senderId);
+          const readAt = Date.now();
+          const rows = markRead(ctx.db, user.id, senderId, readAt);
+          announceRead(ctx, user.id, senderId, rows, readAt);
+          return { updatedCount: rows.length, readMessages: rows.map((row) => ({ id: row.id, read_at: iso(readAt) })) };
+        },
+        // The client sends no body; whatever it sends (even "{" with a JSON type) is ignored.
+        { parse: "none" },
+      )
+      .get("/api/messages/:contactId", ({ params, query, user }) => {
+        const contactId = otherUserId("contactId", params.contactId, user.id);
+        const page = validate(pageQuery, query, { convert: true });
+        const before = parseBefore(page.before);
+        requireContact(ctx.db, user.id, contactId);
+        return conversation(ctx.db, user.id, contactId, page.limit ?? PAGE_SIZE, before);
+      })
+  );
+}

@@ -1,0 +1,63 @@
+// Sending files to a person: checked, counted against the per-user budget, cleaned, written
+// under random names, stored as messages in one transaction and announced like text.
+import type { UserRow } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import { rateLimited } from "../http/errors.ts";
+import { announceStored } from "../messages/notify.ts";
+import { requireContact, storeFiles } from "../messages/service.ts";
+import type { Message } from "../realtime/protocol.ts";
+import { assertSize, MAX_FILE_BYTES } from "./limits.ts";
+import { prepareChatFile, type PreparedFile } from "./prepare.ts";
+import { removeUpload, saveUpload } from "./storage.ts";
+
+/** Refuses before the body is even read when the user has no budget left at all. */
+export function assertUploadBudget(ctx: AppContext, userId: number): void {
+  const wait = ctx.limits.uploads.retryAfter(String(userId));
+  if (wait > 0) throw rateLimited(wait);
+}
+
+export function takeUploads(ctx: AppContext, userId: number, count: number): void {
+  const key = String(userId);
+  if (!ctx.limits.uploads.take(key, count)) throw rateLimited(ctx.limits.uploads.retryAfter(key, count));
+}
+
+export async function sendFiles(
+  ctx: AppContext,
+  sender: UserRow,
+  receiverId: number,
+  files: File[],
+  field: string,
+  groupId: string | null,
+): Promise<Message[]> {
+  for (const file of files) assertSize(file, MAX_FILE_BYTES, field);
+  requireContact(ctx.db, sender.id, receiverId);
+  takeUploads(ctx, sender.id, files.length);
+  // One at a time: image re-encoding is CPU-heavy and the server has few cores.
+  const prepared: PreparedFile[] = [];
+  for (const file of files) prepared.push(await prepareChatFile(file));
+  const paths: string[] = [];
+  let rows;
+  try {
+    for (const file of prepared) paths.push(await saveUpload(ctx.config.dataDir, "files", file.ext, file.bytes));
+    rows = storeFiles(
+      ctx.db,
+      ctx.clock,
+      sender.id,
+      receiverId,
+      prepared.map((file, i) => ({
+        content: file.name,
+        messageType: file.messageType,
+        fileName: file.name,
+        filePath: paths[i]!,
+        fileSize: file.bytes.byteLength,
+        fileMime: file.mime,
+        groupId,
+      })),
+    );
+  } catch (error) {
+    // No message points at these files, so nobody could ever fetch them.
+    await Promise.all(paths.map((path) => removeUpload(ctx.config.dataDir, path)));
+    throw error;
+  }
+  return announceStored(ctx, sender, rows);
+}
