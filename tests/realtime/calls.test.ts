@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { connect } from "../support/ws.ts";
+
+let t: TestApp;
+let wsUrl: string;
+beforeAll(() => {
+  t = makeTestApp();
+  wsUrl = t.listen().wsUrl;
+});
+afterAll(() => t.close());
+
+async function two() {
+  const caller = await registerUser(t, { name: "Caller Cat" });
+  const callee = await registerUser(t, { name: "Callee Cal" });
+  return { caller, callee, c: await connect(wsUrl, caller.token), r: await connect(wsUrl, callee.token) };
+}
+
+describe("calls", () => {
+  test("rings the receiver, and the answer reaches the caller with the answerer's peer id", async () => {
+    const { caller, callee, c, r } = await two();
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "peer-caller" });
+    expect((await r.next("incoming_call")).data).toEqual({ callerId: caller.user.id, callerName: "Caller Cat", callerPeerId: "peer-caller" });
+    r.send("answer_call", { callerId: caller.user.id, answererPeerId: "peer-callee" });
+    expect((await c.next("call_answered")).data).toEqual({ answererPeerId: "peer-callee" });
+    r.send("end_call", { receiverId: caller.user.id });
+    await c.next("call_ended");
+    c.close();
+    r.close();
+  });
+
+  test("a call to someone offline is rejected with reason offline", async () => {
+    const caller = await registerUser(t);
+    const away = await registerUser(t);
+    const c = await connect(wsUrl, caller.token);
+    c.send("call_user", { receiverId: away.user.id, callerPeerId: "p1" });
+    expect((await c.next("call_rejected")).data).toEqual({ reason: "offline" });
+    c.close();
+  });
+
+  test("a call to someone already in a call is rejected with reason busy", async () => {
+    const { caller, callee, c, r } = await two();
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
+    await r.next("incoming_call");
+    const third = await registerUser(t);
+    const x = await connect(wsUrl, third.token);
+    x.send("call_user", { receiverId: callee.user.id, callerPeerId: "p3" });
+    expect((await x.next("call_rejected")).data).toEqual({ reason: "busy" });
+    x.send("call_user", { receiverId: caller.user.id, callerPeerId: "p3" });
+    expect((await x.next("call_rejected")).data).toEqual({ reason: "busy" });
+    [c, r, x].forEach((s) => s.close());
+  });
+
+  test("declining tells the caller, and the pair can call again", async () => {
+    const { caller, callee, c, r } = await two();
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
+    await r.next("incoming_call");
+    r.send("reject_call", { callerId: caller.user.id });
+    expect((await c.next("call_rejected")).data).toEqual({ reason: "declined" });
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p2" });
+    await r.next("incoming_call");
+    c.close();
+    r.close();
+  });
+
+  test("the caller hanging up while it rings stops the ringing", async () => {
+    const { callee, c, r } = await two();
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
+    const ring = await r.next("incoming_call");
+    c.send("end_call", { receiverId: callee.user.id });
+    await r.next("call_ended");
+    expect(ring.data.callerPeerId).toBe("p1");
+    c.close();
+    r.close();
+  });
+
+  test("nobody can end, answer or decline someone else's call", async () => {
+    const { caller, callee, c, r } = await two();
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
+    await r.next("incoming_call");
+    const intruder = await registerUser(t);
+    const x = await connect(wsUrl, intruder.token);
+    const end = await x.ask("end_call", { receiverId: callee.user.id });
+    expect(end.data).toEqual({ ended: false });
+    expect((await x.ask("answer_call", { callerId: caller.user.id, answererPeerId: "evil" })).error?.code).toBe("not_found");
+    expect((await x.ask("reject_call", { callerId: caller.user.id })).error?.code).toBe("not_found");
+    expect(await r.silent("call_ended")).toBe(true);
+    expect(await c.silent("call_answered")).toBe(true);
+    [c, r, x].forEach((s) => s.close());
+  });
+
+  test("closing the caller's socket ends the call for the other side", async () => {
+    const { callee, c, r } = await two();
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
+    await r.next("incoming_call");
+    c.close();
+    await r.next("call_ended");
+    r.close();
+  });
+
+  test("answering in one tab stops the ringing in the receiver's other tabs", async () => {
+    const { caller, callee, c, r } = await two();
+    const r2 = await connect(wsUrl, callee.token);
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
+    await r.next("incoming_call");
+    await r2.next("incoming_call");
+    r.send("answer_call", { callerId: caller.user.id, answererPeerId: "p2" });
+    await r2.next("call_ended");
+    await c.next("call_answered");
+    [c, r, r2].forEach((s) => s.close());
+  });
+
+  test("refuses a call with no peer id", async () => {
+    const { callee, c, r } = await two();
+    expect((await c.ask("call_user", { receiverId: callee.user.id })).error?.code).toBe("validation");
+    c.close();
+    r.close();
+  });
+});

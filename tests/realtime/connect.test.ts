@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { connect } from "../support/ws.ts";
+
+let t: TestApp;
+let wsUrl: string;
+let origin: string;
+beforeAll(() => {
+  t = makeTestApp({ ALLOWED_ORIGINS: "https://partner.example", WS_IDLE_TIMEOUT_SECONDS: "5" });
+  const server = t.listen();
+  wsUrl = server.wsUrl;
+  origin = server.url;
+});
+afterAll(() => t.close());
+
+describe("opening the socket", () => {
+  test.each([
+    ["no token", ""],
+    ["a forged token", "forged.token"],
+  ])("refuses %s", async (_label, token) => {
+    await expect(connect(wsUrl, token)).rejects.toThrow();
+  });
+
+  test("refuses a revoked token", async () => {
+    const { token } = await registerUser(t);
+    await t.call("POST", "/api/auth/logout", { token });
+    await expect(connect(wsUrl, token)).rejects.toThrow();
+  });
+
+  test("refuses a foreign Origin and accepts its own and listed ones", async () => {
+    const { token } = await registerUser(t);
+    await expect(connect(wsUrl, token, { origin: "https://evil.example" })).rejects.toThrow();
+    const own = await connect(wsUrl, token, { origin });
+    const listed = await connect(wsUrl, token, { origin: "https://partner.example" });
+    own.close();
+    listed.close();
+  });
+});
+
+describe("frames", () => {
+  test("answers ping with pong", async () => {
+    const { token } = await registerUser(t);
+    const s = await connect(wsUrl, token);
+    s.send("ping");
+    await s.next("pong");
+    const acked = await s.ask("ping");
+    expect(acked.data).toEqual({});
+    s.close();
+  });
+
+  test.each([
+    ["text that is not JSON", "hello there"],
+    ["broken JSON", "{nope"],
+    ["a number", "42"],
+    ["a JSON array", "[1,2,3]"],
+    ["an object without event", '{"data":{}}'],
+    ["an unknown event", '{"event":"launch_rockets","data":{}}'],
+  ])("answers %s with an error event and stays open", async (_label, raw) => {
+    const { token } = await registerUser(t);
+    const s = await connect(wsUrl, token);
+    s.raw(raw);
+    const error = await s.next("error");
+    expect(error.data.code).toMatch(/invalid_frame|unknown_event/);
+    expect(error.data.message).toBeString();
+    s.send("ping");
+    await s.next("pong");
+    s.close();
+  });
+
+  test("answers a bad frame that asked for an ack on the ack", async () => {
+    const { token } = await registerUser(t);
+    const s = await connect(wsUrl, token);
+    s.raw(JSON.stringify({ event: "send_message", data: { receiverId: "x" }, ack: 7 }));
+    const answer = await new Promise<unknown>((resolve) => {
+      const check = setInterval(() => {
+        const f = s.frames.find((f) => f.ack === 7);
+        if (f) resolve((clearInterval(check), f));
+      }, 10);
+    });
+    expect(answer).toMatchObject({ ack: 7, error: { code: "validation" } });
+    s.close();
+  });
+
+  test("closes with 1009 on a frame larger than 64 KB", async () => {
+    const { token } = await registerUser(t);
+    const s = await connect(wsUrl, token);
+    s.raw(JSON.stringify({ event: "ping", data: { pad: "x".repeat(70 * 1024) } }));
+    expect((await s.closed).code).toBe(1009);
+  });
+
+  test("closes a socket that sends nothing for the idle time", async () => {
+    const { token } = await registerUser(t);
+    const s = await connect(wsUrl, token);
+    const started = Date.now();
+    const { code } = await s.closed;
+    expect(code).toBe(4408);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4500);
+  }, 15000);
+
+  test("logout closes that session's sockets at once, and only those", async () => {
+    const { token, user } = await registerUser(t);
+    const other = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
+    const a = await connect(wsUrl, token);
+    const b = await connect(wsUrl, other.body.token);
+    await t.call("POST", "/api/auth/logout", { token });
+    expect((await a.closed).code).toBe(4401);
+    b.send("ping");
+    await b.next("pong");
+    b.close();
+  });
+
+  test("a ban written to the database ends the socket at its next event", async () => {
+    const { token, user } = await registerUser(t);
+    const s = await connect(wsUrl, token);
+    t.ctx.sqlite.run("UPDATE users SET banned = 1 WHERE id = ?", [user.id]);
+    s.send("ping");
+    expect((await s.closed).code).toBe(4401);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { connect } from "../support/ws.ts";
+
+let t: TestApp;
+let wsUrl: string;
+beforeAll(() => {
+  t = makeTestApp();
+  wsUrl = t.listen().wsUrl;
+});
+afterAll(() => t.close());
+
+const isOnline = (id: number) => (t.ctx.sqlite.query("SELECT is_online FROM users WHERE id = ?").get(id) as { is_online: number }).is_online === 1;
+
+describe("presence", () => {
+  test("several tabs are one presence: online with the first, offline after the last", async () => {
+    const watcher = await registerUser(t);
+    const ann = await registerUser(t, { name: "Ann Presence" });
+    const w = await connect(wsUrl, watcher.token);
+    const tab1 = await connect(wsUrl, ann.token);
+    const online = await w.next("user_online", 3000, (f) => f.data.userId === ann.user.id);
+    expect(online.data).toEqual({ userId: ann.user.id, name: "Ann Presence" });
+    expect(isOnline(ann.user.id)).toBe(true);
+    const tab2 = await connect(wsUrl, ann.token);
+    expect(await w.silent("user_online")).toBe(true);
+    tab1.close();
+    expect(await w.silent("user_offline")).toBe(true);
+    tab2.close();
+    const offline = await w.next("user_offline", 3000, (f) => f.data.userId === ann.user.id);
+    expect(offline.data.name).toBe("Ann Presence");
+    expect(isOnline(ann.user.id)).toBe(false);
+    w.close();
+  });
+
+  test("user_logout takes a user offline with the socket still open; user_back_online returns them", async () => {
+    const watcher = await registerUser(t);
+    const bob = await registerUser(t);
+    const w = await connect(wsUrl, watcher.token);
+    const b = await connect(wsUrl, bob.token);
+    await w.next("user_online", 3000, (f) => f.data.userId === bob.user.id);
+    b.send("user_logout");
+    await w.next("user_offline", 3000, (f) => f.data.userId === bob.user.id);
+    expect(isOnline(bob.user.id)).toBe(false);
+    b.send("user_back_online");
+    await w.next("user_online", 3000, (f) => f.data.userId === bob.user.id);
+    expect(isOnline(bob.user.id)).toBe(true);
+    b.close();
+    w.close();
+  });
+
+  test("the people list shows who is online", async () => {
+    const viewer = await registerUser(t);
+    const cat = await registerUser(t);
+    const c = await connect(wsUrl, cat.token);
+    const list = await t.call("GET", "/api/users", { token: viewer.token });
+    expect(list.body.users[0].id).toBe(cat.user.id);
+    expect(list.body.users[0].is_online).toBe(true);
+    c.close();
+  });
+
+  test("a user never hears their own presence", async () => {
+    const dan = await registerUser(t);
+    const d1 = await connect(wsUrl, dan.token);
+    const d2 = await connect(wsUrl, dan.token);
+    d2.close();
+    expect(await d1.silent("user_online")).toBe(true);
+    d1.close();
+  });
+
+  test("new_user_registered reaches signed-in users", async () => {
+    const viewer = await registerUser(t);
+    const v = await connect(wsUrl, viewer.token);
+    await registerUser(t, { name: "Fresh Face" });
+    const event = await v.next("new_user_registered", 3000, (f) => f.data.name === "Fresh Face");
+    expect(event.data).toEqual({ name: "Fresh Face" });
+    v.close();
+  });
+});
