@@ -1,7 +1,7 @@
 // HTTP: register, login, guest entry, the current user and logout.
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
-import { rateLimited } from "../http/errors.ts";
+import { rateLimited, validationError } from "../http/errors.ts";
 import { clearedSessionCookie, clientAddress, isSecure, sessionCookie } from "../http/request.ts";
 import { validate } from "../http/validate.ts";
 import { toOwnUser } from "../users/service.ts";
@@ -45,7 +45,9 @@ export function authRoutes(ctx: AppContext) {
     })
     .post("/api/auth/login", async ({ body, request, set }) => {
       const input = validate(loginBody, body);
-      const { token, user } = await loginWithLimit(ctx, input.username, input.password);
+      const identifier = input.username ?? input.email;
+      if (!identifier) throw validationError({ username: "Enter your username or e-mail" });
+      const { token, user } = await loginWithLimit(ctx, identifier, input.password);
       set.headers["set-cookie"] = sessionCookie(token, isSecure(request, ctx.config));
       return { token, user: toOwnUser(user) };
     })

@@ -14,8 +14,12 @@ export const registerBody = t.Object({
   profile: t.Optional(t.Unknown()),
 });
 
+const identifier = t.String({ minLength: 1, maxLength: 254, error: "Enter your username or e-mail" });
+
+/** The username field may hold an e-mail; an `email` field is accepted in its place. */
 export const loginBody = t.Object({
-  username: t.String({ minLength: 1, maxLength: 254, error: "Enter your username or e-mail" }),
+  username: t.Optional(identifier),
+  email: t.Optional(identifier),
   password: t.String({ minLength: 1, maxLength: 1024, error: "Enter your password" }),
 });
 

@@ -102,6 +102,8 @@ describe("login", () => {
     expect(byName.status).toBe(200);
     expect(byName.body.user.username).toBe("dora_5");
     expect(byMail.status).toBe(200);
+    const emailField = await t.call("POST", "/api/auth/login", { json: { email: "Dora_5@example.com", password: "password123" } });
+    expect(emailField.status).toBe(200);
     expect(byName.body.token).not.toBe(byMail.body.token);
   });
 
