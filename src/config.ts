@@ -16,6 +16,13 @@ export interface IceServer {
   credential?: string;
 }
 
+/** A third-party script that loads only after the visitor consents to its category (cookie banner). */
+export interface OptionalScript {
+  src: string;
+  category: "analytics" | "advertising";
+  name: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -38,6 +45,8 @@ export interface Config {
   helpEmail: string;
   operatorName: string;
   operatorAddress: string;
+  /** OPTIONAL_SCRIPTS: none by default, so nothing optional loads unless the operator adds it. */
+  optionalScripts: OptionalScript[];
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +121,28 @@ function iceServers(env: Env): IceServer[] {
   return parsed as IceServer[];
 }
 
+function optionalScripts(env: Env): OptionalScript[] {
+  const raw = env.OPTIONAL_SCRIPTS;
+  if (raw === undefined || raw.trim() === "") return [];
+  const problem = 'OPTIONAL_SCRIPTS must be a JSON list of {"src": "https://...", "category": "analytics" or "advertising", "name": "..."}';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(problem);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError(problem);
+  return parsed.map((item: unknown) => {
+    const s = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
+    const src = typeof s.src === "string" ? s.src : "";
+    const category = s.category;
+    if (!/^https:\/\/\S+$/.test(src) || (category !== "analytics" && category !== "advertising") || typeof s.name !== "string" || !s.name.trim()) {
+      throw new ConfigError(problem);
+    }
+    return { src, category, name: s.name.trim() };
+  });
+}
+
 function email(env: Env, name: string, fallback: string): string {
   const value = (env[name] ?? fallback).trim();
   if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw new ConfigError(`${name} must be an e-mail address, got "${value}"`);
@@ -164,5 +195,6 @@ export function loadConfig(env: Env = process.env): Config {
     helpEmail: email(env, "HELP_EMAIL", "help@example.com"),
     operatorName: (env.OPERATOR_NAME ?? "").trim() || "Web Chat",
     operatorAddress: (env.OPERATOR_ADDRESS ?? "").trim() || "Address available on request at the contact e-mail",
+    optionalScripts: optionalScripts(env),
   };
 }
