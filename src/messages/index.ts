@@ -13,8 +13,11 @@ import { chatUsers, conversation, markRead, requireContact, unreadCount, unreadP
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
+const limitError = `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
+
+// limit stays a string here: converting first would quietly turn "2.5" into 2.
 const pageQuery = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, error: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` })),
+  limit: t.Optional(t.String({ pattern: "^[1-9][0-9]{0,2}$", error: limitError })),
   before: t.Optional(t.String({ minLength: 1, maxLength: 40, error: "before must be an ISO time such as 2026-11-22T10:31:00.123Z" })),
 });
 
@@ -61,9 +64,11 @@ export function messageRoutes(ctx: AppContext) {
       .get("/api/messages/:contactId", ({ params, query, user }) => {
         const contactId = otherUserId("contactId", params.contactId, user.id);
         const page = validate(pageQuery, query, { convert: true });
+        const limit = page.limit === undefined ? PAGE_SIZE : Number(page.limit);
+        if (limit > MAX_PAGE_SIZE) throw validationError({ limit: limitError });
         const before = parseBefore(page.before);
         requireContact(ctx.db, user.id, contactId);
-        return conversation(ctx.db, user.id, contactId, page.limit ?? PAGE_SIZE, before);
+        return conversation(ctx.db, user.id, contactId, limit, before);
       })
   );
 }
