@@ -12,7 +12,13 @@ const solid = (width: number, height: number) =>
 
 export const pngBytes = async (width = 8, height = 8) => new Uint8Array(await solid(width, height).png().toBuffer());
 
-export const gifBytes = async () => new Uint8Array(await solid(4, 4).gif().toBuffer());
+/** Two frames, red then blue. */
+export async function animatedGif(): Promise<Uint8Array<ArrayBuffer>> {
+  const frame = async (colour: string) =>
+    sharp({ create: { width: 4, height: 4, channels: 3, background: colour } }).png().toBuffer();
+  const joined = sharp([await frame("red"), await frame("blue")], { join: { animated: true } });
+  return new Uint8Array(await joined.gif({ delay: [100, 100], loop: 0 }).toBuffer());
+}
 
 /** A JPEG carrying EXIF (a copyright tag standing in for GPS) and, optionally, an orientation. */
 export async function jpegWithExif(width = 16, height = 8, orientation?: number): Promise<Uint8Array<ArrayBuffer>> {
