@@ -61,9 +61,23 @@ export function ownOrigin(request: Request, config: Config): string {
   return `${isSecure(request, config) ? "https" : "http"}://${host}`;
 }
 
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** localhost, 127.0.0.1 and [::1] on the same port are one server. */
+function sameLoopback(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.protocol === y.protocol && x.port === y.port && loopbackHosts.has(x.hostname) && loopbackHosts.has(y.hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** A missing Origin (a non-browser client) is allowed; a present one must be ours or listed. */
 export function originAllowed(request: Request, config: Config): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return true;
-  return origin === ownOrigin(request, config) || config.allowedOrigins.includes(origin);
+  const own = ownOrigin(request, config);
+  return origin === own || config.allowedOrigins.includes(origin) || sameLoopback(origin, own);
 }

@@ -32,6 +32,9 @@ describe("opening the socket", () => {
     await expect(connect(wsUrl, token, { origin: "https://evil.example" })).rejects.toThrow();
     const own = await connect(wsUrl, token, { origin });
     const listed = await connect(wsUrl, token, { origin: "https://partner.example" });
+    const loopbackAlias = await connect(wsUrl, token, { origin: origin.replace("127.0.0.1", "localhost") });
+    await expect(connect(wsUrl, token, { origin: origin.replace(/:\d+$/, ":1") })).rejects.toThrow();
+    loopbackAlias.close();
     own.close();
     listed.close();
   });
