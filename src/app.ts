@@ -5,6 +5,7 @@ import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { messageRoutes } from "./messages/index.ts";
+import { peerRoutes } from "./peerjs/index.ts";
 import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
@@ -24,7 +25,8 @@ export function buildApp(ctx: AppContext) {
     .use(geoRoutes(ctx))
     .use(messageRoutes(ctx))
     .use(uploadRoutes(ctx))
-    .use(realtimeRoutes(ctx));
+    .use(realtimeRoutes(ctx))
+    .use(peerRoutes(ctx));
 }
 
 export type App = ReturnType<typeof buildApp>;

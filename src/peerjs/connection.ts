@@ -1,0 +1,75 @@
+// A peer socket's life, as peer's WebSocketServer runs it: the checks on connect (in peer's
+// order), OPEN and the queued messages, frames in, and forgetting the client on close.
+import { handleMessage, relay } from "./messages.ts";
+import type { PeerOptions } from "./options.ts";
+import { ID_TAKEN_TEXT, MessageType, parseClientMessage, PeerErrorText, type ServerMessage } from "./protocol.ts";
+import type { PeerClient, PeerRegistry, PeerSocket } from "./registry.ts";
+
+export interface ConnectParams {
+  id: string | null;
+  token: string | null;
+  key: string | null;
+}
+
+function send(socket: PeerSocket, message: ServerMessage): void {
+  socket.send(JSON.stringify(message));
+}
+
+function refuse(socket: PeerSocket, type: typeof MessageType.ERROR | typeof MessageType.ID_TAKEN, msg: string): null {
+  send(socket, { type, payload: { msg } });
+  socket.close();
+  return null;
+}
+
+/** Peer reads the query with URLSearchParams and keeps the last of repeated names. */
+export function connectParams(url: string): ConnectParams {
+  const params = Object.fromEntries(new URL(url, "http://peerjs").searchParams.entries());
+  return { id: params.id ?? null, token: params.token ?? null, key: params.key ?? null };
+}
+
+/**
+ * A new socket of a signed-in user. Returns the client it now speaks for, or null when it was
+ * refused (it has then been sent the reason and closed).
+ */
+export function connectPeer(
+  registry: PeerRegistry,
+  options: PeerOptions,
+  socket: PeerSocket,
+  params: ConnectParams,
+  userId: number,
+  now = Date.now(),
+): PeerClient | null {
+  const { id, token, key } = params;
+  if (!id || !token || !key) return refuse(socket, MessageType.ERROR, PeerErrorText.INVALID_WS_PARAMETERS);
+  if (key !== options.key) return refuse(socket, MessageType.ERROR, PeerErrorText.INVALID_KEY);
+
+  let client = registry.get(id);
+  if (client) {
+    // Same id and token is the same browser reconnecting: peer swaps the socket and sends no
+    // OPEN. The user check is ours: a leaked token alone does not hand an id to someone else.
+    if (token !== client.token || userId !== client.userId) return refuse(socket, MessageType.ID_TAKEN, ID_TAKEN_TEXT);
+    client.socket = socket;
+  } else {
+    if (registry.size >= options.concurrentLimit) return refuse(socket, MessageType.ERROR, PeerErrorText.CONNECTION_LIMIT_EXCEED);
+    client = { id, token, userId, socket, lastPing: now };
+    registry.add(client);
+    send(socket, { type: MessageType.OPEN });
+  }
+  for (const message of registry.takeQueue(id)) relay(registry, message, now);
+  return client;
+}
+
+/**
+ * A frame from `socket`, which speaks for `client`. As in peer, a socket keeps speaking for its
+ * id after a reconnect elsewhere or a LEAVE without destination; frames peer cannot parse are
+ * dropped without an answer.
+ */
+export function peerFrame(registry: PeerRegistry, client: PeerClient, frame: unknown, now = Date.now()): void {
+  const message = parseClientMessage(frame);
+  if (message) handleMessage(registry, client, message, now);
+}
+
+/** The one close path: the client is forgotten if this socket was still its current one. */
+export function peerClosed(registry: PeerRegistry, client: PeerClient, socket: PeerSocket): void {
+  if (client.socket === socket) registry.remove(client);
+}

@@ -1,0 +1,81 @@
+// PeerJS-compatible signalling on the app's own port (peer 1.0.2 cannot share Bun.serve): the
+// HTTP routes, and the socket at /peerjs/peerjs that only a signed-in browser may open.
+import { Elysia } from "elysia";
+import { sessionFor } from "../auth/service.ts";
+import type { AppContext } from "../context.ts";
+import { originAllowed, sessionCookieOf } from "../http/request.ts";
+import { connectParams, connectPeer, peerClosed, peerFrame } from "./connection.ts";
+import { peerHttp } from "./http.ts";
+import { DEFAULT_PEER_OPTIONS, type PeerOptions } from "./options.ts";
+import { type PeerClient, PeerRegistry, type PeerSocket } from "./registry.ts";
+import { startSweeps } from "./sweeps.ts";
+
+interface RawSocket {
+  send(data: string): number;
+  close(code?: number, reason?: string): void;
+}
+
+/** Same code and reason as /ws gives a socket whose session ended. */
+const SIGNED_OUT = { code: 4401, reason: "Please sign in" } as const;
+
+function adapt(raw: RawSocket): PeerSocket {
+  return {
+    // Bun answers 0 when it dropped the frame (the socket is closing); -1 means queued, still fine.
+    send: (text) => raw.send(text) !== 0,
+    // Peer (ws) closes with no status code; Bun sends an empty close frame when given 1005,
+    // so the browser sees exactly what it would see from peer.
+    close: () => raw.close(1005),
+  };
+}
+
+interface Connection {
+  client: PeerClient;
+  socket: PeerSocket;
+  request: Request;
+}
+
+export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}) {
+  const options: PeerOptions = { ...DEFAULT_PEER_OPTIONS, ...overrides };
+  const registry = new PeerRegistry();
+  const stopSweeps = startSweeps(registry, options);
+  const connections = new WeakMap<object, Connection>();
+  // The browser sends the httpOnly session cookie with the upgrade; the client library has no
+  // way to add a token to the URL.
+  const signedIn = (request: Request) => sessionFor(ctx.db, ctx.config.secret, sessionCookieOf(request));
+
+  return new Elysia()
+    .use(peerHttp(registry))
+    .ws("/peerjs/peerjs", {
+      // Runs twice per upgrade (STACK-NOTES): checks only, no side effects.
+      beforeHandle({ request, status }) {
+        if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
+        if (!signedIn(request)) return status(401, { error: "Please sign in", code: "unauthorized" });
+      },
+      open(ws) {
+        const request = ws.data.request;
+        const session = signedIn(request);
+        if (!session) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);
+        const socket = adapt(ws.raw);
+        const client = connectPeer(registry, options, socket, connectParams(request.url), session.user.id);
+        if (client) connections.set(ws.raw, { client, socket, request });
+      },
+      message(ws, frame) {
+        const connection = connections.get(ws.raw);
+        if (!connection) return;
+        // A logout or ban ends the session; the next frame (a HEARTBEAT comes every 5 s) ends
+        // the peer socket too, as /ws is ended at once.
+        if (!signedIn(connection.request)) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);
+        peerFrame(registry, connection.client, frame);
+      },
+      close(ws) {
+        const connection = connections.get(ws.raw);
+        if (!connection) return;
+        connections.delete(ws.raw);
+        peerClosed(registry, connection.client, connection.socket);
+      },
+    })
+    .onStop(() => {
+      stopSweeps();
+      registry.clear();
+    });
+}

@@ -1,0 +1,68 @@
+// What the server does with each client message, dispatched through one map as peer's
+// handlersRegistry does: HEARTBEAT keeps a client alive, everything else is relayed.
+import { type ClientMessage, MessageType, type RelayedMessage, type RelayedType } from "./protocol.ts";
+import type { PeerClient, PeerRegistry } from "./registry.ts";
+
+/**
+ * Sends `message` to its destination. An absent destination gets it queued (except LEAVE and
+ * EXPIRE, which only matter to someone connected); a destination whose socket can no longer
+ * take it is closed and the sender told it LEFT.
+ */
+export function relay(registry: PeerRegistry, message: RelayedMessage, now = Date.now()): void {
+  const { type, src, dst } = message;
+  const target = dst === undefined ? undefined : registry.get(dst);
+  if (target && dst !== undefined) {
+    if (target.socket.send(JSON.stringify(message))) return;
+    // Peer waits for the close event to forget the target; forgetting it now also stops a
+    // LEAVE bouncing forever between two dead sockets (Bun reports failure, ws did not).
+    registry.remove(target);
+    target.socket.close();
+    relay(registry, { type: MessageType.LEAVE, src: dst, dst: src }, now);
+    return;
+  }
+  if (type !== MessageType.LEAVE && type !== MessageType.EXPIRE && dst !== undefined) {
+    registry.enqueue(dst, message, now);
+  } else if (type === MessageType.LEAVE && dst === undefined) {
+    // A LEAVE addressed to nobody is the client saying goodbye: its id is free at once.
+    const sender = registry.get(src);
+    if (sender) registry.remove(sender);
+  }
+}
+
+type Handler<M extends ClientMessage> = (registry: PeerRegistry, client: PeerClient, message: M, now: number) => void;
+type HandlerMap = { [T in ClientMessage["type"]]: Handler<Extract<ClientMessage, { type: T }>> };
+
+const heartbeat: Handler<{ type: typeof MessageType.HEARTBEAT }> = (_registry, client, _message, now) => {
+  client.lastPing = now;
+};
+
+const transmit: Handler<{ type: RelayedType; dst?: string; payload?: unknown }> = (registry, client, message, now) =>
+  // Built field by field in peer's order; `src` is the sender's own id, never the client's word.
+  relay(registry, { type: message.type, src: client.id, dst: message.dst, payload: message.payload }, now);
+
+const handlers: HandlerMap = {
+  [MessageType.HEARTBEAT]: heartbeat,
+  [MessageType.OFFER]: transmit,
+  [MessageType.ANSWER]: transmit,
+  [MessageType.CANDIDATE]: transmit,
+  [MessageType.LEAVE]: transmit,
+  [MessageType.EXPIRE]: transmit,
+};
+
+export function handleMessage(registry: PeerRegistry, client: PeerClient, message: ClientMessage, now = Date.now()): void {
+  // The map pairs each type with its handler; TypeScript cannot correlate the two on lookup.
+  const handler = handlers[message.type] as Handler<ClientMessage>;
+  handler(registry, client, message, now);
+}
+
+/** Answers each sender of expired queued messages with one EXPIRE per destination. */
+export function expireQueued(registry: PeerRegistry, expired: RelayedMessage[], now = Date.now()): void {
+  const seen = new Set<string>();
+  for (const message of expired) {
+    if (message.dst === undefined) continue;
+    const pair = `${message.src}_${message.dst}`;
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    relay(registry, { type: MessageType.EXPIRE, src: message.dst, dst: message.src }, now);
+  }
+}

@@ -1,0 +1,94 @@
+// Runs one scenario against a signalling server and writes down what each client saw, with the
+// run's unique id prefix removed, so that transcripts from peer and from ours can be compared.
+import { closeOf, openPeerSocket, type PeerTestSocket } from "./client.ts";
+
+export interface Server {
+  name: string;
+  httpUrl: string;
+  wsUrl: string;
+  /** Sent with every upgrade (our server wants the session cookie). */
+  headers: Record<string, string>;
+}
+
+export interface Query {
+  id?: string;
+  token?: string;
+  key?: string;
+}
+
+let runs = 0;
+
+export class Transcript {
+  readonly lines: string[] = [];
+  private readonly sockets: PeerTestSocket[] = [];
+  /** Peer ids of one run start with this, so runs never meet on a shared server. */
+  private readonly prefix = `r${Date.now().toString(36)}x${++runs}-`;
+
+  constructor(readonly server: Server) {}
+
+  id(name: string): string {
+    return this.prefix + name;
+  }
+
+  /** A socket for `name` with the browser client's query; `query` overrides or removes parts. */
+  open(name: string, token = "tok", query: Query = { id: this.id(name), token, key: "peerjs" }): PeerTestSocket {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, v);
+    params.set("version", "1.5.5");
+    const socket = openPeerSocket(`${this.server.wsUrl}/peerjs/peerjs?${params}`, this.server.headers);
+    this.sockets.push(socket);
+    return socket;
+  }
+
+  private clean(text: string): string {
+    return text.replaceAll(this.prefix, "");
+  }
+
+  async frame(who: string, socket: PeerTestSocket, timeoutMs = 2000): Promise<void> {
+    try {
+      this.lines.push(`${who} <- ${this.clean(await socket.next(timeoutMs))}`);
+    } catch {
+      this.lines.push(`${who} got nothing in ${timeoutMs} ms`);
+    }
+  }
+
+  /** Writes down every frame arriving within `ms`, or that none did. */
+  async quiet(who: string, socket: PeerTestSocket, ms = 150): Promise<void> {
+    const frames = await socket.drain(ms);
+    if (frames.length === 0) this.lines.push(`${who} silent`);
+    for (const text of frames) this.lines.push(`${who} <- ${this.clean(text)}`);
+  }
+
+  async closed(who: string, socket: PeerTestSocket, timeoutMs = 2000): Promise<void> {
+    this.lines.push(`${who} ${await closeOf(socket, timeoutMs)}`);
+  }
+
+  state(who: string, socket: PeerTestSocket): void {
+    this.lines.push(`${who} ${socket.isClosed() ? "closed" : "open"}`);
+  }
+
+  note(line: string): void {
+    this.lines.push(line);
+  }
+
+  finish(): string[] {
+    for (const socket of this.sockets) socket.close();
+    return this.lines;
+  }
+}
+
+export type Scenario = (t: Transcript) => Promise<void>;
+
+/** Runs the scenario against both servers at once; returns [reference, ours]. */
+export async function both(reference: Server, ours: Server, scenario: Scenario): Promise<[string[], string[]]> {
+  const run = async (server: Server) => {
+    const t = new Transcript(server);
+    try {
+      await scenario(t);
+    } finally {
+      t.finish();
+    }
+    return t.lines;
+  };
+  return Promise.all([run(reference), run(ours)]);
+}

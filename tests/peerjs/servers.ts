@@ -1,0 +1,76 @@
+// The two servers of the differential test, with the same short timings: the real `peer` 1.0.2
+// on a port of its own, and our endpoint on a test app's context with a signed-in user.
+import { Elysia } from "elysia";
+import type { Server as HttpServer } from "node:http";
+import { PeerServer } from "peer";
+import { peerRoutes } from "../../src/peerjs/index.ts";
+import { MAX_FRAME_BYTES } from "../../src/realtime/index.ts";
+import { makeTestApp, registerUser } from "../support/app.ts";
+import type { Server } from "./lab.ts";
+
+export const TIMINGS = { expireTimeoutMs: 300, cleanupIntervalMs: 100, aliveTimeoutMs: 1500, aliveCheckIntervalMs: 300 };
+
+export interface Running {
+  server: Server;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  await probe.stop(true);
+  return port;
+}
+
+export async function startReference(): Promise<Running> {
+  const port = await freePort();
+  const http = await new Promise<HttpServer>((resolve) => {
+    const peer = PeerServer(
+      {
+        port,
+        host: "127.0.0.1",
+        path: "/peerjs",
+        key: "peerjs",
+        allow_discovery: false,
+        expire_timeout: TIMINGS.expireTimeoutMs,
+        cleanup_out_msgs: TIMINGS.cleanupIntervalMs,
+        alive_timeout: TIMINGS.aliveTimeoutMs,
+      },
+      (server) => resolve(server as HttpServer),
+    );
+    // peer reports frames it cannot parse as "error" events; unheard, they would be thrown.
+    peer.on("error", () => {});
+  });
+  return {
+    server: { name: "peer 1.0.2", httpUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}`, headers: {} },
+    stop: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/** Our routes over a real app context (its database, its sessions), with the short timings. */
+export async function startOurs(): Promise<Running & { token: string }> {
+  const t = makeTestApp();
+  const { token } = await registerUser(t);
+  // The same websocket settings as buildApp, since they are global to the Bun server.
+  const app = new Elysia({ websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120 } })
+    .use(peerRoutes(t.ctx, TIMINGS))
+    .listen({ port: 0, hostname: "127.0.0.1" });
+  const port = app.server!.port!;
+  return {
+    token,
+    server: {
+      name: "ours",
+      httpUrl: `http://127.0.0.1:${port}`,
+      wsUrl: `ws://127.0.0.1:${port}`,
+      headers: { cookie: `sid=${encodeURIComponent(token)}` },
+    },
+    async stop() {
+      await app.stop(true);
+      await t.close();
+    },
+  };
+}
