@@ -57,6 +57,15 @@ describe("photo metadata", () => {
     }
   });
 
+  test("cleans every photo when several arrive at the same moment", async () => {
+    const photo = await jpegWithExif(32, 16);
+    const results = await Promise.all([1, 2, 3, 4].map((i) => sendImage(photo, `burst-${i}.jpg`)));
+    for (const { message, stored } of results) {
+      expect(message.message_type).toBe("image");
+      expect((await sharp(stored).metadata()).exif).toBeUndefined();
+    }
+  });
+
   test("keeps an animated GIF exactly as sent", async () => {
     const twoFrames = await animatedGif();
     expect((await sharp(twoFrames, { animated: true }).metadata()).pages).toBe(2);
