@@ -29,10 +29,15 @@ function otherUserId(field: string, raw: string, selfId: number): number {
   return id;
 }
 
-/** The cursor is the previous page's oldestMessageTime; only a full date-time is accepted. */
+/**
+ * The cursor is the previous page's oldestMessageTime. Only a full date-time with a zone is
+ * accepted: without one, Date.parse would read it in the server's local time.
+ */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
 function parseBefore(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : NaN;
+  const ms = ISO_TIME.test(raw) ? Date.parse(raw) : NaN;
   if (Number.isNaN(ms)) throw validationError({ before: "before must be an ISO time such as 2026-11-22T10:31:00.123Z" });
   return ms;
 }

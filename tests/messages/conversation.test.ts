@@ -81,6 +81,19 @@ describe("GET /api/messages/:contactId", () => {
     expect(pages).toBe(4);
   });
 
+  test("reads before in any zone: a cursor with an offset means the same instant", async () => {
+    const gina = await registerUser(t);
+    sendTexts(t, alice.user.id, gina.user.id, 4);
+    const latest = (await page(alice.token, gina.user.id, "?limit=2")).body;
+    const instant = new Date(latest.oldestMessageTime);
+    const shifted = new Date(instant.getTime() + 2 * 3600_000).toISOString().replace("Z", "+02:00");
+    const inUtc = await page(alice.token, gina.user.id, `?limit=2&before=${encodeURIComponent(latest.oldestMessageTime)}`);
+    const inOffset = await page(alice.token, gina.user.id, `?limit=2&before=${encodeURIComponent(shifted)}`);
+    expect(inOffset.status).toBe(200);
+    expect(inOffset.body).toEqual(inUtc.body);
+    expect(inUtc.body.messages.map((m: { content: string }) => m.content)).toEqual(["message 1", "message 2"]);
+  });
+
   test("uses 50 messages as the default page and allows up to 100", async () => {
     const frank = await registerUser(t);
     sendTexts(t, frank.user.id, alice.user.id, 101);
@@ -99,7 +112,7 @@ describe("GET /api/messages/:contactId", () => {
     expect(res.body).toEqual({ messages: [], hasMore: false, oldestMessageTime: null });
   });
 
-  test.each([["?limit=0"], ["?limit=101"], ["?limit=abc"], ["?limit=2.5"], ["?before=yesterday"], ["?before=2026-13-45T99:00:00Z"], ["?before=12345"]])(
+  test.each([["?limit=0"], ["?limit=101"], ["?limit=abc"], ["?limit=2.5"], ["?before=yesterday"], ["?before=2026-13-45T99:00:00Z"], ["?before=12345"], ["?before=2026-11-22T10:31:00"]])(
     "refuses the query %s with a validation error",
     async (query) => {
       const res = await page(alice.token, bob.user.id, query);
