@@ -9,6 +9,7 @@ import { peerRoutes } from "./peerjs/index.ts";
 import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
+import { pageRoutes } from "./pages/index.ts";
 
 export function buildApp(ctx: AppContext) {
   return new Elysia({
@@ -26,7 +27,8 @@ export function buildApp(ctx: AppContext) {
     .use(messageRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(realtimeRoutes(ctx))
-    .use(peerRoutes(ctx));
+    .use(peerRoutes(ctx))
+    .use(pageRoutes(ctx));
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -1,5 +1,6 @@
 // The one place where anything thrown becomes an answer: the contract's `{error, code, fields?}`
 // with the right status. Nothing a client sends may produce a 500 with details.
+import { notFoundPage } from "../pages/not-found.tsx";
 import { AppError } from "./errors.ts";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -21,7 +22,8 @@ export function errorResponse(code: string | number | undefined, error: unknown,
     case "VALIDATION":
       return json(400, { error: "Please check the request", code: "validation", fields: {} });
     case "NOT_FOUND":
-      return json(404, { error: `Nothing at ${new URL(request.url).pathname}`, code: "not_found" });
+      // A person following a dead link gets the HTML 404 page; API clients keep the JSON shape.
+      return notFoundPage(request) ?? json(404, { error: `Nothing at ${new URL(request.url).pathname}`, code: "not_found" });
     case "INVALID_COOKIE_SIGNATURE":
     case "INVALID_FILE_TYPE":
       return json(400, { error: "The request could not be read", code: "validation", fields: {} });

@@ -1,0 +1,119 @@
+// Bundles the browser code into public/build/ with hashed names, gzip copies and a manifest the
+// server reads (src/pages/assets/manifest.ts):
+//   - islands/client.ts: the island bootstrap (React); each islands/<Name>.tsx becomes a chunk
+//     loaded by dynamic import only on pages that carry that island;
+//   - islands/enhance/auth.ts and consent.ts: the small no-React page scripts;
+//   - public/styles/*.css.
+// The island loader map is generated here from the island files that exist, so adding an island
+// is adding a file, and the build never fails for an island that is not written yet.
+import type { BunPlugin } from "bun";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import { BUILD_DIR, BUILD_URL, MANIFEST_FILE, type Manifest, type ScriptAsset } from "../src/pages/assets/manifest.ts";
+
+const root = join(import.meta.dir, "..");
+const islandsDir = join(root, "islands");
+const scripts = { client: "islands/client.ts", auth: "islands/enhance/auth.ts", consent: "islands/enhance/consent.ts" };
+const styles = { base: "public/styles/base.css", site: "public/styles/site.css" };
+
+/** islands/<Name>.tsx files: one default-exported component each. */
+export const islandNames = (): string[] =>
+  readdirSync(islandsDir)
+    .filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f))
+    .map((f) => f.slice(0, -4))
+    .sort();
+
+/** `import { islandLoaders } from "island-loaders"` in islands/client.ts resolves to this map. */
+function islandLoadersPlugin(names: string[]): BunPlugin {
+  const contents = `export const islandLoaders = {\n${names
+    .map((n) => `  ${n}: () => import(${JSON.stringify(join(islandsDir, `${n}.tsx`))}),`)
+    .join("\n")}\n};\n`;
+  return {
+    name: "island-loaders",
+    setup(build) {
+      build.onResolve({ filter: /^island-loaders$/ }, () => ({ path: "island-loaders", namespace: "island-loaders" }));
+      build.onLoad({ filter: /.*/, namespace: "island-loaders" }, () => ({ contents, loader: "ts" }));
+    },
+  };
+}
+
+type Outputs = NonNullable<Bun.BuildOutput["metafile"]>["outputs"];
+
+const url = (outputPath: string) => BUILD_URL + basename(outputPath);
+
+/** An output plus every chunk it imports statically, transitively (what must load before it runs). */
+function scriptAsset(outputs: Outputs, key: string): ScriptAsset {
+  const preload = new Set<string>();
+  const visit = (k: string) => {
+    for (const imp of outputs[k]?.imports ?? []) {
+      if (imp.kind !== "import-statement" || preload.has(imp.path) || imp.path === key) continue;
+      preload.add(imp.path);
+      visit(imp.path);
+    }
+  };
+  visit(key);
+  const css = [key, ...preload].map((k) => outputs[k]?.cssBundle).filter((c): c is string => Boolean(c));
+  return { file: url(key), preload: [...preload].map(url), css: [...new Set(css)].map(url) };
+}
+
+export async function buildClient(): Promise<Manifest> {
+  const names = islandNames();
+  mkdirSync(BUILD_DIR, { recursive: true });
+  const result = await Bun.build({
+    entrypoints: [...Object.values(scripts), ...Object.values(styles)].map((p) => join(root, p)),
+    root,
+    outdir: BUILD_DIR,
+    target: "browser",
+    format: "esm",
+    splitting: true,
+    minify: true,
+    // Without this React stays in development mode, twice the size (STACK-NOTES).
+    define: { "process.env.NODE_ENV": '"production"' },
+    naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+    plugins: [islandLoadersPlugin(names)],
+    metafile: true,
+    throw: false,
+  });
+  if (!result.success || !result.metafile) {
+    for (const log of result.logs) console.error(log);
+    throw new Error("client build failed");
+  }
+  const outputs = result.metafile.outputs;
+  const byEntry = new Map<string, string>();
+  for (const [key, out] of Object.entries(outputs)) if (out.entryPoint) byEntry.set(out.entryPoint, key);
+  const keyOf = (source: string) => {
+    const key = byEntry.get(source) ?? byEntry.get(relative(root, join(root, source)));
+    if (!key) throw new Error(`client build: no output for ${source}`);
+    return key;
+  };
+
+  const manifest: Manifest = { scripts: {}, styles: {}, islands: {} };
+  for (const [name, source] of Object.entries(scripts)) manifest.scripts[name] = scriptAsset(outputs, keyOf(source));
+  for (const [name, source] of Object.entries(styles)) manifest.styles[name] = url(keyOf(source));
+  for (const name of names) manifest.islands[name] = scriptAsset(outputs, keyOf(`islands/${name}.tsx`));
+
+  // Precompressed copies: the server sends file.gz to clients that accept gzip.
+  const written = new Set(["manifest.json"]);
+  for (const output of result.outputs) {
+    const file = basename(output.path);
+    const bytes = new Uint8Array(await output.arrayBuffer());
+    writeFileSync(`${output.path}.gz`, Bun.gzipSync(bytes, { level: 9 }));
+    written.add(file).add(`${file}.gz`);
+  }
+  // Rename last, so a running server never reads a half-written manifest.
+  writeFileSync(`${MANIFEST_FILE}.tmp`, JSON.stringify(manifest, null, 2));
+  renameSync(`${MANIFEST_FILE}.tmp`, MANIFEST_FILE);
+  // Same sources give the same hashes, so a rebuild removes only files no manifest names now.
+  for (const file of readdirSync(BUILD_DIR)) if (!written.has(file)) rmSync(join(BUILD_DIR, file), { force: true });
+  return manifest;
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const manifest = await buildClient();
+  const islands = Object.keys(manifest.islands);
+  console.log(
+    `client build: ${Object.keys(manifest.scripts).length} scripts, ${Object.keys(manifest.styles).length} stylesheets, ` +
+      `islands [${islands.join(", ") || "none yet"}] in ${Math.round(performance.now() - started)} ms -> public/build/`,
+  );
+}

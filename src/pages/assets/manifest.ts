@@ -1,0 +1,41 @@
+// The client build's manifest (written by scripts/build-client.ts into public/build/), read by
+// the pages to link hashed CSS and JS. Re-read when the file changes, so a rebuild needs no
+// restart; a missing manifest renders pages without assets instead of failing.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** One script and what it needs at once: chunks it imports statically, CSS it imports. */
+export interface ScriptAsset {
+  file: string;
+  preload: string[];
+  css: string[];
+}
+
+export interface Manifest {
+  /** Page scripts by name: `client` (island bootstrap), `auth`, `consent`. */
+  scripts: Record<string, ScriptAsset>;
+  /** Stylesheets by name: `base` (every page), `site` (landing, legal, 404). */
+  styles: Record<string, string>;
+  /** Island chunks by component name (islands/<Name>.tsx). */
+  islands: Record<string, ScriptAsset>;
+}
+
+export const BUILD_DIR = join(import.meta.dir, "..", "..", "..", "public", "build");
+export const MANIFEST_FILE = join(BUILD_DIR, "manifest.json");
+/** URL prefix the build writes into the manifest and the server serves. */
+export const BUILD_URL = "/build/";
+
+const empty: Manifest = { scripts: {}, styles: {}, islands: {} };
+let cached: { mtimeMs: number; manifest: Manifest } | null = null;
+let warned = false;
+
+export function readManifest(): Manifest {
+  if (!existsSync(MANIFEST_FILE)) {
+    if (!warned) console.warn("[pages] public/build/manifest.json is missing: run `bun scripts/build-client.ts`");
+    warned = true;
+    return empty;
+  }
+  const { mtimeMs } = statSync(MANIFEST_FILE);
+  if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, manifest: JSON.parse(readFileSync(MANIFEST_FILE, "utf8")) as Manifest };
+  return cached.manifest;
+}

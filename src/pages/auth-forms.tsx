@@ -1,0 +1,100 @@
+// The auth forms' no-JavaScript path: POST /auth/login, /auth/register, /auth/guest and
+// /auth/logout as ordinary form posts. They reuse the JSON API's validation, services and limits,
+// then answer 303 to "/" with the session cookie, or the landing page again with what was typed
+// (never the password) and the errors, under the API's status code.
+import { Elysia } from "elysia";
+import { loginWithLimit, takeSignup } from "../auth/index.ts";
+import { guestBody, loginBody, registerBody } from "../auth/model.ts";
+import { createGuest, register, revokeSession, sessionFor } from "../auth/service.ts";
+import type { AppContext } from "../context.ts";
+import { AppError, validationError } from "../http/errors.ts";
+import { clearedSessionCookie, isSecure, originAllowed, sessionCookie, sessionCookieOf } from "../http/request.ts";
+import { validate } from "../http/validate.ts";
+import type { FlashKind } from "../../islands/enhance/cookies.ts";
+import { flashCookie } from "./chat/flash.ts";
+import { echoValues, errorsOf, type AuthTab } from "./landing/form-state.ts";
+import { LandingPage } from "./landing/LandingPage.tsx";
+import { pageInfo } from "./page-info.ts";
+import { htmlResponse, seeOther } from "./render.tsx";
+
+/** Fields echoed back per tab; passwords never are. */
+const echoed: Record<AuthTab, readonly string[]> = {
+  login: ["username"],
+  register: ["username", "email", "name", "gender", "age", "country_code"],
+  guest: ["gender"],
+};
+
+const foreignOrigin = () => new AppError(403, "forbidden", "This form was sent from another site. Please try again on this page.");
+
+/** The validated value, or the field errors, so they can be merged with checks of our own. */
+function checked<T>(run: () => T): { value: T | null; errors: Record<string, string> } {
+  try {
+    return { value: run(), errors: {} };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "validation") return { value: null, errors: errorsOf(error).errors };
+    throw error;
+  }
+}
+
+export function authFormRoutes(ctx: AppContext) {
+  const secure = (request: Request) => isSecure(request, ctx.config);
+  const signedIn = (request: Request, token: string, kind: FlashKind) =>
+    seeOther("/", [sessionCookie(token, secure(request)), flashCookie(kind, secure(request))]);
+
+  /** Runs one form post; an AppError re-renders the form with its message and field errors. */
+  async function handle(tab: AuthTab, request: Request, body: unknown, run: () => Promise<Response> | Response): Promise<Response> {
+    try {
+      if (!originAllowed(request, ctx.config)) throw foreignOrigin();
+      return await run();
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const { errors, message } = errorsOf(error);
+      const form = { tab, values: echoValues(body, echoed[tab]), errors, message: Object.keys(errors).length > 0 ? "Please check the highlighted fields" : message };
+      const response = htmlResponse(<LandingPage page={pageInfo(ctx.config, request)} form={form} />, { status: error.status, noStore: true });
+      const retry = error.extra.retryAfter;
+      if (typeof retry === "number") response.headers.set("retry-after", String(retry));
+      return response;
+    }
+  }
+
+  return new Elysia()
+    .post("/auth/login", ({ body, request }) =>
+      handle("login", request, body, async () => {
+        const input = validate(loginBody, body, { convert: true });
+        const identifier = input.username ?? "";
+        if (!identifier) throw validationError({ username: "Enter your username or e-mail" });
+        const { token } = await loginWithLimit(ctx, identifier, input.password);
+        return signedIn(request, token, "login");
+      }),
+    )
+    .post("/auth/register", ({ body, request, server }) =>
+      handle("register", request, body, async () => {
+        const { value: input, errors } = checked(() => validate(registerBody, body, { convert: true }));
+        const form = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+        if (form.password !== form.confirmPassword) errors.confirmPassword = "Passwords do not match";
+        if (!input || Object.keys(errors).length > 0) throw validationError(errors);
+        takeSignup(ctx, request, server);
+        const { token, user } = await register(ctx.db, ctx.config.secret, input);
+        ctx.hub.broadcast("new_user_registered", { name: user.name });
+        return signedIn(request, token, "register");
+      }),
+    )
+    .post("/auth/guest", ({ body, request, server }) =>
+      handle("guest", request, body, () => {
+        const input = validate(guestBody, body, { convert: true });
+        takeSignup(ctx, request, server);
+        const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender);
+        ctx.hub.broadcast("new_user_registered", { name: user.name });
+        return signedIn(request, token, "guest");
+      }),
+    )
+    .post("/auth/logout", ({ request }) => {
+      if (!originAllowed(request, ctx.config)) return new Response("This form was sent from another site.", { status: 403 });
+      const session = sessionFor(ctx.db, ctx.config.secret, sessionCookieOf(request));
+      if (session) {
+        revokeSession(ctx.db, session.id);
+        ctx.hub.closeSession(session.id, 4401, "Signed out");
+      }
+      return seeOther("/", [clearedSessionCookie(secure(request))]);
+    });
+}

@@ -1,0 +1,17 @@
+// The signed-in user's page at "/": the layout plus the ChatApp island, which draws the whole
+// chat screen. No header or footer: the island fills the viewport.
+import { Document } from "../layout/Document.tsx";
+import { SITE_NAME, type PageInfo } from "../page-info.ts";
+import { Island } from "./Island.tsx";
+import type { RenderedIsland } from "./islands.ts";
+
+export function ChatShellPage({ page, chat }: { page: PageInfo; chat: RenderedIsland<"ChatApp"> }) {
+  return (
+    <Document page={page} title="Chat" styles={["base"]} scripts={["client"]} islands={[chat.name]} bodyClass="page-chat" noIndex>
+      <main id="main" className="chat-main">
+        <h1 className="sr-only">{SITE_NAME}</h1>
+        <Island island={chat} />
+      </main>
+    </Document>
+  );
+}

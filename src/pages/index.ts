@@ -1,0 +1,17 @@
+// The server-rendered side of the site: pages, their form posts and the client build's files.
+import { Elysia } from "elysia";
+import type { AppContext } from "../context.ts";
+import { assetRoutes } from "./assets/routes.ts";
+import { authFormRoutes } from "./auth-forms.tsx";
+import { consentRoutes } from "./consent-route.ts";
+import { rememberPageConfig } from "./not-found.tsx";
+import { pageGetRoutes } from "./routes.tsx";
+
+export function pageRoutes(ctx: AppContext) {
+  return new Elysia()
+    .onRequest(({ request }) => rememberPageConfig(request, ctx.config))
+    .use(assetRoutes())
+    .use(pageGetRoutes(ctx))
+    .use(authFormRoutes(ctx))
+    .use(consentRoutes(ctx));
+}

@@ -1,0 +1,20 @@
+import { AgreementNote, Field, FormMessage, SubmitButton } from "./Field.tsx";
+import type { FormState } from "./form-state.ts";
+
+export function LoginForm({ state }: { state: FormState | null }) {
+  const values = state?.values ?? {};
+  const errors = state?.errors ?? {};
+  return (
+    <form method="post" action="/auth/login" className="auth-form" data-auth-form="login">
+      <FormMessage message={state?.message ?? null} />
+      <Field id="login-username" name="username" label="Username" error={errors.username}>
+        {(aria) => <input {...aria} type="text" autoComplete="username" autoCapitalize="none" spellCheck={false} required maxLength={254} defaultValue={values.username} />}
+      </Field>
+      <Field id="login-password" name="password" label="Password" error={errors.password}>
+        {(aria) => <input {...aria} type="password" autoComplete="current-password" required maxLength={1024} />}
+      </Field>
+      <SubmitButton label="Login" busyLabel="Logging in..." />
+      <AgreementNote />
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+// The HTML document around every page: head with hashed CSS and scripts from the build manifest,
+// the theme colour, the cookie banner until a choice is made, and the optional-script list the
+// consent script loads from (only for categories the visitor accepted).
+import type { ReactNode } from "react";
+import { readManifest, type ScriptAsset } from "../assets/manifest.ts";
+import { SITE_NAME, type PageInfo } from "../page-info.ts";
+import { ConsentBanner } from "./ConsentBanner.tsx";
+
+export const THEME_AUTH = "#7c3aed";
+export const THEME_DEFAULT = "#ffffff";
+
+interface DocumentProps {
+  page: PageInfo;
+  title: string;
+  description?: string;
+  themeColor?: string;
+  /** Stylesheets from the manifest: "base" always, "site" for content pages. */
+  styles: string[];
+  /** Page scripts from the manifest besides "consent" ("auth", "client"). */
+  scripts?: string[];
+  /** Islands on this page: their chunks are preloaded so hydration does not wait a round trip. */
+  islands?: string[];
+  bodyClass?: string;
+  noIndex?: boolean;
+  children: ReactNode;
+}
+
+export function Document(props: DocumentProps) {
+  const { page } = props;
+  const manifest = readManifest();
+  const needsConsentScript = page.consent === null || page.config.optionalScripts.length > 0;
+  const scripts = [...(props.scripts ?? []), ...(needsConsentScript ? ["consent"] : [])]
+    .map((name) => manifest.scripts[name])
+    .filter((s): s is ScriptAsset => s !== undefined);
+  const islands = (props.islands ?? []).map((name) => manifest.islands[name]).filter((s): s is ScriptAsset => s !== undefined);
+  const css = unique([...props.styles.map((name) => manifest.styles[name]), ...scripts.flatMap((s) => s.css), ...islands.flatMap((s) => s.css)]);
+  const preload = unique([...scripts.flatMap((s) => s.preload), ...islands.flatMap((s) => [s.file, ...s.preload])]);
+
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title === SITE_NAME ? SITE_NAME : `${props.title} | ${SITE_NAME}`}</title>
+        {props.description ? <meta name="description" content={props.description} /> : null}
+        <meta name="theme-color" content={props.themeColor ?? THEME_DEFAULT} />
+        <meta name="color-scheme" content="light" />
+        {props.noIndex ? <meta name="robots" content="noindex" /> : null}
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {css.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+        {preload.map((href) => (
+          <link key={href} rel="modulepreload" href={href} />
+        ))}
+        {scripts.map((s) => (
+          <script key={s.file} type="module" src={s.file} />
+        ))}
+      </head>
+      <body className={props.bodyClass}>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {props.children}
+        {page.consent === null ? <ConsentBanner page={page} /> : null}
+        {page.config.optionalScripts.length > 0 ? (
+          <script
+            type="application/json"
+            id="optional-scripts"
+            dangerouslySetInnerHTML={{ __html: jsonForScript(page.config.optionalScripts.map(({ src, category }) => ({ src, category }))) }}
+          />
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+const unique = (items: (string | undefined)[]) => [...new Set(items.filter((s): s is string => Boolean(s)))];
+
+/** JSON safe inside <script>: no "</script>", no "<!--", no line separators JavaScript chokes on. */
+export const jsonForScript = (value: unknown): string =>
+  JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");

@@ -1,0 +1,80 @@
+import { SITE_NAME, type PageInfo } from "../page-info.ts";
+import { LegalPage } from "./LegalPage.tsx";
+
+export function PrivacyPage({ page }: { page: PageInfo }) {
+  const { config } = page;
+  return (
+    <LegalPage page={page} title="Privacy Policy" description={`What ${SITE_NAME} stores about you, why, and how to have it removed.`}>
+      <p>
+        This policy explains which personal data {SITE_NAME} handles when you use it, why, and what you can do about it. {SITE_NAME} is
+        operated by {config.operatorName}, {config.operatorAddress} (“we”). Write to{" "}
+        <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a> with any question about your data.
+      </p>
+      <p>{SITE_NAME} is for adults only. We do not knowingly hold data about anyone under 18; such accounts are banned and deleted.</p>
+
+      <h2>What we store</h2>
+      <ul>
+        <li>
+          <strong>Your account.</strong> A registered account holds your username, e-mail address, display name, gender, age, country,
+          orientation and, if you upload one, your avatar. Your password is stored only as a one-way hash; nobody can read it back. A guest
+          account holds only the generated guest name and the gender you picked.
+        </li>
+        <li>
+          <strong>Your messages and files.</strong> The text of your messages, the files and photos you send, when they were sent, delivered
+          and read. Files in a conversation can be opened only by its two participants. Location and other metadata are removed from JPEG
+          photos and avatars before they are stored.
+        </li>
+        <li>
+          <strong>Presence.</strong> Whether you are online and when you were last seen, which other users can see.
+        </li>
+        <li>
+          <strong>Sessions.</strong> For each device you sign in on, a random session identifier and when it was created and last used, so
+          that signing out or a ban ends it at once.
+        </li>
+      </ul>
+
+      <h2>Your internet address and country</h2>
+      <p>
+        When you open the Register tab, we look up the country of your internet (IP) address in an offline database to suggest your
+        country. The suggestion is not stored unless you keep it and create your account. We do not keep a log of IP addresses; to stop
+        abuse we count sign-up attempts per address in the server's memory for up to an hour.
+      </p>
+
+      <h2>Video, calls and moderation</h2>
+      <p>
+        Video calls and Video Roulette connect your browser directly to the other person's where the network allows; otherwise the stream is
+        relayed through a relay server without being recorded. To enforce the rules, the administration may monitor video and image
+        transmission and take screenshots. Screenshots and complaint reports are kept only as long as needed to decide on a complaint or a
+        ban. When we ask for proof of age or gender, including by video call, we keep only the result, not the proof.
+      </p>
+
+      <h2>Payments, premium accounts and Minutes</h2>
+      <p>
+        Premium accounts and Minutes, where offered, are paid through a payment provider. We neither receive nor store credit card data; we
+        keep only what was bought, when, and your Minutes balance.
+      </p>
+
+      <h2>Cookies and local storage</h2>
+      <p>
+        We use one necessary session cookie, <code>sid</code>, which keeps you signed in, and the <code>consent</code> cookie, which
+        remembers your cookie choice. Your browser also keeps, in its local storage, your session token (<code>token</code>) and user id (
+        <code>userId</code>) and where you left the app (<code>selectedUserId</code>, <code>selectedViewMode</code>, <code>activeTab</code>,{" "}
+        <code>selectedSettingsSection</code>, a preferred theme colour and your recently used emoji). Optional analytics and advertising
+        cookies are used only with your consent; see the <a href="/cookies">Cookies Policy</a>.
+      </p>
+
+      <h2>Who sees your data</h2>
+      <p>
+        Other users see your display name, username, gender, age, country, orientation, avatar and online status, and the messages you send
+        them. They never see your e-mail address. We do not sell personal data. We disclose it to authorities only when the law requires it.
+      </p>
+
+      <h2>How long we keep it and your rights</h2>
+      <p>
+        We keep your account and messages until you ask us to delete them. You may ask for a copy of your data, its correction or its
+        deletion, and object to its use, by writing to <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a> from the address
+        on your account. We answer within 30 days. You may also complain to your data protection authority.
+      </p>
+    </LegalPage>
+  );
+}

@@ -1,0 +1,76 @@
+import { SITE_NAME, type PageInfo } from "../page-info.ts";
+import { LegalPage } from "./LegalPage.tsx";
+
+export function TermsPage({ page }: { page: PageInfo }) {
+  const { config } = page;
+  return (
+    <LegalPage page={page} title="Terms of User Agreement" description={`The rules for using ${SITE_NAME}: who may join, what is prohibited, moderation, bans and liability.`}>
+      <p>
+        This agreement is between you and {config.operatorName}, {config.operatorAddress}, which runs {SITE_NAME} (the “administration”).
+        By logging in, registering or entering as a guest you accept it. If you do not accept it, do not use {SITE_NAME}.
+      </p>
+
+      <h2>1. Who may use {SITE_NAME}</h2>
+      <p>
+        Only persons aged 18 or older. Minors are prohibited. Accounts are for private persons: organisations, companies and groups may not
+        register. You may hold one account and may not use another person's.
+      </p>
+
+      <h2>2. Accounts</h2>
+      <p>
+        A registered account is protected by your password; keep it secret. A guest account is created with a gender only and a generated
+        name; it has no password, so once you log out you cannot return to it. You are responsible for what is done with your account.
+      </p>
+
+      <h2>3. Prohibited content and conduct</h2>
+      <ul>
+        <li>Nudity and erotic content of any kind, in video, photos, files, avatars or messages. Showing or sending it leads to a ban.</li>
+        <li>Anything involving minors, and any content that is illegal where you or the other person are.</li>
+        <li>Harassment, threats, hate speech, and recording or publishing other users without their consent.</li>
+        <li>Spam, advertising, scams, requests for money, and links to malicious software.</li>
+        <li>Sharing other people's personal data, and pretending to be someone else.</li>
+      </ul>
+
+      <h2>4. Moderation</h2>
+      <ul>
+        <li>The administration may monitor video and image transmission and take screenshots to check that these rules are kept.</li>
+        <li>
+          The administration may ask you for proof of your age or gender, including by a video call. Accounts that do not prove it are
+          banned without recovery.
+        </li>
+        <li>
+          Any user can report another with the Complaint (Abuse) button, or by writing to{" "}
+          <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>. The administration reviews each complaint.
+        </li>
+        <li>
+          The administration may ban an account that breaks these rules. The length of a ban is set by the administration and may be
+          permanent. A ban ends all of the account's sessions at once.
+        </li>
+      </ul>
+
+      <h2>5. Premium accounts and Minutes</h2>
+      <p>
+        The administration may offer premium accounts and Minutes, a prepaid balance for paid features. Their prices and rules are shown
+        before you buy. Payments are handled by a payment provider; we neither receive nor store credit card data. Minutes of an account
+        banned for breaking these rules are not refunded.
+      </p>
+
+      <h2>6. Liability</h2>
+      <p>
+        {SITE_NAME} is provided as it is. Users, not the administration, are responsible for what they say and show. To the extent the law
+        allows, the administration's liability towards you for any claim is limited to the value of the Minutes balance on your account.
+      </p>
+
+      <h2>7. Privacy</h2>
+      <p>
+        How we handle your data is described in the <a href="/privacy">Privacy Policy</a> and the <a href="/cookies">Cookies Policy</a>.
+      </p>
+
+      <h2>8. Changes and contact</h2>
+      <p>
+        We may change these terms; the date above shows the latest version, and continuing to use {SITE_NAME} after a change means you
+        accept it. Questions: <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a>.
+      </p>
+    </LegalPage>
+  );
+}
