@@ -1,6 +1,7 @@
 // Turns one uploaded chat file into what is stored: the type decided by content, images
 // cleaned of metadata, and a display name that cannot pose as a path.
-import { detect, OCTET_STREAM, RASTER_TYPES } from "./detect.ts";
+import { AppError } from "../http/errors.ts";
+import { detect, RASTER_TYPES } from "./detect.ts";
 import { stripMetadata } from "./images.ts";
 import { displayName } from "./names.ts";
 
@@ -19,8 +20,9 @@ export async function prepareChatFile(file: File): Promise<PreparedFile> {
   if (found.kind === "raster") {
     const cleaned = await stripMetadata(original, found.mime);
     if (cleaned) return { bytes: cleaned, ext: RASTER_TYPES[found.mime], mime: found.mime, messageType: "image", name };
-    // Image magic bytes over undecodable data: still deliverable, but only as a download.
-    return { bytes: original, ext: "bin", mime: OCTET_STREAM, messageType: "file", name };
+    // Image magic bytes over data that does not decode: its metadata (a photo's location) cannot
+    // be removed, so it is not stored at all rather than passed on as a download.
+    throw new AppError(415, "unsupported_type", `"${name}" looks like an image but could not be read, so it was not sent. Try another file.`);
   }
   return { bytes: original, ext: found.ext, mime: found.mime, messageType: "file", name };
 }

@@ -58,11 +58,12 @@ describe("POST /api/messages/upload", () => {
     expect(body.message.file_path).toEndWith(".bin");
   });
 
-  test("calls a file with JPEG magic bytes but no image in it a file", async () => {
+  test("refuses a file with JPEG magic bytes that does not decode, since its metadata cannot be removed", async () => {
     const fake = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...new TextEncoder().encode("not really a jpeg at all")]);
-    const { body } = await upload([fileOf(fake, "broken.jpg", "image/jpeg")]);
-    expect(body.message.message_type).toBe("file");
-    expect(body.message.file_path).toEndWith(".bin");
+    const res = await upload([fileOf(fake, "broken.jpg", "image/jpeg")]);
+    expect(res.status).toBe(415);
+    expect(res.body.code).toBe("unsupported_type");
+    expect(res.body.error).toContain("broken.jpg");
   });
 
   test("keeps the display name without path separators or control characters", async () => {
