@@ -1,0 +1,69 @@
+// The chat screen island: every signed-in screen but calls and roulette. Rendered on the server
+// first, then hydrated: nothing here touches browser APIs outside effects, and the first client
+// render equals the server's (lists show skeletons until the effects below have run).
+import { useEffect, useState } from "react";
+import toast from "react-hot-toast";
+import type { ChatAppProps } from "./props.ts";
+import ChatScreen from "./chat/ChatScreen.tsx";
+import { ChatContext } from "./chat/context.ts";
+import { createApi } from "./lib/api.ts";
+import { ChatController, type Notifier } from "./lib/controller.ts";
+import { attachChatEvents } from "./lib/events.ts";
+import { attachPresence } from "./lib/presence.ts";
+import { getRealtime, startRealtime, type ConnectionStatus } from "./lib/socket.ts";
+import { KEYS, writeKey } from "./lib/storage.ts";
+import { createStore } from "./lib/store.ts";
+import "./chat/chat.css";
+
+const notifier: Notifier = {
+  success: (text) => toast.success(text),
+  error: (text) => toast.error(text),
+  info: (text) => toast(text),
+};
+
+export default function ChatApp(props: ChatAppProps) {
+  const [controller] = useState(
+    () => new ChatController(createStore(props.user), createApi(props.token), getRealtime, notifier),
+  );
+
+  useEffect(() => {
+    const { store } = controller;
+    writeKey(KEYS.token, props.token);
+    writeKey(KEYS.userId, props.user.id);
+    if (props.flash) toast.success(props.flash);
+    void controller.start();
+
+    const socket = startRealtime(props.token);
+    const offEvents = attachChatEvents(controller, socket);
+    let wasConnected = false;
+    const onStatus = (status: ConnectionStatus) => {
+      store.connection.value = status;
+      if (status === "failed") toast.error("Connection error. Please refresh the page.");
+      if (status === "unauthorized") {
+        // The session was revoked (logout elsewhere, a ban): this page can do nothing more.
+        writeKey(KEYS.token, null);
+        writeKey(KEYS.userId, null);
+        window.location.assign("/");
+      }
+      if (status === "connected" && wasConnected) controller.resync();
+      if (status === "connected") wasConnected = true;
+    };
+    onStatus(socket.status);
+    const offStatus = socket.onStatus(onStatus);
+    const offPresence = attachPresence(socket);
+    return () => {
+      offPresence();
+      offStatus();
+      offEvents();
+      socket.disconnect();
+      controller.stop();
+    };
+    // The island mounts once per page; its props never change after hydration.
+  }, []);
+
+  return (
+    <ChatContext.Provider value={controller}>
+      <ChatScreen />
+    </ChatContext.Provider>
+  );
+}

@@ -1,0 +1,46 @@
+// The conversation's header: back (on phones), who it is with, presence, and the video call.
+import { useChat } from "./context.ts";
+import type { ChatUser } from "../lib/types.ts";
+import Avatar from "./Avatar.tsx";
+import Icon from "./icons.tsx";
+
+/** Detail of the "webchat:start-call" window event. */
+export interface StartCallDetail {
+  contactId: number;
+  contactName: string;
+}
+
+export default function ChatHeader({ contact }: { contact: ChatUser }) {
+  const controller = useChat();
+  const startCall = () => {
+    // The call screens live in their own lazily loaded island, which listens for this event; the
+    // chat screen only asks for a call and never loads call code itself.
+    const detail: StartCallDetail = { contactId: contact.id, contactName: contact.name };
+    window.dispatchEvent(new CustomEvent<StartCallDetail>("webchat:start-call", { detail }));
+  };
+  return (
+    <header className="chat-header">
+      <button type="button" className="icon-button back-button" aria-label="Back to list" onClick={() => controller.clearSelection()}>
+        <Icon name="back" />
+      </button>
+      <button
+        type="button"
+        className="chat-header-contact"
+        aria-label={`View ${contact.name}'s profile`}
+        onClick={() => controller.setViewMode("profile")}
+      >
+        <Avatar name={contact.name} url={contact.avatar_url} online={contact.is_online} />
+        <span className="chat-header-text">
+          <span className="chat-header-name">{contact.name}</span>
+          <span className={`status-text ${contact.is_online ? "is-online" : ""}`}>
+            <span className={`presence-dot inline ${contact.is_online ? "is-online" : "is-offline"}`} aria-hidden="true" />
+            {contact.is_online ? "Online" : "Offline"}
+          </span>
+        </span>
+      </button>
+      <button type="button" className="icon-button call-button" aria-label={`Video call ${contact.name}`} onClick={startCall}>
+        <Icon name="video" />
+      </button>
+    </header>
+  );
+}

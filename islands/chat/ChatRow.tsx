@@ -1,0 +1,59 @@
+// One conversation in the Chats list: preview, time label and unread count.
+import { useSignals } from "@preact/signals-react/runtime";
+import { isImageName } from "../lib/files.ts";
+import { badgeText, chatTimeLabel, previewText } from "../lib/format.ts";
+import type { ChatUser, Message } from "../lib/types.ts";
+import Avatar from "./Avatar.tsx";
+import { useChat } from "./context.ts";
+import Ticks from "./Ticks.tsx";
+
+function preview(message: Message): string {
+  if (message.message_type === "file" || message.message_type === "image") {
+    return isImageName(message.file_name ?? message.file_path) ? "Photo" : message.file_name ?? "File";
+  }
+  return previewText(message.content);
+}
+
+export default function ChatRow({ user, now }: { user: ChatUser; now: Date }) {
+  useSignals();
+  const controller = useChat();
+  const { store } = controller;
+  const meId = store.me.value.id;
+  const selected = store.selected.value?.id === user.id;
+  const latest = user.latest_message ?? null;
+  const unread = badgeText(user.unread_count ?? store.unreadByUser.value[user.id] ?? 0);
+  const mine = latest?.sender_id === meId;
+  return (
+    <li>
+      <button
+        type="button"
+        className={`row${selected ? " is-selected" : ""}${unread ? " has-unread" : ""}`}
+        aria-current={selected ? "true" : undefined}
+        onClick={() => controller.select(user, "chat")}
+      >
+        <Avatar name={user.name} url={user.avatar_url} online={user.is_online} />
+        <span className="row-main">
+          <span className="row-title">
+            <span className="row-name">{user.name}</span>
+            {latest && (
+              <time className="row-time" dateTime={latest.created_at}>
+                {chatTimeLabel(latest.created_at, now)}
+              </time>
+            )}
+          </span>
+          <span className="row-sub">
+            {latest && mine && <Ticks message={latest} />}
+            <span className="row-preview">
+              {latest ? `${mine ? "You: " : ""}${preview(latest)}` : `@${user.username}`}
+            </span>
+            {unread && (
+              <span className="badge badge-unread" aria-label={`${unread} unread`}>
+                {unread}
+              </span>
+            )}
+          </span>
+        </span>
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,35 @@
+// One conversation: header, messages, input, drag-and-drop of files, and the image lightbox.
+import { useDropzone } from "react-dropzone";
+import { MAX_UPLOAD_BYTES } from "../lib/files.ts";
+import type { ChatUser } from "../lib/types.ts";
+import ChatHeader from "./ChatHeader.tsx";
+import { useChat } from "./context.ts";
+import Lightbox from "./Lightbox.tsx";
+import MessageInput from "./MessageInput.tsx";
+import MessageList from "./MessageList.tsx";
+
+export default function ChatWindow({ contact }: { contact: ChatUser }) {
+  const controller = useChat();
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
+    onDrop: (accepted) => void controller.uploadFiles(accepted),
+    maxSize: MAX_UPLOAD_BYTES,
+    multiple: true,
+    // The attach button opens the file dialog; clicks and keys elsewhere belong to the chat.
+    noClick: true,
+    noKeyboard: true,
+  });
+  return (
+    <section {...getRootProps({ className: "chat-window", "aria-label": `Chat with ${contact.name}` })}>
+      <input {...getInputProps({ "aria-label": "Attach files" })} />
+      <ChatHeader contact={contact} />
+      <MessageList contact={contact} />
+      <MessageInput contact={contact} onAttach={open} />
+      {isDragActive && (
+        <div className="drop-overlay" aria-hidden="true">
+          <div className="drop-overlay-inner">Drop files here to send</div>
+        </div>
+      )}
+      <Lightbox />
+    </section>
+  );
+}

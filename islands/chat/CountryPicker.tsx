@@ -1,0 +1,101 @@
+// A searchable country dropdown with flags (GET /api/geo/countries, loaded on first open).
+import { useEffect, useId, useRef, useState } from "react";
+import { flagEmoji } from "../lib/format.ts";
+import type { Country } from "../lib/types.ts";
+import { useChat } from "./context.ts";
+
+interface Props {
+  value: Country | null;
+  onChange: (country: Country | null) => void;
+  labelledBy: string;
+}
+
+export default function CountryPicker({ value, onChange, labelledBy }: Props) {
+  const controller = useChat();
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState("");
+  const [countries, setCountries] = useState<Country[] | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const listId = useId();
+
+  useEffect(() => {
+    if (!open || countries) return;
+    controller.api
+      .countries()
+      .then(({ countries: list }) => setCountries(list))
+      .catch((error: unknown) => {
+        console.error("Failed to load countries", error);
+        setCountries([]);
+      });
+  }, [open, countries, controller]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (event.target instanceof Node && !root.current?.contains(event.target)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointer);
+    return () => document.removeEventListener("pointerdown", onPointer);
+  }, [open]);
+
+  const q = query.trim().toLowerCase();
+  const shown = (countries ?? []).filter((c) => !q || c.name.toLowerCase().includes(q) || c.code.toLowerCase() === q);
+  const pick = (country: Country) => {
+    onChange(country);
+    setOpen(false);
+    setQuery("");
+  };
+
+  return (
+    <div
+      className="country-picker"
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && open) {
+          e.stopPropagation();
+          setOpen(false);
+        }
+      }}
+    >
+      <button
+        type="button"
+        className="select-like"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-labelledby={labelledBy}
+        aria-describedby={`${listId}-value`}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span id={`${listId}-value`}>{value ? `${flagEmoji(value.code)} ${value.name}` : "Select country"}</span>
+      </button>
+      {open && (
+        <div className="country-popover">
+          <input
+            type="search"
+            placeholder="Search countries..."
+            aria-label="Search countries"
+            aria-controls={listId}
+            value={query}
+            autoFocus
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <ul id={listId} role="listbox" aria-labelledby={labelledBy}>
+            {countries === null ? (
+              <li className="muted small">Loading...</li>
+            ) : shown.length === 0 ? (
+              <li className="muted small">No countries found</li>
+            ) : (
+              shown.map((c) => (
+                <li key={c.code} role="option" aria-selected={value?.code === c.code}>
+                  <button type="button" onClick={() => pick(c)}>
+                    <span aria-hidden="true">{flagEmoji(c.code)}</span> {c.name}
+                  </button>
+                </li>
+              ))
+            )}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+// Images of one message in a grid of at most 9 tiles; the ninth shows "+N" when there are more.
+// A tile whose image fails to load becomes a file card.
+import { useState } from "react";
+import { fileUrl, gridLayout, gridTiles, lightboxImages } from "../lib/files.ts";
+import type { Message } from "../lib/types.ts";
+import { useChat } from "./context.ts";
+import FileCard from "./FileCard.tsx";
+
+export default function ImageGrid({ images }: { images: Message[] }) {
+  const { store } = useChat();
+  const [broken, setBroken] = useState<Set<number>>(() => new Set());
+  const tiles = gridTiles(images);
+  const layout = gridLayout(images.length);
+
+  const open = (message: Message) => {
+    const all = lightboxImages(store.messages.value);
+    const index = all.findIndex((img) => img.message.id === message.id);
+    store.lightbox.value = { images: all, index: Math.max(0, index) };
+  };
+
+  return (
+    <div className={`image-grid grid-${layout}`} data-count={images.length}>
+      {tiles.map(({ item, index, more }) =>
+        broken.has(item.id) ? (
+          <FileCard key={item.id} name={item.file_name ?? "image"} size={item.file_size} href={fileUrl(item)} />
+        ) : (
+          <button
+            key={item.id}
+            type="button"
+            className={`image-tile tile-${index}`}
+            aria-label={more ? `Open image ${item.file_name ?? ""}, ${more} more` : `Open image ${item.file_name ?? ""}`}
+            onClick={() => open(item)}
+          >
+            <img
+              src={fileUrl(item)}
+              alt={item.file_name ?? "image"}
+              loading="lazy"
+              onError={() => setBroken((prev) => new Set(prev).add(item.id))}
+            />
+            {more > 0 && <span className="more-overlay">+{more}</span>}
+          </button>
+        ),
+      )}
+    </div>
+  );
+}

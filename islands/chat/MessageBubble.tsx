@@ -1,0 +1,46 @@
+// One row of the conversation: text, a file, an image or a group of files.
+import { fileUrl, isImageMessage } from "../lib/files.ts";
+import { initial, relativeTime } from "../lib/format.ts";
+import { groupTickState } from "../lib/messages.ts";
+import type { DisplayMessage, Message } from "../lib/types.ts";
+import FileCard from "./FileCard.tsx";
+import ImageGrid from "./ImageGrid.tsx";
+import Ticks from "./Ticks.tsx";
+
+function Files({ files }: { files: Message[] }) {
+  const images = files.filter(isImageMessage);
+  const others = files.filter((f) => !isImageMessage(f));
+  return (
+    <>
+      {images.length > 0 && <ImageGrid images={images} />}
+      {others.map((f) => (
+        <FileCard key={f.id} name={f.file_name ?? "file"} size={f.file_size} href={fileUrl(f)} />
+      ))}
+    </>
+  );
+}
+
+export default function MessageBubble({ item, own }: { item: DisplayMessage; own: boolean }) {
+  const m = item.message;
+  const files = item.kind === "file_group" ? item.files : m.message_type === "file" || m.message_type === "image" ? [m] : [];
+  const hasFiles = files.length > 0;
+  return (
+    <div className={`message-row${own ? " is-own" : ""}`} data-message-id={m.id}>
+      {!own && (
+        <span className="message-avatar" aria-hidden="true">
+          {initial(m.sender_name)}
+        </span>
+      )}
+      <div className={`bubble${hasFiles ? " has-files" : ""}${m.message_type === "emoji" ? " is-emoji" : ""}`}>
+        {!own && <span className="sender-name">{m.sender_name}</span>}
+        {hasFiles ? <Files files={files} /> : <p className="message-text">{m.content}</p>}
+        <span className="message-meta">
+          <time dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>
+            {relativeTime(m.created_at)}
+          </time>
+          {own && <Ticks state={groupTickState(files.length ? files : [m])} />}
+        </span>
+      </div>
+    </div>
+  );
+}

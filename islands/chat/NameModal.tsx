@@ -1,0 +1,54 @@
+// The simple modal that edits only the display name; Save is disabled while the name is empty
+// or unchanged.
+import { useSignals } from "@preact/signals-react/runtime";
+import { useId, useRef, useState } from "react";
+import { saveProfile } from "../lib/account.ts";
+import { useChat } from "./context.ts";
+import useFocusTrap from "./useFocusTrap.ts";
+
+export default function NameModal({ onClose }: { onClose: () => void }) {
+  useSignals();
+  const controller = useChat();
+  const me = controller.store.me.value;
+  const [name, setName] = useState(me.name);
+  const [saving, setSaving] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const id = useId();
+  useFocusTrap(ref, true, onClose);
+  const trimmed = name.trim();
+  const disabled = saving || !trimmed || trimmed === me.name;
+
+  const save = async () => {
+    setSaving(true);
+    const ok = await saveProfile(controller, { name: trimmed });
+    setSaving(false);
+    if (ok) onClose();
+  };
+
+  return (
+    <div className="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} ref={ref}>
+        <h2 id={`${id}-title`}>Edit display name</h2>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!disabled) void save();
+          }}
+        >
+          <label className="field" htmlFor={`${id}-name`}>
+            <span>Display name</span>
+            <input id={`${id}-name`} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <div className="modal-actions">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button primary" disabled={disabled}>
+              Save
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+// Edit Profile: display name, gender, age, country and orientation; 'Save Changes' or 'Cancel'.
+import { useSignals } from "@preact/signals-react/runtime";
+import { useId, useState } from "react";
+import { saveProfile } from "../lib/account.ts";
+import { AGES, GENDERS, optionLabel, ORIENTATIONS } from "../lib/format.ts";
+import type { Country } from "../lib/types.ts";
+import { useChat } from "./context.ts";
+import CountryPicker from "./CountryPicker.tsx";
+
+export default function ProfileForm({ onDone }: { onDone: () => void }) {
+  useSignals();
+  const controller = useChat();
+  const me = controller.store.me.value;
+  const id = useId();
+  const [name, setName] = useState(me.name);
+  const [gender, setGender] = useState(me.gender);
+  const [age, setAge] = useState(me.age ? String(me.age) : "");
+  const [orientation, setOrientation] = useState(me.orientation || "heterosexual");
+  const [country, setCountry] = useState<Country | null>(
+    me.country_code && me.country_name ? { code: me.country_code, name: me.country_name } : null,
+  );
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    setSaving(true);
+    const ok = await saveProfile(controller, {
+      name,
+      gender,
+      age: age ? Number(age) : null,
+      country_code: country?.code ?? null,
+      country_name: country?.name ?? null,
+      orientation,
+    });
+    setSaving(false);
+    if (ok) onDone();
+  };
+
+  return (
+    <form
+      className="profile-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <label className="field" htmlFor={`${id}-name`}>
+        <span>Display name</span>
+        <input id={`${id}-name`} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <div className="field-row">
+        <label className="field" htmlFor={`${id}-gender`}>
+          <span>Gender</span>
+          <select id={`${id}-gender`} value={gender} onChange={(e) => setGender(e.target.value)}>
+            {GENDERS.map((g) => (
+              <option key={g} value={g}>{optionLabel(g)}</option>
+            ))}
+          </select>
+        </label>
+        <label className="field" htmlFor={`${id}-age`}>
+          <span>Age</span>
+          <select id={`${id}-age`} value={age} onChange={(e) => setAge(e.target.value)}>
+            <option value="">Not set</option>
+            {AGES.map((a) => (
+              <option key={a} value={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="field">
+        <span id={`${id}-country`}>Country</span>
+        <CountryPicker value={country} onChange={setCountry} labelledBy={`${id}-country`} />
+      </div>
+      <label className="field" htmlFor={`${id}-orientation`}>
+        <span>Orientation</span>
+        <select id={`${id}-orientation`} value={orientation} onChange={(e) => setOrientation(e.target.value)}>
+          {ORIENTATIONS.map((o) => (
+            <option key={o} value={o}>{optionLabel(o)}</option>
+          ))}
+        </select>
+      </label>
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onDone} disabled={saving}>
+          Cancel
+        </button>
+        <button type="submit" className="button primary" disabled={saving}>
+          {saving ? "Saving..." : "Save Changes"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+// A contact's profile: who they are, 'Start Chat', and the 'Coming Soon' privacy actions.
+import { useSignals } from "@preact/signals-react/runtime";
+import toast from "react-hot-toast";
+import { flagEmoji, longDate, optionLabel } from "../lib/format.ts";
+import type { ChatUser } from "../lib/types.ts";
+import Avatar from "./Avatar.tsx";
+import { useChat } from "./context.ts";
+import Icon from "./icons.tsx";
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="info-row">
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+export default function ProfileView({ user }: { user: ChatUser }) {
+  useSignals();
+  const controller = useChat();
+  const details: [string, string][] = [
+    ["Gender", optionLabel(user.gender)],
+    ["Age", user.age ? String(user.age) : ""],
+    ["Country", user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""],
+    ["Orientation", optionLabel(user.orientation)],
+  ];
+  const present = details.filter(([, v]) => v);
+  // From a conversation (the header was clicked) back leads to it; from the user list, to the list.
+  const back = () => (controller.store.tab.value === "chats" ? controller.setViewMode("chat") : controller.clearSelection());
+  return (
+    <section className="profile-view" aria-labelledby="profile-name">
+      <div className="screen-bar">
+        <button type="button" className="icon-button back-button" aria-label="Back" onClick={back}>
+          <Icon name="back" />
+        </button>
+        <span className="screen-bar-title">Profile</span>
+      </div>
+      <div className="profile-scroll">
+        <div className="profile-hero">
+          <Avatar name={user.name} url={user.avatar_url} size="xl" online={user.is_online} />
+          <h2 id="profile-name">{user.name}</h2>
+          <p className="muted">@{user.username}</p>
+          <p className="muted small">
+            <span className={`status-pill ${user.is_online ? "is-online" : ""}`}>{user.is_online ? "Online" : "Offline"}</span>
+            Last seen recently
+          </p>
+          <div className="profile-actions">
+            <button type="button" className="button primary" onClick={() => controller.setViewMode("chat")}>
+              <Icon name="chat" size={18} /> Start Chat
+            </button>
+            <button type="button" className="button" disabled>
+              <Icon name="phone" size={18} /> Call
+            </button>
+            <button type="button" className="button" disabled>
+              <Icon name="video" size={18} /> Video Call
+            </button>
+          </div>
+        </div>
+        <div className="card">
+          <h3>Information</h3>
+          <dl>
+            <Row label="Username" value={`@${user.username}`} />
+            <Row label="Display name" value={user.name} />
+            <Row label="Member since" value={longDate(user.created_at)} />
+          </dl>
+        </div>
+        {present.length > 0 && (
+          <div className="card">
+            <h3>Profile Details</h3>
+            <dl>
+              {present.map(([label, value]) => (
+                <Row key={label} label={label} value={value} />
+              ))}
+            </dl>
+          </div>
+        )}
+        <div className="card">
+          <h3>Privacy &amp; Settings</h3>
+          <div className="card-actions">
+            <button type="button" className="button danger-outline" onClick={() => toast("Coming Soon")}>
+              <Icon name="block" size={18} /> Block User
+            </button>
+            <button type="button" className="button danger-outline" onClick={() => toast("Coming Soon")}>
+              <Icon name="flag" size={18} /> Report User
+            </button>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+// Settings menu: who I am, 'Profile Settings' and 'Logout'.
+import { useSignals } from "@preact/signals-react/runtime";
+import { useState } from "react";
+import { logout } from "../lib/account.ts";
+import { flagEmoji } from "../lib/format.ts";
+import Avatar from "./Avatar.tsx";
+import { useChat } from "./context.ts";
+import Icon from "./icons.tsx";
+import NameModal from "./NameModal.tsx";
+
+export default function SettingsSidebar() {
+  useSignals();
+  const controller = useChat();
+  const { store } = controller;
+  const me = store.me.value;
+  const [nameOpen, setNameOpen] = useState(false);
+  const section = store.settingsSection.value;
+  const facts = [me.age ? `${me.age} years` : "", me.country_name ? `${flagEmoji(me.country_code)} ${me.country_name}` : ""].filter(Boolean);
+  return (
+    <section className="tab-panel settings-sidebar" aria-labelledby="settings-heading">
+      <div className="panel-header">
+        <h1 id="settings-heading" className="panel-heading">Settings</h1>
+      </div>
+      <div className="me-card">
+        <Avatar name={me.name} url={me.avatar_url} size="lg" />
+        <div className="me-card-text">
+          <span className="me-card-name">
+            {me.name}
+            <button type="button" className="icon-button small" aria-label="Edit display name" onClick={() => setNameOpen(true)}>
+              <Icon name="edit" size={14} />
+            </button>
+          </span>
+          <span className="muted small">@{me.username}</span>
+          {facts.length > 0 && <span className="muted small">{facts.join(" · ")}</span>}
+        </div>
+      </div>
+      <nav className="settings-menu" aria-label="Settings sections">
+        <button
+          type="button"
+          className={`menu-item${section === "profile" ? " is-selected" : ""}`}
+          aria-current={section === "profile" ? "page" : undefined}
+          onClick={() => controller.selectSettingsSection("profile")}
+        >
+          <span className="menu-icon"><Icon name="user" /></span>
+          <span className="menu-text">
+            <span className="menu-title">Profile Settings</span>
+            <span className="menu-sub">Edit your profile information</span>
+          </span>
+        </button>
+        <button type="button" className="menu-item danger" onClick={() => void logout(controller)}>
+          <span className="menu-icon"><Icon name="logout" /></span>
+          <span className="menu-text">
+            <span className="menu-title">Logout</span>
+            <span className="menu-sub">Sign out of your account</span>
+          </span>
+        </button>
+      </nav>
+      {nameOpen && <NameModal onClose={() => setNameOpen(false)} />}
+    </section>
+  );
+}

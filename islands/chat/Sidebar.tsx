@@ -1,0 +1,58 @@
+// The sidebar: who I am, the active tab's panel, and the tab bar.
+import { useSignals } from "@preact/signals-react/runtime";
+import Avatar from "./Avatar.tsx";
+import ChatsTab from "./ChatsTab.tsx";
+import { useChat } from "./context.ts";
+import ListSkeleton from "./ListSkeleton.tsx";
+import SettingsSidebar from "./SettingsSidebar.tsx";
+import TabBar from "./TabBar.tsx";
+import UsersTab from "./UsersTab.tsx";
+import VideoChatSidebar from "./VideoChatSidebar.tsx";
+
+function Panel() {
+  useSignals();
+  const { store } = useChat();
+  // Before local storage is read the saved tab is unknown: show neutral rows, as the server did.
+  if (!store.ready.value) return <ListSkeleton rows={8} />;
+  switch (store.tab.value) {
+    case "users":
+      return <UsersTab />;
+    case "chats":
+      return <ChatsTab />;
+    case "video":
+      return <VideoChatSidebar />;
+    case "settings":
+      return <SettingsSidebar />;
+  }
+}
+
+export default function Sidebar() {
+  useSignals();
+  const { store } = useChat();
+  const me = store.me.value;
+  const connection = store.connection.value;
+  const offline = connection === "reconnecting" || connection === "failed";
+  return (
+    <aside className="sidebar" aria-label="Sidebar">
+      <header className="sidebar-header">
+        <span className="brand" aria-label="Web Chat">
+          <span className="brand-mark" aria-hidden="true">W</span>
+          <span className="brand-name">Web Chat</span>
+        </span>
+        <span className="me" title={me.name}>
+          <Avatar name={me.name} url={me.avatar_url} size="sm" online={!offline} />
+          <span className="me-name">{me.name}</span>
+        </span>
+      </header>
+      {offline && (
+        <p className="connection-banner" role="status">
+          {connection === "failed" ? "Offline" : "Reconnecting..."}
+        </p>
+      )}
+      <div className="sidebar-panel">
+        <Panel />
+      </div>
+      <TabBar />
+    </aside>
+  );
+}

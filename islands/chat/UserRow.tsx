@@ -1,0 +1,43 @@
+// One person in the All Users list.
+import { useSignals } from "@preact/signals-react/runtime";
+import { badgeText, flagEmoji, optionLabel, relativeTime } from "../lib/format.ts";
+import type { ChatUser } from "../lib/types.ts";
+import Avatar from "./Avatar.tsx";
+import { useChat } from "./context.ts";
+
+export default function UserRow({ user }: { user: ChatUser }) {
+  useSignals();
+  const controller = useChat();
+  const { store } = controller;
+  const selected = store.selected.value?.id === user.id;
+  const unread = badgeText(store.unreadByUser.value[user.id] ?? 0);
+  const details = [user.age ? String(user.age) : "", optionLabel(user.gender), user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""]
+    .filter(Boolean)
+    .join(" · ");
+  return (
+    <li>
+      <button
+        type="button"
+        className={`row${selected ? " is-selected" : ""}`}
+        aria-current={selected ? "true" : undefined}
+        onClick={() => controller.select(user, "profile")}
+      >
+        <Avatar name={user.name} url={user.avatar_url} online={user.is_online} />
+        <span className="row-main">
+          <span className="row-title">
+            <span className="row-name">{user.name}</span>
+            <span className={`status-text ${user.is_online ? "is-online" : ""}`}>
+              {user.is_online ? "Online" : `Seen ${relativeTime(user.last_seen)}`}
+            </span>
+          </span>
+          <span className="row-sub">{details || `@${user.username}`}</span>
+        </span>
+        {unread && (
+          <span className="badge badge-unread" aria-label={`${unread} unread`}>
+            {unread}
+          </span>
+        )}
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,71 @@
+// The signed-in user's own account: profile edits, avatar, logout (spec sections 2, 4, 5 and 8).
+import { errorText, type ProfileChanges } from "./api.ts";
+import type { ChatController } from "./controller.ts";
+import { avatarProblem } from "./files.ts";
+import { getRealtime } from "./socket.ts";
+import { KEYS, writeKey } from "./storage.ts";
+
+/** Saves the profile; answers true when saved. An empty name only leaves edit mode (no call). */
+export async function saveProfile(c: ChatController, changes: ProfileChanges): Promise<boolean> {
+  const name = changes.name.trim();
+  if (!name) return true;
+  try {
+    const { user } = await c.api.updateProfile({ ...changes, name });
+    c.store.me.value = user;
+    c.notify.success("Profile updated successfully!");
+    return true;
+  } catch (error) {
+    c.notify.error(errorText(error, "Profile update failed"));
+    return false;
+  }
+}
+
+/** Checks and uploads an avatar; problems and failures are shown in an alert. */
+export async function uploadAvatar(c: ChatController, file: File): Promise<void> {
+  const problem = avatarProblem(file);
+  if (problem) {
+    window.alert(problem);
+    return;
+  }
+  try {
+    const { avatar_url } = await c.api.uploadAvatar(file);
+    c.store.me.value = { ...c.store.me.value, avatar_url };
+  } catch (error) {
+    window.alert(errorText(error, "Failed to upload avatar"));
+  }
+}
+
+/** Deletes the avatar after the spec's confirmation; answers false when the user declined. */
+export async function deleteAvatar(c: ChatController): Promise<boolean> {
+  if (!window.confirm("Are you sure you want to delete your avatar?")) return false;
+  try {
+    await c.api.deleteAvatar();
+    c.store.me.value = { ...c.store.me.value, avatar_url: null };
+  } catch (error) {
+    window.alert(errorText(error, "Failed to delete avatar"));
+  }
+  return true;
+}
+
+/** How long the "Logged out successfully" toast stays on screen before leaving the page. */
+const LEAVE_DELAY_MS = 800;
+
+/**
+ * Logs out after the confirmation. Token and user id are cleared and the browser goes to /
+ * even when the server call fails.
+ */
+export async function logout(c: ChatController): Promise<void> {
+  if (!window.confirm("Are you sure you want to logout?")) return;
+  const socket = getRealtime();
+  socket?.send("user_logout", {});
+  try {
+    await c.api.logout();
+  } catch (error) {
+    console.error("Logout call failed; signing out locally", error);
+  }
+  socket?.disconnect();
+  writeKey(KEYS.token, null);
+  writeKey(KEYS.userId, null);
+  c.notify.success("Logged out successfully");
+  setTimeout(() => window.location.assign("/"), LEAVE_DELAY_MS);
+}

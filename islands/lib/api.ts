@@ -1,0 +1,116 @@
+// HTTP client for the contract in API.md: bearer token on every call, errors parsed from
+// {error, code, fields} into ApiError.
+import type { ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem } from "./types.ts";
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+    readonly fields: Record<string, string> | null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** The text to show for a failed call: the server's error, else the fallback. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
+}
+
+interface ErrorBody {
+  error?: unknown;
+  code?: unknown;
+  fields?: unknown;
+}
+
+async function parseError(response: Response): Promise<ApiError> {
+  let body: ErrorBody = {};
+  try {
+    body = (await response.json()) as ErrorBody;
+  } catch {
+    // Not JSON (a proxy's error page): the status alone has to do.
+  }
+  const fields =
+    body.fields && typeof body.fields === "object" ? Object.fromEntries(Object.entries(body.fields).map(([k, v]) => [k, String(v)])) : null;
+  return new ApiError(
+    typeof body.error === "string" ? body.error : `Request failed (${response.status})`,
+    response.status,
+    typeof body.code === "string" ? body.code : null,
+    fields,
+  );
+}
+
+export interface MessagePage {
+  messages: Message[];
+  hasMore: boolean;
+  oldestMessageTime: string | null;
+}
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export function createApi(token: string, fetcher: FetchLike = (input, init) => fetch(input, init)) {
+  async function call<T>(method: string, path: string, body?: BodyInit | object): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
+    const response = await fetcher(path, { method, headers, body: payload, credentials: "same-origin" });
+    if (!response.ok) throw await parseError(response);
+    return (await response.json()) as T;
+  }
+
+  function upload<T>(path: string, fields: [string, string | Blob][]): Promise<T> {
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, value);
+    return call<T>("POST", path, form);
+  }
+
+  return {
+    me: () => call<{ user: OwnUser }>("GET", "/api/auth/me"),
+    logout: () => call<{ success: boolean }>("POST", "/api/auth/logout"),
+    users: () => call<{ users: PublicUser[]; total: number; online: number }>("GET", "/api/users?limit=500"),
+    user: (id: number) => call<{ user: PublicUser }>("GET", `/api/users/${id}`),
+    updateProfile: (changes: ProfileChanges) => call<{ user: OwnUser }>("PUT", "/api/users/profile", changes),
+    countries: () => call<{ countries: Country[] }>("GET", "/api/geo/countries"),
+    messages: (contactId: number, before: string | null) =>
+      call<MessagePage>(
+        "GET",
+        `/api/messages/${contactId}?limit=50${before ? `&before=${encodeURIComponent(before)}` : ""}`,
+      ),
+    chatUsers: () => call<{ users: ChatUser[] }>("GET", "/api/messages/chat-users-with-messages"),
+    legacyChatUsers: () => call<{ users: ChatUser[] }>("GET", "/api/messages/chat-users"),
+    unreadCount: () => call<{ unread_count: number }>("GET", "/api/messages/unread/count"),
+    unreadPerUser: () => call<{ items: UnreadItem[] }>("GET", "/api/messages/unread/per-user"),
+    markRead: (senderId: number) =>
+      call<{ updatedCount: number; readMessages: { id: number; read_at: string }[] }>(
+        "PUT",
+        `/api/messages/mark-read/${senderId}`,
+        {},
+      ),
+    uploadFile: (receiverId: number, file: File) =>
+      upload<{ message: Message }>("/api/messages/upload", [["file", file], ["receiverId", String(receiverId)]]),
+    uploadFiles: (receiverId: number, files: File[]) =>
+      upload<{ messages: Message[] }>("/api/messages/upload-multiple", [
+        ...files.map((f): [string, Blob] => ["files", f]),
+        ["receiverId", String(receiverId)],
+      ]),
+    uploadAvatar: (file: File) => upload<{ avatar_url: string }>("/api/users/avatar/upload", [["avatar", file]]),
+    deleteAvatar: () => call<{ success: boolean }>("DELETE", "/api/users/avatar"),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+export interface ProfileChanges {
+  name: string;
+  gender?: string;
+  age?: number | null;
+  country_code?: string | null;
+  country_name?: string | null;
+  orientation?: string;
+}

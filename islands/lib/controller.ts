@@ -1,0 +1,258 @@
+// What the chat screen does: loading lists and messages, selecting, sending, uploading and keeping
+// the unread counters right. Components call these actions; realtime events arrive through
+// events.ts. The API, socket and toasts are handed in, so tests can drive it without a browser.
+import { batch } from "@preact/signals-react";
+import type { Api } from "./api.ts";
+import { batches, acceptableFiles } from "./files.ts";
+import { addOwnMessage } from "./inbox.ts";
+import { sortChats, sortUsers } from "./lists.ts";
+import { addMessages, clearUnread, clientMessageId } from "./messages.ts";
+import type { RealtimeClient } from "./socket.ts";
+import { findSavedUser, KEYS, readSaved, saveSelection, writeKey } from "./storage.ts";
+import type { ChatStore } from "./store.ts";
+import type { ChatUser, SettingsSection, Tab, ViewMode } from "./types.ts";
+
+export type RealtimePort = Pick<RealtimeClient, "on" | "send" | "request" | "connected">;
+export interface Notifier {
+  success(text: string): void;
+  error(text: string): void;
+  info(text: string): void;
+}
+
+export const INITIAL_UNREAD_DELAY_MS = 500;
+export const TAB_UNREAD_DELAY_MS = 100;
+
+export class ChatController {
+  private inflightCursor: string | null = null;
+  private timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(
+    readonly store: ChatStore,
+    readonly api: Api,
+    private readonly realtime: () => RealtimePort | null,
+    readonly notify: Notifier,
+  ) {}
+
+  get socket(): RealtimePort | null {
+    return this.realtime();
+  }
+
+  /** Loads the lists, restores the saved tab and selection, and schedules the first counters. */
+  async start(): Promise<void> {
+    const saved = readSaved();
+    batch(() => {
+      this.store.tab.value = saved.tab;
+      this.store.settingsSection.value = saved.settingsSection;
+      this.store.ready.value = true;
+    });
+    this.later(() => void this.refreshUnread(), INITIAL_UNREAD_DELAY_MS);
+    await Promise.all([this.loadUsers(), this.loadChats()]);
+    if (saved.selectedUserId === null) return;
+    const user = findSavedUser(saved, this.store.users.value, this.store.chats.value);
+    if (user) this.select(user, saved.viewMode);
+    else saveSelection(null, "chat");
+  }
+
+  /** After a reconnect: whatever happened while the socket was down. */
+  resync(): void {
+    void this.loadChats();
+    void this.refreshUnread();
+    const open = this.store.selected.value;
+    if (open) void this.loadMessages(open.id);
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private later(fn: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  async loadUsers(): Promise<void> {
+    try {
+      const { users } = await this.api.users();
+      this.store.users.value = sortUsers(users);
+    } catch (error) {
+      console.error("Failed to load users", error);
+    } finally {
+      this.store.usersLoading.value = false;
+    }
+  }
+
+  async loadChats(): Promise<void> {
+    let users: ChatUser[] = [];
+    try {
+      users = (await this.api.chatUsers()).users;
+    } catch (error) {
+      console.error("Chat list failed, trying the legacy list", error);
+      try {
+        users = (await this.api.legacyChatUsers()).users;
+      } catch (legacyError) {
+        console.error("Failed to load chat users", legacyError);
+      }
+    }
+    this.store.chats.value = sortChats(users);
+    this.store.chatsLoading.value = false;
+  }
+
+  async refreshUnread(): Promise<void> {
+    try {
+      const [count, perUser] = await Promise.all([this.api.unreadCount(), this.api.unreadPerUser()]);
+      const byUser: Record<number, number> = {};
+      for (const item of perUser.items) if (item.unread_count > 0) byUser[item.sender_id] = item.unread_count;
+      batch(() => {
+        this.store.unreadTotal.value = count.unread_count;
+        this.store.unreadByUser.value = byUser;
+        this.store.chats.value = this.store.chats.value.map((c) => ({ ...c, unread_count: byUser[c.id] ?? 0 }));
+      });
+    } catch (error) {
+      console.error("Failed to load unread counters", error);
+    }
+  }
+
+  selectTab(tab: Tab): void {
+    this.store.tab.value = tab;
+    writeKey(KEYS.activeTab, tab);
+    this.later(() => void this.refreshUnread(), TAB_UNREAD_DELAY_MS);
+    const open = this.store.openChatId.value;
+    if (open !== null && (this.store.unreadByUser.value[open] ?? 0) > 0) void this.markChatRead(open);
+  }
+
+  selectSettingsSection(section: SettingsSection | null): void {
+    this.store.settingsSection.value = section;
+    writeKey(KEYS.selectedSettingsSection, section);
+  }
+
+  /** Selects a contact in chat or profile view; a new contact clears and reloads the chat. */
+  select(user: ChatUser, viewMode: ViewMode): void {
+    const changed = this.store.selected.value?.id !== user.id;
+    batch(() => {
+      this.store.selected.value = user;
+      this.store.viewMode.value = viewMode;
+      if (changed) {
+        this.store.messages.value = [];
+        this.store.cursor.value = null;
+        this.store.hasMore.value = false;
+        this.store.lightbox.value = null;
+      }
+    });
+    saveSelection(user, viewMode);
+    if (changed) void this.loadMessages(user.id);
+    if (viewMode === "chat") void this.markChatRead(user.id);
+  }
+
+  setViewMode(viewMode: ViewMode): void {
+    const user = this.store.selected.value;
+    if (user) this.select(user, viewMode);
+  }
+
+  clearSelection(): void {
+    batch(() => {
+      this.store.selected.value = null;
+      this.store.messages.value = [];
+      this.store.lightbox.value = null;
+    });
+    saveSelection(null, "chat");
+  }
+
+  async loadMessages(contactId: number): Promise<void> {
+    this.store.messagesLoading.value = true;
+    this.inflightCursor = null;
+    try {
+      const page = await this.api.messages(contactId, null);
+      if (this.store.selected.value?.id !== contactId) return;
+      batch(() => {
+        this.store.messages.value = addMessages(this.store.messages.value, page.messages);
+        this.store.hasMore.value = page.hasMore;
+        this.store.cursor.value = page.oldestMessageTime;
+      });
+    } catch (error) {
+      console.error("Failed to load messages", error);
+    } finally {
+      if (this.store.selected.value?.id === contactId) this.store.messagesLoading.value = false;
+    }
+  }
+
+  /** The next older page, unless none is left or the same cursor is already being fetched. */
+  async loadOlder(): Promise<void> {
+    const contactId = this.store.selected.value?.id;
+    const cursor = this.store.cursor.value;
+    if (!contactId || !cursor || !this.store.hasMore.value || this.inflightCursor === cursor) return;
+    this.inflightCursor = cursor;
+    this.store.loadingOlder.value = true;
+    try {
+      const page = await this.api.messages(contactId, cursor);
+      if (this.store.selected.value?.id !== contactId) return;
+      batch(() => {
+        this.store.messages.value = addMessages(this.store.messages.value, page.messages);
+        this.store.hasMore.value = page.hasMore;
+        this.store.cursor.value = page.oldestMessageTime;
+      });
+    } catch (error) {
+      console.error("Failed to load older messages", error);
+    } finally {
+      this.inflightCursor = null;
+      this.store.loadingOlder.value = false;
+    }
+  }
+
+  /** Marks the contact's messages to me as read and clears their unread count. */
+  async markChatRead(senderId: number): Promise<void> {
+    batch(() => {
+      const counters = clearUnread({ total: this.store.unreadTotal.value, byUser: this.store.unreadByUser.value }, senderId);
+      this.store.unreadTotal.value = counters.total;
+      this.store.unreadByUser.value = counters.byUser;
+      this.store.chats.value = this.store.chats.value.map((c) => (c.id === senderId ? { ...c, unread_count: 0 } : c));
+    });
+    try {
+      await this.api.markRead(senderId);
+    } catch (error) {
+      console.error("Failed to mark messages read", error);
+    }
+  }
+
+  /** Sends text over the socket; false (and only a console error) when it cannot be sent. */
+  sendText(text: string): boolean {
+    const socket = this.socket;
+    const contact = this.store.selected.value;
+    const content = text.trim();
+    if (!socket?.connected || !contact?.id || !content) {
+      console.error("Cannot send message: needs a connected socket, a selected contact and text");
+      return false;
+    }
+    socket
+      .request("send_message", { receiverId: contact.id, content, messageType: "text", clientMessageId: clientMessageId() })
+      .then(({ message }) => addOwnMessage(this, message))
+      .catch((error: unknown) => console.error("Failed to send message", error));
+    return true;
+  }
+
+  /** One file goes through the single upload, several through the multi-upload (10 at a time). */
+  async uploadFiles(files: File[]): Promise<void> {
+    const contact = this.store.selected.value;
+    const accepted = acceptableFiles(files);
+    if (!contact || accepted.length === 0) return;
+    try {
+      if (accepted.length === 1 && accepted[0]) {
+        addOwnMessage(this, (await this.api.uploadFile(contact.id, accepted[0])).message);
+        return;
+      }
+      for (const group of batches(accepted)) {
+        const { messages } = await this.api.uploadFiles(contact.id, group);
+        for (const message of messages) addOwnMessage(this, message);
+      }
+    } catch (error) {
+      console.error("Failed to upload files", error);
+    }
+  }
+
+  knownUser(id: number): ChatUser | null {
+    return this.store.users.value.find((u) => u.id === id) ?? this.store.chats.value.find((u) => u.id === id) ?? null;
+  }
+}

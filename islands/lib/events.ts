@@ -1,0 +1,79 @@
+// Realtime events of the chat screen, each a small handler over the controller's store.
+import { batch } from "@preact/signals-react";
+import type { ChatController } from "./controller.ts";
+import { addOwnMessage, receiveMessage } from "./inbox.ts";
+import { sortUsers, withPresence } from "./lists.ts";
+import { markDelivered, markRead } from "./messages.ts";
+import type { RealtimeClient } from "./socket.ts";
+import type { Message } from "./types.ts";
+
+type Subscriber = Pick<RealtimeClient, "on">;
+
+/** Applies a status change to the open chat and to the chat list's latest messages. */
+function updateMessages(c: ChatController, change: (list: Message[]) => Message[]): void {
+  const { store } = c;
+  batch(() => {
+    store.messages.value = change(store.messages.value);
+    store.chats.value = store.chats.value.map((u) => {
+      const latest = u.latest_message;
+      if (!latest) return u;
+      const [next] = change([latest]);
+      return next && next !== latest ? { ...u, latest_message: next } : u;
+    });
+  });
+}
+
+function setPresence(c: ChatController, userId: number, online: boolean): void {
+  const { store } = c;
+  const now = new Date();
+  batch(() => {
+    store.users.value = sortUsers(withPresence(store.users.value, userId, online, now));
+    store.chats.value = withPresence(store.chats.value, userId, online, now);
+    const selected = store.selected.value;
+    if (selected?.id === userId) store.selected.value = withPresence([selected], userId, online, now)[0] ?? selected;
+    if (!online && store.typing.value[userId]) store.typing.value = { ...store.typing.value, [userId]: false };
+  });
+}
+
+/** Subscribes every chat-screen handler; returns one function that removes them all. */
+export function attachChatEvents(c: ChatController, socket: Subscriber): () => void {
+  const me = () => c.store.me.value.id;
+  const offs = [
+    socket.on("new_message", ({ message }) => void receiveMessage(c, message)),
+    socket.on("message_sent", ({ message }) => addOwnMessage(c, message)),
+    socket.on("message_delivered", ({ messageId, deliveredAt }) =>
+      updateMessages(c, (list) => markDelivered(list, messageId, deliveredAt)),
+    ),
+    socket.on("messages_read_batch", ({ messageIds, receiverId, readAt }) => {
+      updateMessages(c, (list) => markRead(list, messageIds, readAt));
+      // I read these in another tab: the counters changed elsewhere.
+      if (receiverId === me()) void c.refreshUnread();
+    }),
+    socket.on("message_read", ({ messageId, receiverId, readAt }) => {
+      updateMessages(c, (list) => markRead(list, [messageId], readAt));
+      if (receiverId === me()) void c.refreshUnread();
+    }),
+    socket.on("user_typing", ({ userId, isTyping }) => {
+      c.store.typing.value = { ...c.store.typing.value, [userId]: isTyping };
+    }),
+    socket.on("user_online", ({ userId, name }) => {
+      if (userId === me()) return;
+      const wasOnline = c.knownUser(userId)?.is_online === true;
+      setPresence(c, userId, true);
+      if (!c.knownUser(userId)) void c.loadUsers();
+      if (!wasOnline) c.notify.info(`${name} is now online`);
+    }),
+    socket.on("user_offline", ({ userId, name }) => {
+      if (userId === me()) return;
+      setPresence(c, userId, false);
+      c.notify.info(`${name} went offline`);
+    }),
+    socket.on("new_user_registered", ({ name }) => {
+      c.notify.info(`${name} joined the chat`);
+      void c.loadUsers();
+    }),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,71 @@
+// Messages arriving in the conversation: my own (from this tab or another) and other people's,
+// with the unread counters and read marking of spec section 4.
+import { batch } from "@preact/signals-react";
+import type { ChatController } from "./controller.ts";
+import { chatsWithMessage, fallbackUser, sortUsers, withUser } from "./lists.ts";
+import { addMessages, countUnread, incomingOutcome } from "./messages.ts";
+import type { ChatUser, Message } from "./types.ts";
+
+/** A message I sent: shown once, listed, and the view scrolls to it. */
+export function addOwnMessage(c: ChatController, message: Message): void {
+  const { store } = c;
+  batch(() => {
+    if (store.selected.value?.id === message.receiver_id) {
+      store.messages.value = addMessages(store.messages.value, [message]);
+      store.ownMessageTick.value += 1;
+    }
+    const contact = c.knownUser(message.receiver_id);
+    if (contact) store.chats.value = chatsWithMessage(store.chats.value, contact, message, false);
+  });
+}
+
+/**
+ * A message from someone else: unread (total and per user) only if addressed to me and their
+ * chat is not open; marked read at once when it is.
+ */
+export async function receiveMessage(c: ChatController, message: Message): Promise<void> {
+  const { store } = c;
+  const outcome = incomingOutcome(message, { meId: store.me.value.id, openChatId: store.openChatId.value });
+  const contact = c.knownUser(outcome.contactId) ?? (await fetchSender(c, message));
+  batch(() => {
+    if (store.selected.value?.id === outcome.contactId) {
+      store.messages.value = addMessages(store.messages.value, [message]);
+    }
+    store.chats.value = chatsWithMessage(store.chats.value, contact, message, outcome.unread);
+    if (outcome.unread) {
+      const counters = countUnread({ total: store.unreadTotal.value, byUser: store.unreadByUser.value }, message.sender_id);
+      store.unreadTotal.value = counters.total;
+      store.unreadByUser.value = counters.byUser;
+    }
+  });
+  if (outcome.markRead) await markMessageRead(c, message);
+}
+
+async function markMessageRead(c: ChatController, message: Message): Promise<void> {
+  const socket = c.socket;
+  const data = {
+    senderId: message.sender_id,
+    receiverId: message.receiver_id,
+    readAt: new Date().toISOString(),
+    messageIds: [message.id],
+  };
+  try {
+    if (socket?.connected) await socket.request("messages_read", data);
+    else await c.api.markRead(message.sender_id);
+  } catch (error) {
+    console.error("Failed to mark message read", error);
+  }
+}
+
+/** An unknown sender is fetched and added to the lists; on failure a stand-in is built. */
+async function fetchSender(c: ChatController, message: Message): Promise<ChatUser> {
+  let user: ChatUser;
+  try {
+    user = (await c.api.user(message.sender_id)).user;
+  } catch (error) {
+    console.error("Failed to fetch the sender", error);
+    user = fallbackUser(message);
+  }
+  c.store.users.value = sortUsers(withUser(c.store.users.value, user));
+  return user;
+}

@@ -1,0 +1,278 @@
+// The realtime client over /ws (API.md "Realtime"): the {event, data, ack?} envelope, acks,
+// reconnects (1 s doubling to 5 s, 10 attempts, 10 s connect timeout) and a ping every 15 s.
+//
+// For the call and roulette screens: one shared client per page. Get it with getRealtime(),
+// listen with `client.on("incoming_call", handler)` (returns an unsubscribe function), send with
+// `client.send("call_user", {...})` or `client.request(...)` when an ack is wanted, and follow the
+// connection with `client.onStatus(listener)`.
+import type { ClientEventName, ClientEvents, Message, ServerEvents } from "../../src/realtime/protocol.ts";
+
+/** Older servers sent single read receipts; the spec still lists the event (section 7). */
+export interface LegacyServerEvents {
+  message_read: { messageId: number; receiverId: number; readAt: string };
+}
+export type ServerEventMap = ServerEvents & LegacyServerEvents;
+export type ServerEventKey = keyof ServerEventMap;
+
+/** What an acknowledged client event answers. */
+export interface AckReplies {
+  send_message: { message: Message };
+  messages_read: { updatedCount: number };
+}
+export type AckReply<K extends ClientEventName> = K extends keyof AckReplies ? AckReplies[K] : Record<string, unknown>;
+
+export type ConnectionStatus = "idle" | "connecting" | "connected" | "reconnecting" | "failed" | "unauthorized" | "closed";
+
+export class AckError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "AckError";
+  }
+}
+
+/** The part of a WebSocket the client uses, so tests can hand in a fake. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: Event) => void) | null;
+  onclose: ((ev: CloseEvent) => void) | null;
+  onmessage: ((ev: MessageEvent) => void) | null;
+  onerror: ((ev: Event) => void) | null;
+}
+
+export interface RealtimeOptions {
+  url: string;
+  createSocket?: (url: string) => SocketLike;
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  connectTimeoutMs?: number;
+  pingIntervalMs?: number;
+  ackTimeoutMs?: number;
+}
+
+export const RECONNECT = { attempts: 10, baseMs: 1000, maxMs: 5000, connectTimeoutMs: 10_000 } as const;
+export const PING_INTERVAL_MS = 15_000;
+const OPEN = 1;
+/** The server closes a revoked session's sockets with this code: reconnecting cannot help. */
+const UNAUTHORIZED_CLOSE = 4401;
+
+/** Delay before reconnect attempt n (1-based): 1 s, doubling, at most 5 s. */
+export function reconnectDelay(attempt: number, baseMs: number = RECONNECT.baseMs, maxMs: number = RECONNECT.maxMs): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), maxMs);
+}
+
+type Listener = (data: unknown) => void;
+interface Pending {
+  resolve: (data: unknown) => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class RealtimeClient {
+  private socket: SocketLike | null = null;
+  private listeners = new Map<string, Set<Listener>>();
+  private statusListeners = new Set<(status: ConnectionStatus) => void>();
+  private pending = new Map<number, Pending>();
+  private nextAck = 1;
+  private attempts = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private connectTimer: ReturnType<typeof setTimeout> | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
+  private opts: Required<RealtimeOptions>;
+  status: ConnectionStatus = "idle";
+
+  constructor(options: RealtimeOptions) {
+    this.opts = {
+      createSocket: (url) => new WebSocket(url),
+      maxAttempts: RECONNECT.attempts,
+      baseDelayMs: RECONNECT.baseMs,
+      maxDelayMs: RECONNECT.maxMs,
+      connectTimeoutMs: RECONNECT.connectTimeoutMs,
+      pingIntervalMs: PING_INTERVAL_MS,
+      ackTimeoutMs: 10_000,
+      ...options,
+    };
+  }
+
+  get connected(): boolean {
+    return this.status === "connected" && this.socket?.readyState === OPEN;
+  }
+
+  connect(): void {
+    this.stopped = false;
+    if (this.socket) return;
+    this.clearRetry();
+    this.setStatus(this.attempts > 0 ? "reconnecting" : "connecting");
+    const socket = this.opts.createSocket(this.opts.url);
+    this.socket = socket;
+    this.connectTimer = setTimeout(() => this.dropSocket(socket, false), this.opts.connectTimeoutMs);
+    socket.onopen = () => {
+      this.clearConnectTimer();
+      this.attempts = 0;
+      this.setStatus("connected");
+      this.pingTimer = setInterval(() => this.send("ping", {}), this.opts.pingIntervalMs);
+    };
+    socket.onmessage = (ev) => this.receive(ev.data);
+    socket.onclose = (ev) => this.dropSocket(socket, ev.code === UNAUTHORIZED_CLOSE);
+    // An error is always followed by close, which does the work.
+    socket.onerror = () => {};
+  }
+
+  /** Starts over with a full set of attempts (the tab became visible, the user asked). */
+  reconnectNow(): void {
+    if (this.socket) return;
+    this.attempts = 0;
+    this.connect();
+  }
+
+  /** Closes for good: no reconnects. */
+  disconnect(): void {
+    this.stopped = true;
+    this.clearRetry();
+    const socket = this.socket;
+    if (socket) {
+      this.detach(socket);
+      socket.close(1000, "client closed");
+    }
+    this.teardown();
+    this.setStatus("closed");
+  }
+
+  on<K extends ServerEventKey>(event: K, handler: (data: ServerEventMap[K]) => void): () => void {
+    const set = this.listeners.get(event) ?? new Set<Listener>();
+    this.listeners.set(event, set);
+    const listener = handler as Listener;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  onStatus(listener: (status: ConnectionStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Sends an event; false when not connected (nothing is queued). */
+  send<K extends ClientEventName>(event: K, data: ClientEvents[K]): boolean {
+    if (!this.connected || !this.socket) return false;
+    this.socket.send(JSON.stringify({ event, data }));
+    return true;
+  }
+
+  /** Sends an event with an ack number and resolves with the server's answer. */
+  request<K extends ClientEventName>(event: K, data: ClientEvents[K], timeoutMs: number = this.opts.ackTimeoutMs): Promise<AckReply<K>> {
+    if (!this.connected || !this.socket) return Promise.reject(new AckError("disconnected", "Not connected"));
+    const ack = this.nextAck++;
+    const socket = this.socket;
+    return new Promise<AckReply<K>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(ack);
+        reject(new AckError("timeout", `No answer to ${event}`));
+      }, timeoutMs);
+      this.pending.set(ack, { resolve: (d) => resolve(d as AckReply<K>), reject, timer });
+      socket.send(JSON.stringify({ event, data, ack }));
+    });
+  }
+
+  private receive(raw: unknown): void {
+    if (typeof raw !== "string") return;
+    let frame: unknown;
+    try {
+      frame = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (typeof frame !== "object" || frame === null) return;
+    const f = frame as { ack?: unknown; event?: unknown; data?: unknown; error?: { code?: string; message?: string } };
+    if (typeof f.ack === "number" && f.event === undefined) {
+      const waiting = this.pending.get(f.ack);
+      if (!waiting) return;
+      this.pending.delete(f.ack);
+      clearTimeout(waiting.timer);
+      if (f.error) waiting.reject(new AckError(f.error.code ?? "error", f.error.message ?? "Request failed"));
+      else waiting.resolve(f.data ?? {});
+      return;
+    }
+    if (typeof f.event !== "string") return;
+    for (const listener of [...(this.listeners.get(f.event) ?? [])]) {
+      try {
+        listener(f.data ?? {});
+      } catch (error) {
+        console.error(`realtime: handler for ${f.event} failed`, error);
+      }
+    }
+  }
+
+  private dropSocket(socket: SocketLike, unauthorized: boolean): void {
+    if (this.socket !== socket) return;
+    this.detach(socket);
+    if (socket.readyState < 2) socket.close();
+    this.teardown();
+    if (this.stopped) return;
+    if (unauthorized) return this.setStatus("unauthorized");
+    if (this.attempts >= this.opts.maxAttempts) return this.setStatus("failed");
+    this.attempts += 1;
+    this.setStatus("reconnecting");
+    const delay = reconnectDelay(this.attempts, this.opts.baseDelayMs, this.opts.maxDelayMs);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private detach(socket: SocketLike): void {
+    socket.onopen = null;
+    socket.onclose = null;
+    socket.onmessage = null;
+    socket.onerror = null;
+  }
+
+  private teardown(): void {
+    this.socket = null;
+    this.clearConnectTimer();
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    for (const [, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new AckError("disconnected", "Connection closed"));
+    }
+    this.pending.clear();
+  }
+
+  private clearConnectTimer(): void {
+    if (this.connectTimer) clearTimeout(this.connectTimer);
+    this.connectTimer = null;
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    for (const listener of [...this.statusListeners]) listener(status);
+  }
+}
+
+let shared: RealtimeClient | null = null;
+
+/** The page's realtime client, once the chat screen has started it (browser only). */
+export function getRealtime(): RealtimeClient | null {
+  return shared;
+}
+
+/** Starts (or returns) the page's client for this token, same origin, wss on https. */
+export function startRealtime(token: string): RealtimeClient {
+  if (shared && shared.status !== "closed") return shared;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  shared = new RealtimeClient({ url: `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}` });
+  shared.connect();
+  return shared;
+}

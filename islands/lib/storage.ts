@@ -1,0 +1,76 @@
+// The local storage keys of spec section 9, and the rule that restores the last selection.
+import type { ChatUser, SettingsSection, Tab, ViewMode } from "./types.ts";
+
+export const KEYS = {
+  token: "token",
+  userId: "userId",
+  selectedUserId: "selectedUserId",
+  selectedViewMode: "selectedViewMode",
+  activeTab: "activeTab",
+  selectedSettingsSection: "selectedSettingsSection",
+} as const;
+
+type Key = (typeof KEYS)[keyof typeof KEYS];
+
+/** localStorage, or nothing when it is unavailable (server render, private mode quotas). */
+function store(): Storage | null {
+  try {
+    return typeof localStorage === "undefined" ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function readKey(key: Key): string | null {
+  try {
+    return store()?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeKey(key: Key, value: string | number | null): void {
+  try {
+    const s = store();
+    if (!s) return;
+    if (value === null) s.removeItem(key);
+    else s.setItem(key, String(value));
+  } catch {
+    // A full or blocked storage only costs the restore on the next visit.
+  }
+}
+
+const TABS: Tab[] = ["users", "chats", "video", "settings"];
+
+export interface SavedState {
+  tab: Tab;
+  selectedUserId: number | null;
+  viewMode: ViewMode;
+  settingsSection: SettingsSection | null;
+}
+
+export function readSaved(): SavedState {
+  const tab = readKey(KEYS.activeTab);
+  const id = Number(readKey(KEYS.selectedUserId));
+  return {
+    tab: TABS.includes(tab as Tab) ? (tab as Tab) : "users",
+    selectedUserId: Number.isInteger(id) && id > 0 ? id : null,
+    viewMode: readKey(KEYS.selectedViewMode) === "profile" ? "profile" : "chat",
+    settingsSection: readKey(KEYS.selectedSettingsSection) === "profile" ? "profile" : null,
+  };
+}
+
+/**
+ * The saved user is looked up in the users list, or in the chat users list when the tab is
+ * chats. Null means "not found": the caller clears the saved selection.
+ */
+export function findSavedUser(saved: SavedState, users: ChatUser[], chatUsers: ChatUser[]): ChatUser | null {
+  if (saved.selectedUserId === null) return null;
+  const list = saved.tab === "chats" ? chatUsers : users;
+  return list.find((u) => u.id === saved.selectedUserId) ?? null;
+}
+
+export function saveSelection(user: ChatUser | null, viewMode: ViewMode): void {
+  writeKey(KEYS.selectedUserId, user ? user.id : null);
+  writeKey(KEYS.selectedViewMode, user ? viewMode : null);
+}

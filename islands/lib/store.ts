@@ -1,0 +1,45 @@
+// The chat screen's state as signals. One store per mounted ChatApp (created from its props, so a
+// server render never shares state between requests).
+import { computed, signal } from "@preact/signals-react";
+import type { ConnectionStatus } from "./socket.ts";
+import type { ChatUser, LightboxImage, Message, OwnUser, SettingsSection, Tab, ViewMode } from "./types.ts";
+
+export function createStore(me: OwnUser) {
+  const users = signal<ChatUser[]>([]);
+  const tab = signal<Tab>("users");
+  const selected = signal<ChatUser | null>(null);
+  const viewMode = signal<ViewMode>("chat");
+  return {
+    me: signal<OwnUser>(me),
+    /** False until the browser has read local storage: the first render equals the server's. */
+    ready: signal(false),
+    connection: signal<ConnectionStatus>("idle"),
+    users,
+    usersLoading: signal(true),
+    chats: signal<ChatUser[]>([]),
+    chatsLoading: signal(true),
+    unreadTotal: signal(0),
+    unreadByUser: signal<Record<number, number>>({}),
+    tab,
+    selected,
+    viewMode,
+    settingsSection: signal<SettingsSection | null>(null),
+    messages: signal<Message[]>([]),
+    messagesLoading: signal(false),
+    loadingOlder: signal(false),
+    hasMore: signal(false),
+    cursor: signal<string | null>(null),
+    typing: signal<Record<number, boolean>>({}),
+    /** Raised whenever an own message is added: the list scrolls to the bottom. */
+    ownMessageTick: signal(0),
+    lightbox: signal<{ images: LightboxImage[]; index: number } | null>(null),
+    /** Counts yourself, as the spec's "online count plus one". */
+    onlineCount: computed(() => users.value.filter((u) => u.is_online).length + 1),
+    /** The contact whose chat is on screen in chat view, or null. */
+    openChatId: computed(() =>
+      selected.value && viewMode.value === "chat" && (tab.value === "users" || tab.value === "chats") ? selected.value.id : null,
+    ),
+  };
+}
+
+export type ChatStore = ReturnType<typeof createStore>;
