@@ -69,7 +69,7 @@ export async function buildClient(): Promise<Manifest> {
     minify: true,
     // Without this React stays in development mode, twice the size (STACK-NOTES).
     define: { "process.env.NODE_ENV": '"production"' },
-    naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+    naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     plugins: [islandLoadersPlugin(names)],
     metafile: true,
     throw: false,
@@ -79,8 +79,11 @@ export async function buildClient(): Promise<Manifest> {
     throw new Error("client build failed");
   }
   const outputs = result.metafile.outputs;
+  // A JS entry's CSS bundle names the same entry point: map each entry to its own kind of file.
   const byEntry = new Map<string, string>();
-  for (const [key, out] of Object.entries(outputs)) if (out.entryPoint) byEntry.set(out.entryPoint, key);
+  for (const [key, out] of Object.entries(outputs)) {
+    if (out.entryPoint && key.endsWith(".css") === out.entryPoint.endsWith(".css")) byEntry.set(out.entryPoint, key);
+  }
   const keyOf = (source: string) => {
     const key = byEntry.get(source) ?? byEntry.get(relative(root, join(root, source)));
     if (!key) throw new Error(`client build: no output for ${source}`);

@@ -1,0 +1,65 @@
+// What each auth form needs before its button enables (spec section 5), the live messages shown
+// as people type (the same texts as the server's), and where each form posts with JavaScript on.
+export type AuthKind = "login" | "register" | "guest";
+
+export type Values = Record<string, string>;
+
+interface Rules {
+  endpoint: string;
+  /** The spec's fallback when the server gives no text (section 8). */
+  fallback: string;
+  required: string[];
+  ready(values: Values): boolean;
+  /** Messages for fields that are filled but wrong; checked live once a field was touched. */
+  check(values: Values): Record<string, string>;
+  payload(values: Values): Record<string, unknown>;
+}
+
+const filled = (values: Values, names: string[]) => names.every((n) => (values[n] ?? "").trim() !== "");
+
+const registerRequired = ["username", "email", "password", "confirmPassword", "name", "gender", "age", "country_code"];
+
+export const rules: Record<AuthKind, Rules> = {
+  login: {
+    endpoint: "/api/auth/login",
+    fallback: "Login failed",
+    required: ["username", "password"],
+    ready: (v) => filled(v, ["username", "password"]),
+    check: () => ({}),
+    payload: (v) => ({ username: v.username?.trim(), password: v.password }),
+  },
+  register: {
+    endpoint: "/api/auth/register",
+    fallback: "Registration failed",
+    required: registerRequired,
+    ready: (v) => filled(v, registerRequired) && v.password === v.confirmPassword,
+    check(v) {
+      const errors: Record<string, string> = {};
+      if (v.username && !/^[A-Za-z0-9_]{3,24}$/.test(v.username)) errors.username = "Username must be 3 to 24 letters, digits or underscores";
+      if (v.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errors.email = "Enter a valid e-mail address";
+      if (v.password && (v.password.length < 8 || v.password.length > 128)) errors.password = "Password must be 8 to 128 characters";
+      if (v.confirmPassword && v.password !== v.confirmPassword) errors.confirmPassword = "Passwords do not match";
+      if (v.name !== undefined && v.name !== "" && v.name.trim() === "") errors.name = "Name must be 1 to 50 characters";
+      return errors;
+    },
+    payload: (v) => ({
+      username: v.username,
+      email: v.email?.trim(),
+      password: v.password,
+      name: v.name?.trim(),
+      gender: v.gender,
+      age: Number(v.age),
+      country_code: v.country_code,
+      country_name: v.country_name,
+      profile: null,
+    }),
+  },
+  guest: {
+    endpoint: "/api/guest/create",
+    fallback: "Guest login failed",
+    required: ["gender"],
+    ready: (v) => v.gender === "male" || v.gender === "female",
+    check: () => ({}),
+    payload: (v) => ({ gender: v.gender }),
+  },
+};

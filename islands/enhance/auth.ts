@@ -1,0 +1,45 @@
+// The landing page's script (no React): enhances the three auth forms, the country picker with
+// detection, and the User Agreement modal. Everything here also works without it, more plainly.
+import { enhanceAuthForm } from "./auth-form.ts";
+import type { AuthKind } from "./auth-rules.ts";
+import { enhanceCountryPicker } from "./country-picker.ts";
+import { enhanceModal } from "./modal.ts";
+
+const kinds: AuthKind[] = ["login", "register", "guest"];
+
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-auth-form]")) {
+  const kind = kinds.find((k) => k === form.dataset.authForm);
+  if (kind) enhanceAuthForm(form, kind);
+}
+
+const modal = document.getElementById("agreement");
+if (modal) enhanceModal(modal, document.querySelectorAll<HTMLElement>("[data-open-agreement]"));
+
+const select = document.querySelector<HTMLSelectElement>("select[data-country-select]");
+const registerTab = document.querySelector<HTMLInputElement>("#tab-register");
+if (select && registerTab) {
+  const picker = enhanceCountryPicker(select);
+  let detecting = false;
+
+  // Spec section 4: on the Register tab, detect when no country is chosen and none is being
+  // detected. A failure is only logged; the visitor picks a country by hand.
+  const detect = async () => {
+    if (!registerTab.checked || picker.hasValue() || detecting) return;
+    detecting = true;
+    picker.setDetecting(true);
+    try {
+      const answer = (await (await fetch("/api/geo/country")).json()) as { success?: boolean; message?: string; data?: { countryCode?: string } };
+      const code = answer.success ? answer.data?.countryCode : undefined;
+      if (code && !picker.hasValue()) picker.choose(code, true);
+      else if (!code) console.info(`Country detection: ${answer.message ?? "Country not detected"}`);
+    } catch (error) {
+      console.info("Country detection failed:", error);
+    } finally {
+      detecting = false;
+      picker.setDetecting(false);
+    }
+  };
+
+  registerTab.addEventListener("change", () => void detect());
+  void detect();
+}

@@ -1,0 +1,47 @@
+// The cookie banner with JavaScript on, and the optional-script loader. The banner's buttons
+// record the choice in place (the form posts to /consent without JavaScript). Scripts listed in
+// #optional-scripts (config OPTIONAL_SCRIPTS, none by default) load only for accepted categories.
+import { CONSENT_COOKIE, CONSENT_MAX_AGE, formatConsent, parseConsent, readCookie, writeCookie, type Consent } from "./cookies.ts";
+
+interface OptionalScript {
+  src: string;
+  category: keyof Consent;
+}
+
+const loaded = new Set<string>();
+
+function loadOptionalScripts(consent: Consent): void {
+  const list = document.getElementById("optional-scripts")?.textContent;
+  if (!list) return;
+  for (const script of JSON.parse(list) as OptionalScript[]) {
+    if (!consent[script.category] || loaded.has(script.src)) continue;
+    loaded.add(script.src);
+    const tag = document.createElement("script");
+    tag.async = true;
+    tag.src = script.src;
+    document.head.append(tag);
+  }
+}
+
+function choiceOf(form: HTMLFormElement, choice: string | undefined): Consent | null {
+  const ticked = (name: string) => form.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.checked ?? false;
+  if (choice === "accept") return { analytics: true, advertising: true };
+  if (choice === "reject") return { analytics: false, advertising: false };
+  if (choice === "custom") return { analytics: ticked("analytics"), advertising: ticked("advertising") };
+  return null;
+}
+
+const banner = document.querySelector<HTMLElement>("[data-consent-banner]");
+const bannerForm = banner?.querySelector<HTMLFormElement>("form");
+bannerForm?.addEventListener("submit", (event) => {
+  const submitter = event.submitter instanceof HTMLButtonElement ? event.submitter.value : undefined;
+  const consent = choiceOf(bannerForm, submitter);
+  if (!consent) return;
+  event.preventDefault();
+  writeCookie(CONSENT_COOKIE, formatConsent(consent), CONSENT_MAX_AGE);
+  if (banner) banner.hidden = true;
+  loadOptionalScripts(consent);
+});
+
+const stored = parseConsent(readCookie(CONSENT_COOKIE));
+if (stored) loadOptionalScripts(stored);
