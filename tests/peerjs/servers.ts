@@ -1,12 +1,13 @@
 // The two servers of the differential test, with the same short timings: the real `peer` 1.0.2
 // on a port of its own, and our endpoint on a test app's context with a signed-in user.
+import { afterAll, beforeAll, expect } from "bun:test";
 import { Elysia } from "elysia";
 import type { Server as HttpServer } from "node:http";
 import { PeerServer } from "peer";
 import { peerRoutes } from "../../src/peerjs/index.ts";
 import { MAX_FRAME_BYTES } from "../../src/realtime/index.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
-import type { Server } from "./lab.ts";
+import { both, type Scenario, type Server } from "./lab.ts";
 
 export const TIMINGS = { expireTimeoutMs: 300, cleanupIntervalMs: 100, aliveTimeoutMs: 1500, aliveCheckIntervalMs: 300 };
 
@@ -72,5 +73,26 @@ export async function startOurs(): Promise<Running & { token: string }> {
       await app.stop(true);
       await t.close();
     },
+  };
+}
+
+/**
+ * Starts both servers around a test file and returns its comparison: the scenario's transcript
+ * from peer must equal `expected` (so the scenario proves something) and ours must equal peer's.
+ */
+export function differential(): (scenario: Scenario, expected: string[]) => Promise<void> {
+  let reference: Running | undefined;
+  let ours: Running | undefined;
+  beforeAll(async () => {
+    [reference, ours] = await Promise.all([startReference(), startOurs()]);
+  });
+  afterAll(async () => {
+    await Promise.all([reference?.stop(), ours?.stop()]);
+  });
+  return async (scenario, expected) => {
+    if (!reference || !ours) throw new Error("servers not started");
+    const [theirs, mine] = await both(reference.server, ours.server, scenario);
+    expect(theirs).toEqual(expected);
+    expect(mine).toEqual(theirs);
   };
 }
