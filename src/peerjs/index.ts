@@ -31,7 +31,8 @@ function adapt(raw: RawSocket): PeerSocket {
 interface Connection {
   client: PeerClient;
   socket: PeerSocket;
-  request: Request;
+  /** The session cookie it opened with, checked again on every frame. */
+  sessionToken: string | null;
 }
 
 export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}) {
@@ -41,7 +42,7 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
   const connections = new WeakMap<object, Connection>();
   // The browser sends the httpOnly session cookie with the upgrade; the client library has no
   // way to add a token to the URL.
-  const signedIn = (request: Request) => sessionFor(ctx.db, ctx.config.secret, sessionCookieOf(request));
+  const signedIn = (sessionToken: string | null) => sessionFor(ctx.db, ctx.config.secret, sessionToken);
 
   return new Elysia()
     .use(peerHttp(registry))
@@ -49,22 +50,23 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
       // Runs twice per upgrade (STACK-NOTES): checks only, no side effects.
       beforeHandle({ request, status }) {
         if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
-        if (!signedIn(request)) return status(401, { error: "Please sign in", code: "unauthorized" });
+        if (!signedIn(sessionCookieOf(request))) return status(401, { error: "Please sign in", code: "unauthorized" });
       },
       open(ws) {
         const request = ws.data.request;
-        const session = signedIn(request);
+        const sessionToken = sessionCookieOf(request);
+        const session = signedIn(sessionToken);
         if (!session) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);
         const socket = adapt(ws.raw);
         const client = connectPeer(registry, options, socket, connectParams(request.url), session.user.id);
-        if (client) connections.set(ws.raw, { client, socket, request });
+        if (client) connections.set(ws.raw, { client, socket, sessionToken });
       },
       message(ws, frame) {
         const connection = connections.get(ws.raw);
         if (!connection) return;
         // A logout or ban ends the session; the next frame (a HEARTBEAT comes every 5 s) ends
         // the peer socket too, as /ws is ended at once.
-        if (!signedIn(connection.request)) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);
+        if (!signedIn(connection.sessionToken)) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);
         peerFrame(registry, connection.client, frame);
       },
       close(ws) {
