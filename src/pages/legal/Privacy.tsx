@@ -7,7 +7,7 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
     <LegalPage page={page} title="Privacy Policy" description={`What ${SITE_NAME} stores about you, why, and how to have it removed.`}>
       <p>
         This policy explains which personal data {SITE_NAME} handles when you use it, why, and what you can do about it. {SITE_NAME} is
-        operated by {config.operatorName}, {config.operatorAddress} (“we”). Write to{" "}
+        operated by {config.operatorName} (“we”; address: {config.operatorAddress}). Write to{" "}
         <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a> with any question about your data.
       </p>
       <p>{SITE_NAME} is for adults only. We do not knowingly hold data about anyone under 18; such accounts are banned and deleted.</p>

@@ -6,7 +6,7 @@ export function TermsPage({ page }: { page: PageInfo }) {
   return (
     <LegalPage page={page} title="Terms of User Agreement" description={`The rules for using ${SITE_NAME}: who may join, what is prohibited, moderation, bans and liability.`}>
       <p>
-        This agreement is between you and {config.operatorName}, {config.operatorAddress}, which runs {SITE_NAME} (the “administration”).
+        This agreement is between you and {config.operatorName} (address: {config.operatorAddress}), which runs {SITE_NAME} and is called the “administration” below.
         By logging in, registering or entering as a guest you accept it. If you do not accept it, do not use {SITE_NAME}.
       </p>
 
