@@ -86,6 +86,15 @@ describe("opening a peer socket", () => {
   });
 });
 
+describe("limits shared with /ws", () => {
+  test("a frame over 64 KB closes the peer socket with 1009", async () => {
+    const socket = openPeerSocket(peerUrl(), cookie(token));
+    expect(await socket.next()).toBe('{"type":"OPEN"}');
+    socket.send({ type: "OFFER", dst: "someone", payload: "x".repeat(70 * 1024) });
+    expect(await closeOf(socket)).toBe("closed 1009");
+  });
+});
+
 describe("the HTTP side on the real app", () => {
   test("GET /peerjs, /peerjs/peerjs/id and /peerjs/peerjs/peers answer as peer's do, without sign-in", async () => {
     const info = await t.call("GET", "/peerjs");
