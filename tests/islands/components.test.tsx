@@ -1,0 +1,195 @@
+// The chat screen's components in happy-dom: tab badges, list states, the image grid, the input,
+// avatar checks and the server render.
+import { registerDom, unregisterDom } from "./dom.ts";
+
+import { afterAll, afterEach, describe, expect, spyOn, test } from "bun:test";
+import { act, type ReactNode } from "react";
+import type { Root } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import ChatApp from "../../islands/ChatApp.tsx";
+import ChatScreen from "../../islands/chat/ChatScreen.tsx";
+import { ChatContext } from "../../islands/chat/context.ts";
+import ImageGrid from "../../islands/chat/ImageGrid.tsx";
+import MessageInput from "../../islands/chat/MessageInput.tsx";
+import { uploadAvatar } from "../../islands/lib/account.ts";
+import type { ChatController } from "../../islands/lib/controller.ts";
+import { me, message, user } from "./fixtures.ts";
+import { harness, wait } from "./harness.ts";
+
+registerDom();
+// Loaded after the DOM exists: React DOM checks for input events once, when it loads, and Bun
+// evaluates CommonJS packages ahead of the ES modules that import them.
+const { createRoot } = await import("react-dom/client");
+afterAll(() => unregisterDom());
+
+let root: Root | null = null;
+let container: HTMLElement | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  container?.remove();
+  root = null;
+  localStorage.clear();
+});
+
+async function render(controller: ChatController, node: ReactNode): Promise<HTMLElement> {
+  container = document.createElement("div");
+  document.body.append(container);
+  root = createRoot(container);
+  await act(async () => root?.render(<ChatContext.Provider value={controller}>{node}</ChatContext.Provider>));
+  return container;
+}
+
+const text = (el: Element) => el.textContent ?? "";
+const bob = user({ id: 2, name: "Bob", is_online: true });
+const baseRoutes = {
+  "GET /api/users": () => ({ users: [bob], total: 1, online: 1 }),
+  "GET /api/messages/chat-users-with-messages": () => ({ users: [] }),
+  "GET /api/messages/unread/count": () => ({ unread_count: 0 }),
+  "GET /api/messages/unread/per-user": () => ({ items: [] }),
+};
+
+describe("the screen", () => {
+  test("renders on the server with 'Loading...' and no browser APIs", () => {
+    const html = renderToString(
+      <ChatApp token="t" user={me()} flash={null} ice={{ iceServers: [], iceTransportPolicy: "all" }} />,
+    );
+    expect(html).toContain("Loading...");
+    expect(html).toContain("All Users");
+  });
+
+  test("shows the welcome screen and the online counter counting yourself", async () => {
+    const { controller } = harness(baseRoutes);
+    const el = await render(controller, <ChatScreen />);
+    await act(async () => {
+      await controller.start();
+    });
+    expect(text(el)).toContain("Welcome to Web Chat");
+    expect(text(el)).toContain("Select a user from the sidebar to start chatting");
+    expect(el.querySelector('[data-tab="users"]')?.getAttribute("aria-label")).toBe("All Users, 2 online");
+    controller.stop();
+  });
+
+  test("the Chats tab badge reads 99+ above 99", async () => {
+    const { controller } = harness(baseRoutes);
+    const el = await render(controller, <ChatScreen />);
+    await act(async () => {
+      controller.store.ready.value = true;
+      controller.store.unreadTotal.value = 150;
+    });
+    expect(text(el.querySelector('[data-tab="chats"] .badge')!)).toBe("99+");
+    await act(async () => {
+      controller.store.unreadTotal.value = 99;
+    });
+    expect(text(el.querySelector('[data-tab="chats"] .badge')!)).toBe("99");
+  });
+
+  test("the Chats tab shows up to 8 skeleton rows, then its empty states", async () => {
+    const { controller } = harness(baseRoutes);
+    const el = await render(controller, <ChatScreen />);
+    await act(async () => {
+      controller.store.ready.value = true;
+      controller.store.tab.value = "chats";
+    });
+    expect(el.querySelectorAll(".skeleton-row").length).toBe(8);
+    await act(async () => {
+      controller.store.chatsLoading.value = false;
+    });
+    expect(text(el)).toContain("No chat history");
+    expect(text(el)).toContain("Start a conversation to see it here");
+    await act(async () => {
+      controller.store.chats.value = [{ ...bob, latest_message: message({ content: "x".repeat(60) }) }];
+    });
+    expect(text(el)).toContain(`${"x".repeat(50)}...`);
+    const search = el.querySelector<HTMLInputElement>('input[placeholder="Search chats..."]')!;
+    await act(async () => {
+      const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
+      setter?.call(search, "nobody");
+      search.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    expect(text(el)).toContain("No chats found");
+    expect(text(el)).toContain("Try a different search term");
+  });
+});
+
+describe("image grid", () => {
+  const images = (n: number) =>
+    Array.from({ length: n }, (_, i) => message({ id: 500 + i, message_type: "image", file_name: `p${i}.jpg`, file_path: `f/p${i}.jpg`, file_size: 2048 }));
+
+  test("shows nine tiles with +N on the ninth and the many layout", async () => {
+    const { controller } = harness(baseRoutes);
+    const el = await render(controller, <ImageGrid images={images(12)} />);
+    expect(el.querySelector(".image-grid")?.className).toContain("grid-many");
+    expect(el.querySelectorAll(".image-tile").length).toBe(9);
+    expect(text(el.querySelector(".tile-8 .more-overlay")!)).toBe("+3");
+  });
+
+  test("falls back to a file card when an image fails to load", async () => {
+    const { controller } = harness(baseRoutes);
+    const el = await render(controller, <ImageGrid images={images(2)} />);
+    expect(el.querySelector(".image-grid")?.className).toContain("grid-two");
+    await act(async () => {
+      el.querySelector("img")?.dispatchEvent(new Event("error"));
+    });
+    expect(el.querySelectorAll(".file-card").length).toBe(1);
+    expect(text(el.querySelector(".file-card")!)).toContain("2.0 KB");
+  });
+
+  test("opens the lightbox at the clicked image", async () => {
+    const { controller } = harness(baseRoutes);
+    const list = images(3);
+    controller.store.messages.value = list;
+    const el = await render(controller, <ImageGrid images={list} />);
+    await act(async () => {
+      el.querySelector<HTMLButtonElement>(".tile-1")?.click();
+    });
+    expect(controller.store.lightbox.value?.index).toBe(1);
+    expect(controller.store.lightbox.value?.images).toHaveLength(3);
+  });
+});
+
+describe("message input", () => {
+  test("Enter sends, Shift+Enter does not, and typing starts once", async () => {
+    const { controller, sent } = harness(baseRoutes);
+    controller.select(bob, "chat");
+    const el = await render(controller, <MessageInput contact={bob} onAttach={() => {}} />);
+    const area = el.querySelector("textarea")!;
+    const type = async (value: string) =>
+      act(async () => {
+        Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, value);
+        area.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    const key = async (shiftKey: boolean) =>
+      act(async () => {
+        area.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", shiftKey, bubbles: true, cancelable: true }));
+      });
+    await type("hello");
+    await type("hello there");
+    await key(true);
+    expect(sent.filter((s) => s.event === "send_message")).toHaveLength(0);
+    await key(false);
+    await wait(5);
+    expect(sent.map((s) => s.event)).toEqual(["typing_start", "send_message", "typing_stop"]);
+    expect(area.value).toBe("");
+  });
+});
+
+describe("avatar upload", () => {
+  test("alerts the spec's message and uploads nothing for a bad file", async () => {
+    const { controller, calls } = harness(baseRoutes);
+    const alert = spyOn(window, "alert").mockImplementation(() => {});
+    await uploadAvatar(controller, new File(["x"], "me.pdf", { type: "application/pdf" }));
+    expect(String(alert.mock.calls[0]?.[0])).toStartWith("Invalid file type!");
+    alert.mockRestore();
+    expect(calls.filter((c) => c.includes("avatar"))).toEqual([]);
+  });
+
+  test("shows the server's error text, else 'Failed to upload avatar'", async () => {
+    const { controller } = harness({
+      "POST /api/users/avatar/upload": () => new Response(JSON.stringify({ error: "Not an image", code: "unsupported" }), { status: 415 }),
+    });
+    const alert = spyOn(window, "alert").mockImplementation(() => {});
+    await uploadAvatar(controller, new File(["x"], "me.png", { type: "image/png" }));
+    expect(alert.mock.calls[0]?.[0]).toBe("Not an image");
+    alert.mockRestore();
+  });
+});

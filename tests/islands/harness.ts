@@ -1,0 +1,56 @@
+// A chat controller over a scripted API and a fake socket, for tests.
+import { ChatController, type RealtimePort } from "../../islands/lib/controller.ts";
+import { createApi } from "../../islands/lib/api.ts";
+import { createStore } from "../../islands/lib/store.ts";
+import type { OwnUser } from "../../islands/lib/types.ts";
+import { me, message } from "./fixtures.ts";
+
+type Route = (init: RequestInit | undefined, path: string) => unknown;
+
+export interface Harness {
+  controller: ChatController;
+  calls: string[];
+  sent: { event: string; data: unknown; ack: boolean }[];
+  toasts: string[];
+  routes: Map<string, Route>;
+  socket: RealtimePort & { connected: boolean };
+}
+
+/** Routes are "METHOD /path" (query string left out); an unknown route answers 404. */
+export function harness(routes: Record<string, Route> = {}, user: OwnUser = me()): Harness {
+  const calls: string[] = [];
+  const sent: Harness["sent"] = [];
+  const toasts: string[] = [];
+  const table = new Map<string, Route>(Object.entries(routes));
+  const fetcher = async (path: string, init?: RequestInit) => {
+    const key = `${init?.method ?? "GET"} ${path.split("?")[0]}`;
+    calls.push(`${init?.method ?? "GET"} ${path}`);
+    const route = table.get(key);
+    if (!route) return new Response(JSON.stringify({ error: "Not found", code: "not_found" }), { status: 404 });
+    const body = route(init, path);
+    if (body instanceof Response) return body;
+    return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+  };
+  const socket = {
+    connected: true,
+    on: () => () => true,
+    send: (event: string, data: unknown) => {
+      sent.push({ event, data, ack: false });
+      return true;
+    },
+    request: async (event: string, data: unknown) => {
+      sent.push({ event, data, ack: true });
+      if (event === "messages_read") return { updatedCount: 1 };
+      const { receiverId, content } = data as { receiverId: number; content: string };
+      return { message: message({ id: Date.now(), sender_id: user.id, receiver_id: receiverId, content }) };
+    },
+  } as unknown as RealtimePort & { connected: boolean };
+  const controller = new ChatController(createStore(user), createApi("tok", fetcher), () => socket, {
+    success: (t) => toasts.push(`success:${t}`),
+    error: (t) => toasts.push(`error:${t}`),
+    info: (t) => toasts.push(`info:${t}`),
+  });
+  return { controller, calls, sent, toasts, routes: table, socket };
+}
+
+export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
