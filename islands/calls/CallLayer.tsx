@@ -1,0 +1,67 @@
+// Always on the chat screen and deliberately tiny: it waits for a call to start (the chat
+// header's video button dispatches "webchat:start-call") or to ring (the socket's
+// incoming_call), and only then loads the call overlay, and with it PeerJS.
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import type { CallRequest } from "./call-state.ts";
+import type { IceConfig } from "./peer-config.ts";
+import type { CallSocket } from "./ports.ts";
+
+const CallOverlay = lazy(() => import("./CallOverlay.tsx"));
+
+export const START_CALL_EVENT = "webchat:start-call";
+
+interface Props {
+  /** The page's realtime client; null until it exists. */
+  socket: CallSocket | null;
+  ice: IceConfig;
+  /** Shows a toast, such as "Bob declined the call". */
+  notify: (text: string) => void;
+}
+
+/** Reads {contactId, contactName} from the start-call event; anything else is ignored. */
+export function startRequest(event: Event): CallRequest | null {
+  if (!(event instanceof CustomEvent) || typeof event.detail !== "object" || event.detail === null) return null;
+  const detail: { contactId?: unknown; contactName?: unknown } = event.detail;
+  const id = Number(detail.contactId);
+  if (!Number.isInteger(id) || id < 1 || typeof detail.contactName !== "string") return null;
+  return { role: "caller", contact: { id, name: detail.contactName } };
+}
+
+export default function CallLayer({ socket, ice, notify }: Props) {
+  const [request, setRequest] = useState<CallRequest | null>(null);
+  const busy = useRef(false);
+  busy.current = request !== null;
+  const notifyRef = useRef(notify);
+  notifyRef.current = notify;
+
+  useEffect(() => {
+    const onStart = (event: Event) => {
+      const next = startRequest(event);
+      if (!next) return;
+      if (busy.current) return notifyRef.current("You are already in a call");
+      setRequest(next);
+    };
+    window.addEventListener(START_CALL_EVENT, onStart);
+    const off = socket?.on("incoming_call", ({ callerId, callerName, callerPeerId }) => {
+      // The server answers "busy" for a second caller; another tab's call is not this one's.
+      if (busy.current) return;
+      setRequest({ role: "receiver", contact: { id: callerId, name: callerName }, callerPeerId });
+    });
+    return () => {
+      window.removeEventListener(START_CALL_EVENT, onStart);
+      off?.();
+    };
+  }, [socket]);
+
+  const onClose = useCallback((notice: string | null) => {
+    setRequest(null);
+    if (notice) notifyRef.current(notice);
+  }, []);
+
+  if (!request || !socket) return null;
+  return (
+    <Suspense fallback={null}>
+      <CallOverlay request={request} socket={socket} ice={ice} onClose={onClose} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,61 @@
+// The call overlay, loaded lazily by CallLayer when a call starts or rings: it runs one
+// CallSession for its lifetime and renders that session's state.
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { browserCallDeps } from "./browser-deps.ts";
+import { CallSession } from "./call-session.ts";
+import type { CallRequest } from "./call-state.ts";
+import CallView, { type CallActions } from "./CallView.tsx";
+import { SetupScreen } from "./CallScreens.tsx";
+import CallStyles from "./CallStyles.tsx";
+import type { IceConfig } from "./peer-config.ts";
+import type { CallSocket } from "./ports.ts";
+
+export interface CallOverlayProps {
+  request: CallRequest;
+  socket: CallSocket;
+  ice: IceConfig;
+  onClose: (notice: string | null) => void;
+}
+
+const noSubscription = () => () => {};
+const noState = () => null;
+
+export default function CallOverlay({ request, socket, ice, onClose }: CallOverlayProps) {
+  const [session, setSession] = useState<CallSession | null>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  // The socket and ICE settings of the moment the call starts; a re-render must not restart it.
+  const setup = useRef({ socket, ice });
+
+  // Created in an effect: PeerJS needs `location`, and the server never renders a call.
+  useEffect(() => {
+    const { socket: callSocket, ice: iceConfig } = setup.current;
+    const created = new CallSession(request, browserCallDeps(callSocket, iceConfig, (notice) => close.current(notice)));
+    setSession(created);
+    void created.start();
+    return () => created.dispose();
+  }, [request]);
+
+  const state = useSyncExternalStore(session?.subscribe ?? noSubscription, session?.getState ?? noState);
+  const actions = useMemo<CallActions | null>(
+    () =>
+      session && {
+        accept: () => session.accept(),
+        decline: () => session.decline(),
+        hangUp: () => session.hangUp(),
+        toggleMute: () => session.toggleMute(),
+        toggleCamera: () => session.toggleCamera(),
+      },
+    [session],
+  );
+
+  if (!session || !state || !actions) {
+    return (
+      <div className="call-overlay" role="dialog" aria-modal="true" aria-label={`Video call with ${request.contact.name}`}>
+        <CallStyles />
+        <SetupScreen />
+      </div>
+    );
+  }
+  return <CallView state={state} localStream={session.localStream} remoteStream={session.remoteStream} actions={actions} />;
+}

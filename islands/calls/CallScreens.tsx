@@ -1,0 +1,83 @@
+// The three screens before a call connects (spec section 2 "Call screens"): camera loading,
+// incoming (receiver) and outgoing (caller).
+import CallIcon from "./CallIcon.tsx";
+import StreamVideo from "./StreamVideo.tsx";
+
+export function initialOf(name: string): string {
+  const first = Array.from(name.trim())[0];
+  return first ? first.toUpperCase() : "?";
+}
+
+export function SetupScreen() {
+  return (
+    <div className="call-center" role="status" aria-live="polite">
+      <span className="call-spinner" aria-hidden="true" />
+      <p className="call-title">Setting up camera...</p>
+    </div>
+  );
+}
+
+interface IncomingProps {
+  name: string;
+  onAccept: () => void;
+  onDecline: () => void;
+}
+
+export function IncomingScreen({ name, onAccept, onDecline }: IncomingProps) {
+  return (
+    <div className="call-center">
+      <div className="call-avatar is-ringing" aria-hidden="true">
+        {initialOf(name)}
+      </div>
+      <h2 className="call-title" id="call-heading">
+        {name}
+      </h2>
+      <p className="call-subtitle">is calling...</p>
+      <div className="call-actions">
+        <button type="button" className="call-action is-accept" onClick={onAccept} data-autofocus>
+          <span className="call-round" aria-hidden="true">
+            <CallIcon name="phone" />
+          </span>
+          Accept
+        </button>
+        <button type="button" className="call-action is-decline" onClick={onDecline}>
+          <span className="call-round" aria-hidden="true">
+            <CallIcon name="hangUp" />
+          </span>
+          Decline
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface OutgoingProps {
+  name: string;
+  localStream: MediaStream | null;
+  onCancel: () => void;
+}
+
+export function OutgoingScreen({ name, localStream, onCancel }: OutgoingProps) {
+  return (
+    <div className="call-center">
+      <div className="call-local-wrap">
+        <StreamVideo stream={localStream} label="Your camera" className="call-local" muted />
+      </div>
+      <div className="call-avatar is-calling" aria-hidden="true">
+        {initialOf(name)}
+      </div>
+      <h2 className="call-title" id="call-heading">
+        Calling {name}
+      </h2>
+      <p className="call-subtitle">Waiting for answer</p>
+      <div className="call-actions">
+        <button type="button" className="call-action is-decline" onClick={onCancel} data-autofocus>
+          <span className="call-round" aria-hidden="true">
+            <CallIcon name="hangUp" />
+          </span>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+// The call overlay as a modal dialog: it picks the screen for the call's state, keeps focus
+// inside, and moves focus to the main button of each new screen.
+import { useEffect, useRef } from "react";
+import ConnectedScreen from "./ConnectedScreen.tsx";
+import { IncomingScreen, OutgoingScreen, SetupScreen } from "./CallScreens.tsx";
+import CallStyles from "./CallStyles.tsx";
+import { screenFor, type CallState } from "./call-state.ts";
+import { useFocusTrap } from "./useFocusTrap.ts";
+
+export interface CallActions {
+  accept(): void;
+  decline(): void;
+  hangUp(): void;
+  toggleMute(): void;
+  toggleCamera(): void;
+}
+
+interface Props {
+  state: CallState;
+  localStream: MediaStream | null;
+  remoteStream: MediaStream | null;
+  actions: CallActions;
+}
+
+export default function CallView({ state, localStream, remoteStream, actions }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  useFocusTrap(ref);
+  const screen = screenFor(state);
+  const name = state.contact.name;
+
+  useEffect(() => {
+    const root = ref.current;
+    (root?.querySelector<HTMLElement>("[data-autofocus]") ?? root)?.focus();
+  }, [screen]);
+
+  return (
+    <div ref={ref} className="call-overlay" role="dialog" aria-modal="true" aria-label={`Video call with ${name}`} tabIndex={-1} data-screen={screen}>
+      <CallStyles />
+      {screen === "setup" && <SetupScreen />}
+      {screen === "incoming" && <IncomingScreen name={name} onAccept={actions.accept} onDecline={actions.decline} />}
+      {screen === "outgoing" && <OutgoingScreen name={name} localStream={localStream} onCancel={actions.hangUp} />}
+      {screen === "connected" && (
+        <ConnectedScreen
+          name={name}
+          localStream={localStream}
+          remoteStream={remoteStream}
+          muted={state.muted}
+          cameraOff={state.cameraOff}
+          notice={state.notice}
+          onToggleMute={actions.toggleMute}
+          onToggleCamera={actions.toggleCamera}
+          onEnd={actions.hangUp}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// The in-call screen: the remote video fills the overlay, the local preview sits in a corner at
+// 150x100 px, and the controls mute, turn the camera off and end the call.
+import { useCallback, useState } from "react";
+import CallIcon from "./CallIcon.tsx";
+import StreamVideo from "./StreamVideo.tsx";
+
+interface Props {
+  name: string;
+  localStream: MediaStream | null;
+  remoteStream: MediaStream | null;
+  muted: boolean;
+  cameraOff: boolean;
+  notice: string | null;
+  onToggleMute: () => void;
+  onToggleCamera: () => void;
+  onEnd: () => void;
+}
+
+export default function ConnectedScreen(props: Props) {
+  const { name, localStream, remoteStream, muted, cameraOff, notice } = props;
+  const [enableSound, setEnableSound] = useState<(() => void) | null>(null);
+  const onSoundBlocked = useCallback((enable: () => void) => setEnableSound(() => enable), []);
+
+  return (
+    <div className="call-connected">
+      <StreamVideo stream={remoteStream} label={`${name}'s video`} className="call-remote" onSoundBlocked={onSoundBlocked} />
+      {!remoteStream && (
+        <div className="call-waiting" role="status" aria-live="polite">
+          <span className="call-spinner" aria-hidden="true" />
+          Connecting to {name}...
+        </div>
+      )}
+      <div className="call-topbar">
+        <h2 className="call-name" id="call-heading">
+          {name}
+        </h2>
+        {notice && (
+          <span className="call-notice" role="status">
+            {notice}
+          </span>
+        )}
+      </div>
+      <div className={`call-local-wrap${cameraOff ? " is-off" : ""}`}>
+        <StreamVideo stream={localStream} label="Your camera" className="call-local" muted />
+        {cameraOff && <span className="call-local-off">Camera off</span>}
+      </div>
+      {enableSound && (
+        <button
+          type="button"
+          className="call-sound"
+          onClick={() => {
+            enableSound();
+            setEnableSound(null);
+          }}
+        >
+          <CallIcon name="volume" size={18} /> Turn on sound
+        </button>
+      )}
+      <div className="call-controls" role="toolbar" aria-label="Call controls">
+        <button
+          type="button"
+          className={`call-control${muted ? " is-active" : ""}`}
+          onClick={props.onToggleMute}
+          aria-pressed={muted}
+          aria-label={muted ? "Unmute microphone" : "Mute microphone"}
+          title={muted ? "Unmute" : "Mute"}
+        >
+          <CallIcon name={muted ? "micOff" : "mic"} />
+        </button>
+        <button
+          type="button"
+          className={`call-control${cameraOff ? " is-active" : ""}`}
+          onClick={props.onToggleCamera}
+          aria-pressed={cameraOff}
+          aria-label={cameraOff ? "Turn camera on" : "Turn camera off"}
+          title={cameraOff ? "Camera on" : "Camera off"}
+        >
+          <CallIcon name={cameraOff ? "videoOff" : "video"} />
+        </button>
+        <button type="button" className="call-control is-end" onClick={props.onEnd} aria-label="End call" title="End call" data-autofocus>
+          <CallIcon name="hangUp" />
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+// The call screen's state as a pure reducer (spec section 4 "Video call"): camera loading, then
+// ringing (incoming for the receiver, outgoing for the caller), then connected when the remote
+// stream arrives, then ended. CallSession performs the side effects; this decides what is shown
+// and which step may happen next.
+
+export type CallRole = "caller" | "receiver";
+export type CallPhase = "preparing" | "ringing" | "connecting" | "connected" | "ended";
+
+export interface CallContact {
+  id: number;
+  name: string;
+}
+
+export interface CallState {
+  role: CallRole;
+  contact: CallContact;
+  /** The caller's PeerJS id, known to the receiver from incoming_call. */
+  callerPeerId: string | null;
+  phase: CallPhase;
+  mediaReady: boolean;
+  peerId: string | null;
+  /** The receiver pressed Accept. */
+  accepted: boolean;
+  /** The receiver's PeerJS id, known to the caller from call_answered (the "signal"). */
+  answererPeerId: string | null;
+  remoteStreamId: string | null;
+  muted: boolean;
+  cameraOff: boolean;
+  /** A passing status under the controls, such as a reconnect in progress. */
+  notice: string | null;
+}
+
+export type CallAction =
+  | { type: "media_ready" }
+  | { type: "peer_open"; peerId: string }
+  | { type: "accepted" }
+  | { type: "answered"; answererPeerId: string }
+  | { type: "remote_stream"; streamId: string }
+  | { type: "toggle_mute" }
+  | { type: "toggle_camera" }
+  | { type: "notice"; text: string | null }
+  | { type: "ended" };
+
+export type CallRequest =
+  | { role: "caller"; contact: CallContact }
+  | { role: "receiver"; contact: CallContact; callerPeerId: string };
+
+export function initialCallState(request: CallRequest): CallState {
+  return {
+    role: request.role,
+    contact: request.contact,
+    callerPeerId: request.role === "receiver" ? request.callerPeerId : null,
+    phase: "preparing",
+    mediaReady: false,
+    peerId: null,
+    accepted: false,
+    answererPeerId: null,
+    remoteStreamId: null,
+    muted: false,
+    cameraOff: false,
+    notice: null,
+  };
+}
+
+/** Camera, peer connection and peer id are all there: the call may ring. */
+export function isReady(state: CallState): boolean {
+  return state.mediaReady && state.peerId !== null;
+}
+
+/** Leaves camera loading once everything is ready. */
+function settle(state: CallState): CallState {
+  return state.phase === "preparing" && isReady(state) ? { ...state, phase: "ringing" } : state;
+}
+
+export function callReducer(state: CallState, action: CallAction): CallState {
+  if (state.phase === "ended") return state;
+  switch (action.type) {
+    case "media_ready":
+      return settle({ ...state, mediaReady: true });
+    case "peer_open":
+      return settle({ ...state, peerId: action.peerId });
+    case "accepted":
+      if (state.role !== "receiver" || state.phase !== "ringing") return state;
+      return { ...state, accepted: true, phase: "connecting" };
+    case "answered":
+      if (state.role !== "caller" || state.phase === "preparing") return state;
+      return { ...state, answererPeerId: action.answererPeerId, phase: state.phase === "ringing" ? "connecting" : state.phase };
+    case "remote_stream":
+      if (state.remoteStreamId === action.streamId || state.phase === "preparing") return state;
+      if (state.role === "receiver" && !state.accepted) return state;
+      return { ...state, remoteStreamId: action.streamId, phase: "connected", notice: null };
+    case "toggle_mute":
+      return { ...state, muted: !state.muted };
+    case "toggle_camera":
+      return { ...state, cameraOff: !state.cameraOff };
+    case "notice":
+      return { ...state, notice: action.text };
+    case "ended":
+      return { ...state, phase: "ended" };
+  }
+}
+
+/** The screen the overlay shows for a state. */
+export type CallScreen = "setup" | "incoming" | "outgoing" | "connected";
+
+export function screenFor(state: CallState): CallScreen {
+  if (state.phase === "preparing") return "setup";
+  if (state.phase === "ringing") return state.role === "receiver" ? "incoming" : "outgoing";
+  // Connecting shows the in-call layout with the local preview while the remote video starts.
+  return "connected";
+}

@@ -1,0 +1,85 @@
+// The always-loaded call layer: it opens the lazily loaded overlay on the chat header's
+// start-call event and on the socket's incoming_call, and ignores anything malformed.
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import CallLayer, { START_CALL_EVENT, startRequest } from "../../islands/calls/CallLayer.tsx";
+import { UNSUPPORTED_BROWSER_ALERT } from "../../islands/media/errors.ts";
+import { FakeSocket } from "./fakes.ts";
+
+beforeAll(() => {
+  GlobalRegistrator.register();
+  Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
+});
+afterAll(() => GlobalRegistrator.unregister());
+
+let root: Root | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+  document.body.innerHTML = "";
+});
+
+const ice = { iceServers: [], iceTransportPolicy: "all" as const };
+
+function mount(socket: FakeSocket) {
+  const toasts: string[] = [];
+  const alerts: string[] = [];
+  window.alert = (text?: unknown) => void alerts.push(String(text));
+  const host = document.createElement("div");
+  document.body.append(host);
+  root = createRoot(host);
+  act(() => root?.render(<CallLayer socket={socket} ice={ice} notify={(t) => toasts.push(t)} />));
+  return { host, toasts, alerts };
+}
+
+/** Lets the lazy chunk load and the session's first steps run. */
+async function settle(until: () => boolean) {
+  for (let i = 0; i < 50 && !until(); i++) await act(() => new Promise((r) => setTimeout(r, 10)));
+}
+
+describe("CallLayer", () => {
+  test("reads the start-call event's contact and ignores malformed ones", () => {
+    const ev = (detail: unknown) => new CustomEvent(START_CALL_EVENT, { detail });
+    expect(startRequest(ev({ contactId: 7, contactName: "Bob" }))).toEqual({ role: "caller", contact: { id: 7, name: "Bob" } });
+    expect(startRequest(ev({ contactId: "7", contactName: "Bob" }))?.contact.id).toBe(7);
+    expect(startRequest(ev({ contactId: "x", contactName: "Bob" }))).toBeNull();
+    expect(startRequest(ev({ contactId: 7 }))).toBeNull();
+    expect(startRequest(new Event(START_CALL_EVENT))).toBeNull();
+  });
+
+  test("renders nothing until a call starts", () => {
+    const { host } = mount(new FakeSocket());
+    expect(host.innerHTML).toBe("");
+  });
+
+  test("a browser without camera support gets the Russian alert when placing a call", async () => {
+    const socket = new FakeSocket();
+    const { host, alerts } = mount(socket);
+    act(() => void window.dispatchEvent(new CustomEvent(START_CALL_EVENT, { detail: { contactId: 2, contactName: "Bob" } })));
+    await settle(() => alerts.length > 0);
+    expect(alerts).toEqual([UNSUPPORTED_BROWSER_ALERT]);
+    await settle(() => host.innerHTML === "");
+    expect(host.innerHTML).toBe("");
+    expect(socket.sent).toEqual([]);
+  });
+
+  test("an incoming call opens the overlay; without camera support it is declined for the caller", async () => {
+    const socket = new FakeSocket();
+    const { alerts } = mount(socket);
+    act(() => socket.emit("incoming_call", { callerId: 5, callerName: "Carol", callerPeerId: "peer-c" }));
+    await settle(() => socket.sent.length > 0);
+    expect(alerts).toEqual([UNSUPPORTED_BROWSER_ALERT]);
+    expect(socket.sent).toEqual([{ event: "reject_call", data: { callerId: 5 } }]);
+  });
+
+  test("stops listening when unmounted", () => {
+    const socket = new FakeSocket();
+    mount(socket);
+    expect(socket.listeners("incoming_call")).toBe(1);
+    act(() => root?.unmount());
+    root = null;
+    expect(socket.listeners("incoming_call")).toBe(0);
+  });
+});
