@@ -50,7 +50,7 @@ export function authFormRoutes(ctx: AppContext) {
       if (!(error instanceof AppError)) throw error;
       const { errors, message } = errorsOf(error);
       const form = { tab, values: echoValues(body, echoed[tab]), errors, message: Object.keys(errors).length > 0 ? "Please check the highlighted fields" : message };
-      const response = htmlResponse(<LandingPage page={pageInfo(ctx.config, request)} form={form} />, { status: error.status, noStore: true });
+      const response = htmlResponse(<LandingPage page={pageInfo(ctx.config, request, "/")} form={form} />, { status: error.status, noStore: true });
       const retry = error.extra.retryAfter;
       if (typeof retry === "number") response.headers.set("retry-after", String(retry));
       return response;

@@ -10,10 +10,11 @@ export interface PageInfo {
   consent: Consent | null;
 }
 
-export function pageInfo(config: Config, request: Request): PageInfo {
+/** `path` overrides the request's own, e.g. a form post answered with the page at "/". */
+export function pageInfo(config: Config, request: Request, path = new URL(request.url).pathname): PageInfo {
   return {
     config,
-    path: new URL(request.url).pathname,
+    path,
     consent: parseConsent(cookieValue(request.headers.get("cookie"), CONSENT_COOKIE)),
   };
 }

@@ -14,8 +14,8 @@ export function AgreementModal({ config }: { config: Config }) {
         <h2 id="agreement-title">User Agreement</h2>
         <div className="modal-body">
           <p>
-            {SITE_NAME} is run by {config.operatorName}. By logging in, registering or entering as a guest you accept these rules
-            and the full <a href="/terms">Terms of User Agreement</a>.
+            {config.operatorName === SITE_NAME ? "" : `${SITE_NAME} is run by ${config.operatorName}. `}By logging in, registering or
+            entering as a guest you accept these rules and the full <a href="/terms">Terms of User Agreement</a>.
           </p>
           <ol>
             <li>You are 18 years old or older. Minors may not use {SITE_NAME}, and accounts may be registered only by private persons, not by organisations.</li>

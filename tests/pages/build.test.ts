@@ -1,0 +1,59 @@
+// The client build and how its files are served. Builds once (about a second).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { buildClient, islandNames } from "../../scripts/build-client.ts";
+import type { Manifest } from "../../src/pages/assets/manifest.ts";
+import { makeTestApp, registerUser } from "../support/app.ts";
+
+const t = makeTestApp();
+let manifest: Manifest;
+beforeAll(async () => {
+  manifest = await buildClient();
+}, 60_000);
+afterAll(() => t.close());
+
+describe("the client build", () => {
+  test("writes hashed page scripts, stylesheets and one chunk per island file", () => {
+    for (const name of ["client", "auth", "consent"]) expect(manifest.scripts[name]?.file).toMatch(new RegExp(`^/build/${name}-[a-z0-9]{8}\\.js$`));
+    for (const name of ["base", "site"]) expect(manifest.styles[name]).toMatch(new RegExp(`^/build/${name}-[a-z0-9]{8}\\.css$`));
+    expect(Object.keys(manifest.islands).sort()).toEqual(islandNames());
+  });
+
+  test("keeps React out of the landing page's scripts", async () => {
+    for (const name of ["auth", "consent"]) {
+      const script = manifest.scripts[name]!;
+      for (const file of [script.file, ...script.preload]) {
+        const code = await Bun.file(join(import.meta.dir, "..", "..", "public", file)).text();
+        expect(code).not.toContain("react.dev/errors");
+      }
+    }
+  });
+
+  test("serves build files for a year, immutable, gzipped when the browser accepts it", async () => {
+    const file = manifest.scripts.auth!.file;
+    const zipped = await t.app.handle(new Request(`http://localhost${file}`, { headers: { "accept-encoding": "gzip, br" } }));
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("content-type")).toContain("text/javascript");
+    const plain = await t.app.handle(new Request(`http://localhost${file}`));
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer()))).toEqual(new Uint8Array(await plain.arrayBuffer()));
+  });
+
+  test("pages link the built CSS and scripts, and the chat screen preloads its island", async () => {
+    const landing = await t.call("GET", "/");
+    expect(landing.text).toContain(`href="${manifest.styles.site}"`);
+    expect(landing.text).toContain(`src="${manifest.scripts.auth!.file}"`);
+    const legal = await t.call("GET", "/terms");
+    expect(legal.text).not.toContain(manifest.scripts.auth!.file);
+    expect(legal.text).toContain(`src="${manifest.scripts.consent!.file}"`);
+    expect(existsSync(join(import.meta.dir, "..", "..", "public", "build", "manifest.json"))).toBe(true);
+    const { token } = await registerUser(t);
+    const chat = await t.call("GET", "/", { headers: { cookie: `sid=${token}` } });
+    expect(chat.text).toContain(`src="${manifest.scripts.client!.file}"`);
+    const island = manifest.islands.ChatApp;
+    if (island) expect(chat.text).toContain(`<link rel="modulepreload" href="${island.file}"/>`);
+  });
+});
