@@ -10,10 +10,13 @@ export const cookiesOf = (headers: Headers): string => headers.getSetCookie().ma
 export const setCookie = (headers: Headers, name: string): string | undefined => headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 
 let counter = 0;
-export function registration(overrides: Record<string, string> = {}): Record<string, string> {
+
+export type Registration = Record<string, string> & { username: string; password: string };
+
+export function registration(overrides: Record<string, string> = {}): Registration {
   counter += 1;
   const username = `form_${process.pid % 1000}_${counter}`;
-  return {
+  const fields: Record<string, string> = {
     username,
     email: `${username}@example.com`,
     password: "correct horse",
@@ -24,4 +27,5 @@ export function registration(overrides: Record<string, string> = {}): Record<str
     country_code: "FR",
     ...overrides,
   };
+  return { ...fields, username: fields.username ?? username, password: fields.password ?? "" };
 }
