@@ -1,10 +1,11 @@
 // Always on the chat screen and deliberately tiny: it waits for a call to start (the chat
 // header's video button dispatches "webchat:start-call") or to ring (the socket's
-// incoming_call), and only then loads the call overlay, and with it PeerJS.
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+// incoming_call), and only then loads the call overlay, and with it PeerJS. It also hands the
+// socket and ICE settings to Video Roulette, which renders inside it.
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { CallRequest } from "./call-state.ts";
 import type { IceConfig } from "./peer-config.ts";
-import type { CallSocket } from "./ports.ts";
+import { VideoContext, type VideoSocket } from "./video-context.ts";
 
 const CallOverlay = lazy(() => import("./CallOverlay.tsx"));
 
@@ -12,10 +13,12 @@ export const START_CALL_EVENT = "webchat:start-call";
 
 interface Props {
   /** The page's realtime client; null until it exists. */
-  socket: CallSocket | null;
+  socket: VideoSocket | null;
   ice: IceConfig;
   /** Shows a toast, such as "Bob declined the call". */
   notify: (text: string) => void;
+  /** The chat screen. */
+  children?: ReactNode;
 }
 
 /** Reads {contactId, contactName} from the start-call event; anything else is ignored. */
@@ -27,7 +30,7 @@ export function startRequest(event: Event): CallRequest | null {
   return { role: "caller", contact: { id, name: detail.contactName } };
 }
 
-export default function CallLayer({ socket, ice, notify }: Props) {
+export default function CallLayer({ socket, ice, notify, children }: Props) {
   const [request, setRequest] = useState<CallRequest | null>(null);
   const busy = useRef(false);
   busy.current = request !== null;
@@ -58,10 +61,15 @@ export default function CallLayer({ socket, ice, notify }: Props) {
     if (notice) notifyRef.current(notice);
   }, []);
 
-  if (!request || !socket) return null;
+  const settings = useMemo(() => ({ socket, ice }), [socket, ice]);
   return (
-    <Suspense fallback={null}>
-      <CallOverlay request={request} socket={socket} ice={ice} onClose={onClose} />
-    </Suspense>
+    <VideoContext.Provider value={settings}>
+      {children}
+      {request && socket && (
+        <Suspense fallback={null}>
+          <CallOverlay request={request} socket={socket} ice={ice} onClose={onClose} />
+        </Suspense>
+      )}
+    </VideoContext.Provider>
   );
 }

@@ -36,13 +36,13 @@ export function IncomingScreen({ name, onAccept, onDecline }: IncomingProps) {
       <div className="call-actions">
         <button type="button" className="call-action is-accept" onClick={onAccept} data-autofocus>
           <span className="call-round" aria-hidden="true">
-            <CallIcon name="phone" />
+            <CallIcon name="phone" size={28} />
           </span>
           Accept
         </button>
         <button type="button" className="call-action is-decline" onClick={onDecline}>
           <span className="call-round" aria-hidden="true">
-            <CallIcon name="hangUp" />
+            <CallIcon name="hangUp" size={30} />
           </span>
           Decline
         </button>
@@ -73,7 +73,7 @@ export function OutgoingScreen({ name, localStream, onCancel }: OutgoingProps) {
       <div className="call-actions">
         <button type="button" className="call-action is-decline" onClick={onCancel} data-autofocus>
           <span className="call-round" aria-hidden="true">
-            <CallIcon name="hangUp" />
+            <CallIcon name="hangUp" size={30} />
           </span>
           Cancel
         </button>

@@ -78,7 +78,7 @@ export default function ConnectedScreen(props: Props) {
           <CallIcon name={cameraOff ? "videoOff" : "video"} />
         </button>
         <button type="button" className="call-control is-end" onClick={props.onEnd} aria-label="End call" title="End call" data-autofocus>
-          <CallIcon name="hangUp" />
+          <CallIcon name="hangUp" size={28} />
         </button>
       </div>
     </div>

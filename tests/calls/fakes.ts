@@ -1,8 +1,9 @@
 // Test doubles for the call session: media streams whose tracks record stop() and enabled, a
 // socket that records what was sent and lets the test emit server events, and a PeerJS peer and
 // media connections driven by hand.
-import type { ServerEvents } from "../../src/realtime/protocol.ts";
-import type { CallClientEvent, CallServerEvent, CallSocket, MediaCallLike, PeerFailure, PeerLike, TonesLike } from "../../islands/calls/ports.ts";
+import type { ClientEventName, ServerEventName, ServerEvents } from "../../src/realtime/protocol.ts";
+import type { MediaCallLike, PeerFailure, PeerLike, TonesLike } from "../../islands/calls/ports.ts";
+import type { VideoSocket } from "../../islands/calls/video-context.ts";
 
 export class FakeTrack {
   enabled = true;
@@ -36,31 +37,45 @@ export function fakeStream(id = `stream-${++streams}`): FakeStream {
 
 type Handler = (data: never) => void;
 
-export class FakeSocket implements CallSocket {
+/** The realtime client as calls and roulette see it; `emit` plays the server. */
+export class FakeSocket implements VideoSocket {
   sent: { event: string; data: unknown }[] = [];
+  connected = true;
   private handlers = new Map<string, Set<Handler>>();
+  private statusListeners = new Set<(status: string) => void>();
 
-  on<K extends CallServerEvent>(event: K, handler: (data: ServerEvents[K]) => void): () => void {
+  on<K extends ServerEventName>(event: K, handler: (data: ServerEvents[K]) => void): () => void {
     const set = this.handlers.get(event) ?? new Set<Handler>();
     this.handlers.set(event, set);
     set.add(handler);
     return () => set.delete(handler);
   }
 
-  send<K extends CallClientEvent>(event: K, data: unknown): boolean {
+  send<K extends ClientEventName>(event: K, data: unknown): boolean {
+    if (!this.connected) return false;
     this.sent.push({ event, data });
     return true;
   }
 
-  emit<K extends CallServerEvent>(event: K, data: ServerEvents[K]): void {
+  onStatus(listener: (status: string) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  emit<K extends ServerEventName>(event: K, data: ServerEvents[K]): void {
     for (const handler of [...(this.handlers.get(event) ?? [])]) (handler as (d: ServerEvents[K]) => void)(data);
   }
 
-  listeners(event: CallServerEvent): number {
+  setStatus(status: string): void {
+    this.connected = status === "connected";
+    for (const listener of [...this.statusListeners]) listener(status);
+  }
+
+  listeners(event: ServerEventName): number {
     return this.handlers.get(event)?.size ?? 0;
   }
 
-  eventsNamed(event: string): unknown[] {
+  eventsNamed(event: ClientEventName): unknown[] {
     return this.sent.filter((s) => s.event === event).map((s) => s.data);
   }
 }

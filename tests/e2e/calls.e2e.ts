@@ -1,0 +1,206 @@
+// One-to-one video calls in real Chromium with a fake camera and microphone, two users in two
+// browser contexts against the real server (PeerJS signalling at /peerjs, ICE_SERVERS=[]):
+// a call from the chat header is accepted and both remote videos play; mute and camera toggles
+// change the tracks; ending closes both sides and releases the camera; a declined call and a call
+// to someone offline end cleanly. Screenshots of every call screen go to tests/e2e/screenshots/.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const PASSWORD = "correct-horse-battery";
+const WAIT = { timeout: 15_000 };
+
+async function register(username: string, name: string) {
+  const response = await fetch(`${server.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({
+      username, email: `${username}@example.com`, password: PASSWORD, name, gender: "female", age: 30,
+      country_code: "DE", country_name: "Germany", profile: null,
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
+}
+
+/** A signed-in chat page whose context may use the fake camera and microphone. */
+async function open(username: string, options: object = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ ...options, baseURL: server.url, permissions: ["camera", "microphone"] });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
+  page.on("dialog", (dialog) => {
+    console.error(`[${username}] unexpected alert:`, dialog.message());
+    void dialog.dismiss();
+  });
+  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+  expect(login.status()).toBe(200);
+  await page.goto("/");
+  await page.locator(".chat-app .tab-bar").waitFor(WAIT);
+  const reject = page.getByRole("button", { name: "Reject non-essential" });
+  if (await reject.isVisible()) await reject.click();
+  return page;
+}
+
+/** Opens the chat with `name` from the All Users list. */
+async function openChat(page: Page, name: string) {
+  await page.locator(".sidebar-panel").getByRole("button", { name: new RegExp(name) }).first().click();
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await page.getByRole("button", { name: `Video call ${name}` }).waitFor(WAIT);
+}
+
+const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
+
+/** The remote video shows frames and its time advances. */
+async function remoteVideoPlays(page: Page, name: string) {
+  const selector = `video[aria-label="${name}'s video"]`;
+  await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, WAIT);
+  const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
+  await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, WAIT);
+  return page.$eval(selector, (v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight, paused: v.paused }));
+}
+
+/** Keeps the local stream reachable after the overlay is gone, to check that it was stopped. */
+const keepLocalStream = (page: Page) =>
+  page.evaluate(() => {
+    const video = document.querySelector<HTMLVideoElement>('video[aria-label="Your camera"]');
+    Object.assign(window, { keptStream: video?.srcObject ?? null });
+  });
+
+const keptTrackStates = (page: Page) =>
+  page.evaluate(() => {
+    const kept = (window as { keptStream?: MediaStream | null }).keptStream;
+    return kept ? kept.getTracks().map((t) => `${t.kind}:${t.readyState}`) : null;
+  });
+
+const localTracks = (page: Page) =>
+  page.$eval('video[aria-label="Your camera"]', (v: HTMLVideoElement) => {
+    const stream = v.srcObject as MediaStream;
+    return { audio: stream.getAudioTracks()[0]?.enabled, video: stream.getVideoTracks()[0]?.enabled };
+  });
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await register("alice", "Alice");
+  await register("bob", "Bob");
+  await register("carol", "Carol");
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("video calls", () => {
+  let alice: Page;
+  let bob: Page;
+
+  test("a call from the chat header rings on both sides and, accepted, plays both remote videos", async () => {
+    alice = await open("alice");
+    bob = await open("bob");
+    await openChat(alice, "Bob");
+    await alice.getByRole("button", { name: "Video call Bob" }).click();
+    await overlay(alice).getByRole("heading", { name: "Calling Bob" }).waitFor(WAIT);
+    expect(await overlay(alice).textContent()).toContain("Waiting for answer");
+    await overlay(bob).getByText("is calling...").waitFor(WAIT);
+    expect(await overlay(bob).locator(".call-avatar").textContent()).toBe("A");
+    expect(await overlay(bob).getByRole("heading").textContent()).toBe("Alice");
+    await screenshot(alice, "call-outgoing");
+    await screenshot(bob, "call-incoming");
+
+    await overlay(bob).getByRole("button", { name: "Accept" }).click();
+    const seenByAlice = await remoteVideoPlays(alice, "Bob");
+    const seenByBob = await remoteVideoPlays(bob, "Alice");
+    expect(seenByAlice.width).toBeGreaterThan(0);
+    expect(seenByBob.width).toBeGreaterThan(0);
+    expect(seenByAlice.paused || seenByBob.paused).toBe(false);
+    const preview = await alice.locator('video[aria-label="Your camera"]').boundingBox();
+    expect([Math.round(preview?.width ?? 0), Math.round(preview?.height ?? 0)]).toEqual([150, 100]);
+    await screenshot(alice, "call-connected");
+    await screenshot(bob, "call-connected-receiver");
+  });
+
+  test("mute and camera toggles flip the local tracks", async () => {
+    expect(await localTracks(alice)).toEqual({ audio: true, video: true });
+    await overlay(alice).getByRole("button", { name: "Mute microphone" }).click();
+    expect(await localTracks(alice)).toEqual({ audio: false, video: true });
+    await overlay(alice).getByRole("button", { name: "Turn camera off" }).click();
+    expect(await localTracks(alice)).toEqual({ audio: false, video: false });
+    await screenshot(alice, "call-muted-camera-off");
+    await overlay(alice).getByRole("button", { name: "Unmute microphone" }).click();
+    await overlay(alice).getByRole("button", { name: "Turn camera on" }).click();
+    expect(await localTracks(alice)).toEqual({ audio: true, video: true });
+  });
+
+  test("Escape does not end the call", async () => {
+    await alice.keyboard.press("Escape");
+    await Bun.sleep(300);
+    expect(await overlay(alice).isVisible()).toBe(true);
+    expect(await overlay(bob).isVisible()).toBe(true);
+  });
+
+  test("ending closes both sides and releases both cameras", async () => {
+    await keepLocalStream(alice);
+    await keepLocalStream(bob);
+    await overlay(alice).getByRole("button", { name: "End call" }).click();
+    await overlay(alice).waitFor({ state: "detached", ...WAIT });
+    await overlay(bob).waitFor({ state: "detached", ...WAIT });
+    await bob.getByText("Alice ended the call").waitFor(WAIT);
+    expect(await keptTrackStates(alice)).toEqual(["audio:ended", "video:ended"]);
+    expect(await keptTrackStates(bob)).toEqual(["audio:ended", "video:ended"]);
+  });
+
+  test("a declined call ends on both sides with a message for the caller", async () => {
+    await alice.getByRole("button", { name: "Video call Bob" }).click();
+    await overlay(bob).getByRole("button", { name: "Decline" }).waitFor(WAIT);
+    await overlay(alice).getByText("Waiting for answer").waitFor(WAIT);
+    await keepLocalStream(alice);
+    await overlay(bob).getByRole("button", { name: "Decline" }).click();
+    await overlay(bob).waitFor({ state: "detached", ...WAIT });
+    await alice.getByText("Bob declined the call").waitFor(WAIT);
+    await overlay(alice).waitFor({ state: "detached", ...WAIT });
+    // The toast slides in: photograph it once it has settled.
+    await Bun.sleep(400);
+    await screenshot(alice, "call-declined");
+    expect(await keptTrackStates(alice)).toEqual(["audio:ended", "video:ended"]);
+  });
+
+  test("a call to someone offline ends with a message", async () => {
+    await openChat(alice, "Carol");
+    // A slow camera, so that the camera-loading screen stays long enough to be photographed.
+    await alice.evaluate(() => {
+      const devices = navigator.mediaDevices;
+      const real = devices.getUserMedia.bind(devices);
+      devices.getUserMedia = async (constraints) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return real(constraints);
+      };
+    });
+    await alice.getByRole("button", { name: "Video call Carol" }).click();
+    await overlay(alice).getByText("Setting up camera...").waitFor(WAIT);
+    await screenshot(alice, "call-setting-up-camera");
+    await alice.getByText("Carol is offline").waitFor(WAIT);
+    await overlay(alice).waitFor({ state: "detached", ...WAIT });
+    await Bun.sleep(400);
+    await screenshot(alice, "call-offline");
+  });
+
+  test("the call screens fit a phone", async () => {
+    const phone = await open("carol", MOBILE);
+    await openChat(phone, "Bob");
+    await phone.getByRole("button", { name: "Video call Bob" }).click();
+    await overlay(bob).getByRole("button", { name: "Accept" }).waitFor(WAIT);
+    await screenshot(phone, "call-outgoing");
+    await overlay(bob).getByRole("button", { name: "Accept" }).click();
+    await remoteVideoPlays(phone, "Bob");
+    await screenshot(phone, "call-connected");
+    await overlay(phone).getByRole("button", { name: "End call" }).click();
+    await overlay(bob).waitFor({ state: "detached", ...WAIT });
+  });
+});
