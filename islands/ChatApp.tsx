@@ -4,13 +4,14 @@
 import { useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import type { ChatAppProps } from "./props.ts";
+import CallLayer from "./calls/CallLayer.tsx";
 import ChatScreen from "./chat/ChatScreen.tsx";
 import { ChatContext } from "./chat/context.ts";
 import { createApi } from "./lib/api.ts";
 import { ChatController, type Notifier } from "./lib/controller.ts";
 import { attachChatEvents } from "./lib/events.ts";
 import { attachPresence } from "./lib/presence.ts";
-import { getRealtime, startRealtime, type ConnectionStatus } from "./lib/socket.ts";
+import { getRealtime, startRealtime, type ConnectionStatus, type RealtimeClient } from "./lib/socket.ts";
 import { KEYS, writeKey } from "./lib/storage.ts";
 import { createStore } from "./lib/store.ts";
 import "./chat/chat.css";
@@ -25,6 +26,8 @@ export default function ChatApp(props: ChatAppProps) {
   const [controller] = useState(
     () => new ChatController(createStore(props.user), createApi(props.token), getRealtime, notifier),
   );
+  // Calls and Video Roulette get the realtime client once this effect has started it.
+  const [socket, setSocket] = useState<RealtimeClient | null>(null);
 
   useEffect(() => {
     const { store } = controller;
@@ -34,6 +37,7 @@ export default function ChatApp(props: ChatAppProps) {
     void controller.start();
 
     const socket = startRealtime(props.token);
+    setSocket(socket);
     const offEvents = attachChatEvents(controller, socket);
     let wasConnected = false;
     const onStatus = (status: ConnectionStatus) => {
@@ -63,7 +67,9 @@ export default function ChatApp(props: ChatAppProps) {
 
   return (
     <ChatContext.Provider value={controller}>
-      <ChatScreen />
+      <CallLayer socket={socket} ice={props.ice} notify={notifier.info}>
+        <ChatScreen />
+      </CallLayer>
     </ChatContext.Provider>
   );
 }
