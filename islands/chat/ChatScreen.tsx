@@ -17,9 +17,9 @@ export default function ChatScreen() {
   return (
     <div className={`chat-app tab-${tab}${showMain ? " show-main" : ""}`}>
       <Sidebar />
-      <main className="main-area" id="chat-main">
+      <section className="main-area" id="chat-main" aria-label="Conversation">
         <MainArea />
-      </main>
+      </section>
       {/* Mounted after hydration: toasts exist only in the browser. */}
       {store.ready.value && <Toaster position="top-right" />}
     </div>

@@ -27,7 +27,7 @@ export default function ChatsTab() {
   return (
     <section className="tab-panel" aria-labelledby="chats-heading">
       <div className="panel-header">
-        <h1 id="chats-heading" className="panel-heading">Chats</h1>
+        <h2 id="chats-heading" className="panel-heading">Chats</h2>
       </div>
       <div className="search-box">
         <Icon name="search" size={16} />

@@ -19,7 +19,7 @@ export default function SettingsSidebar() {
   return (
     <section className="tab-panel settings-sidebar" aria-labelledby="settings-heading">
       <div className="panel-header">
-        <h1 id="settings-heading" className="panel-heading">Settings</h1>
+        <h2 id="settings-heading" className="panel-heading">Settings</h2>
       </div>
       <div className="me-card">
         <Avatar name={me.name} url={me.avatar_url} size="lg" />

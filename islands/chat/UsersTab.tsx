@@ -31,13 +31,13 @@ export default function UsersTab() {
   return (
     <section className="tab-panel" aria-labelledby="users-heading">
       <div className="panel-header">
-        <h1 id="users-heading" className="panel-heading">
+        <h2 id="users-heading" className="panel-heading">
           All Users
           <span className="online-counter" aria-label={`${store.onlineCount.value} online`}>
             <span className="presence-dot is-online" aria-hidden="true" />
             {store.onlineCount.value} online
           </span>
-        </h1>
+        </h2>
         <button
           type="button"
           className={`icon-button${searchOpen ? " is-active" : ""}`}

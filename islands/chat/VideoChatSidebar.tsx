@@ -20,7 +20,7 @@ const FEATURES = ["Random one-to-one video matching", "No sign-up needed to star
 function List({ title, items }: { title: string; items: string[] }) {
   return (
     <div className="info-block">
-      <h2>{title}</h2>
+      <h3>{title}</h3>
       <ul>
         {items.map((item) => (
           <li key={item}>{item}</li>
@@ -34,7 +34,7 @@ export default function VideoChatSidebar() {
   return (
     <section className="tab-panel video-sidebar" aria-labelledby="video-heading">
       <div className="panel-header">
-        <h1 id="video-heading" className="panel-heading">Video Chat</h1>
+        <h2 id="video-heading" className="panel-heading">Video Chat</h2>
       </div>
       <div className="list-scroll padded">
         <div className="stats">

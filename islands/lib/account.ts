@@ -58,12 +58,14 @@ export async function logout(c: ChatController): Promise<void> {
   if (!window.confirm("Are you sure you want to logout?")) return;
   const socket = getRealtime();
   socket?.send("user_logout", {});
+  // Closed before the server revokes the session: a revoked socket would send the page away
+  // before the confirmation toast shows.
+  socket?.disconnect();
   try {
     await c.api.logout();
   } catch (error) {
     console.error("Logout call failed; signing out locally", error);
   }
-  socket?.disconnect();
   writeKey(KEYS.token, null);
   writeKey(KEYS.userId, null);
   c.notify.success("Logged out successfully");

@@ -1,0 +1,246 @@
+// The chat screen in real Chromium against the real server, as people use it: two users chatting
+// in two browser contexts (ticks single -> double -> blue, typing bubble, unread badge, a photo,
+// a group of files, the lightbox, the emoji picker), reload restoring the selection, profile edit,
+// avatar, logout, and the phone layout at 375 px. Screenshots go to tests/e2e/screenshots/.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
+import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const PASSWORD = "correct-horse-battery";
+
+async function register(username: string, name: string, extra: Record<string, unknown> = {}) {
+  const response = await fetch(`${server.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({
+      username, email: `${username}@example.com`, password: PASSWORD, name, gender: "female", age: 29,
+      country_code: "DE", country_name: "Germany", profile: null, ...extra,
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
+}
+
+/** A signed-in page: the login call sets the session cookie, then "/" is the chat screen. */
+async function open(username: string, options: object = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ ...options, baseURL: server.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
+  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+  expect(login.status()).toBe(200);
+  await page.goto("/");
+  await ready(page);
+  const reject = page.getByRole("button", { name: "Reject non-essential" });
+  if (await reject.isVisible()) await reject.click();
+  return page;
+}
+
+async function ready(page: Page) {
+  await page.locator(".chat-app .tab-bar").waitFor();
+  await page.locator(".chat-app .main-area").getByText("Loading...").waitFor({ state: "detached" }).catch(() => {});
+  await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
+}
+
+const png = (colour: string, width = 640, height = 480) =>
+  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+
+const tickOfLast = (page: Page) => page.locator(".message-row.is-own .ticks").last().getAttribute("data-status");
+
+async function waitForTick(page: Page, status: string) {
+  await page.waitForFunction(
+    (s) => [...document.querySelectorAll(".message-row.is-own .ticks")].at(-1)?.getAttribute("data-status") === s,
+    status,
+    { timeout: 10_000 },
+  );
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await register("alice", "Alice");
+  await register("bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
+  await register("carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("chat screen at 1280 px", () => {
+  let alice: Page;
+  let bob: Page;
+
+  test("a message to someone offline shows a single tick", async () => {
+    alice = await open("alice");
+    await screenshot(alice, "chat-users");
+    await alice.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
+    await alice.getByRole("button", { name: "Start Chat" }).waitFor();
+    await screenshot(alice, "chat-profile");
+    await alice.getByRole("button", { name: "Start Chat" }).click();
+    await alice.getByText("No messages yet").waitFor();
+    await alice.getByRole("textbox", { name: "Message Bob" }).fill("Hi Bob! Are you around?");
+    await alice.keyboard.press("Enter");
+    await alice.locator(".message-row.is-own").first().waitFor();
+    expect(await tickOfLast(alice)).toBe("sent");
+    expect(await alice.getByRole("textbox", { name: "Message Bob" }).inputValue()).toBe("");
+  });
+
+  test("the tick doubles when Bob connects, his unread badge counts, and it turns blue when he reads", async () => {
+    bob = await open("bob");
+    await waitForTick(alice, "delivered");
+    const badge = bob.locator('[data-tab="chats"] .badge');
+    await badge.waitFor();
+    expect(await badge.textContent()).toBe("1");
+    await screenshot(bob, "chat-unread-badge");
+    await bob.locator('[data-tab="chats"]').click();
+    const row = bob.locator(".sidebar-panel .row", { hasText: "Alice" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Hi Bob! Are you around?");
+    await screenshot(bob, "chat-list");
+    await row.click();
+    await bob.locator(".message-text", { hasText: "Hi Bob! Are you around?" }).waitFor();
+    await waitForTick(alice, "read");
+    await badge.waitFor({ state: "detached" });
+  });
+
+  test("typing shows the bubble on the other side and the reply arrives", async () => {
+    const box = bob.getByRole("textbox", { name: "Message Alice" });
+    await box.pressSequentially("Hey Alice", { delay: 30 });
+    await alice.locator(".typing-bubble").waitFor();
+    await screenshot(alice, "chat-typing");
+    await box.press("Shift+Enter");
+    await box.pressSequentially("Yes, I'm here.");
+    await box.press("Enter");
+    await alice.getByText("Yes, I'm here.").waitFor();
+    await alice.locator(".typing-bubble").waitFor({ state: "detached", timeout: 5000 });
+    expect(await alice.locator(".message-row:not(.is-own) .message-text").last().textContent()).toBe("Hey Alice\nYes, I'm here.");
+  });
+
+  test("a photo and a group of files arrive as one image and one grid", async () => {
+    const input = alice.locator(".chat-window input[type=file]");
+    await input.setInputFiles({ name: "sunset.png", mimeType: "image/png", buffer: await png("#f97316") });
+    await bob.locator(".image-grid.grid-one img").waitFor();
+    const colours = ["#7c3aed", "#22c55e", "#0ea5e9", "#e11d48", "#facc15", "#14b8a6", "#a855f7", "#64748b", "#fb7185", "#84cc16", "#f59e0b"];
+    const files = await Promise.all(colours.map(async (c, i) => ({ name: `photo-${i + 1}.png`, mimeType: "image/png", buffer: await png(c, 300, 300) })));
+    files.push({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n% test file\n") });
+    await input.setInputFiles(files);
+    // Eleven images: batches of ten go up, so the grid of the first ten shows "+1" on its ninth tile.
+    await bob.locator(".image-grid.grid-many .more-overlay").first().waitFor({ timeout: 15_000 });
+    expect(await bob.locator(".image-grid.grid-many .more-overlay").first().textContent()).toBe("+1");
+    await bob.locator(".file-card", { hasText: "notes.pdf" }).waitFor();
+    await bob.waitForTimeout(500);
+    await screenshot(bob, "chat-files");
+    await screenshot(alice, "chat-files-sender");
+  });
+
+  test("the lightbox shows N of M, moves with the arrow keys and closes on Escape", async () => {
+    await bob.locator(".image-grid.grid-one .image-tile").first().click();
+    const dialog = bob.getByRole("dialog");
+    await dialog.waitFor();
+    const total = await bob.locator(".lightbox-thumb").count();
+    expect(await bob.locator(".lightbox-counter").textContent()).toBe(`1 of ${total}`);
+    await bob.keyboard.press("ArrowRight");
+    expect(await bob.locator(".lightbox-counter").textContent()).toBe(`2 of ${total}`);
+    await bob.waitForTimeout(300);
+    await screenshot(bob, "chat-lightbox");
+    await bob.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+  });
+
+  test("the emoji picker loads when first opened and inserts an emoji", async () => {
+    await alice.getByRole("button", { name: "Emoji" }).click();
+    await alice.locator(".EmojiPickerReact").waitFor({ timeout: 10_000 });
+    await alice.waitForTimeout(400);
+    await screenshot(alice, "chat-emoji");
+    await alice.locator(".EmojiPickerReact button.epr-emoji").first().click();
+    expect((await alice.getByRole("textbox", { name: "Message Bob" }).inputValue()).length).toBeGreaterThan(0);
+    await alice.keyboard.press("Escape");
+  });
+
+  test("a reload restores the open chat", async () => {
+    await alice.reload();
+    await ready(alice);
+    await alice.getByRole("textbox", { name: "Message Bob" }).waitFor();
+    expect(await alice.locator(".chat-header-name").textContent()).toBe("Bob");
+    expect(await alice.evaluate(() => [localStorage.getItem("selectedViewMode"), localStorage.getItem("token") !== null])).toEqual(["chat", true]);
+  });
+
+  test("the Video Chat tab shows its figures and the start button", async () => {
+    await alice.locator('[data-tab="video"]').click();
+    await alice.getByText('Click "Start" to begin video chat').waitFor();
+    expect(await alice.locator(".stats").textContent()).toContain("1,247");
+    await screenshot(alice, "chat-video-tab");
+  });
+
+  test("profile edit, avatar upload and delete", async () => {
+    await alice.locator('[data-tab="settings"]').click();
+    await alice.getByRole("button", { name: /Profile Settings/ }).click();
+    await alice.getByRole("button", { name: "Edit Profile" }).click();
+    await alice.getByLabel("Display name", { exact: true }).fill("Alice Wonder");
+    await alice.locator(".country-picker .select-like").click();
+    await alice.getByPlaceholder("Search countries...").fill("spa");
+    await alice.getByRole("option", { name: /Spain/ }).click();
+    await screenshot(alice, "chat-profile-edit");
+    await alice.getByRole("button", { name: "Save Changes" }).click();
+    await alice.getByText("Profile updated successfully!").waitFor();
+    expect(await alice.locator(".settings-main dl").textContent()).toContain("Spain");
+    await alice.locator(".avatar-editor input[type=file]").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await png("#db2777", 256, 256) });
+    await alice.locator(".avatar-editor .avatar img").waitFor();
+    await screenshot(alice, "chat-settings");
+    alice.once("dialog", (d) => void d.accept());
+    await alice.getByRole("button", { name: "Delete" }).click();
+    await alice.locator(".avatar-editor .avatar img").waitFor({ state: "detached" });
+    // Bob's list shows the new name once he reloads it.
+    await bob.reload();
+    await ready(bob);
+  });
+});
+
+describe("chat screen at 375 px", () => {
+  test("one pane at a time with the tab bar at the bottom", async () => {
+    const carol = await open("carol", MOBILE);
+    const tabBar = await carol.locator(".tab-bar").boundingBox();
+    expect(Math.round((tabBar?.y ?? 0) + (tabBar?.height ?? 0))).toBe(740);
+    await screenshot(carol, "chat-mobile-users");
+    await carol.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
+    await carol.getByRole("button", { name: "Start Chat" }).click();
+    await carol.getByRole("textbox", { name: "Message Bob" }).fill("Hello from my phone");
+    await carol.getByRole("button", { name: "Send message" }).click();
+    await carol.locator(".message-row.is-own").waitFor();
+    await screenshot(carol, "chat-mobile-chat");
+    await carol.getByRole("button", { name: "Back to list" }).click();
+    await carol.locator('[data-tab="chats"]').click();
+    await carol.locator(".sidebar-panel .row", { hasText: "Bob" }).waitFor();
+    await screenshot(carol, "chat-mobile-chats");
+    await carol.locator('[data-tab="video"]').click();
+    await carol.getByText("Start Video Chat").waitFor();
+    await screenshot(carol, "chat-mobile-video");
+    await carol.locator('[data-tab="settings"]').click();
+    await screenshot(carol, "chat-mobile-settings");
+  });
+
+  test("logout asks first, then leaves for the landing page even signed out", async () => {
+    const page = contexts.at(-1)?.pages()[0];
+    if (!page) throw new Error("no mobile page");
+    page.once("dialog", (d) => {
+      expect(d.message()).toBe("Are you sure you want to logout?");
+      void d.accept();
+    });
+    await page.getByRole("button", { name: /Logout/ }).click();
+    await page.getByText("Logged out successfully").waitFor();
+    // The page goes to "/", which now shows the landing page.
+    await page.locator(".chat-app").waitFor({ state: "detached", timeout: 10_000 });
+    await page.waitForLoadState("load");
+    expect(page.url()).toBe(`${server.url}/`);
+    expect(await page.evaluate(() => [localStorage.getItem("token"), localStorage.getItem("userId")])).toEqual([null, null]);
+    await screenshot(page, "chat-after-logout");
+  });
+});
