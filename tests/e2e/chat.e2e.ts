@@ -202,6 +202,20 @@ describe("chat screen at 1280 px", () => {
     await bob.reload();
     await ready(bob);
   });
+
+  test("Find Users filters the list and says how many are online", async () => {
+    await bob.locator('[data-tab="users"]').click();
+    await bob.getByRole("button", { name: "Find Users" }).click();
+    await bob.getByLabel("Name").fill("ali");
+    await bob.getByText("1 of 1 found").waitFor();
+    await screenshot(bob, "chat-find-users");
+    await bob.getByLabel("Min age").selectOption("60");
+    await bob.getByText("No users found").waitFor();
+    await bob.getByText("Try adjusting your search filters").waitFor();
+    await bob.getByRole("button", { name: "Clear results" }).click();
+    expect(await bob.getByRole("button", { name: "Find Users" }).getAttribute("aria-expanded")).toBe("false");
+    expect(await bob.locator(".sidebar-panel .row").count()).toBe(2);
+  });
 });
 
 describe("chat screen at 375 px", () => {

@@ -1,0 +1,137 @@
+// Realtime events on the chat store, presence signals from the page, and paging older messages.
+import { registerDom, unregisterDom } from "./dom.ts";
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { attachChatEvents } from "../../islands/lib/events.ts";
+import { attachPresence } from "../../islands/lib/presence.ts";
+import type { ServerEventKey, ServerEventMap } from "../../islands/lib/socket.ts";
+import { message, user } from "./fixtures.ts";
+import { harness, wait } from "./harness.ts";
+
+registerDom();
+afterAll(() => unregisterDom());
+
+/** A socket whose events the test fires by hand. */
+function emitter() {
+  const handlers = new Map<string, (data: unknown) => void>();
+  return {
+    on<K extends ServerEventKey>(event: K, handler: (data: ServerEventMap[K]) => void) {
+      handlers.set(event, handler as (data: unknown) => void);
+      return () => handlers.delete(event);
+    },
+    emit<K extends ServerEventKey>(event: K, data: ServerEventMap[K]) {
+      handlers.get(event)?.(data);
+    },
+  };
+}
+
+const counters = {
+  "GET /api/messages/unread/count": () => ({ unread_count: 0 }),
+  "GET /api/messages/unread/per-user": () => ({ items: [] }),
+};
+
+describe("realtime events", () => {
+  test("presence updates the lists with a toast naming the user, and my own is ignored", () => {
+    const { controller, toasts } = harness(counters);
+    const bob = user({ id: 2, name: "Bob", is_online: false });
+    controller.store.users.value = [bob];
+    const socket = emitter();
+    attachChatEvents(controller, socket);
+    socket.emit("user_online", { userId: 2, name: "Bob" });
+    expect(controller.store.users.value[0]?.is_online).toBe(true);
+    socket.emit("user_offline", { userId: 2, name: "Bob" });
+    const after = controller.store.users.value[0];
+    expect(after?.is_online).toBe(false);
+    expect(Date.now() - new Date(after?.last_seen ?? 0).getTime()).toBeLessThan(5000);
+    socket.emit("user_offline", { userId: 1, name: "Me" });
+    socket.emit("new_user_registered", { name: "Dana" });
+    expect(toasts).toEqual(["info:Bob is now online", "info:Bob went offline", "info:Dana joined the chat"]);
+  });
+
+  test("delivery and read receipts move the ticks; a read by me refetches the counters", async () => {
+    const { controller, calls } = harness(counters);
+    controller.store.messages.value = [message({ id: 10, sender_id: 1, receiver_id: 2 }), message({ id: 11, sender_id: 1, receiver_id: 2 })];
+    const socket = emitter();
+    attachChatEvents(controller, socket);
+    socket.emit("message_delivered", { messageId: 10, deliveredAt: "2026-11-22T10:00:01.000Z", receiverId: 2 });
+    expect(controller.store.messages.value.map((m) => m.is_delivered)).toEqual([true, false]);
+    socket.emit("messages_read_batch", { messageIds: [10, 11], receiverId: 2, readAt: "2026-11-22T10:00:05.000Z" });
+    expect(controller.store.messages.value.map((m) => [m.is_read, m.delivered_at])).toEqual([
+      [true, "2026-11-22T10:00:01.000Z"],
+      [true, "2026-11-22T10:00:05.000Z"],
+    ]);
+    expect(calls).not.toContain("GET /api/messages/unread/count");
+    socket.emit("messages_read_batch", { messageIds: [], receiverId: 1, readAt: "2026-11-22T10:00:06.000Z" });
+    await wait(5);
+    expect(calls).toContain("GET /api/messages/unread/count");
+  });
+
+  test("typing events set and clear the contact's typing flag", () => {
+    const { controller } = harness(counters);
+    const socket = emitter();
+    attachChatEvents(controller, socket);
+    socket.emit("user_typing", { userId: 2, name: "Bob", isTyping: true });
+    expect(controller.store.typing.value[2]).toBe(true);
+    socket.emit("user_typing", { userId: 2, name: "Bob", isTyping: false });
+    expect(controller.store.typing.value[2]).toBe(false);
+  });
+});
+
+describe("older messages", () => {
+  test("load with the oldest time as cursor, once per cursor, until no more pages exist", async () => {
+    let pages = 0;
+    const { controller, calls } = harness({
+      "GET /api/messages/2": (_init, path) => {
+        pages += 1;
+        if (!path.includes("before=")) return { messages: [message({ id: 100, created_at: "2026-11-22T10:00:00.000Z" })], hasMore: true, oldestMessageTime: "2026-11-22T10:00:00.000Z" };
+        return { messages: [message({ id: 99, created_at: "2026-11-22T09:00:00.000Z" })], hasMore: false, oldestMessageTime: "2026-11-22T09:00:00.000Z" };
+      },
+      "PUT /api/messages/mark-read/2": () => ({ updatedCount: 0, readMessages: [] }),
+    });
+    controller.select(user({ id: 2 }), "chat");
+    await wait(5);
+    await Promise.all([controller.loadOlder(), controller.loadOlder()]);
+    await controller.loadOlder();
+    expect(pages).toBe(2);
+    expect(calls.filter((c) => c.startsWith("GET /api/messages/2"))).toEqual([
+      "GET /api/messages/2?limit=50",
+      `GET /api/messages/2?limit=50&before=${encodeURIComponent("2026-11-22T10:00:00.000Z")}`,
+    ]);
+    expect(controller.store.messages.value.map((m) => m.id)).toEqual([99, 100]);
+  });
+});
+
+describe("presence from the page", () => {
+  const setVisibility = (state: "visible" | "hidden") => {
+    Object.defineProperty(document, "visibilityState", { value: state, configurable: true });
+    document.dispatchEvent(new Event("visibilitychange"));
+  };
+
+  test("hidden long enough sends user_logout; visible again sends user_back_online or reconnects", async () => {
+    const sent: string[] = [];
+    let reconnects = 0;
+    const client = { connected: true, send: (event: string) => (sent.push(event), true), reconnectNow: () => void reconnects++ };
+    const detach = attachPresence(client, 20);
+    setVisibility("hidden");
+    await wait(40);
+    expect(sent).toEqual(["user_logout"]);
+    setVisibility("visible");
+    expect(sent).toEqual(["user_logout", "user_back_online"]);
+    client.connected = false;
+    setVisibility("hidden");
+    setVisibility("visible");
+    await wait(40);
+    expect(reconnects).toBe(1);
+    expect(sent).toEqual(["user_logout", "user_back_online"]);
+    detach();
+    expect(sent.at(-1)).toBe("user_logout");
+  });
+
+  test("page unload signals logout", () => {
+    const sent: string[] = [];
+    const detach = attachPresence({ connected: true, send: (event: string) => (sent.push(event), true), reconnectNow: () => {} });
+    window.dispatchEvent(new Event("pagehide"));
+    expect(sent).toEqual(["user_logout"]);
+    detach();
+  });
+});
