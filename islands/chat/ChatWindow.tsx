@@ -17,9 +17,11 @@ export default function ChatWindow({ contact }: { contact: ChatUser }) {
     // The attach button opens the file dialog; clicks and keys elsewhere belong to the chat.
     noClick: true,
     noKeyboard: true,
+    // A pasted picture would be sent at once, unseen: only the attach button and drops send files.
+    noPaste: true,
   });
   return (
-    <section {...getRootProps({ className: "chat-window", "aria-label": `Chat with ${contact.name}` })}>
+    <section {...getRootProps({ className: "chat-window", role: "region", "aria-label": `Chat with ${contact.name}` })}>
       <input {...getInputProps({ "aria-label": "Attach files" })} />
       <ChatHeader contact={contact} />
       <MessageList contact={contact} />

@@ -32,6 +32,9 @@ async function open(username: string, options: object = DESKTOP): Promise<Page> 
   contexts.push(context);
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") console.error(`[${username}] console:`, m.text());
+  });
   const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
   expect(login.status()).toBe(200);
   await page.goto("/");
