@@ -15,6 +15,8 @@ import { getRealtime, startRealtime, type ConnectionStatus, type RealtimeClient 
 import { KEYS, writeKey } from "./lib/storage.ts";
 import { createStore } from "./lib/store.ts";
 import "./chat/chat.css";
+import "./chat/chat-window.css";
+import "./chat/chat-screens.css";
 
 const notifier: Notifier = {
   success: (text) => toast.success(text),

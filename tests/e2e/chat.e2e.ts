@@ -239,8 +239,11 @@ describe("chat screen at 375 px", () => {
     await screenshot(carol, "chat-mobile-chats");
     await carol.locator('[data-tab="video"]').click();
     await carol.getByText("Start Video Chat").waitFor();
+    await carol.waitForTimeout(300);
     await screenshot(carol, "chat-mobile-video");
     await carol.locator('[data-tab="settings"]').click();
+    await carol.getByText("Sign out of your account").waitFor();
+    await carol.waitForTimeout(300); // let the tab colours finish their transition
     await screenshot(carol, "chat-mobile-settings");
   });
 
