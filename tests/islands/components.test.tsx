@@ -1,6 +1,6 @@
 // The chat screen's components in happy-dom: tab badges, list states, the image grid, the input,
 // avatar checks and the server render.
-import { registerDom, unregisterDom } from "./dom.ts";
+import { freshReactDomClient, registerDom, unregisterDom } from "./dom.ts";
 
 import { afterAll, afterEach, describe, expect, spyOn, test } from "bun:test";
 import { act, type ReactNode } from "react";
@@ -17,9 +17,7 @@ import { me, message, user } from "./fixtures.ts";
 import { harness, wait } from "./harness.ts";
 
 registerDom();
-// Loaded after the DOM exists: React DOM checks for input events once, when it loads, and Bun
-// evaluates CommonJS packages ahead of the ES modules that import them.
-const { createRoot } = await import("react-dom/client");
+const { createRoot } = freshReactDomClient();
 afterAll(() => unregisterDom());
 
 let root: Root | null = null;

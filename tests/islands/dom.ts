@@ -1,9 +1,12 @@
 // happy-dom for the DOM test files only (not preloaded for every file: it replaces fetch, Request,
 // WebSocket and friends, STACK-NOTES). Bun runs test files in one process and evaluates this
 // module once, so each DOM file calls registerDom() itself and unregisterDom() in afterAll.
-// React DOM must be imported dynamically after registerDom(): it checks for a DOM once, when it
-// loads, and Bun evaluates CommonJS packages ahead of the ES modules that import them.
+// React DOM decides once, when it loads, whether the page has "input" events; loaded without a
+// DOM it falls back to an old-IE polyfill that fails under happy-dom. Another test file may have
+// loaded it that way already (Bun evaluates CommonJS packages ahead of the ES modules importing
+// them, and shares them across files), so freshReactDomClient() loads a copy of its own.
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { dirname, join } from "node:path";
 
 export function registerDom(): void {
   if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:5001/" });
@@ -12,6 +15,16 @@ export function registerDom(): void {
 
 export async function unregisterDom(): Promise<void> {
   if (GlobalRegistrator.isRegistered) await GlobalRegistrator.unregister();
+}
+
+/** react-dom/client evaluated now, with the DOM in place (call after registerDom()). */
+export function freshReactDomClient(): typeof import("react-dom/client") {
+  const entry = require.resolve("react-dom/client");
+  // The package's exports hide its cjs/ folder from require.resolve; it sits next to the entry.
+  const impl = join(dirname(entry), "cjs", `react-dom-client.${process.env.NODE_ENV === "production" ? "production" : "development"}.js`);
+  delete require.cache[entry];
+  delete require.cache[impl];
+  return require("react-dom/client") as typeof import("react-dom/client");
 }
 
 registerDom();
