@@ -262,10 +262,24 @@ export class RealtimeClient {
 }
 
 let shared: RealtimeClient | null = null;
+const waiting = new Set<(client: RealtimeClient) => void>();
 
 /** The page's realtime client, once the chat screen has started it (browser only). */
 export function getRealtime(): RealtimeClient | null {
   return shared;
+}
+
+/**
+ * Calls back with the page's client as soon as the chat screen starts it (at once if it has).
+ * For code mounted before the chat screen's effects run. Returns an unsubscribe function.
+ */
+export function whenRealtime(listener: (client: RealtimeClient) => void): () => void {
+  if (shared && shared.status !== "closed") {
+    listener(shared);
+    return () => {};
+  }
+  waiting.add(listener);
+  return () => waiting.delete(listener);
 }
 
 /** Starts (or returns) the page's client for this token, same origin, wss on https. */
@@ -274,5 +288,6 @@ export function startRealtime(token: string): RealtimeClient {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   shared = new RealtimeClient({ url: `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}` });
   shared.connect();
+  for (const listener of [...waiting]) listener(shared);
   return shared;
 }
