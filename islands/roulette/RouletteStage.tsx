@@ -1,0 +1,52 @@
+// The roulette's video area: the partner's video large, your own camera small in a corner, and
+// the status line over the stage while nobody is connected.
+import CallIcon from "../calls/CallIcon.tsx";
+import StreamVideo from "../calls/StreamVideo.tsx";
+import type { RoulettePartner } from "../../src/realtime/protocol.ts";
+import { flagOf, type RouletteStatus } from "./roulette-state.ts";
+
+interface Props {
+  status: RouletteStatus;
+  statusText: string;
+  partner: RoulettePartner | null;
+  localStream: MediaStream | null;
+  remoteStream: MediaStream | null;
+}
+
+function partnerLine(partner: RoulettePartner): string {
+  const details = [partner.age ? String(partner.age) : null, partner.country_name ? `${flagOf(partner.country_code)} ${partner.country_name}` : null];
+  return details.filter(Boolean).join(" · ");
+}
+
+export default function RouletteStage({ status, statusText, partner, localStream, remoteStream }: Props) {
+  const live = status === "connected" && remoteStream !== null;
+  return (
+    <div className={`roulette-stage is-${status}`}>
+      <StreamVideo stream={remoteStream} label="Partner's video" className={`roulette-remote${live ? "" : " is-hidden"}`} />
+      <div className={`roulette-overlay${live ? " is-hidden" : ""}`}>
+        <span className="roulette-orb" aria-hidden="true">
+          <CallIcon name="video" size={36} />
+          {(status === "searching" || status === "connecting") && <span className="roulette-ring" />}
+        </span>
+        <p className="roulette-status" id="roulette-status" role="status" aria-live="polite">
+          {statusText}
+        </p>
+        {status === "disconnected" && <p className="roulette-hint">Meet a random person on video. Be kind, and stop at any time.</p>}
+      </div>
+      {partner && (
+        <div className="roulette-partner">
+          <strong>{partner.name}</strong>
+          {partnerLine(partner) && <span>{partnerLine(partner)}</span>}
+        </div>
+      )}
+      {localStream && (
+        <div className="roulette-local">
+          <StreamVideo stream={localStream} label="Your camera" className="roulette-local-video" muted />
+          <span className="roulette-you" aria-hidden="true">
+            You
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+// Video Roulette's state as a pure reducer (spec section 4 "Video Roulette"): disconnected,
+// searching, connecting, connected, plus the partner, the error line and auto-reconnect.
+// RouletteSession performs the side effects; this decides what is shown.
+import type { RoulettePartner } from "../../src/realtime/protocol.ts";
+
+export type RouletteStatus = "disconnected" | "searching" | "connecting" | "connected";
+
+export interface RouletteFilters {
+  gender: "any" | "male" | "female";
+  /** "any" or a two-letter country code. */
+  country: string;
+}
+
+/** Spec section 9 "Roulette". */
+export const SEARCH_RETRY_MS = 30_000;
+export const RESEARCH_DELAY_MS = 1000;
+export const OFFER_RETRY_MS = 1000;
+
+export const ROULETTE_ERRORS = {
+  connectionLost: "Connection lost. Please try again.",
+  noCamera: "Camera access required for video chat",
+  stream: "Failed to setup video stream",
+  establish: "Failed to establish connection",
+  setup: "Connection setup failed. Please try again.",
+  offer: "Failed to process connection offer",
+} as const;
+
+export const DEFAULT_FILTERS: RouletteFilters = { gender: "any", country: "any" };
+
+export interface RouletteState {
+  status: RouletteStatus;
+  /** The camera is being opened after Start. */
+  starting: boolean;
+  partner: RoulettePartner | null;
+  error: string | null;
+  /** On after Start: losing a partner starts a new search. Off after Stop. */
+  autoReconnect: boolean;
+  filters: RouletteFilters;
+}
+
+export type RouletteAction =
+  | { type: "starting" }
+  | { type: "searching" }
+  | { type: "partner_found"; partner: RoulettePartner }
+  | { type: "connected" }
+  | { type: "partner_lost" }
+  | { type: "stopped" }
+  | { type: "error"; text: string }
+  | { type: "filters"; filters: RouletteFilters };
+
+export const initialRouletteState = (filters: RouletteFilters = DEFAULT_FILTERS): RouletteState => ({
+  status: "disconnected",
+  starting: false,
+  partner: null,
+  error: null,
+  autoReconnect: false,
+  filters,
+});
+
+export function rouletteReducer(state: RouletteState, action: RouletteAction): RouletteState {
+  switch (action.type) {
+    case "starting":
+      return { ...state, starting: true, error: null };
+    case "searching":
+      return { ...state, status: "searching", starting: false, partner: null, error: null, autoReconnect: true };
+    case "partner_found":
+      if (state.status === "disconnected") return state;
+      return { ...state, status: "connecting", partner: action.partner };
+    case "connected":
+      if (state.status !== "connecting" || !state.partner) return state;
+      return { ...state, status: "connected" };
+    case "partner_lost":
+      if (state.status === "disconnected") return state;
+      return { ...state, partner: null, status: state.autoReconnect ? "searching" : "disconnected" };
+    case "stopped":
+      return { ...state, status: "disconnected", starting: false, partner: null, autoReconnect: false };
+    case "error":
+      return { ...state, status: "disconnected", starting: false, partner: null, autoReconnect: false, error: action.text };
+    case "filters":
+      return { ...state, filters: action.filters };
+  }
+}
+
+/** The status line (spec section 2 "Video Chat tab"). */
+export function statusText(state: RouletteState): string {
+  switch (state.status) {
+    case "disconnected":
+      return state.starting ? "Starting camera..." : 'Click "Start" to begin video chat';
+    case "searching":
+      return "Looking for someone to chat with...";
+    case "connecting":
+      return "Connecting...";
+    case "connected":
+      return state.partner ? `Connected with ${state.partner.name}` : "Connected";
+  }
+}
+
+/** The buttons each status shows: Start; Stop; Next Partner and Stop. */
+export function buttonsFor(status: RouletteStatus): ("start" | "next" | "stop")[] {
+  if (status === "disconnected") return ["start"];
+  if (status === "connected") return ["next", "stop"];
+  return ["stop"];
+}
+
+/** An offer or answer as relayed by the server: checked before it reaches WebRTC. */
+export function asDescription(value: unknown, type: "offer" | "answer"): RTCSessionDescriptionInit | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { type: kind, sdp } = value as { type?: unknown; sdp?: unknown };
+  return kind === type && typeof sdp === "string" ? { type, sdp } : null;
+}
+
+export function asCandidate(value: unknown): RTCIceCandidateInit | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { candidate, sdpMid, sdpMLineIndex, usernameFragment } = value as Record<string, unknown>;
+  if (typeof candidate !== "string") return null;
+  return {
+    candidate,
+    sdpMid: typeof sdpMid === "string" ? sdpMid : null,
+    sdpMLineIndex: typeof sdpMLineIndex === "number" ? sdpMLineIndex : null,
+    ...(typeof usernameFragment === "string" ? { usernameFragment } : {}),
+  };
+}
+
+/** A country code as its flag emoji (two regional indicator letters). */
+export function flagOf(code: string | null | undefined): string {
+  if (!code || !/^[A-Za-z]{2}$/.test(code)) return "";
+  return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}

@@ -1,0 +1,166 @@
+// Video Roulette in real Chromium with fake cameras, against the real server (ICE_SERVERS=[]):
+// two users press 'Start Video Chat' and see each other; 'Next Partner' with a third user waiting
+// pairs anew; 'Stop' returns to 'Start Video Chat' and releases the camera; closing one browser
+// lets the other search again. Screenshots of each state go to tests/e2e/screenshots/.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+const contexts = new Map<string, BrowserContext>();
+const PASSWORD = "correct-horse-battery";
+const WAIT = { timeout: 15_000 };
+
+async function register(username: string, name: string, gender: string, country: [string, string]) {
+  const response = await fetch(`${server.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({
+      username, email: `${username}@example.com`, password: PASSWORD, name, gender, age: 27,
+      country_code: country[0], country_name: country[1], profile: null,
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
+}
+
+/** A signed-in page on the Video Chat tab, allowed to use the fake camera and microphone. */
+async function openRoulette(username: string, options: object = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ ...options, baseURL: server.url, permissions: ["camera", "microphone"] });
+  contexts.set(username, context);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
+  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+  expect(login.status()).toBe(200);
+  await page.goto("/");
+  await page.locator(".chat-app .tab-bar").waitFor(WAIT);
+  const reject = page.getByRole("button", { name: "Reject non-essential" });
+  if (await reject.isVisible()) await reject.click();
+  await page.locator('[data-tab="video"]').click();
+  await roulette(page).waitFor(WAIT);
+  return page;
+}
+
+const roulette = (page: Page) => page.locator("section.roulette");
+const status = (page: Page) => roulette(page).getAttribute("data-status");
+const button = (page: Page, name: string) => roulette(page).getByRole("button", { name });
+
+async function waitForStatus(page: Page, wanted: string) {
+  await page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
+}
+
+/** The partner's video shows frames and its time advances. */
+async function partnerVideoPlays(page: Page) {
+  const selector = `video[aria-label="Partner's video"]`;
+  await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, WAIT);
+  const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
+  await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, WAIT);
+  return page.$eval(selector, (v: HTMLVideoElement) => v.videoWidth);
+}
+
+const partnerName = (page: Page) => roulette(page).locator(".roulette-partner strong").textContent();
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await register("dan", "Dan", "male", ["DE", "Germany"]);
+  await register("erin", "Erin", "female", ["FR", "France"]);
+  await register("fay", "Fay", "female", ["IT", "Italy"]);
+});
+
+afterAll(async () => {
+  for (const context of contexts.values()) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("Video Roulette", () => {
+  let dan: Page;
+  let erin: Page;
+  let fay: Page;
+
+  test("two users press 'Start Video Chat' and see each other's video", async () => {
+    dan = await openRoulette("dan");
+    erin = await openRoulette("erin");
+    expect(await roulette(dan).getByRole("status").first().textContent()).toBe('Click "Start" to begin video chat');
+    await screenshot(dan, "roulette-disconnected");
+
+    await button(dan, "Start Video Chat").click();
+    await roulette(dan).getByText("Looking for someone to chat with...").waitFor(WAIT);
+    expect(await button(dan, "Stop").isVisible()).toBe(true);
+    await screenshot(dan, "roulette-searching");
+
+    await button(erin, "Start Video Chat").click();
+    expect(await partnerVideoPlays(dan)).toBeGreaterThan(0);
+    expect(await partnerVideoPlays(erin)).toBeGreaterThan(0);
+    await waitForStatus(dan, "connected");
+    await waitForStatus(erin, "connected");
+    expect(await partnerName(dan)).toBe("Erin");
+    expect(await partnerName(erin)).toBe("Dan");
+    expect(await button(dan, "Next Partner").isVisible()).toBe(true);
+    expect(await button(dan, "Stop").isVisible()).toBe(true);
+    await screenshot(dan, "roulette-connected");
+  });
+
+  test("'Next Partner' with a third user waiting pairs anew", async () => {
+    fay = await openRoulette("fay", MOBILE);
+    await button(fay, "Start Video Chat").click();
+    await roulette(fay).getByText("Looking for someone to chat with...").waitFor(WAIT);
+    await screenshot(fay, "roulette-searching");
+
+    await button(dan, "Next Partner").click();
+    await partnerVideoPlays(fay);
+    await waitForStatus(dan, "connected");
+    expect(await partnerName(dan)).toBe("Fay");
+    expect(await partnerName(fay)).toBe("Dan");
+    await partnerVideoPlays(dan);
+    // Erin was left: she searches again, and nobody is free for her.
+    await waitForStatus(erin, "searching");
+    await screenshot(fay, "roulette-connected");
+  });
+
+  test("'Stop' returns to 'Start Video Chat' and releases the camera", async () => {
+    await erin.evaluate(() => {
+      const video = document.querySelector<HTMLVideoElement>('video[aria-label="Your camera"]');
+      Object.assign(window, { keptStream: video?.srcObject ?? null });
+    });
+    await button(erin, "Stop").click();
+    await button(erin, "Start Video Chat").waitFor(WAIT);
+    expect(await status(erin)).toBe("disconnected");
+    expect(await roulette(erin).getByText('Click "Start" to begin video chat').isVisible()).toBe(true);
+    const tracks = await erin.evaluate(() =>
+      ((window as { keptStream?: MediaStream | null }).keptStream?.getTracks() ?? []).map((t) => t.readyState),
+    );
+    expect(tracks).toEqual(["ended", "ended"]);
+    expect(await erin.locator('video[aria-label="Your camera"]').count()).toBe(0);
+  });
+
+  test("closing one browser lets the other search again", async () => {
+    await contexts.get("dan")?.close();
+    contexts.delete("dan");
+    await waitForStatus(fay, "searching");
+    expect(await roulette(fay).getByText("Looking for someone to chat with...").isVisible()).toBe(true);
+    expect(await fay.locator(`video[aria-label="Partner's video"]`).evaluate((v: HTMLVideoElement) => v.srcObject)).toBeNull();
+    // And pairs with the next person who starts.
+    await button(erin, "Start Video Chat").click();
+    await partnerVideoPlays(fay);
+    expect(await partnerName(fay)).toBe("Erin");
+  });
+
+  test("leaving the tab stops the camera and leaves the queue", async () => {
+    await fay.evaluate(() => {
+      const video = document.querySelector<HTMLVideoElement>('video[aria-label="Your camera"]');
+      Object.assign(window, { keptStream: video?.srcObject ?? null });
+    });
+    await fay.locator('[data-tab="users"]').click();
+    await roulette(fay).waitFor({ state: "detached", ...WAIT });
+    const tracks = await fay.evaluate(() =>
+      ((window as { keptStream?: MediaStream | null }).keptStream?.getTracks() ?? []).map((t) => t.readyState),
+    );
+    expect(tracks).toEqual(["ended", "ended"]);
+    // Erin's partner left: she searches again.
+    await waitForStatus(erin, "searching");
+  });
+});
