@@ -1,14 +1,13 @@
-// The Video Chat tab's main area, where the Video Roulette screen goes.
+// The Video Chat tab's main area: the Video Roulette screen. Its code (and the WebRTC handling)
+// loads only when this tab is shown; until it arrives, the same first screen shows, inactive.
+import { lazy, Suspense } from "react";
 import Icon from "./icons.tsx";
 
-export default function VideoChatPanel() {
-  const open = () => {
-    // The roulette screen is its own lazily loaded island (peer connection code stays out of the
-    // chat bundle); it listens for this event and takes over this area.
-    window.dispatchEvent(new CustomEvent("webchat:open-roulette"));
-  };
+const Roulette = lazy(() => import("../roulette/Roulette.tsx"));
+
+function Loading() {
   return (
-    <section className="video-panel" aria-labelledby="video-panel-status" data-roulette-root="">
+    <section className="video-panel" aria-labelledby="video-panel-status" aria-busy="true">
       <div className="video-stage">
         <span className="video-stage-icon">
           <Icon name="video" size={44} />
@@ -16,10 +15,18 @@ export default function VideoChatPanel() {
         <p id="video-panel-status" className="video-status" role="status">
           Click "Start" to begin video chat
         </p>
-        <button type="button" className="button primary large" onClick={open}>
+        <button type="button" className="button primary large" disabled>
           <Icon name="video" size={20} /> Start Video Chat
         </button>
       </div>
     </section>
+  );
+}
+
+export default function VideoChatPanel() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Roulette />
+    </Suspense>
   );
 }
