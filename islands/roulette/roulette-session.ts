@@ -16,8 +16,10 @@ import {
   ROULETTE_ERRORS,
   SEARCH_RETRY_MS,
   rouletteReducer,
+  socketLost,
   type RouletteAction,
   type RouletteFilters,
+  type RouletteSnapshot,
   type RouletteState,
 } from "./roulette-state.ts";
 import type { CreateRtc, RtcPort } from "./rtc.ts";
@@ -29,15 +31,6 @@ export interface RouletteDeps {
   /** Null when the browser has no navigator.mediaDevices. */
   getUserMedia: GetUserMedia | null;
   createRtc: CreateRtc;
-}
-
-/** Socket states that mean the connection is gone (not "connecting" on the way up). */
-const LOST = new Set(["reconnecting", "failed", "closed", "unauthorized"]);
-
-export interface RouletteSnapshot {
-  state: RouletteState;
-  localStream: MediaStream | null;
-  remoteStream: MediaStream | null;
 }
 
 export class RouletteSession {
@@ -254,7 +247,7 @@ export class RouletteSession {
       if (this.state.status === "searching" && !this.researchTimer) this.search();
       return;
     }
-    if (!LOST.has(status) || this.state.status === "disconnected") return;
+    if (!socketLost(status) || this.state.status === "disconnected") return;
     this.clearTimers(true);
     this.closePair();
     this.releaseCamera();

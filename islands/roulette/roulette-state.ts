@@ -81,6 +81,18 @@ export function rouletteReducer(state: RouletteState, action: RouletteAction): R
   }
 }
 
+/** What the screen renders: the state and the two streams. */
+export interface RouletteSnapshot {
+  state: RouletteState;
+  localStream: MediaStream | null;
+  remoteStream: MediaStream | null;
+}
+
+/** Socket states that mean the connection is gone (not "connecting" on the way up). */
+export function socketLost(status: string): boolean {
+  return ["reconnecting", "failed", "closed", "unauthorized"].includes(status);
+}
+
 /** The status line (spec section 2 "Video Chat tab"). */
 export function statusText(state: RouletteState): string {
   switch (state.status) {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, jest, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
 import { CallSession, NO_ANSWER_TIMEOUT_MS } from "../../islands/calls/call-session.ts";
 import type { CallRequest } from "../../islands/calls/call-state.ts";
 import { UNSUPPORTED_BROWSER_ALERT } from "../../islands/media/errors.ts";
@@ -52,6 +52,11 @@ async function ringingReceiver() {
 }
 
 afterEach(() => jest.useRealTimers());
+
+// The session logs the failures these tests provoke on purpose.
+const quiet = [spyOn(console, "warn"), spyOn(console, "error")];
+beforeAll(() => quiet.forEach((spy) => spy.mockImplementation(() => {})));
+afterAll(() => quiet.forEach((spy) => spy.mockRestore()));
 
 describe("an outgoing call", () => {
   test("shows camera loading until both the camera and the peer id are ready, then calls once", async () => {

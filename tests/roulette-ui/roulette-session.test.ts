@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, jest, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
 import { RouletteSession } from "../../islands/roulette/roulette-session.ts";
 import { FakeSocket, fakeStream } from "../calls/fakes.ts";
 import { partner, rtcFactory } from "./fakes.ts";
@@ -39,6 +39,11 @@ async function connected(shouldCreateOffer = true) {
 }
 
 afterEach(() => jest.useRealTimers());
+
+// The session logs the failures these tests provoke on purpose.
+const quiet = [spyOn(console, "warn"), spyOn(console, "error")];
+beforeAll(() => quiet.forEach((spy) => spy.mockImplementation(() => {})));
+afterAll(() => quiet.forEach((spy) => spy.mockRestore()));
 
 describe("Start", () => {
   test("opens the camera, searches with the user id and the filters, and retries every 30 s", async () => {

@@ -6,6 +6,7 @@ import {
   flagOf,
   initialRouletteState,
   rouletteReducer,
+  socketLost,
   statusText,
   type RouletteAction,
   type RouletteState,
@@ -55,6 +56,11 @@ describe("roulette state", () => {
     expect([failed.status, failed.error]).toEqual(["disconnected", "Connection lost. Please try again."]);
     expect(rouletteReducer(failed, { type: "starting" }).error).toBeNull();
   });
+});
+
+test("only a socket going down counts as lost, not one coming up", () => {
+  expect(["reconnecting", "failed", "closed", "unauthorized"].map(socketLost)).toEqual([true, true, true, true]);
+  expect(["connecting", "connected", "idle"].map(socketLost)).toEqual([false, false, false]);
 });
 
 describe("relayed signals", () => {
