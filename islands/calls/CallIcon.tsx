@@ -1,6 +1,7 @@
 // Icons of the call and roulette controls (stroke follows currentColor). Decorative: every
 // button that carries one has its own label.
 import type { ReactElement } from "react";
+import { SvgIcon } from "../chat/icons.tsx";
 
 export type CallIconName = "mic" | "micOff" | "video" | "videoOff" | "phone" | "hangUp" | "volume" | "next" | "stop";
 
@@ -17,20 +18,5 @@ const PATHS: Record<CallIconName, ReactElement> = {
 };
 
 export default function CallIcon({ name, size = 24 }: { name: CallIconName; size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {PATHS[name]}
-    </svg>
-  );
+  return <SvgIcon size={size}>{PATHS[name]}</SvgIcon>;
 }

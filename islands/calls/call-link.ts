@@ -3,6 +3,7 @@
 // connection errors". CallSession decides what the person sees; this reports what happened.
 import { planForCallError, planForPeerError } from "./peer-config.ts";
 import type { MediaCallLike, PeerFailure, PeerLike } from "./ports.ts";
+import { Timers } from "../lib/timers.ts";
 
 export interface LinkEvents {
   open(peerId: string): void;
@@ -25,7 +26,7 @@ export class CallLink {
   private expectedPeer: string | null = null;
   private target: string | null = null;
   private retries = 0;
-  private timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
   private closed = false;
   /** Set once the call has rung: a lost peer id can no longer be replaced by a new one. */
   signalled = false;
@@ -79,7 +80,6 @@ export class CallLink {
 
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     const { media, pending, peer } = this;
     this.media = null;
@@ -129,8 +129,8 @@ export class CallLink {
     this.media = null;
     this.events.notice("Reconnecting...");
     const target = this.target;
-    if (target !== null) this.later(() => this.callTo(target), plan.afterMs);
-    else this.later(() => this.media === null && this.events.failed(error.type, null), RETRY_WAIT_MS);
+    if (target !== null) this.timers.later(() => this.callTo(target), plan.afterMs);
+    else this.timers.later(() => this.media === null && this.events.failed(error.type, null), RETRY_WAIT_MS);
   }
 
   private onPeerError(peer: PeerLike, error: PeerFailure): void {
@@ -140,7 +140,7 @@ export class CallLink {
     if (plan.action === "end") return this.events.failed(error.type, null);
     if (plan.action === "reload") return this.events.failed(error.type, { afterMs: plan.afterMs });
     this.events.notice("Reconnecting...");
-    this.later(() => this.reconnect(peer), plan.afterMs);
+    this.timers.later(() => this.reconnect(peer), plan.afterMs);
   }
 
   /** Back to the signalling server with the same id; a peer that never rang starts over. */
@@ -153,11 +153,4 @@ export class CallLink {
     this.open().catch(() => this.events.failed("server-error", null));
   }
 
-  private later(fn: () => void, ms: number): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, ms);
-    this.timers.add(timer);
-  }
 }

@@ -9,6 +9,7 @@ import { CallLink } from "./call-link.ts";
 import { callReducer, initialCallState, isReady, type CallAction, type CallRequest, type CallState } from "./call-state.ts";
 import { peerErrorText, rejectionText } from "./peer-config.ts";
 import type { CallSocket, MediaCallLike, PeerLike, TonesLike } from "./ports.ts";
+import { Timers } from "../lib/timers.ts";
 
 export interface CallDeps {
   socket: CallSocket;
@@ -31,7 +32,7 @@ export class CallSession {
   private listeners = new Set<() => void>();
   private link: CallLink;
   private unsubscribe: (() => void)[] = [];
-  private timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
   private rang = false;
   private finished = false;
   localStream: MediaStream | null = null;
@@ -121,7 +122,7 @@ export class CallSession {
     if (this.state.role === "caller") {
       this.deps.socket.send("call_user", { receiverId: this.contact.id, callerPeerId: this.state.peerId ?? "" });
       this.deps.tones.play("outgoing");
-      this.later(() => {
+      this.timers.later(() => {
         if (this.state.phase === "ringing") this.hangUp(`${this.contact.name} did not answer`);
       }, NO_ANSWER_TIMEOUT_MS);
     } else {
@@ -162,7 +163,7 @@ export class CallSession {
     this.deps.tones.stop();
     this.dispatch({ type: "remote_stream", streamId: stream.id });
     this.deps.tones.play("connected");
-    this.later(() => {
+    this.timers.later(() => {
       const pc = call.peerConnection;
       if (pc && this.link.isCurrent(call)) void capVideoSenders(pc.getSenders());
     }, BITRATE_CAP_DELAY_MS);
@@ -239,7 +240,6 @@ export class CallSession {
 
   private cleanUp(): void {
     this.finished = true;
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
@@ -249,11 +249,4 @@ export class CallSession {
     this.dispatch({ type: "ended" });
   }
 
-  private later(fn: () => void, ms: number): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, ms);
-    this.timers.add(timer);
-  }
 }

@@ -1,5 +1,5 @@
 // Inline icons (stroke follows currentColor). Decorative: the buttons carrying them are labelled.
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 
 type IconName =
   | "users" | "chat" | "video" | "settings" | "search" | "close" | "back" | "send" | "attach" | "smile"
@@ -36,10 +36,11 @@ const PATHS: Record<IconName, ReactElement> = {
   flag: <path d="M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1zM4 22v-7" />,
 };
 
-export default function Icon({ name, size = 20 }: { name: IconName; size?: number }) {
+/** The stroke-icon frame every icon of the app draws in (24x24, currentColor, hidden from readers). */
+export function SvgIcon({ children, size, className }: { children: ReactNode; size: number; className?: string }) {
   return (
     <svg
-      className="icon"
+      className={className}
       width={size}
       height={size}
       viewBox="0 0 24 24"
@@ -51,7 +52,15 @@ export default function Icon({ name, size = 20 }: { name: IconName; size?: numbe
       aria-hidden="true"
       focusable="false"
     >
-      {PATHS[name]}
+      {children}
     </svg>
+  );
+}
+
+export default function Icon({ name, size = 20 }: { name: IconName; size?: number }) {
+  return (
+    <SvgIcon className="icon" size={size}>
+      {PATHS[name]}
+    </SvgIcon>
   );
 }

@@ -11,6 +11,7 @@ import type { RealtimeClient } from "./socket.ts";
 import { findSavedUser, KEYS, readSaved, saveSelection, writeKey } from "./storage.ts";
 import type { ChatStore } from "./store.ts";
 import type { ChatUser, SettingsSection, Tab, ViewMode } from "./types.ts";
+import { Timers } from "./timers.ts";
 
 export type RealtimePort = Pick<RealtimeClient, "on" | "send" | "request" | "connected">;
 export interface Notifier {
@@ -24,7 +25,7 @@ export const TAB_UNREAD_DELAY_MS = 100;
 
 export class ChatController {
   private inflightCursor: string | null = null;
-  private timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
 
   constructor(
     readonly store: ChatStore,
@@ -45,7 +46,7 @@ export class ChatController {
       this.store.settingsSection.value = saved.settingsSection;
       this.store.ready.value = true;
     });
-    this.later(() => void this.refreshUnread(), INITIAL_UNREAD_DELAY_MS);
+    this.timers.later(() => void this.refreshUnread(), INITIAL_UNREAD_DELAY_MS);
     await Promise.all([this.loadUsers(), this.loadChats()]);
     if (saved.selectedUserId === null) return;
     const user = findSavedUser(saved, this.store.users.value, this.store.chats.value);
@@ -62,17 +63,9 @@ export class ChatController {
   }
 
   stop(): void {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 
-  private later(fn: () => void, ms: number): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, ms);
-    this.timers.add(timer);
-  }
 
   async loadUsers(): Promise<void> {
     try {
@@ -119,7 +112,7 @@ export class ChatController {
   selectTab(tab: Tab): void {
     this.store.tab.value = tab;
     writeKey(KEYS.activeTab, tab);
-    this.later(() => void this.refreshUnread(), TAB_UNREAD_DELAY_MS);
+    this.timers.later(() => void this.refreshUnread(), TAB_UNREAD_DELAY_MS);
     const open = this.store.openChatId.value;
     if (open !== null && (this.store.unreadByUser.value[open] ?? 0) > 0) void this.markChatRead(open);
   }
@@ -166,17 +159,22 @@ export class ChatController {
     this.inflightCursor = null;
     try {
       const page = await this.api.messages(contactId, null);
-      if (this.store.selected.value?.id !== contactId) return;
-      batch(() => {
-        this.store.messages.value = addMessages(this.store.messages.value, page.messages);
-        this.store.hasMore.value = page.hasMore;
-        this.store.cursor.value = page.oldestMessageTime;
-      });
+      this.applyPage(contactId, page);
     } catch (error) {
       console.error("Failed to load messages", error);
     } finally {
       if (this.store.selected.value?.id === contactId) this.store.messagesLoading.value = false;
     }
+  }
+
+  /** Adds a fetched page to the open chat, unless the user has moved to another chat meanwhile. */
+  private applyPage(contactId: number, page: Awaited<ReturnType<Api["messages"]>>): void {
+    if (this.store.selected.value?.id !== contactId) return;
+    batch(() => {
+      this.store.messages.value = addMessages(this.store.messages.value, page.messages);
+      this.store.hasMore.value = page.hasMore;
+      this.store.cursor.value = page.oldestMessageTime;
+    });
   }
 
   /** The next older page, unless none is left or the same cursor is already being fetched. */
@@ -188,12 +186,7 @@ export class ChatController {
     this.store.loadingOlder.value = true;
     try {
       const page = await this.api.messages(contactId, cursor);
-      if (this.store.selected.value?.id !== contactId) return;
-      batch(() => {
-        this.store.messages.value = addMessages(this.store.messages.value, page.messages);
-        this.store.hasMore.value = page.hasMore;
-        this.store.cursor.value = page.oldestMessageTime;
-      });
+      this.applyPage(contactId, page);
     } catch (error) {
       console.error("Failed to load older messages", error);
     } finally {

@@ -1,5 +1,6 @@
 // Pure text formatting for the chat screen (spec section 9 fixes every number here).
 import { formatDistanceToNow } from "date-fns";
+import { MAX_AGE, MIN_AGE } from "../../src/users/values.ts";
 
 const WEEKDAYS = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -99,15 +100,6 @@ export function optionLabel(value: string | null | undefined): string {
   return LABELS[value] ?? value.replace(/_/g, " ");
 }
 
-export const GENDERS = ["male", "female", "other", "non_binary", "prefer_not_to_say"] as const;
-export const ORIENTATIONS = [
-  "heterosexual",
-  "homosexual",
-  "bisexual",
-  "pansexual",
-  "asexual",
-  "other",
-  "prefer_not_to_say",
-] as const;
+export { genders as GENDERS, orientations as ORIENTATIONS } from "../../src/users/values.ts";
 /** Age options: whole numbers 18 to 99 (82 options). */
-export const AGES: number[] = Array.from({ length: 82 }, (_, i) => 18 + i);
+export const AGES: number[] = Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => MIN_AGE + i);

@@ -1,16 +1,8 @@
 // Profile fields as the API accepts them (API.md "Validation").
 import { Type as t } from "@sinclair/typebox";
+import { genders, MAX_AGE, MIN_AGE, orientations } from "./values.ts";
 
-export const genders = ["male", "female", "other", "non_binary", "prefer_not_to_say"] as const;
-export const orientations = [
-  "heterosexual",
-  "homosexual",
-  "bisexual",
-  "pansexual",
-  "asexual",
-  "other",
-  "prefer_not_to_say",
-] as const;
+export { genders, orientations };
 
 const oneOf = (values: readonly string[], error: string) =>
   t.Union(values.map((v) => t.Literal(v)), { error });
@@ -29,7 +21,7 @@ export const fields = {
   name: t.String({ minLength: 1, maxLength: 50, error: "Name must be 1 to 50 characters" }),
   gender: oneOf(genders, "Choose a gender"),
   orientation: oneOf(orientations, "Choose an orientation"),
-  age: t.Integer({ minimum: 18, maximum: 99, error: "Age must be a whole number from 18 to 99" }),
+  age: t.Integer({ minimum: MIN_AGE, maximum: MAX_AGE, error: "Age must be a whole number from 18 to 99" }),
   countryCode: t.String({ pattern: "^[A-Za-z]{2}$", error: "Choose a country" }),
 };
 
