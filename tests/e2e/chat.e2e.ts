@@ -158,6 +158,20 @@ describe("chat screen at 1280 px", () => {
     await dialog.waitFor({ state: "detached" });
   });
 
+  test("dragging a file over the chat shows the drop overlay, and dropping it sends it", async () => {
+    const dataTransfer = await alice.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(["notes dropped from the desktop"], "dropped-notes.txt", { type: "text/plain" }));
+      return dt;
+    });
+    await alice.dispatchEvent(".chat-window", "dragenter", { dataTransfer });
+    await alice.getByText("Drop files here to send").waitFor();
+    await screenshot(alice, "chat-drop-overlay");
+    await alice.dispatchEvent(".chat-window", "drop", { dataTransfer });
+    await alice.getByText("Drop files here to send").waitFor({ state: "detached" });
+    await bob.locator(".file-card", { hasText: "dropped-notes.txt" }).waitFor({ timeout: 10_000 });
+  });
+
   test("the emoji picker loads when first opened and inserts an emoji", async () => {
     await alice.getByRole("button", { name: "Emoji" }).click();
     await alice.locator(".EmojiPickerReact").waitFor({ timeout: 10_000 });
