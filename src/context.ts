@@ -19,6 +19,7 @@ export interface AppContext {
   limits: {
     loginFailures: WindowCounter;
     signups: WindowCounter;
+    guests: WindowCounter;
     uploads: WindowCounter;
     socketEvents: TokenBuckets;
   };
@@ -36,6 +37,7 @@ export function createContext(config: Config, storage: Storage): AppContext {
     limits: {
       loginFailures: new WindowCounter(config.loginFailLimit, config.loginFailWindowMs),
       signups: new WindowCounter(config.signupPerHour, 60 * 60_000),
+      guests: new WindowCounter(config.signupPerHour, 60 * 60_000),
       uploads: new WindowCounter(config.uploadsPerMinute, 60_000),
       socketEvents: new TokenBuckets(config.socketRate.perSecond, config.socketRate.burst),
     },

@@ -11,10 +11,11 @@ import { createGuest, login, register, revokeSession } from "./service.ts";
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 
-/** Sign-ups and guest creation share one per-address budget. */
-export function takeSignup(ctx: AppContext, request: Request, server: Server): void {
+/** Registrations and guest entries each have a per-address budget (SIGNUP_RATE_LIMIT an hour). */
+export function takeSignup(ctx: AppContext, request: Request, server: Server, kind: "register" | "guest"): void {
   const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
-  if (!ctx.limits.signups.take(address)) throw rateLimited(ctx.limits.signups.retryAfter(address));
+  const counter = kind === "register" ? ctx.limits.signups : ctx.limits.guests;
+  if (!counter.take(address)) throw rateLimited(counter.retryAfter(address));
 }
 
 /** Login failures count per username, so one address cannot lock out everyone behind it. */
@@ -36,7 +37,7 @@ export function authRoutes(ctx: AppContext) {
   return new Elysia()
     .post("/api/auth/register", async ({ body, request, server, set }) => {
       const input = validate(registerBody, body);
-      takeSignup(ctx, request, server);
+      takeSignup(ctx, request, server, "register");
       const { token, user } = await register(ctx.db, ctx.config.secret, input);
       announce(user.name);
       set.status = 201;
@@ -53,7 +54,7 @@ export function authRoutes(ctx: AppContext) {
     })
     .post("/api/guest/create", ({ body, request, server, set }) => {
       const input = validate(guestBody, body);
-      takeSignup(ctx, request, server);
+      takeSignup(ctx, request, server, "guest");
       const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender);
       announce(user.name);
       set.status = 201;

@@ -73,7 +73,7 @@ export function authFormRoutes(ctx: AppContext) {
         const form = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
         if (form.password !== form.confirmPassword) errors.confirmPassword = "Passwords do not match";
         if (!input || Object.keys(errors).length > 0) throw validationError(errors);
-        takeSignup(ctx, request, server);
+        takeSignup(ctx, request, server, "register");
         const { token, user } = await register(ctx.db, ctx.config.secret, input);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
         return signedIn(request, token, "register");
@@ -82,7 +82,7 @@ export function authFormRoutes(ctx: AppContext) {
     .post("/auth/guest", ({ body, request, server }) =>
       handle("guest", request, body, () => {
         const input = validate(guestBody, body, { convert: true });
-        takeSignup(ctx, request, server);
+        takeSignup(ctx, request, server, "guest");
         const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
         return signedIn(request, token, "guest");

@@ -7,20 +7,24 @@ import { listQuery, profileBody } from "./model.ts";
 import { avatarUrl, listUsers, requireUser, toOwnUser, toPublicUser, updateProfile } from "./service.ts";
 import { validationError } from "../http/errors.ts";
 
+const MAX_LIST_LIMIT = 500;
+
 export function userRoutes(ctx: AppContext) {
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/users", ({ query, user }) => {
-      const q = validate(listQuery, query, { convert: true });
+      const q = validate(listQuery, query);
+      const number = (raw: string | undefined) => (raw === undefined ? undefined : Number(raw));
       return listUsers(ctx.db, user.id, {
         q: q.q?.trim() || undefined,
         gender: q.gender || undefined,
         orientation: q.orientation || undefined,
         country: q.country?.trim() || undefined,
-        minAge: q.minAge,
-        maxAge: q.maxAge,
+        minAge: number(q.minAge),
+        maxAge: number(q.maxAge),
         onlineOnly: q.online === "1" || q.online === "true",
-        limit: q.limit,
+        // "At most 500": a larger limit is capped.
+        limit: q.limit === undefined ? undefined : Math.min(Number(q.limit), MAX_LIST_LIMIT),
       });
     })
     .get("/api/users/avatar/info", ({ user }) => ({ avatar_url: avatarUrl(user.avatarPath) }))

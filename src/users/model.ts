@@ -41,8 +41,9 @@ export const listQuery = t.Object({
   gender: t.Optional(t.String({ maxLength: 32 })),
   orientation: t.Optional(t.String({ maxLength: 32 })),
   country: t.Optional(t.String({ maxLength: 100 })),
-  minAge: t.Optional(t.Integer({ minimum: 0, maximum: 200, error: "minAge must be a whole number" })),
-  maxAge: t.Optional(t.Integer({ minimum: 0, maximum: 200, error: "maxAge must be a whole number" })),
+  // Numbers stay digit strings here: converting first would quietly turn "2.5" into 2.
+  minAge: t.Optional(t.String({ pattern: "^[0-9]{1,3}$", error: "minAge must be a whole number" })),
+  maxAge: t.Optional(t.String({ pattern: "^[0-9]{1,3}$", error: "maxAge must be a whole number" })),
   online: t.Optional(t.Union([t.Literal("1"), t.Literal("0"), t.Literal("true"), t.Literal("false")])),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, error: "limit must be a whole number from 1 to 500" })),
+  limit: t.Optional(t.String({ pattern: "^[1-9][0-9]{0,8}$", error: "limit must be a positive whole number" })),
 });

@@ -162,14 +162,18 @@ describe("guests", () => {
     expect(r.body.fields.gender).toBeString();
   });
 
-  test("limits sign-ups per address: guests and registrations share 100 an hour by default", async () => {
+  test("limits registrations and guest entries per address, each with its own budget", async () => {
     const local = makeTestApp({ SIGNUP_RATE_LIMIT: "3" });
     try {
       for (let i = 0; i < 3; i++) expect((await local.call("POST", "/api/guest/create", { json: { gender: "female" } })).status).toBe(201);
+      const guest = await local.call("POST", "/api/guest/create", { json: { gender: "male" } });
+      expect(guest.status).toBe(429);
+      expect(guest.body.code).toBe("rate_limited");
+      expect(guest.headers.get("retry-after")).toBeTruthy();
+      for (let i = 0; i < 3; i++) expect((await local.call("POST", "/api/auth/register", { json: { ...valid(`hank_${i}`), email: `h${i}@x.io` } })).status).toBe(201);
       const refused = await local.call("POST", "/api/auth/register", { json: valid("hank_9") });
       expect(refused.status).toBe(429);
       expect(refused.body.code).toBe("rate_limited");
-      expect(refused.headers.get("retry-after")).toBeTruthy();
     } finally {
       await local.close();
     }

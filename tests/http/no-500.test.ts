@@ -71,7 +71,7 @@ describe("no 500s", () => {
         for (const id of [String(otherId), ...ids]) {
           if (id !== String(otherId) && !path.includes("{")) continue;
           for (const query of method === "GET" ? queries : [""]) {
-            const variants = method === "GET" || method === "DELETE" ? [{ body: undefined as string | undefined }] : bodies;
+            const variants: { type?: string; body?: string }[] = method === "GET" || method === "DELETE" ? [{}] : bodies;
             for (const variant of variants) {
               const headers: Record<string, string> = variant.type ? { "content-type": variant.type } : {};
               const r = await t.call(method, fill(path, id) + query, { token: auth, body: variant.body, headers });

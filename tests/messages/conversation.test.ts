@@ -94,7 +94,7 @@ describe("GET /api/messages/:contactId", () => {
     expect(inUtc.body.messages.map((m: { content: string }) => m.content)).toEqual(["message 1", "message 2"]);
   });
 
-  test("uses 50 messages as the default page and allows up to 100", async () => {
+  test("uses 50 messages as the default page, allows up to 100 and caps a larger limit at 100", async () => {
     const frank = await registerUser(t);
     sendTexts(t, frank.user.id, alice.user.id, 101);
     const byDefault = await page(alice.token, frank.user.id);
@@ -104,6 +104,9 @@ describe("GET /api/messages/:contactId", () => {
     const most = await page(alice.token, frank.user.id, "?limit=100");
     expect(most.body.messages).toHaveLength(100);
     expect(most.body.hasMore).toBe(true);
+    const capped = await page(alice.token, frank.user.id, "?limit=1000");
+    expect(capped.status).toBe(200);
+    expect(capped.body.messages).toHaveLength(100);
   });
 
   test("answers an empty page for a person with no messages yet", async () => {
@@ -112,7 +115,7 @@ describe("GET /api/messages/:contactId", () => {
     expect(res.body).toEqual({ messages: [], hasMore: false, oldestMessageTime: null });
   });
 
-  test.each([["?limit=0"], ["?limit=101"], ["?limit=abc"], ["?limit=2.5"], ["?before=yesterday"], ["?before=2026-13-45T99:00:00Z"], ["?before=12345"], ["?before=2026-11-22T10:31:00"]])(
+  test.each([["?limit=0"], ["?limit=abc"], ["?limit=2.5"], ["?before=yesterday"], ["?before=2026-13-45T99:00:00Z"], ["?before=12345"], ["?before=2026-11-22T10:31:00"]])(
     "refuses the query %s with a validation error",
     async (query) => {
       const res = await page(alice.token, bob.user.id, query);

@@ -52,13 +52,19 @@ describe("the people list", () => {
     expect(await get("country=JP&maxAge=39")).toEqual([]);
     expect(await get("country=JP&online=1")).toEqual(["Zed Filterable"]);
     expect(await get("q=%25")).toEqual([]);
+    const fractional = await t.call("GET", "/api/users?minAge=30.5", { token: me.token });
+    expect(fractional.status).toBe(400);
+    expect(fractional.body.fields.minAge).toBeString();
   });
 
-  test("caps the list with limit and refuses a bad limit", async () => {
+  test("caps the list with limit (at most 500) and refuses a limit that is not a positive whole number", async () => {
     const one = await t.call("GET", "/api/users?limit=1", { token: me.token });
     expect(one.body.users).toHaveLength(1);
     expect(one.body.total).toBeGreaterThan(1);
-    for (const bad of ["0", "501", "abc", "-3"]) {
+    const capped = await t.call("GET", "/api/users?limit=100000", { token: me.token });
+    expect(capped.status).toBe(200);
+    expect(capped.body.users.length).toBe(Math.min(capped.body.total, 500));
+    for (const bad of ["0", "abc", "-3", "2.5"]) {
       const r = await t.call("GET", `/api/users?limit=${bad}`, { token: me.token });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe("validation");
