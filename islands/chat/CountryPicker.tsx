@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { flagEmoji } from "../lib/format.ts";
 import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
+import { searchCountries } from "../lib/country-search.ts";
 
 interface Props {
   value: Country | null;
@@ -38,8 +39,7 @@ export default function CountryPicker({ value, onChange, labelledBy }: Props) {
     return () => document.removeEventListener("pointerdown", onPointer);
   }, [open]);
 
-  const q = query.trim().toLowerCase();
-  const shown = (countries ?? []).filter((c) => !q || c.name.toLowerCase().includes(q) || c.code.toLowerCase() === q);
+  const shown = searchCountries(countries ?? [], query);
   const pick = (country: Country) => {
     onChange(country);
     setOpen(false);

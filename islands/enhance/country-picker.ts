@@ -1,6 +1,7 @@
 // The searchable country picker with flags. It is built from the options of the server's plain
 // <select> (so the list is sent once), keeps that select as the form's value and fires its
 // `change` event, so form validation and a no-JavaScript post read the same field.
+import { searchCountries } from "../lib/country-search.ts";
 import { flagOf } from "./flags.ts";
 
 export interface CountryPicker {
@@ -94,7 +95,8 @@ export function enhanceCountryPicker(select: HTMLSelectElement): CountryPicker {
     }
   }
 
-  const visible = () => items.filter((li) => !li.hidden);
+  // In list order, which the search re-ranks.
+  const visible = () => [...list.children].filter((li): li is HTMLLIElement => li instanceof HTMLLIElement && !li.hidden);
 
   function setActive(index: number) {
     const shown = visible();
@@ -109,11 +111,13 @@ export function enhanceCountryPicker(select: HTMLSelectElement): CountryPicker {
   }
 
   function filter() {
-    const query = search.value.trim().toLowerCase();
-    items.forEach((li, i) => {
-      const c = countries[i]!;
-      li.hidden = query !== "" && !c.name.toLowerCase().includes(query) && c.code.toLowerCase() !== query;
-    });
+    const query = search.value.trim();
+    const ranked = searchCountries(countries, query).map((c) => c.code);
+    const position = new Map(ranked.map((code, i) => [code, i]));
+    const rankOf = (li: HTMLLIElement) => position.get(li.dataset.code ?? "") ?? countries.length;
+    const ordered = [...items].sort((a, b) => rankOf(a) - rankOf(b));
+    for (const li of ordered) li.hidden = !position.has(li.dataset.code ?? "");
+    list.append(...ordered);
     empty.hidden = visible().length > 0;
     setActive(query ? 0 : -1);
   }
