@@ -2,6 +2,7 @@
 // The SQL is captured from the real service functions through drizzle's logger, then SQLite is
 // asked for its plan.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { SQLQueryBindings } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
 import { chatUsers, conversation, unreadCount, unreadPerUser } from "../../src/messages/service.ts";
@@ -22,7 +23,7 @@ function plansOf(run: () => unknown): string[] {
   captured = [];
   run();
   return captured.map(({ query, params }) =>
-    (t.ctx.sqlite.query(`EXPLAIN QUERY PLAN ${query}`).all(...(params as never[])) as { detail: string }[]).map((r) => r.detail).join(" | "),
+    (t.ctx.sqlite.query(`EXPLAIN QUERY PLAN ${query}`).all(...(params as SQLQueryBindings[])) as { detail: string }[]).map((r) => r.detail).join(" | "),
   );
 }
 
