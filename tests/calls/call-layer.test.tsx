@@ -1,25 +1,14 @@
 // The always-loaded call layer: it opens the lazily loaded overlay on the chat header's
 // start-call event and on the socket's incoming_call, and ignores anything malformed.
-import { GlobalRegistrator } from "@happy-dom/global-registrator";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { reactRoot, unregisterDom } from "../support/dom.ts";
+import { afterAll, describe, expect, test } from "bun:test";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import CallLayer, { START_CALL_EVENT, startRequest } from "../../islands/calls/CallLayer.tsx";
 import { UNSUPPORTED_BROWSER_ALERT } from "../../islands/media/errors.ts";
 import { FakeSocket } from "./fakes.ts";
 
-beforeAll(() => {
-  GlobalRegistrator.register();
-  Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
-});
-afterAll(() => GlobalRegistrator.unregister());
-
-let root: Root | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = "";
-});
+afterAll(() => unregisterDom());
+const dom = reactRoot();
 
 const ice = { iceServers: [], iceTransportPolicy: "all" as const };
 
@@ -27,10 +16,7 @@ function mount(socket: FakeSocket) {
   const toasts: string[] = [];
   const alerts: string[] = [];
   window.alert = (text?: unknown) => void alerts.push(String(text));
-  const host = document.createElement("div");
-  document.body.append(host);
-  root = createRoot(host);
-  act(() => root?.render(<CallLayer socket={socket} ice={ice} notify={(t) => toasts.push(t)} />));
+  const host = dom.mount(<CallLayer socket={socket} ice={ice} notify={(t) => toasts.push(t)} />);
   return { host, toasts, alerts };
 }
 
@@ -78,8 +64,7 @@ describe("CallLayer", () => {
     const socket = new FakeSocket();
     mount(socket);
     expect(socket.listeners("incoming_call")).toBe(1);
-    act(() => root?.unmount());
-    root = null;
+    dom.unmount();
     expect(socket.listeners("incoming_call")).toBe(0);
   });
 });

@@ -1,24 +1,12 @@
 // Component tests of the call overlay in happy-dom: texts, labels, focus and Escape.
-import { GlobalRegistrator } from "@happy-dom/global-registrator";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import { reactRoot, unregisterDom } from "../support/dom.ts";
 import { callReducer, initialCallState, type CallAction, type CallRequest, type CallState } from "../../islands/calls/call-state.ts";
 import CallView, { type CallActions } from "../../islands/calls/CallView.tsx";
 
-beforeAll(() => {
-  GlobalRegistrator.register();
-  Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
-});
-afterAll(() => GlobalRegistrator.unregister());
-
-let root: Root | null = null;
-let host: HTMLElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
+afterAll(() => unregisterDom());
+const dom = reactRoot();
 
 const caller: CallRequest = { role: "caller", contact: { id: 2, name: "bob" } };
 const receiver: CallRequest = { role: "receiver", contact: { id: 1, name: "Alice" }, callerPeerId: "p" };
@@ -38,11 +26,7 @@ function recorder() {
 }
 
 function show(state: CallState, actions: CallActions, remote: MediaStream | null = null) {
-  host = document.createElement("div");
-  document.body.append(host);
-  root = createRoot(host);
-  act(() => root?.render(<CallView state={state} localStream={new MediaStream()} remoteStream={remote} actions={actions} />));
-  return host;
+  return dom.mount(<CallView state={state} localStream={new MediaStream()} remoteStream={remote} actions={actions} />);
 }
 
 const button = (el: HTMLElement, name: string) =>

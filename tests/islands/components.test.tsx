@@ -1,10 +1,9 @@
 // The chat screen's components in happy-dom: tab badges, list states, the image grid, the input,
 // avatar checks and the server render.
-import { freshReactDomClient, registerDom, unregisterDom } from "./dom.ts";
+import { reactRoot, registerDom, unregisterDom } from "../support/dom.ts";
 
 import { afterAll, afterEach, describe, expect, spyOn, test } from "bun:test";
 import { act, type ReactNode } from "react";
-import type { Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import ChatApp from "../../islands/ChatApp.tsx";
 import ChatScreen from "../../islands/chat/ChatScreen.tsx";
@@ -17,25 +16,12 @@ import { me, message, user } from "./fixtures.ts";
 import { harness, wait } from "./harness.ts";
 
 registerDom();
-const { createRoot } = freshReactDomClient();
 afterAll(() => unregisterDom());
+const dom = reactRoot();
+afterEach(() => localStorage.clear());
 
-let root: Root | null = null;
-let container: HTMLElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  container?.remove();
-  root = null;
-  localStorage.clear();
-});
-
-async function render(controller: ChatController, node: ReactNode): Promise<HTMLElement> {
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => root?.render(<ChatContext.Provider value={controller}>{node}</ChatContext.Provider>));
-  return container;
-}
+const render = (controller: ChatController, node: ReactNode): Promise<HTMLElement> =>
+  dom.mountAsync(<ChatContext.Provider value={controller}>{node}</ChatContext.Provider>);
 
 const text = (el: Element) => el.textContent ?? "";
 const bob = user({ id: 2, name: "Bob", is_online: true });

@@ -1,6 +1,6 @@
 // The chat controller against a scripted API: restoring the saved selection, unread counters on
 // incoming messages, read marking, unknown senders, and the send guard.
-import { registerDom, unregisterDom } from "./dom.ts";
+import { registerDom, unregisterDom } from "../support/dom.ts";
 
 import { afterAll, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { receiveMessage } from "../../islands/lib/inbox.ts";

@@ -1,5 +1,5 @@
 // Realtime events on the chat store, presence signals from the page, and paging older messages.
-import { registerDom, unregisterDom } from "./dom.ts";
+import { registerDom, unregisterDom } from "../support/dom.ts";
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { attachChatEvents } from "../../islands/lib/events.ts";

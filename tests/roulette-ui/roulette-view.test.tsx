@@ -1,34 +1,17 @@
 // Component tests of the roulette's stage, buttons and filters in happy-dom.
-import { GlobalRegistrator } from "@happy-dom/global-registrator";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { reactRoot, unregisterDom } from "../support/dom.ts";
+import { afterAll, describe, expect, test } from "bun:test";
 import { act, type ReactElement } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import RouletteControls from "../../islands/roulette/RouletteControls.tsx";
 import RouletteFilters from "../../islands/roulette/RouletteFilters.tsx";
 import RouletteStage from "../../islands/roulette/RouletteStage.tsx";
 import type { RouletteFilters as Filters, RouletteStatus } from "../../islands/roulette/roulette-state.ts";
 import { partner } from "./fakes.ts";
 
-beforeAll(() => {
-  GlobalRegistrator.register();
-  Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
-});
-afterAll(() => GlobalRegistrator.unregister());
+afterAll(() => unregisterDom());
+const dom = reactRoot();
 
-let root: Root | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = "";
-});
-
-function show(element: ReactElement): HTMLElement {
-  const host = document.createElement("div");
-  document.body.append(host);
-  root = createRoot(host);
-  act(() => root?.render(element));
-  return host;
-}
+const show = (element: ReactElement): HTMLElement => dom.mount(element);
 
 const names = (el: HTMLElement) => [...el.querySelectorAll("button")].map((b) => b.textContent?.trim());
 

@@ -6,6 +6,8 @@
 // loaded it that way already (Bun evaluates CommonJS packages ahead of the ES modules importing
 // them, and shares them across files), so freshReactDomClient() loads a copy of its own.
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { afterEach } from "bun:test";
+import { act, type ReactNode } from "react";
 import { dirname, join } from "node:path";
 
 export function registerDom(): void {
@@ -28,3 +30,40 @@ export function freshReactDomClient(): typeof import("react-dom/client") {
 }
 
 registerDom();
+
+/**
+ * One React root per DOM test file: `mount` renders into a fresh container in the body, and
+ * after every test the root is unmounted and the body emptied, so tests never see each other.
+ */
+export function reactRoot() {
+  // A file before this one may have unregistered the DOM in its afterAll.
+  registerDom();
+  const { createRoot } = freshReactDomClient();
+  let root: ReturnType<typeof createRoot> | null = null;
+  const unmount = () => {
+    act(() => root?.unmount());
+    root = null;
+  };
+  afterEach(() => {
+    unmount();
+    document.body.innerHTML = "";
+  });
+  return {
+    mount(node: ReactNode): HTMLElement {
+      const host = document.createElement("div");
+      document.body.append(host);
+      root = createRoot(host);
+      act(() => root?.render(node));
+      return host;
+    },
+    /** For components that must mount inside an async act (lazy chunks, effects that fetch). */
+    async mountAsync(node: ReactNode): Promise<HTMLElement> {
+      const host = document.createElement("div");
+      document.body.append(host);
+      root = createRoot(host);
+      await act(async () => root?.render(node));
+      return host;
+    },
+    unmount,
+  };
+}
