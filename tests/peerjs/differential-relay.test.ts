@@ -12,10 +12,7 @@ describe("relaying, as peer 1.0.2 does it", () => {
   test("OFFER, ANSWER and CANDIDATE are relayed with the server's src and only the known fields", () =>
     compare(
       async (t) => {
-        const alice = t.open("alice");
-        const bob = t.open("bob");
-        await t.frame("alice", alice);
-        await t.frame("bob", bob);
+        const [alice, bob] = await t.pair("alice", "bob");
         alice.send({ type: "OFFER", src: "mallory", dst: t.id("bob"), payload: { sdp: "v=0", type: "offer" }, extra: true });
         await t.frame("bob", bob);
         bob.send({ payload: { sdp: "v=0" }, dst: t.id("alice"), type: "ANSWER" });
@@ -72,10 +69,7 @@ describe("relaying, as peer 1.0.2 does it", () => {
   test("LEAVE is relayed to a connected peer, and neither queued nor expired for an absent one", () =>
     compare(
       async (t) => {
-        const alice = t.open("alice");
-        const bob = t.open("bob");
-        await t.frame("alice", alice);
-        await t.frame("bob", bob);
+        const [alice, bob] = await t.pair("alice", "bob");
         alice.send({ type: "LEAVE", dst: t.id("bob") });
         await t.frame("bob", bob);
         alice.send({ type: "LEAVE", dst: t.id("erin") });
@@ -104,10 +98,7 @@ describe("relaying, as peer 1.0.2 does it", () => {
   test("JSON that arrives with leading spaces or as a binary frame is relayed like any other", () =>
     compare(
       async (t) => {
-        const alice = t.open("alice");
-        const bob = t.open("bob");
-        await t.frame("alice", alice);
-        await t.frame("bob", bob);
+        const [alice, bob] = await t.pair("alice", "bob");
         alice.send(` {"type":"OFFER","dst":"${t.id("bob")}","payload":"spaced"}`);
         await t.frame("bob", bob);
         alice.send(new TextEncoder().encode(`{"type":"OFFER","dst":"${t.id("bob")}","payload":"binary"}`));

@@ -40,6 +40,15 @@ export class Transcript {
     return socket;
   }
 
+  /** Opens two sockets at once, then writes down each one's first frame (OPEN). */
+  async pair(first: string, second: string): Promise<[PeerTestSocket, PeerTestSocket]> {
+    const a = this.open(first);
+    const b = this.open(second);
+    await this.frame(first, a);
+    await this.frame(second, b);
+    return [a, b];
+  }
+
   private clean(text: string): string {
     return text.replaceAll(this.prefix, "");
   }
