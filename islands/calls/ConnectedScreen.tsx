@@ -1,7 +1,7 @@
 // The in-call screen: the remote video fills the overlay, the local preview sits in a corner at
 // 150x100 px, and the controls mute, turn the camera off and end the call.
 import { useCallback, useState } from "react";
-import CallIcon from "./CallIcon.tsx";
+import CallIcon, { type CallIconName } from "./CallIcon.tsx";
 import StreamVideo from "./StreamVideo.tsx";
 
 interface Props {
@@ -57,30 +57,41 @@ export default function ConnectedScreen(props: Props) {
         </button>
       )}
       <div className="call-controls" role="toolbar" aria-label="Call controls">
-        <button
-          type="button"
-          className={`call-control${muted ? " is-active" : ""}`}
+        <ToggleControl
+          pressed={muted}
           onClick={props.onToggleMute}
-          aria-pressed={muted}
-          aria-label={muted ? "Unmute microphone" : "Mute microphone"}
+          label={muted ? "Unmute microphone" : "Mute microphone"}
           title={muted ? "Unmute" : "Mute"}
-        >
-          <CallIcon name={muted ? "micOff" : "mic"} />
-        </button>
-        <button
-          type="button"
-          className={`call-control${cameraOff ? " is-active" : ""}`}
+          icon={muted ? "micOff" : "mic"}
+        />
+        <ToggleControl
+          pressed={cameraOff}
           onClick={props.onToggleCamera}
-          aria-pressed={cameraOff}
-          aria-label={cameraOff ? "Turn camera on" : "Turn camera off"}
+          label={cameraOff ? "Turn camera on" : "Turn camera off"}
           title={cameraOff ? "Camera on" : "Camera off"}
-        >
-          <CallIcon name={cameraOff ? "videoOff" : "video"} />
-        </button>
+          icon={cameraOff ? "videoOff" : "video"}
+        />
         <button type="button" className="call-control is-end" onClick={props.onEnd} aria-label="End call" title="End call" data-autofocus>
           <CallIcon name="hangUp" size={28} />
         </button>
       </div>
     </div>
+  );
+}
+
+interface ToggleControlProps {
+  pressed: boolean;
+  onClick: () => void;
+  label: string;
+  title: string;
+  icon: CallIconName;
+}
+
+/** A call control that stays pressed while its feature is off (mute, camera). */
+function ToggleControl({ pressed, onClick, label, title, icon }: ToggleControlProps) {
+  return (
+    <button type="button" className={`call-control${pressed ? " is-active" : ""}`} onClick={onClick} aria-pressed={pressed} aria-label={label} title={title}>
+      <CallIcon name={icon} />
+    </button>
   );
 }
