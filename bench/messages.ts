@@ -24,7 +24,7 @@ const app = buildApp(ctx).listen({ port: 0, hostname: "127.0.0.1" });
 const base = `127.0.0.1:${app.server!.port}`;
 
 async function guest(): Promise<{ token: string; id: number }> {
-  const r = await fetch(`http://${base}/api/guest/create`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"gender":"female"}' });
+  const r = await fetch(`http://${base}/api/guest/create`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"gender":"female","adult":true}' });
   const { data } = (await r.json()) as { data: { token: string; user: { id: number } } };
   return { token: data.token, id: data.user.id };
 }

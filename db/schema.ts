@@ -2,7 +2,7 @@
 // into ISO strings. Migrations in db/migrations are generated from this file (npm run
 // db:generate) and applied at start-up.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable(
   "users",
@@ -29,6 +29,14 @@ export const users = sqliteTable(
     /** A ban: banned with a null bannedUntil is permanent. */
     banned: integer("banned", { mode: "boolean" }).notNull().default(false),
     bannedUntil: integer("banned_until"),
+    /** When the user confirmed being 18 or older; null for accounts made before that rule. */
+    adultConfirmedAt: integer("adult_confirmed_at"),
+    /** Who may message and call this user: "everyone" or "contacts" (people they wrote to). */
+    allowFrom: text("allow_from").notNull().default("everyone"),
+    /** "user", "moderator" or "admin". */
+    role: text("role").notNull().default("user"),
+    /** Set by enough weighted reports: no roulette until a moderator decides. */
+    rouletteSuspendedAt: integer("roulette_suspended_at"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),
@@ -90,8 +98,64 @@ export const messages = sqliteTable(
   ],
 );
 
+/** One person blocking another. Either direction keeps the two apart (API.md "Safety"). */
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: integer("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: integer("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Made from Video Roulette: the blocker never learned who it was, so lists never name them. */
+    anonymous: integer("anonymous", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId)],
+);
+
+/** A report with the evidence captured when it was made; moderators work from these. */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    reporterId: integer("reporter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reportedId: integer("reported_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** chat, message, call, roulette or profile. */
+    context: text("context").notNull(),
+    /** sexual_content, underage, harassment, spam, violence or other. */
+    reason: text("reason").notNull(),
+    details: text("details").notNull().default(""),
+    messageId: integer("message_id"),
+    rouletteId: text("roulette_id"),
+    /** JSON: the conversation's last messages, or the roulette session's text chat. */
+    transcript: text("transcript"),
+    /** Path of the still under DATA_DIR/evidence (never under /uploads). */
+    evidencePath: text("evidence_path"),
+    /** What this report counts toward automatic suspension (see docs/DECISIONS.md). */
+    weight: real("weight").notNull().default(0),
+    /** open, dismissed or actioned. */
+    status: text("status").notNull().default("open"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("reports_reported").on(t.reportedId, t.createdAt),
+    index("reports_reporter").on(t.reporterId, t.createdAt),
+    index("reports_status").on(t.status, t.createdAt),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
+export type BlockRow = typeof blocks.$inferSelect;
+export type ReportRow = typeof reports.$inferSelect;
+export type NewReportRow = typeof reports.$inferInsert;

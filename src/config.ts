@@ -37,6 +37,12 @@ export interface Config {
   loginFailWindowMs: number;
   socketRate: RateLimit;
   uploadsPerMinute: number;
+  /** Reports a user may file in an hour (merged reports do not count). */
+  reportsPerHour: number;
+  /** Weighted sexual-content or under-18 reports within 24 h that suspend a user from roulette. */
+  reportAutoSuspend: number;
+  /** How long an unanswered call rings before the server ends it. */
+  callRingMs: number;
   wsIdleMs: number;
   iceServers: IceServer[];
   /** "relay" hides users' addresses from strangers when a TURN server is configured. */
@@ -188,6 +194,9 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailWindowMs: integer(env, "LOGIN_FAIL_WINDOW_MINUTES", 15, 1, 24 * 60) * 60_000,
     socketRate: socketRate(env),
     uploadsPerMinute: integer(env, "UPLOAD_RATE_LIMIT", 60, 1, 1_000_000),
+    reportsPerHour: integer(env, "REPORT_RATE_LIMIT", 20, 1, 1_000_000),
+    reportAutoSuspend: integer(env, "REPORT_AUTO_SUSPEND", 3, 1, 1000),
+    callRingMs: integer(env, "CALL_RING_SECONDS", 60, 1, 3600) * 1000,
     wsIdleMs: integer(env, "WS_IDLE_TIMEOUT_SECONDS", 45, 5, 3600) * 1000,
     iceServers: iceServers(env),
     iceTransportPolicy: policy,

@@ -7,6 +7,8 @@ import { MessageClock } from "./messages/service.ts";
 import { Hub } from "./realtime/hub.ts";
 import { CallRegistry } from "./calls/registry.ts";
 import { RouletteQueue } from "./roulette/queue.ts";
+import { BlockRegistry } from "./blocks/registry.ts";
+import { ContactRegistry } from "./privacy/contacts.ts";
 
 export interface AppContext {
   config: Config;
@@ -16,12 +18,15 @@ export interface AppContext {
   clock: MessageClock;
   calls: CallRegistry;
   roulette: RouletteQueue;
+  blocks: BlockRegistry;
+  contacts: ContactRegistry;
   limits: {
     loginFailures: WindowCounter;
     signups: WindowCounter;
     guests: WindowCounter;
     uploads: WindowCounter;
     socketEvents: TokenBuckets;
+    reports: WindowCounter;
   };
 }
 
@@ -34,12 +39,15 @@ export function createContext(config: Config, storage: Storage): AppContext {
     clock: new MessageClock(storage.db),
     calls: new CallRegistry(),
     roulette: new RouletteQueue(),
+    blocks: new BlockRegistry(storage.db),
+    contacts: new ContactRegistry(storage.db),
     limits: {
       loginFailures: new WindowCounter(config.loginFailLimit, config.loginFailWindowMs),
       signups: new WindowCounter(config.signupPerHour, 60 * 60_000),
       guests: new WindowCounter(config.signupPerHour, 60 * 60_000),
       uploads: new WindowCounter(config.uploadsPerMinute, 60_000),
       socketEvents: new TokenBuckets(config.socketRate.perSecond, config.socketRate.burst),
+      reports: new WindowCounter(config.reportsPerHour, 60 * 60_000),
     },
   };
 }

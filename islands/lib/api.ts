@@ -1,6 +1,6 @@
 // HTTP client for the contract in API.md: bearer token on every call, errors parsed from
 // {error, code, fields} into ApiError.
-import type { ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem } from "./types.ts";
+import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem } from "./types.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -64,6 +64,12 @@ export function createApi(token: string, fetcher: FetchLike = (input, init) => f
     return (await response.json()) as T;
   }
 
+  async function callNoContent(method: string, path: string): Promise<void> {
+    const headers = { Authorization: `Bearer ${token}` };
+    const response = await fetcher(path, { method, headers, credentials: "same-origin" });
+    if (!response.ok) throw await parseError(response);
+  }
+
   function upload<T>(path: string, fields: [string, string | Blob][]): Promise<T> {
     const form = new FormData();
     for (const [name, value] of fields) form.append(name, value);
@@ -101,6 +107,22 @@ export function createApi(token: string, fetcher: FetchLike = (input, init) => f
       ]),
     uploadAvatar: (file: File) => upload<{ avatar_url: string }>("/api/users/avatar/upload", [["avatar", file]]),
     deleteAvatar: () => call<{ success: boolean }>("DELETE", "/api/users/avatar"),
+    // Safety (API.md "Safety").
+    block: (target: { userId: number } | { rouletteId: string }) =>
+      call<{ block: { user: PublicUser | null; created_at: string } }>("POST", "/api/blocks", target),
+    unblock: (userId: number) => callNoContent("DELETE", `/api/blocks/${userId}`),
+    blocks: () => call<BlockList>("GET", "/api/blocks"),
+    /** Multipart when a still of the partner's video goes with it, JSON otherwise. */
+    report: (report: ReportInput) => {
+      const { evidence, ...fields } = report;
+      if (!evidence) return call<{ report: ReportReceipt }>("POST", "/api/reports", fields);
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, String(value));
+      form.append("evidence", evidence, "still.jpg");
+      return call<{ report: ReportReceipt }>("POST", "/api/reports", form);
+    },
+    confirmAdult: () => call<{ user: OwnUser }>("POST", "/api/users/confirm-adult", {}),
+    setPrivacy: (allowFrom: AllowFrom) => call<{ user: OwnUser }>("PUT", "/api/users/privacy", { allowFrom }),
   };
 }
 
@@ -113,4 +135,32 @@ export interface ProfileChanges {
   country_code?: string | null;
   country_name?: string | null;
   orientation?: string;
+}
+
+export type ReportContext = "chat" | "message" | "call" | "roulette" | "profile";
+export type ReportReason = "sexual_content" | "underage" | "harassment" | "spam" | "violence" | "other";
+
+export interface ReportInput {
+  /** The person reported; for roulette use `rouletteId` instead (the partner is a stranger). */
+  reportedUserId?: number;
+  rouletteId?: string;
+  context: ReportContext;
+  reason: ReportReason;
+  details?: string;
+  messageId?: number;
+  /** A still of the partner's video (call and roulette reports), JPEG. */
+  evidence?: Blob | null;
+}
+
+export interface ReportReceipt {
+  id: number;
+  status: "open";
+  created_at: string;
+}
+
+export interface BlockList {
+  /** The people the caller blocked, newest first, each with when. */
+  users: (PublicUser & { blocked_at: string })[];
+  /** Strangers blocked in Video Roulette: never named, so only counted. */
+  strangers: number;
 }

@@ -1,8 +1,8 @@
 // Client-side shapes layered over the protocol's entity types (import type only: no server code
 // reaches the bundle).
-import type { Message, OwnUser, PublicUser } from "../../src/realtime/protocol.ts";
+import type { AllowFrom, Message, OwnUser, PublicUser, RoulettePartner } from "../../src/realtime/protocol.ts";
 
-export type { Message, OwnUser, PublicUser };
+export type { AllowFrom, Message, OwnUser, PublicUser, RoulettePartner };
 
 /** A user as the lists hold them; the chat list adds the latest message and unread count. */
 export interface ChatUser extends PublicUser {

@@ -1,6 +1,11 @@
 import { Type as t } from "@sinclair/typebox";
 import { fields } from "../users/model.ts";
 
+/** "I am 18 or older and I accept the Terms": required, true. Forms send "on"/"true". */
+export const adultField = t.Union([t.Literal(true), t.Literal("true"), t.Literal("on")], {
+  error: "Please confirm that you are 18 or older and accept the Terms",
+});
+
 export const registerBody = t.Object({
   username: fields.username,
   email: fields.email,
@@ -12,6 +17,7 @@ export const registerBody = t.Object({
   country_name: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Null()])),
   orientation: t.Optional(fields.orientation),
   profile: t.Optional(t.Unknown()),
+  adult: adultField,
 });
 
 const identifier = t.String({ minLength: 1, maxLength: 254, error: "Enter your username or e-mail" });
@@ -25,4 +31,5 @@ export const loginBody = t.Object({
 
 export const guestBody = t.Object({
   gender: t.Union([t.Literal("male"), t.Literal("female")], { error: "Choose male or female" }),
+  adult: adultField,
 });

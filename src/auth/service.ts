@@ -77,6 +77,7 @@ export async function register(db: Db, secret: string, input: RegisterInput) {
         countryName: country,
         lastSeen: now,
         createdAt: now,
+        adultConfirmedAt: now,
       })
       .returning()
       .get();
@@ -111,7 +112,7 @@ export function createGuest(db: Db, secret: string, gender: "male" | "female") {
     if (taken) continue;
     const user = db
       .insert(users)
-      .values({ username, usernameKey: username.toLowerCase(), name: username, gender, isGuest: true, lastSeen: now, createdAt: now })
+      .values({ username, usernameKey: username.toLowerCase(), name: username, gender, isGuest: true, lastSeen: now, createdAt: now, adultConfirmedAt: now })
       .returning()
       .get();
     return { token: startSession(db, secret, user.id), user };

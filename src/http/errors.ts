@@ -13,6 +13,10 @@ export type ErrorCode =
   | "unsupported_type"
   | "rate_limited"
   | "not_paired"
+  | "blocked"
+  | "not_accepting"
+  | "suspended"
+  | "adult_confirmation_required"
   | "internal";
 
 export class AppError extends Error {

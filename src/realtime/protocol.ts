@@ -8,6 +8,8 @@ import { Type as t, type Static } from "@sinclair/typebox";
 /** User ids are integers; a numeric string is accepted too ("5"). */
 const Id = t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: "^[1-9][0-9]{0,15}$" })]);
 const PeerId = t.String({ minLength: 1, maxLength: 128 });
+/** A roulette pairing's opaque id (never a user id): new for every pairing. */
+const RouletteId = t.String({ minLength: 1, maxLength: 64 });
 /** WebRTC descriptions and candidates are relayed as they are; the frame limit bounds them. */
 const Signal = t.Unknown();
 const Empty = t.Object({});
@@ -45,10 +47,16 @@ export const clientEvents = {
   }),
   roulette_stop_search: t.Object({ userId: t.Optional(Id) }),
   roulette_next: t.Object({ userId: t.Optional(Id) }),
-  roulette_offer: t.Object({ offer: Signal, partnerId: Id }),
-  roulette_answer: t.Object({ answer: Signal, partnerId: Id }),
-  roulette_ice_candidate: t.Object({ candidate: Signal, partnerId: Id }),
+  roulette_offer: t.Object({ offer: Signal, partnerId: RouletteId }),
+  roulette_answer: t.Object({ answer: Signal, partnerId: RouletteId }),
+  roulette_ice_candidate: t.Object({ candidate: Signal, partnerId: RouletteId }),
+  /** Trimmed by the server: 1 to ROULETTE_TEXT_MAX characters after trimming. */
+  roulette_text: t.Object({ partnerId: RouletteId, text: t.String({ maxLength: 2000 }) }),
+  roulette_keep_in_touch: t.Object({ partnerId: RouletteId }),
 };
+
+/** Longest roulette text message, after trimming (API.md "Safety"). */
+export const ROULETTE_TEXT_MAX = 500;
 
 export type ClientEventName = keyof typeof clientEvents;
 export type ClientEvents = { [K in ClientEventName]: Static<(typeof clientEvents)[K]> };
@@ -70,9 +78,17 @@ export interface PublicUser {
   is_guest: boolean;
 }
 
+export type AllowFrom = "everyone" | "contacts";
+export type Role = "user" | "moderator" | "admin";
+
 /** The signed-in user's own record. */
 export interface OwnUser extends PublicUser {
   email: string | null;
+  /** When they confirmed being 18 or older; null until they do (older accounts). */
+  adult_confirmed_at: string | null;
+  /** Who may message and call them. */
+  allow_from: AllowFrom;
+  role: Role;
 }
 
 export type MessageType = "text" | "emoji" | "file" | "image";
@@ -98,7 +114,16 @@ export interface Message {
   read_at: string | null;
 }
 
-export interface RoulettePartner extends PublicUser {}
+/** A roulette partner is a stranger: no user id, username, avatar or orientation. */
+export interface RoulettePartner {
+  /** The pairing's opaque id, new for every pairing; `partnerId` in every roulette relay. */
+  id: string;
+  name: "Stranger";
+  gender: string;
+  country_code: string | null;
+  country_name: string | null;
+  age: number | null;
+}
 
 export interface ServerEvents {
   pong: Record<string, never>;
@@ -113,14 +138,19 @@ export interface ServerEvents {
   messages_read_batch: { messageIds: number[]; receiverId: number; readAt: string };
   incoming_call: { callerId: number; callerName: string; callerPeerId: string };
   call_answered: { answererPeerId: string };
-  call_rejected: { reason: "offline" | "busy" | "declined" };
+  call_rejected: { reason: "offline" | "busy" | "declined" | "no_answer" };
   call_ended: Record<string, never>;
   roulette_partner_found: { partner: RoulettePartner; shouldCreateOffer: boolean };
   roulette_partner_disconnected: Record<string, never>;
   roulette_partner_next: Record<string, never>;
-  roulette_offer: { offer: unknown; partnerId: number };
-  roulette_answer: { answer: unknown; partnerId: number };
-  roulette_ice_candidate: { candidate: unknown; partnerId: number };
+  roulette_offer: { offer: unknown; partnerId: string };
+  roulette_answer: { answer: unknown; partnerId: string };
+  roulette_ice_candidate: { candidate: unknown; partnerId: string };
+  roulette_text: { text: string; at: string };
+  /** Sent to both only after both partners asked to keep in touch. */
+  roulette_contact: { user: PublicUser };
+  /** To the blocker's own tabs, so every tab hides (or shows again) that person at once. */
+  block_changed: { userId: number; blocked: boolean };
 }
 
 export type ServerEventName = keyof ServerEvents;
@@ -134,6 +164,10 @@ export const SocketErrorCode = {
   notFound: "not_found",
   forbidden: "forbidden",
   notPaired: "not_paired",
+  blocked: "blocked",
+  notAccepting: "not_accepting",
+  suspended: "suspended",
+  adultConfirmationRequired: "adult_confirmation_required",
   internal: "internal",
 } as const;
 

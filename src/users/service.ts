@@ -5,7 +5,7 @@ import type { Db } from "../db.ts";
 import { countryName, isCountryCode } from "../geo/countries.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
-import { iso } from "../time.ts";
+import { iso, isoOrNull } from "../time.ts";
 
 export const avatarUrl = (path: string | null): string | null => (path ? `/uploads/${path}` : null);
 
@@ -27,7 +27,13 @@ export function toPublicUser(row: UserRow): PublicUser {
   };
 }
 
-export const toOwnUser = (row: UserRow): OwnUser => ({ ...toPublicUser(row), email: row.email });
+export const toOwnUser = (row: UserRow): OwnUser => ({
+  ...toPublicUser(row),
+  email: row.email,
+  adult_confirmed_at: isoOrNull(row.adultConfirmedAt),
+  allow_from: row.allowFrom as OwnUser["allow_from"],
+  role: row.role as OwnUser["role"],
+});
 
 export function findUser(db: Db, id: number): UserRow | undefined {
   return db.select().from(users).where(eq(users.id, id)).get();

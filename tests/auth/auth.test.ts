@@ -16,6 +16,7 @@ const valid = (n: string) => ({
   age: 25,
   country_code: "fr",
   country_name: "anything the client says",
+  adult: true,
 });
 
 describe("register", () => {
@@ -147,7 +148,7 @@ describe("login", () => {
 
 describe("guests", () => {
   test("creates a guest with a generated Guest_ username and the chosen gender", async () => {
-    const r = await t.call("POST", "/api/guest/create", { json: { gender: "male" } });
+    const r = await t.call("POST", "/api/guest/create", { json: { gender: "male", adult: true } });
     expect(r.status).toBe(201);
     expect(r.body.success).toBe(true);
     expect(r.body.data.user.username).toMatch(/^Guest_[a-z0-9]{6}$/);
@@ -165,8 +166,8 @@ describe("guests", () => {
   test("limits registrations and guest entries per address, each with its own budget", async () => {
     const local = makeTestApp({ SIGNUP_RATE_LIMIT: "3" });
     try {
-      for (let i = 0; i < 3; i++) expect((await local.call("POST", "/api/guest/create", { json: { gender: "female" } })).status).toBe(201);
-      const guest = await local.call("POST", "/api/guest/create", { json: { gender: "male" } });
+      for (let i = 0; i < 3; i++) expect((await local.call("POST", "/api/guest/create", { json: { gender: "female", adult: true } })).status).toBe(201);
+      const guest = await local.call("POST", "/api/guest/create", { json: { gender: "male", adult: true } });
       expect(guest.status).toBe(429);
       expect(guest.body.code).toBe("rate_limited");
       expect(guest.headers.get("retry-after")).toBeTruthy();

@@ -59,7 +59,7 @@ describe("start-up and shutdown", () => {
       const r = await fetch(`http://127.0.0.1:${port}/api/guest/create`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ gender: "female" }),
+        body: JSON.stringify({ gender: "female", adult: true }),
       });
       const { data } = (await r.json()) as { data: { token: string } };
       const socket = await connect(`ws://127.0.0.1:${port}`, data.token);
@@ -78,7 +78,7 @@ describe("start-up and shutdown", () => {
     try {
       await waitHealthy(port);
       const make = async () => {
-        const r = await fetch(`http://127.0.0.1:${port}/api/guest/create`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"gender":"male"}' });
+        const r = await fetch(`http://127.0.0.1:${port}/api/guest/create`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"gender":"male","adult":true}' });
         return ((await r.json()) as { data: { token: string; user: { id: number } } }).data;
       };
       const a = await make();

@@ -90,6 +90,7 @@ export async function registerUser(t: TestApp, overrides: Record<string, unknown
       gender: "female",
       age: 30,
       country_code: "DE",
+      adult: true,
       ...overrides,
     },
   });

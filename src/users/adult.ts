@@ -1,0 +1,17 @@
+// The 18+ rule (API.md "Safety", Adult): calls and roulette need a recorded confirmation.
+import { eq } from "drizzle-orm";
+import { users, type UserRow } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+import { AppError } from "../http/errors.ts";
+
+export function requireAdult(user: Pick<UserRow, "adultConfirmedAt">): void {
+  if (user.adultConfirmedAt !== null) return;
+  throw new AppError(403, "adult_confirmation_required", "Please confirm that you are 18 or older first");
+}
+
+/** Records the confirmation once; a later call keeps the first time. */
+export function confirmAdult(db: Db, userId: number, at: number): UserRow | undefined {
+  const row = db.select().from(users).where(eq(users.id, userId)).get();
+  if (!row || row.adultConfirmedAt !== null) return row;
+  return db.update(users).set({ adultConfirmedAt: at }).where(eq(users.id, userId)).returning().get();
+}
