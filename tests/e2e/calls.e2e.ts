@@ -21,7 +21,7 @@ async function register(username: string, name: string) {
     headers: { "content-type": "application/json", origin: server.url },
     body: JSON.stringify({
       username, email: `${username}@example.com`, password: PASSWORD, name, gender: "female", age: 30,
-      country_code: "DE", country_name: "Germany", profile: null,
+      country_code: "DE", country_name: "Germany", profile: null, adult: true,
     }),
   });
   if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);

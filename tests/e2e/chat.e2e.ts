@@ -20,7 +20,7 @@ async function register(username: string, name: string, extra: Record<string, un
     headers: { "content-type": "application/json", origin: server.url },
     body: JSON.stringify({
       username, email: `${username}@example.com`, password: PASSWORD, name, gender: "female", age: 29,
-      country_code: "DE", country_name: "Germany", profile: null, ...extra,
+      country_code: "DE", country_name: "Germany", profile: null, adult: true, ...extra,
     }),
   });
   if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);

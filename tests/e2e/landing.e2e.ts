@@ -39,7 +39,7 @@ async function apiRegister() {
   const response = await fetch(`${server.url}/api/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, email: `${username}@example.com`, password: "correct horse", name: "E2E User", gender: "male", age: 28, country_code: "PL" }),
+    body: JSON.stringify({ username, email: `${username}@example.com`, password: "correct horse", name: "E2E User", gender: "male", age: 28, country_code: "PL", adult: true }),
   });
   expect(response.status).toBe(201);
   return { username, password: "correct horse" };

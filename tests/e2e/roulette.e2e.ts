@@ -20,7 +20,7 @@ async function register(username: string, name: string, gender: string, country:
     headers: { "content-type": "application/json", origin: server.url },
     body: JSON.stringify({
       username, email: `${username}@example.com`, password: PASSWORD, name, gender, age: 27,
-      country_code: country[0], country_name: country[1], profile: null,
+      country_code: country[0], country_name: country[1], profile: null, adult: true,
     }),
   });
   if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
