@@ -22,6 +22,9 @@ describe("configuration", () => {
     expect(c.loginFailWindowMs).toBe(15 * 60_000);
     expect(c.socketRate).toEqual({ perSecond: 20, burst: 40 });
     expect(c.uploadsPerMinute).toBe(60);
+    expect(c.reportsPerHour).toBe(20);
+    expect(c.reportAutoSuspend).toBe(3);
+    expect(c.callRingMs).toBe(60_000);
     expect(c.iceTransportPolicy).toBe("all");
     expect(c.iceServers.length).toBe(1);
   });
@@ -51,6 +54,9 @@ describe("configuration", () => {
     [{ ICE_SERVERS: '[{"url":1}]' }, /ICE_SERVERS/],
     [{ ICE_TRANSPORT_POLICY: "sometimes" }, /ICE_TRANSPORT_POLICY/],
     [{ CONTACT_EMAIL: "nobody" }, /CONTACT_EMAIL/],
+    [{ REPORT_RATE_LIMIT: "0" }, /REPORT_RATE_LIMIT/],
+    [{ REPORT_AUTO_SUSPEND: "three" }, /REPORT_AUTO_SUSPEND/],
+    [{ CALL_RING_SECONDS: "0" }, /CALL_RING_SECONDS/],
   ])("stops on a bad value with one line naming it: %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(name);
   });
@@ -63,11 +69,17 @@ describe("configuration", () => {
       ICE_SERVERS: '[{"urls":["turn:t.example:3478"],"username":"u","credential":"c"}]',
       ICE_TRANSPORT_POLICY: "relay",
       TRUST_PROXY: "1",
+      REPORT_RATE_LIMIT: "5",
+      REPORT_AUTO_SUSPEND: "4",
+      CALL_RING_SECONDS: "30",
     });
     expect(c.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
     expect(c.socketRate).toEqual({ perSecond: 5, burst: 9 });
     expect(c.iceServers[0]?.username).toBe("u");
     expect(c.iceTransportPolicy).toBe("relay");
     expect(c.trustProxy).toBe(true);
+    expect(c.reportsPerHour).toBe(5);
+    expect(c.reportAutoSuspend).toBe(4);
+    expect(c.callRingMs).toBe(30_000);
   });
 });
