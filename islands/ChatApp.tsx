@@ -14,6 +14,7 @@ import { attachPresence } from "./lib/presence.ts";
 import { getRealtime, startRealtime, type ConnectionStatus, type RealtimeClient } from "./lib/socket.ts";
 import { KEYS, writeKey } from "./lib/storage.ts";
 import { createStore } from "./lib/store.ts";
+import AdultGate from "./safety/AdultGate.tsx";
 import "./chat/chat.css";
 import "./chat/chat-window.css";
 import "./chat/chat-screens.css";
@@ -72,6 +73,7 @@ export default function ChatApp(props: ChatAppProps) {
       <CallLayer socket={socket} ice={props.ice} notify={notifier.info}>
         <ChatScreen />
       </CallLayer>
+      <AdultGate />
     </ChatContext.Provider>
   );
 }

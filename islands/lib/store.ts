@@ -33,6 +33,8 @@ export function createStore(me: OwnUser) {
     /** Raised whenever an own message is added: the list scrolls to the bottom. */
     ownMessageTick: signal(0),
     lightbox: signal<{ images: LightboxImage[]; index: number } | null>(null),
+    /** Set while the 18+ confirmation is on screen: answers whoever asked (safety/adult-gate.ts). */
+    adultPrompt: signal<((confirmed: boolean) => void) | null>(null),
     /** Counts yourself, as the spec's "online count plus one". */
     onlineCount: computed(() => users.value.filter((u) => u.is_online).length + 1),
     /** The contact whose chat is on screen in chat view, or null. */

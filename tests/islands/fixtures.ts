@@ -24,7 +24,14 @@ export function user(overrides: Partial<ChatUser> = {}): ChatUser {
 }
 
 export function me(overrides: Partial<OwnUser> = {}): OwnUser {
-  return { ...user({ id: 1, name: "Me", username: "me", is_online: true }), email: "me@example.com", ...overrides };
+  return {
+    ...user({ id: 1, name: "Me", username: "me", is_online: true }),
+    email: "me@example.com",
+    adult_confirmed_at: "2026-01-01T10:00:00.000Z",
+    allow_from: "everyone",
+    role: "user",
+    ...overrides,
+  };
 }
 
 export function message(overrides: Partial<Message> = {}): Message {
