@@ -1,5 +1,7 @@
-// Video Roulette: who is waiting (with their filters) and who is paired with whom.
+// Video Roulette: who is waiting (with their filters), who is paired with whom, and under which
+// pairing id (see sessions.ts). User ids stay on the server; the partners only see the pairing id.
 import type { ClientSocket } from "../realtime/socket.ts";
+import { RouletteSessions, type Session } from "./sessions.ts";
 
 export interface RouletteFilters {
   gender: "any" | "male" | "female";
@@ -23,6 +25,16 @@ export interface Pairing {
   /** The one who searched last: told to create the offer. */
   offerer: Waiting;
   answerer: Waiting;
+  session: Session;
+}
+
+/** Whether two users may meet at all (no block between them, for instance). */
+export type MayMeet = (a: number, b: number) => boolean;
+
+interface Pair {
+  partnerId: number;
+  socket: ClientSocket;
+  sessionId: string;
 }
 
 const suits = (filters: RouletteFilters, profile: RouletteProfile) =>
@@ -35,10 +47,15 @@ const RECENT_MS = 60_000;
 export class RouletteQueue {
   /** Insertion order is waiting order: the longest-waiting partner is offered first. */
   private readonly waiting = new Map<number, Waiting>();
-  private readonly pairs = new Map<number, { partnerId: number; socket: ClientSocket }>();
+  private readonly pairs = new Map<number, Pair>();
   private readonly recent = new Map<string, number>();
+  /** Pairs that must never meet again: one reported the other. */
+  private readonly apart = new Set<string>();
+  readonly sessions: RouletteSessions;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = Date.now) {
+    this.sessions = new RouletteSessions(now);
+  }
 
   isWaiting(userId: number): boolean {
     return this.waiting.has(userId);
@@ -54,16 +71,36 @@ export class RouletteQueue {
     return partnerId === undefined ? undefined : this.pairs.get(partnerId)?.socket;
   }
 
+  /** The running session of `userId`, if paired. */
+  sessionOf(userId: number): Session | undefined {
+    const id = this.pairs.get(userId)?.sessionId;
+    return id === undefined ? undefined : this.sessions.find(id);
+  }
+
+  /** The other participant of pairing `rouletteId`, while it runs or for 10 minutes after it ended. */
+  strangerOf(rouletteId: string, userId: number): number | undefined {
+    return this.sessions.strangerOf(rouletteId, userId);
+  }
+
+  /** From now on, `a` and `b` are never paired again. */
+  keepApart(a: number, b: number): void {
+    this.apart.add(this.key(a, b));
+  }
+
   socketOf(userId: number): ClientSocket | undefined {
     return this.waiting.get(userId)?.socket ?? this.pairs.get(userId)?.socket;
   }
 
   /** Queues (or re-queues with new filters) and pairs at once when someone suits. */
-  search(profile: RouletteProfile, filters: RouletteFilters, socket: ClientSocket): Pairing | null {
+  search(profile: RouletteProfile, filters: RouletteFilters, socket: ClientSocket, mayMeet: MayMeet = () => true): Pairing | null {
     this.waiting.delete(profile.userId);
     const me: Waiting = { profile, filters, socket };
     const candidates = [...this.waiting.values()].filter(
-      (other) => suits(filters, other.profile) && suits(other.filters, profile),
+      (other) =>
+        suits(filters, other.profile) &&
+        suits(other.filters, profile) &&
+        !this.apart.has(this.key(profile.userId, other.profile.userId)) &&
+        mayMeet(profile.userId, other.profile.userId),
     );
     const othersWaiting = this.waiting.size;
     const fresh = candidates.find((c) => !this.justParted(profile.userId, c.profile.userId));
@@ -74,9 +111,10 @@ export class RouletteQueue {
       return null;
     }
     this.waiting.delete(partner.profile.userId);
-    this.pairs.set(profile.userId, { partnerId: partner.profile.userId, socket });
-    this.pairs.set(partner.profile.userId, { partnerId: profile.userId, socket: partner.socket });
-    return { offerer: me, answerer: partner };
+    const session = this.sessions.start(profile.userId, partner.profile.userId);
+    this.pairs.set(profile.userId, { partnerId: partner.profile.userId, socket, sessionId: session.id });
+    this.pairs.set(partner.profile.userId, { partnerId: profile.userId, socket: partner.socket, sessionId: session.id });
+    return { offerer: me, answerer: partner, session };
   }
 
   /** Leaves the queue and ends a pair; returns the former partner's id and socket. */
@@ -87,6 +125,8 @@ export class RouletteQueue {
     this.pairs.delete(userId);
     const partner = this.pairs.get(pair.partnerId);
     this.pairs.delete(pair.partnerId);
+    this.sessions.end(pair.sessionId);
+    this.sweepRecent();
     this.recent.set(this.key(userId, pair.partnerId), this.now());
     return partner ? { partnerId: pair.partnerId, socket: partner.socket } : undefined;
   }
@@ -99,6 +139,13 @@ export class RouletteQueue {
       return false;
     }
     return true;
+  }
+
+  /** Keeps the just-parted map from growing with every pair ever made. */
+  private sweepRecent(): void {
+    if (this.recent.size < 10_000) return;
+    const now = this.now();
+    for (const [key, at] of this.recent) if (now - at > RECENT_MS) this.recent.delete(key);
   }
 
   private key(a: number, b: number): string {

@@ -1,14 +1,24 @@
-// Video Roulette over the socket: queueing with filters, Next, Stop, and the WebRTC relays
-// between the two current partners only.
-import { AppError } from "../../http/errors.ts";
+// Video Roulette over the socket: queueing with filters, Next, Stop, and the WebRTC relays,
+// text chat and "keep in touch" between the two current partners only. Partners are strangers:
+// every event names the pairing's opaque id, never a user id (API.md "Safety").
+import { AppError, validationError } from "../../http/errors.ts";
 import type { RouletteFilters } from "../../roulette/queue.ts";
+import type { Session } from "../../roulette/sessions.ts";
+import { iso } from "../../time.ts";
+import { requireAdult } from "../../users/adult.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
+import type { UserRow } from "../../../db/schema.ts";
 import type { AppContext } from "../../context.ts";
+import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
 import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
+import type { ClientSocket } from "../socket.ts";
 
 function assertSelf(ctx: HandlerContext, userId: number | string | undefined): void {
   if (userId !== undefined && toId(userId) !== ctx.user.id) throw new AppError(403, "forbidden", "You can only act for yourself");
 }
+
+export const suspendedError = () =>
+  new AppError(403, "suspended", "You can't use Video Roulette until a moderator reviews reports about you");
 
 /** Ends the caller's pair or search; the partner learns why. */
 export function leaveRoulette(app: AppContext, userId: number, partnerEvent: "roulette_partner_disconnected" | "roulette_partner_next"): void {
@@ -16,34 +26,56 @@ export function leaveRoulette(app: AppContext, userId: number, partnerEvent: "ro
   if (former) app.hub.send(former.socket, partnerEvent, {});
 }
 
-function relay(ctx: HandlerContext, partnerId: number | string) {
-  const target = toId(partnerId);
-  if (ctx.app.roulette.partnerOf(ctx.user.id) !== target) {
+/** What a stranger may know: gender, country and age under the pairing's id. */
+const asStranger = (row: UserRow, session: Session): RoulettePartner => ({
+  id: session.id,
+  name: "Stranger",
+  gender: row.gender,
+  country_code: row.countryCode,
+  country_name: row.countryName,
+  age: row.age,
+});
+
+/** The caller's running session named `partnerId`, and the partner's socket; otherwise not_paired. */
+function current(ctx: HandlerContext, partnerId: string): { session: Session; partner: ClientSocket } {
+  const session = ctx.app.roulette.sessionOf(ctx.user.id);
+  const partner = ctx.app.roulette.partnerSocket(ctx.user.id);
+  if (!session || session.id !== partnerId || !partner) {
     throw new AppError(403, "not_paired", "You are not connected to this partner");
   }
-  const socket = ctx.app.roulette.partnerSocket(ctx.user.id);
-  if (!socket) throw new AppError(403, "not_paired", "You are not connected to this partner");
-  return socket;
+  return { session, partner };
 }
 
 export const rouletteHandlers: HandlerMap<
-  "roulette_search" | "roulette_stop_search" | "roulette_next" | "roulette_offer" | "roulette_answer" | "roulette_ice_candidate"
+  | "roulette_search"
+  | "roulette_stop_search"
+  | "roulette_next"
+  | "roulette_offer"
+  | "roulette_answer"
+  | "roulette_ice_candidate"
+  | "roulette_text"
+  | "roulette_keep_in_touch"
 > = {
   roulette_search: (ctx, data) => {
     assertSelf(ctx, data.userId);
     const { app, user, socket } = ctx;
+    requireAdult(user);
+    if (user.rouletteSuspendedAt !== null) throw suspendedError();
     if (app.roulette.partnerOf(user.id) !== undefined) leaveRoulette(app, user.id, "roulette_partner_disconnected");
     const filters: RouletteFilters = {
       gender: data.filters?.gender ?? "any",
       country: (data.filters?.country ?? "any") === "any" ? "any" : data.filters!.country!.toUpperCase(),
     };
-    const pairing = app.roulette.search({ userId: user.id, gender: user.gender, countryCode: user.countryCode }, filters, socket);
+    const mayMeet = (a: number, b: number) => !app.blocks.between(a, b);
+    const pairing = app.roulette.search({ userId: user.id, gender: user.gender, countryCode: user.countryCode }, filters, socket, mayMeet);
     if (!pairing) return { status: "searching" };
-    const offerer = findUser(app.db, pairing.offerer.profile.userId);
     const answerer = findUser(app.db, pairing.answerer.profile.userId);
-    if (!offerer || !answerer) return { status: "searching" };
-    app.hub.send(pairing.offerer.socket, "roulette_partner_found", { partner: toPublicUser(answerer), shouldCreateOffer: true });
-    app.hub.send(pairing.answerer.socket, "roulette_partner_found", { partner: toPublicUser(offerer), shouldCreateOffer: false });
+    if (!answerer) {
+      app.roulette.leave(user.id);
+      return { status: "searching" };
+    }
+    app.hub.send(pairing.offerer.socket, "roulette_partner_found", { partner: asStranger(answerer, pairing.session), shouldCreateOffer: true });
+    app.hub.send(pairing.answerer.socket, "roulette_partner_found", { partner: asStranger(user, pairing.session), shouldCreateOffer: false });
     return { status: "paired" };
   },
 
@@ -58,14 +90,50 @@ export const rouletteHandlers: HandlerMap<
   },
 
   roulette_offer: (ctx, data) => {
-    ctx.app.hub.send(relay(ctx, data.partnerId), "roulette_offer", { offer: data.offer, partnerId: ctx.user.id });
+    const { session, partner } = current(ctx, data.partnerId);
+    ctx.app.hub.send(partner, "roulette_offer", { offer: data.offer, partnerId: session.id });
   },
 
   roulette_answer: (ctx, data) => {
-    ctx.app.hub.send(relay(ctx, data.partnerId), "roulette_answer", { answer: data.answer, partnerId: ctx.user.id });
+    const { session, partner } = current(ctx, data.partnerId);
+    ctx.app.hub.send(partner, "roulette_answer", { answer: data.answer, partnerId: session.id });
   },
 
   roulette_ice_candidate: (ctx, data) => {
-    ctx.app.hub.send(relay(ctx, data.partnerId), "roulette_ice_candidate", { candidate: data.candidate, partnerId: ctx.user.id });
+    const { session, partner } = current(ctx, data.partnerId);
+    ctx.app.hub.send(partner, "roulette_ice_candidate", { candidate: data.candidate, partnerId: session.id });
+  },
+
+  roulette_text: (ctx, data) => {
+    const { session, partner } = current(ctx, data.partnerId);
+    const text = data.text.trim();
+    if (text.length === 0) throw validationError({ text: "Write something first" }, "Write something first");
+    if (text.length > ROULETTE_TEXT_MAX) {
+      throw validationError({ text: `A message can be at most ${ROULETTE_TEXT_MAX} characters` });
+    }
+    const at = Date.now();
+    // Kept only so that a report made during the session or soon after can carry it.
+    ctx.app.roulette.sessions.addLine(session, { senderId: ctx.user.id, text, at });
+    ctx.app.hub.send(partner, "roulette_text", { text, at: iso(at) });
+    return { text, at: iso(at) };
+  },
+
+  roulette_keep_in_touch: (ctx, data) => {
+    const { session, partner } = current(ctx, data.partnerId);
+    const { app, user } = ctx;
+    const before = session.keep.size;
+    session.keep.add(user.id);
+    // One press alone is never revealed: nothing is sent until both have pressed.
+    if (before === session.keep.size || session.keep.size < 2) return {};
+    const partnerId = session.a === user.id ? session.b : session.a;
+    const other = findUser(app.db, partnerId);
+    if (!other) return {};
+    // Both chose to meet again: each may now write to the other, whatever their privacy setting.
+    app.contacts.add(user.id, partnerId);
+    app.contacts.add(partnerId, user.id);
+    const mine = app.roulette.socketOf(user.id);
+    if (mine) app.hub.send(mine, "roulette_contact", { user: toPublicUser(other) });
+    app.hub.send(partner, "roulette_contact", { user: toPublicUser(user) });
+    return {};
   },
 };
