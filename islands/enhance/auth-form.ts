@@ -97,9 +97,11 @@ export function enhanceAuthForm(form: HTMLFormElement, kind: AuthKind): void {
   }
 
   form.addEventListener("input", (event) => {
-    // A mismatch shows while typing; other messages wait until the field is left (focusout).
+    // A mismatch shows while typing, and unticking the 18+ box at once; other messages wait
+    // until the field is left (focusout).
     const name = event.target instanceof HTMLElement ? event.target.getAttribute("name") : null;
     if (name === "confirmPassword" || (name === "password" && values().confirmPassword)) touched.add("confirmPassword");
+    if (name && event.target instanceof HTMLInputElement && event.target.type === "checkbox") touched.add(name);
     update();
   });
   form.addEventListener("change", update);

@@ -10,14 +10,19 @@ interface Rules {
   fallback: string;
   required: string[];
   ready(values: Values): boolean;
-  /** Messages for fields that are filled but wrong; checked live once a field was touched. */
+  /** Messages for fields that are wrong (filled but invalid, or the 18+ box unticked); shown once a field was touched. */
   check(values: Values): Record<string, string>;
   payload(values: Values): Record<string, unknown>;
 }
 
 const filled = (values: Values, names: string[]) => names.every((n) => (values[n] ?? "").trim() !== "");
 
-const registerRequired = ["username", "email", "password", "confirmPassword", "name", "gender", "age", "country_code"];
+const registerRequired = ["username", "email", "password", "confirmPassword", "name", "gender", "age", "country_code", "adult"];
+
+/** The 18+ box: a ticked checkbox sends "on"; its message is the server's `fields.adult`. */
+const isAdult = (values: Values) => values.adult === "on";
+const ADULT_MESSAGE = "Please confirm that you are 18 or older and accept the Terms";
+const adultProblem = (values: Values): Record<string, string> => (isAdult(values) ? {} : { adult: ADULT_MESSAGE });
 
 export const rules: Record<AuthKind, Rules> = {
   login: {
@@ -40,7 +45,7 @@ export const rules: Record<AuthKind, Rules> = {
       if (v.password && (v.password.length < 8 || v.password.length > 128)) errors.password = "Password must be 8 to 128 characters";
       if (v.confirmPassword && v.password !== v.confirmPassword) errors.confirmPassword = "Passwords do not match";
       if (v.name !== undefined && v.name !== "" && v.name.trim() === "") errors.name = "Name must be 1 to 50 characters";
-      return errors;
+      return { ...errors, ...adultProblem(v) };
     },
     payload: (v) => ({
       username: v.username,
@@ -52,14 +57,15 @@ export const rules: Record<AuthKind, Rules> = {
       country_code: v.country_code,
       country_name: v.country_name,
       profile: null,
+      adult: isAdult(v),
     }),
   },
   guest: {
     endpoint: "/api/guest/create",
     fallback: "Guest login failed",
-    required: ["gender"],
-    ready: (v) => v.gender === "male" || v.gender === "female",
-    check: () => ({}),
-    payload: (v) => ({ gender: v.gender }),
+    required: ["gender", "adult"],
+    ready: (v) => (v.gender === "male" || v.gender === "female") && isAdult(v),
+    check: adultProblem,
+    payload: (v) => ({ gender: v.gender, adult: isAdult(v) }),
   },
 };

@@ -17,11 +17,11 @@ import { LandingPage } from "./landing/LandingPage.tsx";
 import { pageInfo } from "./page-info.ts";
 import { htmlResponse, seeOther } from "./render.tsx";
 
-/** Fields echoed back per tab; passwords never are. */
+/** Fields echoed back per tab; passwords never are. A ticked 18+ box stays ticked. */
 const echoed: Record<AuthTab, readonly string[]> = {
   login: ["username"],
-  register: ["username", "email", "name", "gender", "age", "country_code"],
-  guest: ["gender"],
+  register: ["username", "email", "name", "gender", "age", "country_code", "adult"],
+  guest: ["gender", "adult"],
 };
 
 const foreignOrigin = () => new AppError(403, "forbidden", "This form was sent from another site. Please try again on this page.");

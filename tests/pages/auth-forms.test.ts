@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
-import { cookiesOf, form, registration, setCookie } from "./helpers.ts";
+import { cookiesOf, form, guestEntry, registration, setCookie } from "./helpers.ts";
 
 const t = makeTestApp();
 afterAll(() => t.close());
@@ -83,7 +83,7 @@ describe("the login form without JavaScript", () => {
 
 describe("the guest form without JavaScript", () => {
   test("creates a guest and welcomes them by the generated name", async () => {
-    const r = await form(t, "/auth/guest", { gender: "male" });
+    const r = await form(t, "/auth/guest", guestEntry("male"));
     expect(r.status).toBe(303);
     const home = await t.call("GET", "/", { headers: { cookie: cookiesOf(r.headers) } });
     const props = chatProps(home.text);
@@ -103,8 +103,8 @@ describe("sign-up limits and logout", () => {
   test("past the sign-up limit the form answers 429 with Retry-After", async () => {
     const limited = makeTestApp({ SIGNUP_RATE_LIMIT: "1" });
     try {
-      expect((await form(limited, "/auth/guest", { gender: "female" })).status).toBe(303);
-      const r = await form(limited, "/auth/guest", { gender: "female" });
+      expect((await form(limited, "/auth/guest", guestEntry("female"))).status).toBe(303);
+      const r = await form(limited, "/auth/guest", guestEntry("female"));
       expect(r.status).toBe(429);
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(r.text).toContain("Too many attempts");
@@ -114,7 +114,7 @@ describe("sign-up limits and logout", () => {
   });
 
   test("logging out ends the session and clears the cookie", async () => {
-    const signedIn = await form(t, "/auth/guest", { gender: "female" });
+    const signedIn = await form(t, "/auth/guest", guestEntry("female"));
     const cookie = cookiesOf(signedIn.headers);
     const r = await t.call("POST", "/auth/logout", { headers: { cookie } });
     expect(r.status).toBe(303);
@@ -124,7 +124,7 @@ describe("sign-up limits and logout", () => {
   });
 
   test("logout from another site is refused", async () => {
-    const signedIn = await form(t, "/auth/guest", { gender: "female" });
+    const signedIn = await form(t, "/auth/guest", guestEntry("female"));
     const r = await t.call("POST", "/auth/logout", { headers: { cookie: cookiesOf(signedIn.headers), origin: "https://evil.example" } });
     expect(r.status).toBe(403);
     const home = await t.call("GET", "/", { headers: { cookie: cookiesOf(signedIn.headers) } });

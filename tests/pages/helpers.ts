@@ -25,7 +25,11 @@ export function registration(overrides: Record<string, string> = {}): Registrati
     gender: "female",
     age: "31",
     country_code: "FR",
+    adult: "on",
     ...overrides,
   };
   return { ...fields, username: fields.username ?? username, password: fields.password ?? "" };
 }
+
+/** A guest entry as the ticked form sends it. */
+export const guestEntry = (gender: string): Record<string, string> => ({ gender, adult: "on" });

@@ -1,3 +1,4 @@
+import { AdultBox } from "./AdultBox.tsx";
 import { AgreementNote, FormMessage, SubmitButton } from "./Field.tsx";
 import type { FormState } from "./form-state.ts";
 
@@ -30,6 +31,7 @@ export function GuestForm({ state }: { state: FormState | null }) {
       <p className="field-error" id="guest-gender-error" data-error-for="gender">
         {error ?? ""}
       </p>
+      <AdultBox id="guest-adult" state={state} />
       <SubmitButton label="Enter Chat" busyLabel="Creating Account..." />
       <AgreementNote />
     </form>

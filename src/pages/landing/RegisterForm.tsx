@@ -1,4 +1,5 @@
 import { genders } from "../../users/model.ts";
+import { AdultBox } from "./AdultBox.tsx";
 import { CountrySelect } from "./CountrySelect.tsx";
 import { AgreementNote, Field, FormMessage, SubmitButton } from "./Field.tsx";
 import type { FormState } from "./form-state.ts";
@@ -69,6 +70,7 @@ export function RegisterForm({ state }: { state: FormState | null }) {
       <Field id="reg-country" name="country_code" label="Country" error={errors.country_code}>
         {(aria) => <CountrySelect aria={aria} value={values.country_code} />}
       </Field>
+      <AdultBox id="reg-adult" state={state} />
       <SubmitButton label="Sign Up" busyLabel="Creating Account..." />
       <AgreementNote />
     </form>

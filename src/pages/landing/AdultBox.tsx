@@ -1,0 +1,34 @@
+// "I am 18 or older and I accept the Terms": the box that register and guest entry both require.
+// It carries no native `required`, so with JavaScript off an unticked box reaches the server and
+// comes back as the server's own message under it, like every other field's error; `aria-required`
+// still tells screen readers it must be ticked.
+import type { FormState } from "./form-state.ts";
+
+/** Whether a no-JavaScript post had the box ticked (the browser sends "on"). */
+const ticked = (values: FormState["values"] | undefined) => values?.adult === "on" || values?.adult === "true";
+
+export function AdultBox({ id, state }: { id: string; state: FormState | null }) {
+  const errorId = `${id}-error`;
+  const error = state?.errors.adult;
+  return (
+    <div className="field check-field">
+      <div className="check-row">
+        <input
+          type="checkbox"
+          id={id}
+          name="adult"
+          aria-required="true"
+          aria-describedby={errorId}
+          {...(error ? { "aria-invalid": true as const } : {})}
+          defaultChecked={ticked(state?.values)}
+        />
+        <label htmlFor={id}>
+          I am 18 or older and I accept the <a href="/terms">Terms</a>
+        </label>
+      </div>
+      <p className="field-error" id={errorId} data-error-for="adult">
+        {error ?? ""}
+      </p>
+    </div>
+  );
+}
