@@ -1,15 +1,18 @@
 // Builds the Elysia app from the feature modules. server.ts listens with it; tests build it too.
 import { Elysia } from "elysia";
 import { authRoutes } from "./auth/index.ts";
+import { blockRoutes } from "./blocks/index.ts";
 import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { messageRoutes } from "./messages/index.ts";
 import { peerRoutes } from "./peerjs/index.ts";
+import { privacyRoutes } from "./privacy/index.ts";
 import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
 import { pageRoutes } from "./pages/index.ts";
+import { reportRoutes } from "./reports/index.ts";
 
 export function buildApp(ctx: AppContext) {
   return new Elysia({
@@ -23,9 +26,12 @@ export function buildApp(ctx: AppContext) {
     .get("/healthz", () => ({ ok: true }))
     .use(authRoutes(ctx))
     .use(userRoutes(ctx))
+    .use(privacyRoutes(ctx))
+    .use(blockRoutes(ctx))
     .use(geoRoutes(ctx))
     .use(messageRoutes(ctx))
     .use(uploadRoutes(ctx))
+    .use(reportRoutes(ctx))
     .use(realtimeRoutes(ctx))
     .use(peerRoutes(ctx))
     .use(pageRoutes(ctx));

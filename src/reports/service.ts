@@ -1,0 +1,180 @@
+// Filing a report: whom it is about, whether it merges into the reporter's earlier one, the
+// evidence captured now, and what follows (never paired again, the roulette session ended, and
+// perhaps an automatic suspension).
+import { and, desc, eq, gte, or } from "drizzle-orm";
+import { messages, reports, type ReportRow, type UserRow } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import { AppError, notFound, rateLimited, validationError } from "../http/errors.ts";
+import { leaveRoulette } from "../realtime/handlers/roulette.ts";
+import { iso } from "../time.ts";
+import { findUser } from "../users/service.ts";
+import { assertStillSize, chatTranscript, cleanStill, removeStill, rouletteTranscript, saveStill } from "./evidence.ts";
+import {
+  MAX_MERGED_DETAILS,
+  MERGE_WINDOW_MS,
+  SEVERE_REASONS,
+  type ReportBody,
+  type ReportSummary,
+} from "./model.ts";
+import { checkSuspension } from "./suspension.ts";
+import { reporterWeight } from "./weights.ts";
+
+export interface Filed {
+  report: ReportSummary;
+  merged: boolean;
+}
+
+const summary = (row: ReportRow): ReportSummary => ({ id: row.id, status: row.status, created_at: iso(row.createdAt) });
+
+/** The reported user's id, from `reportedUserId` or, for roulette, from the pairing id. */
+function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody): number {
+  if (body.context === "roulette") {
+    if (body.rouletteId === undefined) throw validationError({ rouletteId: "Say which roulette partner (rouletteId)" });
+    if (body.reportedUserId !== undefined) throw validationError({ reportedUserId: "A roulette partner is named by rouletteId only" });
+    const stranger = ctx.roulette.strangerOf(body.rouletteId, reporter.id);
+    if (stranger === undefined) throw notFound("This roulette session is unknown or ended more than 10 minutes ago");
+    return stranger;
+  }
+  if (body.rouletteId !== undefined) throw validationError({ rouletteId: "rouletteId goes only with the roulette context" });
+  if (body.reportedUserId === undefined) throw validationError({ reportedUserId: "Say whom you are reporting (reportedUserId)" });
+  if (body.reportedUserId === reporter.id) throw validationError({ reportedUserId: "You cannot report yourself" }, "You cannot report yourself");
+  if (!findUser(ctx.db, body.reportedUserId)) throw notFound("User not found");
+  return body.reportedUserId;
+}
+
+/** A message report names a message of the conversation between the two. */
+function checkMessage(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody): void {
+  if (body.context !== "message") {
+    if (body.messageId !== undefined) throw validationError({ messageId: "messageId goes only with the message context" });
+    return;
+  }
+  if (body.messageId === undefined) throw validationError({ messageId: "Say which message (messageId)" });
+  const row = ctx.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.id, body.messageId),
+        or(
+          and(eq(messages.senderId, reportedId), eq(messages.receiverId, reporterId)),
+          and(eq(messages.senderId, reporterId), eq(messages.receiverId, reportedId)),
+        ),
+      ),
+    )
+    .get();
+  if (!row) throw notFound("Message not found");
+}
+
+function earlierReport(ctx: AppContext, reporterId: number, reportedId: number, context: string, now: number) {
+  return ctx.db
+    .select()
+    .from(reports)
+    .where(
+      and(
+        eq(reports.reporterId, reporterId),
+        eq(reports.reportedId, reportedId),
+        eq(reports.context, context),
+        gte(reports.createdAt, now - MERGE_WINDOW_MS),
+      ),
+    )
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .get();
+}
+
+function takeBudget(ctx: AppContext, userId: number): void {
+  const key = String(userId);
+  if (!ctx.limits.reports.take(key)) throw rateLimited(ctx.limits.reports.retryAfter(key));
+}
+
+const isSevere = (reason: string) => SEVERE_REASONS.some((r) => r === reason);
+
+function transcriptFor(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody): string | null {
+  if (body.context === "chat" || body.context === "message") {
+    return JSON.stringify(chatTranscript(ctx.db, reporterId, reportedId, body.messageId));
+  }
+  if (body.context === "roulette" && body.rouletteId !== undefined) {
+    const session = ctx.roulette.sessions.find(body.rouletteId);
+    return session ? JSON.stringify(rouletteTranscript(session)) : null;
+  }
+  return null;
+}
+
+/** Adds to the earlier report: details appended, newer evidence kept, a severe reason kept. */
+function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, now: number) {
+  const details = [earlier.details, body.details?.trim() ?? ""].filter(Boolean).join("\n\n").slice(0, MAX_MERGED_DETAILS);
+  const reason = isSevere(earlier.reason) || !isSevere(body.reason) ? earlier.reason : body.reason;
+  return ctx.db
+    .update(reports)
+    .set({
+      details,
+      reason,
+      transcript: transcript ?? earlier.transcript,
+      evidencePath: evidencePath ?? earlier.evidencePath,
+      messageId: body.messageId ?? earlier.messageId,
+      weight: Math.max(weight, earlier.weight),
+      updatedAt: now,
+    })
+    .where(eq(reports.id, earlier.id))
+    .returning()
+    .get();
+}
+
+export async function fileReport(ctx: AppContext, reporter: UserRow, body: ReportBody, evidence: File | undefined, now: number): Promise<Filed> {
+  const reportedId = reportedIdOf(ctx, reporter, body);
+  checkMessage(ctx, reporter.id, reportedId, body);
+  if (evidence) {
+    if (body.context !== "call" && body.context !== "roulette") {
+      throw validationError({ evidence: "A still goes only with call and roulette reports" });
+    }
+    assertStillSize(evidence);
+  }
+  // Merges are free: only a new report spends the hourly budget, and it is spent before the work.
+  if (!earlierReport(ctx, reporter.id, reportedId, body.context, now)) takeBudget(ctx, reporter.id);
+  const evidencePath = evidence ? await saveStill(ctx.config.dataDir, await cleanStill(evidence)) : null;
+  const transcript = transcriptFor(ctx, reporter.id, reportedId, body);
+  const weight = reporterWeight(reporter, now);
+
+  // Looked up again: another request may have filed the first report while the still was cleaned.
+  const earlier = earlierReport(ctx, reporter.id, reportedId, body.context, now);
+  let row: ReportRow | undefined;
+  if (earlier) {
+    row = merge(ctx, earlier, body, transcript, evidencePath, weight, now);
+    if (evidencePath && earlier.evidencePath) await removeStill(ctx.config.dataDir, earlier.evidencePath);
+  } else {
+    row = ctx.db
+      .insert(reports)
+      .values({
+        reporterId: reporter.id,
+        reportedId,
+        context: body.context,
+        reason: body.reason,
+        details: body.details?.trim() ?? "",
+        messageId: body.messageId ?? null,
+        rouletteId: body.rouletteId ?? null,
+        transcript,
+        evidencePath,
+        weight,
+        status: "open",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+  }
+  if (!row) throw new AppError(500, "internal", "The report could not be stored");
+
+  // Whoever reports someone never meets them in roulette again; a roulette report also ends the
+  // session for the reporter, as Next does.
+  ctx.roulette.keepApart(reporter.id, reportedId);
+  if (body.context === "roulette" && ctx.roulette.sessionOf(reporter.id)?.id === body.rouletteId) {
+    leaveRoulette(ctx, reporter.id, "roulette_partner_next");
+  }
+  if (isSevere(row.reason)) checkSuspension(ctx, reportedId, now);
+  return { report: summary(row), merged: earlier !== undefined };
+}
+
+/** At start-up: everyone who ever reported someone stays apart from them in roulette. */
+export function loadReportedPairs(ctx: AppContext): void {
+  const rows = ctx.db.selectDistinct({ a: reports.reporterId, b: reports.reportedId }).from(reports).all();
+  for (const row of rows) ctx.roulette.keepApart(row.a, row.b);
+}

@@ -1,0 +1,41 @@
+// Applies the weight rule (weights.ts) after a severe report: sets users.roulette_suspended_at and
+// takes the user out of roulette at once. Dismissed reports no longer count.
+import { and, eq, gte, inArray, isNull, ne } from "drizzle-orm";
+import { reports, users } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
+import { SEVERE_REASONS } from "./model.ts";
+import { reachesSuspension, SUSPENSION_WINDOW_MS } from "./weights.ts";
+
+/** True when this call suspended the user. */
+export function checkSuspension(ctx: AppContext, reportedId: number, now: number): boolean {
+  const rows = ctx.db
+    .select({ reporterId: reports.reporterId, weight: reports.weight })
+    .from(reports)
+    .where(
+      and(
+        eq(reports.reportedId, reportedId),
+        inArray(reports.reason, [...SEVERE_REASONS]),
+        ne(reports.status, "dismissed"),
+        gte(reports.createdAt, now - SUSPENSION_WINDOW_MS),
+      ),
+    )
+    .all();
+  const byReporter = new Map<number, number>();
+  for (const row of rows) byReporter.set(row.reporterId, Math.max(row.weight, byReporter.get(row.reporterId) ?? 0));
+  if (!reachesSuspension([...byReporter.values()], ctx.config.reportAutoSuspend)) return false;
+  const changed = ctx.db
+    .update(users)
+    .set({ rouletteSuspendedAt: now })
+    .where(and(eq(users.id, reportedId), isNull(users.rouletteSuspendedAt)))
+    .returning({ id: users.id })
+    .all();
+  if (changed.length === 0) return false;
+  const socket = ctx.roulette.socketOf(reportedId);
+  if (socket) {
+    const error = suspendedError();
+    ctx.hub.send(socket, "error", { code: error.code, message: error.message, event: "roulette_search" });
+  }
+  leaveRoulette(ctx, reportedId, "roulette_partner_disconnected");
+  return true;
+}
