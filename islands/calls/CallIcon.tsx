@@ -3,7 +3,7 @@
 import type { ReactElement } from "react";
 import { SvgIcon } from "../chat/icons.tsx";
 
-export type CallIconName = "mic" | "micOff" | "video" | "videoOff" | "phone" | "hangUp" | "volume" | "next" | "stop";
+export type CallIconName = "mic" | "micOff" | "video" | "videoOff" | "phone" | "hangUp" | "volume" | "next" | "stop" | "flag" | "ban" | "heart";
 
 const PATHS: Record<CallIconName, ReactElement> = {
   mic: <><rect x="9" y="2" width="6" height="12" rx="3" /><path d="M5 10a7 7 0 0 0 14 0M12 17v5M8 22h8" /></>,
@@ -15,6 +15,9 @@ const PATHS: Record<CallIconName, ReactElement> = {
   volume: <><path d="M11 5 6 9H2v6h4l5 4z" /><path d="M15.5 8.5a5 5 0 0 1 0 7M19 5a10 10 0 0 1 0 14" /></>,
   next: <><path d="m5 4 10 8-10 8z" /><path d="M19 5v14" /></>,
   stop: <rect x="5" y="5" width="14" height="14" rx="2" />,
+  flag: <path d="M4 22V4M4 4h13l-2 4 2 4H4" />,
+  ban: <><circle cx="12" cy="12" r="9" /><path d="m5.6 5.6 12.8 12.8" /></>,
+  heart: <path d="M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8z" />,
 };
 
 export default function CallIcon({ name, size = 24 }: { name: CallIconName; size?: number }) {

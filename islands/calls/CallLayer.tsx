@@ -1,13 +1,18 @@
 // Always on the chat screen and deliberately tiny: it waits for a call to start (the chat
 // header's video button dispatches "webchat:start-call") or to ring (the socket's
 // incoming_call), and only then loads the call overlay, and with it PeerJS. It also hands the
-// socket and ICE settings to Video Roulette, which renders inside it.
+// socket and ICE settings to Video Roulette, which renders inside it. The report dialog opened
+// from a call lives here, not in the overlay, so that hanging up cannot take a report away.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useChat } from "../chat/context.ts";
+import { ensureAdult } from "../safety/adult-gate.ts";
+import type { ReportTarget } from "../safety/ReportDialog.tsx";
 import type { CallRequest } from "./call-state.ts";
 import type { IceConfig } from "./peer-config.ts";
 import { VideoContext, type VideoSocket } from "./video-context.ts";
 
 const CallOverlay = lazy(() => import("./CallOverlay.tsx"));
+const ReportDialog = lazy(() => import("../safety/ReportDialog.tsx"));
 
 export const START_CALL_EVENT = "webchat:start-call";
 
@@ -31,7 +36,9 @@ export function startRequest(event: Event): CallRequest | null {
 }
 
 export default function CallLayer({ socket, ice, notify, children }: Props) {
+  const chat = useChat();
   const [request, setRequest] = useState<CallRequest | null>(null);
+  const [report, setReport] = useState<ReportTarget | null>(null);
   const busy = useRef(false);
   busy.current = request !== null;
   const notifyRef = useRef(notify);
@@ -42,24 +49,31 @@ export default function CallLayer({ socket, ice, notify, children }: Props) {
       const next = startRequest(event);
       if (!next) return;
       if (busy.current) return notifyRef.current("You are already in a call");
-      setRequest(next);
+      // Accounts made before the 18+ box confirm once before their first call.
+      void ensureAdult(chat).then((adult) => {
+        if (!adult) return;
+        if (busy.current) return notifyRef.current("You are already in a call");
+        setRequest(next);
+      });
     };
     window.addEventListener(START_CALL_EVENT, onStart);
     const off = socket?.on("incoming_call", ({ callerId, callerName, callerPeerId }) => {
       // The server answers "busy" for a second caller; another tab's call is not this one's.
       if (busy.current) return;
-      setRequest({ role: "receiver", contact: { id: callerId, name: callerName }, callerPeerId });
+      const avatarUrl = chat.knownUser(callerId)?.avatar_url ?? null;
+      setRequest({ role: "receiver", contact: { id: callerId, name: callerName, avatarUrl }, callerPeerId });
     });
     return () => {
       window.removeEventListener(START_CALL_EVENT, onStart);
       off?.();
     };
-  }, [socket]);
+  }, [socket, chat]);
 
   const onClose = useCallback((notice: string | null) => {
     setRequest(null);
     if (notice) notifyRef.current(notice);
   }, []);
+  const confirmAdult = useCallback(() => ensureAdult(chat), [chat]);
 
   const settings = useMemo(() => ({ socket, ice }), [socket, ice]);
   return (
@@ -67,7 +81,20 @@ export default function CallLayer({ socket, ice, notify, children }: Props) {
       {children}
       {request && socket && (
         <Suspense fallback={null}>
-          <CallOverlay request={request} socket={socket} ice={ice} onClose={onClose} />
+          <CallOverlay
+            request={request}
+            socket={socket}
+            ice={ice}
+            onClose={onClose}
+            ensureAdult={confirmAdult}
+            onReport={setReport}
+            covered={report !== null}
+          />
+        </Suspense>
+      )}
+      {report && (
+        <Suspense fallback={null}>
+          <ReportDialog target={report} onClose={() => setReport(null)} />
         </Suspense>
       )}
     </VideoContext.Provider>

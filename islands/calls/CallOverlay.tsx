@@ -1,6 +1,8 @@
 // The call overlay, loaded lazily by CallLayer when a call starts or rings: it runs one
 // CallSession for its lifetime and renders that session's state.
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { captureStill } from "../media/still.ts";
+import type { ReportTarget } from "../safety/ReportDialog.tsx";
 import { browserCallDeps } from "./browser-deps.ts";
 import { CallSession } from "./call-session.ts";
 import type { CallRequest } from "./call-state.ts";
@@ -15,15 +17,24 @@ export interface CallOverlayProps {
   socket: CallSocket;
   ice: IceConfig;
   onClose: (notice: string | null) => void;
+  /** Asks an account made before the 18+ box to confirm (true once confirmed). */
+  ensureAdult: () => Promise<boolean>;
+  /** Opens the report dialog; CallLayer keeps it open even if the call ends meanwhile. */
+  onReport: (target: ReportTarget) => void;
+  /** A dialog opened from the call is on top: the call's focus trap rests. */
+  covered: boolean;
 }
 
 const noSubscription = () => () => {};
 const noState = () => null;
 
-export default function CallOverlay({ request, socket, ice, onClose }: CallOverlayProps) {
+export default function CallOverlay({ request, socket, ice, onClose, ensureAdult, onReport, covered }: CallOverlayProps) {
   const [session, setSession] = useState<CallSession | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const close = useRef(onClose);
   close.current = onClose;
+  const callbacks = useRef({ ensureAdult, onReport });
+  callbacks.current = { ensureAdult, onReport };
   // The socket and ICE settings of the moment the call starts; a re-render must not restart it.
   const setup = useRef({ socket, ice });
 
@@ -40,11 +51,23 @@ export default function CallOverlay({ request, socket, ice, onClose }: CallOverl
   const actions = useMemo<CallActions | null>(
     () =>
       session && {
-        accept: () => session.accept(),
+        accept: () => {
+          setConfirming(true);
+          void callbacks.current.ensureAdult().then((adult) => {
+            setConfirming(false);
+            if (adult) void session.accept();
+          });
+        },
         decline: () => session.decline(),
         hangUp: () => session.hangUp(),
         toggleMute: () => session.toggleMute(),
         toggleCamera: () => session.toggleCamera(),
+        report: (remoteVideo) => {
+          // The still is taken at once, before the other person can turn away or hang up.
+          const still = remoteVideo ? captureStill(remoteVideo) : Promise.resolve(null);
+          const { contact } = session.getState();
+          void still.then((blob) => callbacks.current.onReport({ context: "call", name: contact.name, userId: contact.id, still: blob }));
+        },
       },
     [session],
   );
@@ -57,5 +80,13 @@ export default function CallOverlay({ request, socket, ice, onClose }: CallOverl
       </div>
     );
   }
-  return <CallView state={state} localStream={session.localStream} remoteStream={session.remoteStream} actions={actions} />;
+  return (
+    <CallView
+      state={state}
+      localStream={session.localStream}
+      remoteStream={session.remoteStream}
+      actions={actions}
+      focusTrapped={!covered && !confirming}
+    />
+  );
 }

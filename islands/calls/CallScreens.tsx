@@ -1,5 +1,6 @@
 // The three screens before a call connects (spec section 2 "Call screens"): camera loading,
-// incoming (receiver) and outgoing (caller).
+// incoming (receiver) and outgoing (caller). The incoming screen shows who calls and no camera
+// at all: the receiver's camera starts only with Accept.
 import CallIcon from "./CallIcon.tsx";
 import StreamVideo from "./StreamVideo.tsx";
 
@@ -19,15 +20,16 @@ export function SetupScreen() {
 
 interface IncomingProps {
   name: string;
+  avatarUrl?: string | null;
   onAccept: () => void;
   onDecline: () => void;
 }
 
-export function IncomingScreen({ name, onAccept, onDecline }: IncomingProps) {
+export function IncomingScreen({ name, avatarUrl, onAccept, onDecline }: IncomingProps) {
   return (
     <div className="call-center">
       <div className="call-avatar is-ringing" aria-hidden="true">
-        {initialOf(name)}
+        {avatarUrl ? <img className="call-avatar-img" src={avatarUrl} alt="" /> : initialOf(name)}
       </div>
       <h2 className="call-title" id="call-heading">
         {name}

@@ -8,6 +8,7 @@ const CSS = `
 .call-center{margin:auto;display:flex;flex-direction:column;align-items:center;gap:10px;text-align:center;padding:24px}
 .call-avatar{width:120px;height:120px;border-radius:50%;display:grid;place-items:center;margin-bottom:14px;
   background:linear-gradient(135deg,#a78bfa,#6d28d9);font-size:50px;font-weight:600;color:#fff}
+.call-avatar-img{width:100%;height:100%;border-radius:50%;object-fit:cover}
 .call-avatar.is-ringing,.call-avatar.is-calling{animation:call-pulse 1.6s ease-out infinite}
 @keyframes call-pulse{0%{box-shadow:0 0 0 0 rgba(167,139,250,.6)}100%{box-shadow:0 0 0 30px rgba(167,139,250,0)}}
 .call-title{margin:0;font-size:28px;font-weight:600;letter-spacing:-.01em}
@@ -32,6 +33,10 @@ const CSS = `
 .call-topbar{position:absolute;top:0;left:0;right:0;display:flex;align-items:center;gap:12px;padding:18px 20px;
   background:linear-gradient(rgba(0,0,0,.6),transparent)}
 .call-name{margin:0;font-size:18px;font-weight:600}
+.call-report{display:inline-flex;align-items:center;gap:6px;height:34px;padding:0 14px;border:0;border-radius:999px;
+  background:rgba(255,255,255,.16);color:#fff;font:inherit;font-size:14px;font-weight:600;cursor:pointer}
+.call-report:hover{background:rgba(239,68,68,.85)}
+.call-report:focus-visible{outline:3px solid #c4b5fd;outline-offset:2px}
 .call-notice{padding:4px 10px;border-radius:999px;background:#f59e0b;color:#1f1300;font-size:13px;font-weight:500}
 .call-local-wrap{position:absolute;top:16px;right:16px;width:150px;height:100px;border-radius:10px;overflow:hidden;
   background:#1f1b2e;border:2px solid rgba(255,255,255,.3);box-shadow:0 6px 18px rgba(0,0,0,.5)}
@@ -52,7 +57,7 @@ const CSS = `
   .call-title{font-size:23px}
   .call-actions{gap:40px}
   .call-topbar{padding:14px 16px}
-  .call-local-wrap{top:60px;right:12px}
+  .call-local-wrap{top:64px;right:12px}
   .call-controls{bottom:20px;gap:14px}
 }
 @media (prefers-reduced-motion:reduce){.call-avatar.is-ringing,.call-avatar.is-calling,.call-spinner{animation:none}}

@@ -13,6 +13,8 @@ export interface CallActions {
   hangUp(): void;
   toggleMute(): void;
   toggleCamera(): void;
+  /** Report: takes the still of the remote video and opens the report dialog. */
+  report(remoteVideo: HTMLVideoElement | null): void;
 }
 
 interface Props {
@@ -20,11 +22,13 @@ interface Props {
   localStream: MediaStream | null;
   remoteStream: MediaStream | null;
   actions: CallActions;
+  /** False while a dialog opened from the call (Report) is on top: focus belongs to it. */
+  focusTrapped?: boolean;
 }
 
-export default function CallView({ state, localStream, remoteStream, actions }: Props) {
+export default function CallView({ state, localStream, remoteStream, actions, focusTrapped = true }: Props) {
   const ref = useRef<HTMLDivElement>(null);
-  useFocusTrap(ref);
+  useFocusTrap(ref, focusTrapped);
   const screen = screenFor(state);
   const name = state.contact.name;
 
@@ -37,7 +41,7 @@ export default function CallView({ state, localStream, remoteStream, actions }: 
     <div ref={ref} className="call-overlay" role="dialog" aria-modal="true" aria-label={`Video call with ${name}`} tabIndex={-1} data-screen={screen}>
       <CallStyles />
       {screen === "setup" && <SetupScreen />}
-      {screen === "incoming" && <IncomingScreen name={name} onAccept={actions.accept} onDecline={actions.decline} />}
+      {screen === "incoming" && <IncomingScreen name={name} avatarUrl={state.contact.avatarUrl} onAccept={actions.accept} onDecline={actions.decline} />}
       {screen === "outgoing" && <OutgoingScreen name={name} localStream={localStream} onCancel={actions.hangUp} />}
       {screen === "connected" && (
         <ConnectedScreen
@@ -50,6 +54,7 @@ export default function CallView({ state, localStream, remoteStream, actions }: 
           onToggleMute={actions.toggleMute}
           onToggleCamera={actions.toggleCamera}
           onEnd={actions.hangUp}
+          onReport={actions.report}
         />
       )}
     </div>

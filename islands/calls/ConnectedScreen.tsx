@@ -1,6 +1,7 @@
 // The in-call screen: the remote video fills the overlay, the local preview sits in a corner at
-// 150x100 px, and the controls mute, turn the camera off and end the call.
-import { useCallback, useState } from "react";
+// 150x100 px, and the controls mute, turn the camera off and end the call. Report, next to the
+// name, hands over the remote <video> so that a still of this very moment goes with the report.
+import { useCallback, useRef, useState } from "react";
 import CallIcon, { type CallIconName } from "./CallIcon.tsx";
 import StreamVideo from "./StreamVideo.tsx";
 
@@ -14,16 +15,18 @@ interface Props {
   onToggleMute: () => void;
   onToggleCamera: () => void;
   onEnd: () => void;
+  onReport: (remoteVideo: HTMLVideoElement | null) => void;
 }
 
 export default function ConnectedScreen(props: Props) {
   const { name, localStream, remoteStream, muted, cameraOff, notice } = props;
   const [enableSound, setEnableSound] = useState<(() => void) | null>(null);
   const onSoundBlocked = useCallback((enable: () => void) => setEnableSound(() => enable), []);
+  const remoteVideo = useRef<HTMLVideoElement | null>(null);
 
   return (
     <div className="call-connected">
-      <StreamVideo stream={remoteStream} label={`${name}'s video`} className="call-remote" onSoundBlocked={onSoundBlocked} />
+      <StreamVideo stream={remoteStream} label={`${name}'s video`} className="call-remote" onSoundBlocked={onSoundBlocked} videoRef={remoteVideo} />
       {!remoteStream && (
         <div className="call-waiting" role="status" aria-live="polite">
           <span className="call-spinner" aria-hidden="true" />
@@ -34,6 +37,9 @@ export default function ConnectedScreen(props: Props) {
         <h2 className="call-name" id="call-heading">
           {name}
         </h2>
+        <button type="button" className="call-report" onClick={() => props.onReport(remoteVideo.current)} title={`Report ${name}`}>
+          <CallIcon name="flag" size={16} /> Report
+        </button>
         {notice && (
           <span className="call-notice" role="status">
             {notice}

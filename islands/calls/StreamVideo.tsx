@@ -1,7 +1,7 @@
 // A <video> showing a MediaStream. srcObject cannot be set from JSX, so a ref does it. When the
 // browser refuses to start sound without a click, the video plays muted and `onSoundBlocked`
 // lets the screen offer a button that turns the sound on.
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type RefObject } from "react";
 
 interface Props {
   stream: MediaStream | null;
@@ -11,10 +11,13 @@ interface Props {
   muted?: boolean;
   /** Raised when the browser blocked sound; the video keeps playing muted. */
   onSoundBlocked?: (enableSound: () => void) => void;
+  /** The <video> itself, for taking a still of it (Report). */
+  videoRef?: RefObject<HTMLVideoElement | null>;
 }
 
-export default function StreamVideo({ stream, label, className, muted = false, onSoundBlocked }: Props) {
-  const ref = useRef<HTMLVideoElement>(null);
+export default function StreamVideo({ stream, label, className, muted = false, onSoundBlocked, videoRef }: Props) {
+  const own = useRef<HTMLVideoElement>(null);
+  const ref = videoRef ?? own;
 
   useEffect(() => {
     const video = ref.current;

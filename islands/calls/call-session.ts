@@ -2,12 +2,14 @@
 // It owns the local stream and the tones, drives the pure reducer in call-state.ts, talks to the
 // server over the socket, and tells the overlay when to close. The PeerJS side lives in
 // call-link.ts. Everything it touches comes in through CallDeps, so tests run it with fakes.
+// The receiver's camera and microphone start only when they press Accept (issue 7): a call from
+// a stranger must never turn anyone's camera on.
 import { BITRATE_CAP_DELAY_MS, capVideoSenders } from "../media/bitrate.ts";
 import { openCameraAndMicrophone, stopStream, type GetUserMedia } from "../media/constraints.ts";
 import { callMediaErrorText, UNSUPPORTED_BROWSER_ALERT } from "../media/errors.ts";
 import { CallLink } from "./call-link.ts";
 import { callReducer, initialCallState, isReady, type CallAction, type CallRequest, type CallState } from "./call-state.ts";
-import { peerErrorText, rejectionText } from "./peer-config.ts";
+import { noAnswerText, peerErrorText, rejectionText } from "./peer-config.ts";
 import type { CallSocket, MediaCallLike, PeerLike, TonesLike } from "./ports.ts";
 import { Timers } from "../lib/timers.ts";
 
@@ -24,8 +26,13 @@ export interface CallDeps {
   onClose: (notice: string | null) => void;
 }
 
-/** A caller with no answer gives up after a minute, as a phone does. */
+/** The server ends a call nobody answered after a minute (API.md "Safety"), as a phone does. */
 export const NO_ANSWER_TIMEOUT_MS = 60_000;
+/**
+ * The caller's own timer only covers a server that never said so: it runs a little longer, so
+ * that the server's call_rejected "no_answer" normally decides and both sides agree on the end.
+ */
+export const CALLER_GIVE_UP_MS = NO_ANSWER_TIMEOUT_MS + 5_000;
 
 export class CallSession {
   private state: CallState;
@@ -81,7 +88,7 @@ export class CallSession {
     return this.state.contact;
   }
 
-  /** Camera first, then the peer; the call rings once both are ready. */
+  /** The caller: camera first, then the peer. The receiver: the peer only, and it rings. */
   async start(): Promise<void> {
     const { socket } = this.deps;
     this.unsubscribe.push(
@@ -90,28 +97,44 @@ export class CallSession {
         if (this.state.role === "caller") this.finish(rejectionText(reason, this.contact.name));
       }),
       socket.on("call_ended", () => this.onRemoteEnded()),
+      socket.on("error", ({ event, message }) => {
+        // call_user refused (adult_confirmation_required, rate_limited): the server's text says why.
+        if (event === "call_user" && this.state.role === "caller") this.finish(message);
+      }),
     );
     if (!this.deps.getUserMedia) {
       this.deps.alert(UNSUPPORTED_BROWSER_ALERT);
       return this.abandon();
     }
-    let stream: MediaStream;
-    try {
-      stream = await openCameraAndMicrophone(this.deps.getUserMedia);
-    } catch (error) {
-      if (this.finished) return;
-      this.deps.alert(callMediaErrorText(error));
-      return this.abandon();
-    }
-    if (this.finished) return stopStream(stream);
-    this.localStream = stream;
-    this.dispatch({ type: "media_ready" });
+    if (this.state.role === "caller" && !(await this.openCamera())) return;
     try {
       await this.link.open();
     } catch (error) {
       console.error("Could not start the call connection", error);
       this.abandon("The call could not be connected. Please try again.");
     }
+  }
+
+  /** Opens camera and microphone; false (after the alert, and the call given up) when it fails. */
+  private async openCamera(): Promise<boolean> {
+    const getUserMedia = this.deps.getUserMedia;
+    if (!getUserMedia) return false;
+    let stream: MediaStream;
+    try {
+      stream = await openCameraAndMicrophone(getUserMedia);
+    } catch (error) {
+      if (this.finished) return false;
+      this.deps.alert(callMediaErrorText(error));
+      this.abandon();
+      return false;
+    }
+    if (this.finished) {
+      stopStream(stream);
+      return false;
+    }
+    this.localStream = stream;
+    this.dispatch({ type: "media_ready" });
+    return true;
   }
 
   /** Once camera, peer and id are ready: the caller places the call, the receiver hears it ring. */
@@ -123,23 +146,27 @@ export class CallSession {
       this.deps.socket.send("call_user", { receiverId: this.contact.id, callerPeerId: this.state.peerId ?? "" });
       this.deps.tones.play("outgoing");
       this.timers.later(() => {
-        if (this.state.phase === "ringing") this.hangUp(`${this.contact.name} did not answer`);
-      }, NO_ANSWER_TIMEOUT_MS);
+        if (this.state.phase === "ringing") this.hangUp(noAnswerText(this.contact.name));
+      }, CALLER_GIVE_UP_MS);
     } else {
       this.deps.tones.play("ringtone");
     }
   }
 
-  /** Receiver: Accept calls the caller back with the local stream and tells the server. */
-  accept(): void {
+  /**
+   * Receiver: Accept starts the camera ("Setting up camera..."), then calls the caller back with
+   * it and tells the server. Nothing touched the camera before this press.
+   */
+  async accept(): Promise<void> {
     const { role, phase, callerPeerId, peerId } = this.state;
     if (role !== "receiver" || phase !== "ringing") return;
-    if (!this.localStream || !peerId) {
-      console.error("Cannot accept the call: the camera or the call connection is not ready");
+    if (!peerId) {
+      console.error("Cannot accept the call: the call connection is not ready");
       return;
     }
     this.deps.tones.stop();
     this.dispatch({ type: "accepted" });
+    if (!(await this.openCamera())) return;
     if (!callerPeerId) {
       console.error("Cannot call back: the caller's peer id is missing");
       return;
@@ -211,7 +238,8 @@ export class CallSession {
   private onRemoteEnded(): void {
     if (this.finished) return;
     const { phase, role } = this.state;
-    // Ringing here and ended elsewhere: the caller gave up, or another tab of mine answered.
+    // Ringing here and ended elsewhere: the caller gave up, nobody answered for a minute, or
+    // another tab of mine answered.
     const notice = phase === "ringing" && role === "receiver" ? null : `${this.contact.name} ended the call`;
     if (phase !== "connected") return this.finish(notice);
     this.cleanUp();

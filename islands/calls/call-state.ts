@@ -1,7 +1,9 @@
 // The call screen's state as a pure reducer (spec section 4 "Video call"): camera loading, then
 // ringing (incoming for the receiver, outgoing for the caller), then connected when the remote
-// stream arrives, then ended. CallSession performs the side effects; this decides what is shown
-// and which step may happen next.
+// stream arrives, then ended. The receiver's camera is the exception to that order (issue 7,
+// consent before the camera): their phone rings with no camera at all, and Accept starts the
+// camera ("Setting up camera...") before the call is answered. CallSession performs the side
+// effects; this decides what is shown and which step may happen next.
 
 export type CallRole = "caller" | "receiver";
 export type CallPhase = "preparing" | "ringing" | "connecting" | "connected" | "ended";
@@ -9,6 +11,8 @@ export type CallPhase = "preparing" | "ringing" | "connecting" | "connected" | "
 export interface CallContact {
   id: number;
   name: string;
+  /** The caller's picture on the incoming screen, when the chat knows it. */
+  avatarUrl?: string | null;
 }
 
 export interface CallState {
@@ -62,14 +66,19 @@ export function initialCallState(request: CallRequest): CallState {
   };
 }
 
-/** Camera, peer connection and peer id are all there: the call may ring. */
+/**
+ * The call may ring: the caller needs camera, peer and peer id; the receiver only the peer and
+ * its id, because their camera waits for Accept.
+ */
 export function isReady(state: CallState): boolean {
-  return state.mediaReady && state.peerId !== null;
+  return (state.role === "receiver" || state.mediaReady) && state.peerId !== null;
 }
 
-/** Leaves camera loading once everything is ready. */
+/** Leaves camera loading once everything is ready: ringing, or after Accept, connecting. */
 function settle(state: CallState): CallState {
-  return state.phase === "preparing" && isReady(state) ? { ...state, phase: "ringing" } : state;
+  if (state.phase !== "preparing") return state;
+  if (state.accepted) return state.mediaReady ? { ...state, phase: "connecting" } : state;
+  return isReady(state) ? { ...state, phase: "ringing" } : state;
 }
 
 export function callReducer(state: CallState, action: CallAction): CallState {
@@ -81,7 +90,8 @@ export function callReducer(state: CallState, action: CallAction): CallState {
       return settle({ ...state, peerId: action.peerId });
     case "accepted":
       if (state.role !== "receiver" || state.phase !== "ringing") return state;
-      return { ...state, accepted: true, phase: "connecting" };
+      // Back to camera loading: Accept is what starts the camera.
+      return settle({ ...state, accepted: true, phase: "preparing" });
     case "answered":
       if (state.role !== "caller" || state.phase === "preparing") return state;
       return { ...state, answererPeerId: action.answererPeerId, phase: state.phase === "ringing" ? "connecting" : state.phase };

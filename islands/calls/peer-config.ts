@@ -94,7 +94,7 @@ export function peerErrorText(type: string, contactName: string): string {
 }
 
 /** Why a call the caller placed did not start (API.md call_rejected reasons). */
-export function rejectionText(reason: "offline" | "busy" | "declined", contactName: string): string {
+export function rejectionText(reason: "offline" | "busy" | "declined" | "no_answer", contactName: string): string {
   switch (reason) {
     case "offline":
       return `${contactName} is offline`;
@@ -102,5 +102,12 @@ export function rejectionText(reason: "offline" | "busy" | "declined", contactNa
       return `${contactName} is busy in another call`;
     case "declined":
       return `${contactName} declined the call`;
+    case "no_answer":
+      return noAnswerText(contactName);
   }
+}
+
+/** The end of a call nobody answered, whether the server or the caller's own timer ended it. */
+export function noAnswerText(contactName: string): string {
+  return `${contactName} did not answer`;
 }

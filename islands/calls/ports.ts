@@ -2,7 +2,8 @@
 // connections. peerjs-peer.ts adapts the real library; tests hand in fakes.
 import type { ClientEvents, ServerEvents } from "../../src/realtime/protocol.ts";
 
-export type CallServerEvent = "incoming_call" | "call_answered" | "call_rejected" | "call_ended";
+/** `error` carries a refused call_user (adult_confirmation_required, rate_limited). */
+export type CallServerEvent = "incoming_call" | "call_answered" | "call_rejected" | "call_ended" | "error";
 export type CallClientEvent = "call_user" | "answer_call" | "reject_call" | "end_call";
 
 export interface CallSocket {

@@ -1,6 +1,7 @@
 // Keeps keyboard focus inside the call overlay while it is open: Tab and Shift+Tab cycle through
 // its controls, and focus returns where it was when the overlay closes. Escape is swallowed on
 // purpose: a call must never end because of a stray key, only through its labelled buttons.
+// While a dialog opened from the call (Report) is on top, `active` is false and the trap rests.
 import { useEffect, type RefObject } from "react";
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -9,10 +10,10 @@ export function focusableIn(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)];
 }
 
-export function useFocusTrap(ref: RefObject<HTMLElement | null>): void {
+export function useFocusTrap(ref: RefObject<HTMLElement | null>, active = true): void {
   useEffect(() => {
     const root = ref.current;
-    if (!root) return;
+    if (!root || !active) return;
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
 
     const onKeyDown = (event: KeyboardEvent) => {
@@ -52,5 +53,5 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>): void {
       document.removeEventListener("focusin", onFocusIn);
       if (before?.isConnected) before.focus();
     };
-  }, [ref]);
+  }, [ref, active]);
 }

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { act } from "react";
 import CallLayer, { START_CALL_EVENT, startRequest } from "../../islands/calls/CallLayer.tsx";
 import { UNSUPPORTED_BROWSER_ALERT } from "../../islands/media/errors.ts";
+import { ChatContext } from "../../islands/chat/context.ts";
+import { harness } from "../islands/harness.ts";
+import { me } from "../islands/fixtures.ts";
 import { FakeSocket } from "./fakes.ts";
 
 afterAll(() => unregisterDom());
@@ -12,12 +15,17 @@ const dom = reactRoot();
 
 const ice = { iceServers: [], iceTransportPolicy: "all" as const };
 
-function mount(socket: FakeSocket) {
+function mount(socket: FakeSocket, adultConfirmedAt: string | null = "2026-01-01T10:00:00.000Z") {
   const toasts: string[] = [];
   const alerts: string[] = [];
   window.alert = (text?: unknown) => void alerts.push(String(text));
-  const host = dom.mount(<CallLayer socket={socket} ice={ice} notify={(t) => toasts.push(t)} />);
-  return { host, toasts, alerts };
+  const chat = harness({}, me({ adult_confirmed_at: adultConfirmedAt }));
+  const host = dom.mount(
+    <ChatContext.Provider value={chat.controller}>
+      <CallLayer socket={socket} ice={ice} notify={(t) => toasts.push(t)} />
+    </ChatContext.Provider>,
+  );
+  return { host, toasts, alerts, store: chat.controller.store };
 }
 
 /** Lets the lazy chunk load and the session's first steps run. */
@@ -58,6 +66,18 @@ describe("CallLayer", () => {
     await settle(() => socket.sent.length > 0);
     expect(alerts).toEqual([UNSUPPORTED_BROWSER_ALERT]);
     expect(socket.sent).toEqual([{ event: "reject_call", data: { callerId: 5 } }]);
+  });
+
+  test("an account that never confirmed being 18 is asked first, and no call starts if it says no", async () => {
+    const socket = new FakeSocket();
+    const { alerts, store } = mount(socket, null);
+    act(() => void window.dispatchEvent(new CustomEvent(START_CALL_EVENT, { detail: { contactId: 2, contactName: "Bob" } })));
+    const answer = store.adultPrompt.value;
+    expect(answer).not.toBeNull();
+    act(() => answer?.(false));
+    await settle(() => false);
+    expect(alerts).toEqual([]);
+    expect(socket.sent).toEqual([]);
   });
 
   test("stops listening when unmounted", () => {

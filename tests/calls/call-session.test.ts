@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
-import { CallSession, NO_ANSWER_TIMEOUT_MS } from "../../islands/calls/call-session.ts";
+import { CALLER_GIVE_UP_MS, CallSession, NO_ANSWER_TIMEOUT_MS } from "../../islands/calls/call-session.ts";
 import type { CallRequest } from "../../islands/calls/call-state.ts";
 import { UNSUPPORTED_BROWSER_ALERT } from "../../islands/media/errors.ts";
 import { FakeMediaCall, FakePeer, FakeSocket, FakeTones, fakeStream } from "./fakes.ts";
@@ -84,6 +84,7 @@ describe("an outgoing call", () => {
     ["offline", "Bob is offline"],
     ["busy", "Bob is busy in another call"],
     ["declined", "Bob declined the call"],
+    ["no_answer", "Bob did not answer"],
   ] as const) {
     test(`ends with "${text}" when the server rejects it as ${reason}`, async () => {
       const t = await ringingCaller();
@@ -121,41 +122,85 @@ describe("an outgoing call", () => {
     expect(t.closes).toEqual([null]);
   });
 
-  test("gives up after a minute without an answer", async () => {
+  test("leaves the minute without an answer to the server, and gives up by itself only if the server stays silent", async () => {
     jest.useFakeTimers();
     const t = await ringingCaller();
     jest.advanceTimersByTime(NO_ANSWER_TIMEOUT_MS);
+    expect(t.closes).toEqual([]);
+    jest.advanceTimersByTime(CALLER_GIVE_UP_MS - NO_ANSWER_TIMEOUT_MS);
     expect(t.closes).toEqual(["Bob did not answer"]);
     expect(t.socket.eventsNamed("end_call")).toHaveLength(1);
+  });
+
+  test("a call the server refuses (adult confirmation missing) ends with the server's text", async () => {
+    const t = await ringingCaller();
+    const message = "Please confirm that you are 18 or older first";
+    t.socket.emit("error", { code: "adult_confirmation_required", message, event: "call_user" });
+    expect(t.closes).toEqual([message]);
+    expect(t.local.tracks.every((tr) => tr.readyState === "ended")).toBe(true);
+  });
+
+  test("an error about another event does not end the call", async () => {
+    const t = await ringingCaller();
+    t.socket.emit("error", { code: "rate_limited", message: "Slow down", event: "typing_start" });
+    expect(t.closes).toEqual([]);
   });
 });
 
 describe("an incoming call", () => {
-  test("rings only when the peer, its id and the local stream are ready", async () => {
+  test("rings once the peer has its id, and never asks for the camera while ringing", async () => {
     const t = setup(toReceiver);
     await t.session.start();
     expect(t.tones.log).not.toContain("play:ringtone");
     t.peer.open("peer-bob");
     expect(t.session.getState().phase).toBe("ringing");
     expect(t.tones.log).toContain("play:ringtone");
+    expect(t.asked).toEqual([]);
+    expect(t.session.localStream).toBeNull();
   });
 
-  test("Accept stops the ringtone, calls the caller back with the local stream and answers", async () => {
-    const t = await ringingReceiver();
-    t.session.accept();
-    expect(t.tones.log.at(-1)).toBe("stop");
-    expect(t.session.getState().accepted).toBe(true);
-    expect(t.peer.calls.map((c) => [c.peer, c.sentStream])).toEqual([["peer-alice", t.local.stream]]);
-    expect(t.socket.eventsNamed("answer_call")).toEqual([{ callerId: 1, answererPeerId: "peer-bob" }]);
+  test("Accept starts the camera (camera loading), then calls the caller back with it and answers", async () => {
+    let grant: (stream: MediaStream) => void = () => {};
+    let asked = 0;
+    const t2 = setup(toReceiver, () => {
+      asked++;
+      return new Promise<MediaStream>((resolve) => (grant = resolve));
+    });
+    await t2.session.start();
+    t2.peer.open("peer-bob");
+    const accepting = t2.session.accept();
+    expect(t2.tones.log.at(-1)).toBe("stop");
+    expect(t2.session.getState()).toMatchObject({ accepted: true, phase: "preparing" });
+    expect(asked).toBe(1);
+    expect(t2.socket.eventsNamed("answer_call")).toEqual([]);
+    grant(t2.local.stream);
+    await accepting;
+    expect(t2.session.getState().phase).toBe("connecting");
+    expect(t2.peer.calls.map((c) => [c.peer, c.sentStream])).toEqual([["peer-alice", t2.local.stream]]);
+    expect(t2.socket.eventsNamed("answer_call")).toEqual([{ callerId: 1, answererPeerId: "peer-bob" }]);
   });
 
-  test("Decline stops the ringtone and the camera, destroys the peer and rejects", async () => {
+  test("Decline never touches the camera, destroys the peer and rejects", async () => {
     const t = await ringingReceiver();
     t.session.decline();
     expect(t.socket.eventsNamed("reject_call")).toEqual([{ callerId: 1 }]);
-    expect(t.local.tracks.every((tr) => tr.readyState === "ended")).toBe(true);
+    expect(t.asked).toEqual([]);
     expect(t.peer.destroyed).toBe(true);
     expect(t.closes).toEqual([null]);
+  });
+
+  test("a caller who gives up while the camera starts leaves no camera running", async () => {
+    let grant: (stream: MediaStream) => void = () => {};
+    const t = setup(toReceiver, () => new Promise<MediaStream>((resolve) => (grant = resolve)));
+    await t.session.start();
+    t.peer.open("peer-bob");
+    const accepting = t.session.accept();
+    t.socket.emit("call_ended", {});
+    expect(t.closes).toEqual(["Alice ended the call"]);
+    grant(t.local.stream);
+    await accepting;
+    expect(t.local.tracks.every((tr) => tr.readyState === "ended")).toBe(true);
+    expect(t.socket.eventsNamed("answer_call")).toEqual([]);
   });
 
   test("closes quietly when the caller gives up", async () => {
@@ -169,7 +214,7 @@ describe("an incoming call", () => {
 describe("a connected call", () => {
   async function connected() {
     const t = await ringingReceiver();
-    t.session.accept();
+    await t.session.accept();
     const call = t.peer.calls[0]!;
     const remote = fakeStream("remote");
     call.emitStream(remote.stream);
@@ -288,12 +333,15 @@ describe("camera problems", () => {
     expect(t.socket.sent).toEqual([]);
   });
 
-  test("a denied camera explains how to allow it, and the receiver declines for the caller", async () => {
+  test("a denied camera on Accept explains how to allow it, and the receiver declines for the caller", async () => {
     const denied = Object.assign(new Error("Permission denied"), { name: "NotAllowedError" });
     const t = setup(toReceiver, async () => {
       throw denied;
     });
     await t.session.start();
+    t.peer.open("peer-bob");
+    expect(t.alerts).toEqual([]);
+    await t.session.accept();
     expect(t.alerts[0]).toContain("refresh the page");
     expect(t.socket.eventsNamed("reject_call")).toEqual([{ callerId: 1 }]);
   });

@@ -15,14 +15,19 @@ const stateOf = (request: CallRequest, ...actions: CallAction[]): CallState => a
 
 function recorder() {
   const calls: string[] = [];
+  const reported: (HTMLVideoElement | null)[] = [];
   const actions: CallActions = {
     accept: () => calls.push("accept"),
     decline: () => calls.push("decline"),
     hangUp: () => calls.push("hangUp"),
     toggleMute: () => calls.push("toggleMute"),
     toggleCamera: () => calls.push("toggleCamera"),
+    report: (video) => {
+      calls.push("report");
+      reported.push(video);
+    },
   };
-  return { calls, actions };
+  return { calls, actions, reported };
 }
 
 function show(state: CallState, actions: CallActions, remote: MediaStream | null = null) {
@@ -51,6 +56,19 @@ describe("call screens", () => {
     expect(document.activeElement?.textContent).toContain("Accept");
   });
 
+  test("incoming shows the caller's picture when known, and no camera preview at all", () => {
+    const withPicture: CallRequest = { ...receiver, contact: { id: 1, name: "Alice", avatarUrl: "/uploads/avatars/a.webp" } };
+    const el = show(stateOf(withPicture, { type: "peer_open", peerId: "me" }), recorder().actions);
+    expect(el.querySelector(".call-avatar img")?.getAttribute("src")).toBe("/uploads/avatars/a.webp");
+    expect(el.querySelectorAll("video")).toHaveLength(0);
+  });
+
+  test("Accept shows 'Setting up camera...' until the camera is ready", () => {
+    const el = show(stateOf(receiver, { type: "peer_open", peerId: "me" }, { type: "accepted" }), recorder().actions);
+    expect(el.textContent).toContain("Setting up camera...");
+    expect(el.querySelectorAll("video")).toHaveLength(0);
+  });
+
   test("outgoing shows 'Calling' and the name, 'Waiting for answer' and Cancel", () => {
     const { calls, actions } = recorder();
     const el = show(stateOf(caller, ...ready), actions);
@@ -72,6 +90,15 @@ describe("call screens", () => {
     act(() => button(el, "Turn camera off")?.click());
     act(() => button(el, "End call")?.click());
     expect(calls).toEqual(["toggleMute", "toggleCamera", "hangUp"]);
+  });
+
+  test("Report on the connected screen hands over the other person's video for the still", () => {
+    const { calls, actions, reported } = recorder();
+    const state = stateOf(receiver, ...ready, { type: "accepted" }, { type: "remote_stream", streamId: "r" });
+    const el = show(state, actions, new MediaStream());
+    act(() => button(el, "Report")?.click());
+    expect(calls).toEqual(["report"]);
+    expect(reported[0]?.getAttribute("aria-label")).toBe("Alice's video");
   });
 
   test("connecting shows the in-call layout with a 'Connecting to' line until the remote video arrives", () => {
@@ -103,10 +130,10 @@ describe("keyboard", () => {
     const state = stateOf(receiver, ...ready, { type: "accepted" }, { type: "remote_stream", streamId: "r" });
     const el = show(state, recorder().actions, new MediaStream());
     const end = button(el, "End call");
-    const mute = button(el, "Mute microphone");
+    const report = button(el, "Report");
     end?.focus();
     act(() => void document.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", bubbles: true })));
-    expect(document.activeElement).toBe(mute ?? null);
+    expect(document.activeElement).toBe(report ?? null);
     act(() => void document.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", shiftKey: true, bubbles: true })));
     expect(document.activeElement).toBe(end ?? null);
   });
