@@ -83,7 +83,7 @@ describe("the home page", () => {
 describe("legal pages", () => {
   const pages: [string, string[]][] = [
     ["/privacy", ["Privacy Policy", "neither receive nor store credit card data", "sid", "selectedUserId", "not stored unless", "Chat Test Ltd", "1 Test Street, Testville", "Minutes"]],
-    ["/terms", ["Terms of User Agreement", "18 or older", "organisations", "Nudity and erotic content", "monitor video and image transmission and take screenshots", "including by a video call", "banned without recovery", "Complaint (Abuse)", "set by the administration", "value of the Minutes balance", "premium accounts"]],
+    ["/terms", ["Terms of User Agreement", "18 or older", "organisations", "Nudity and erotic content", "monitor video and image transmission and take screenshots", "including by a video call", "banned without recovery", "press Report", "set by the administration", "value of the Minutes balance", "premium accounts"]],
     ["/cookies", ["Cookies Policy", "Google Analytics", "Google AdSense", "Yandex Metrica", "Accept all", "Reject non-essential", "Customize"]],
     ["/compliance", ["18 U.S.C. 2257", "Age verification notice", "Chat Test Ltd", "hello@chat.test"]],
   ];

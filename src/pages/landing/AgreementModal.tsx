@@ -3,6 +3,7 @@
 // a real modal (focus kept inside, Escape, click on the overlay closes, focus returns).
 import type { Config } from "../../config.ts";
 import { SITE_NAME } from "../page-info.ts";
+import { BLOCK_SENTENCE, REPORT_PLACES } from "../safety-texts.ts";
 
 export function AgreementModal({ config }: { config: Config }) {
   return (
@@ -22,7 +23,10 @@ export function AgreementModal({ config }: { config: Config }) {
             <li>Nudity and erotic content are prohibited in video, images, files and messages. Showing or sending them leads to a ban.</li>
             <li>To keep the service safe, the administration may monitor video and image transmission and take screenshots.</li>
             <li>The administration may ask you to prove your age or gender, including by a video call. Accounts that do not prove it are banned without recovery.</li>
-            <li>Use the Complaint (Abuse) button or write to <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a> to report someone. The administration decides on each complaint and sets the length of any ban.</li>
+            <li>
+              To report someone, press Report {REPORT_PLACES}, or write to <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>. {BLOCK_SENTENCE} The
+              administration decides on each report and sets the length of any ban.
+            </li>
             <li>Do not harass, threaten, scam or advertise to other users, and do not share other people's personal data.</li>
             <li>Our liability towards you is limited to the value of the Minutes balance on your account.</li>
           </ol>

@@ -3,6 +3,7 @@
 import type { Config } from "../../config.ts";
 import { countries } from "../../geo/countries.ts";
 import { SITE_NAME } from "../page-info.ts";
+import { BLOCK_SENTENCE, REPORT_PLACES } from "../safety-texts.ts";
 
 const features = [
   {
@@ -41,7 +42,7 @@ const safetyTips = [
   "Keep personal details to yourself: your full name, address, workplace, phone number and social media accounts.",
   "Never send money, gift cards or codes to someone you met here, whatever story they tell.",
   "Leave any chat that makes you uncomfortable: close it, or press Next Partner in Video Roulette.",
-  "Report anyone who breaks the rules with the Complaint (Abuse) button or by writing to us.",
+  `Report anyone who breaks the rules: press Report ${REPORT_PLACES}. Block anyone you do not want to hear from again.`,
   "Nudity and erotic content are not allowed. Whoever shows them is banned.",
   "Remember that the other side can record their screen. Only show what you would show a stranger.",
 ];
@@ -69,7 +70,7 @@ const faq = (config: Config) => [
   },
   {
     q: "What happens if someone breaks the rules?",
-    a: `Report them with the Complaint (Abuse) button or at ${config.helpEmail}. The administration reviews reports, may look at video and image transmission, and bans accounts for as long as it decides.`,
+    a: `Press Report ${REPORT_PLACES}, or write to ${config.helpEmail}. ${BLOCK_SENTENCE} The administration reviews reports, may look at video and image transmission, and bans accounts for as long as it decides.`,
   },
 ];
 

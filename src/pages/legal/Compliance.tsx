@@ -1,4 +1,5 @@
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
+import { REPORT_PLACES } from "../safety-texts.ts";
 import { LegalPage } from "./LegalPage.tsx";
 
 export function CompliancePage({ page }: { page: PageInfo }) {
@@ -26,8 +27,9 @@ export function CompliancePage({ page }: { page: PageInfo }) {
           without recovery.
         </li>
         <li>
-          If you believe a minor is using {SITE_NAME}, or you see content that breaks these rules, use the Complaint (Abuse) button or write
-          to <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>. We act on such reports first.
+          If you believe a minor is using {SITE_NAME}, or you see content that breaks these rules, press Report {REPORT_PLACES} and choose
+          “Appears to be under 18” or the reason that fits, or write to <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>. We
+          act on such reports first.
         </li>
       </ul>
 

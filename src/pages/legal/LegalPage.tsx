@@ -7,7 +7,7 @@ import { Header } from "../layout/Header.tsx";
 import type { PageInfo } from "../page-info.ts";
 
 /** When the texts last changed; shown on every legal page. */
-export const LEGAL_UPDATED = "22 November 2026";
+export const LEGAL_UPDATED = "23 November 2026";
 
 export function LegalPage({ page, title, description, children }: { page: PageInfo; title: string; description: string; children: ReactNode }) {
   return (

@@ -1,5 +1,7 @@
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
+import { REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES } from "../safety-texts.ts";
 import { LegalPage } from "./LegalPage.tsx";
+import { RelayNote } from "./RelayNote.tsx";
 
 export function PrivacyPage({ page }: { page: PageInfo }) {
   const { config } = page;
@@ -28,6 +30,28 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
           <strong>Presence.</strong> Whether you are online and when you were last seen, which other users can see.
         </li>
         <li>
+          <strong>Your 18+ confirmation and privacy choice.</strong> When you confirmed that you are 18 or older and accepted the Terms, and
+          whether everyone or only people you have written to may message and call you.
+        </li>
+        <li>
+          <strong>Blocks.</strong> Whom you blocked and when, until you unblock them.
+        </li>
+        <li>
+          <strong>Reports.</strong> Who reported whom, where (a profile, a chat, a message, a call or Video Roulette), the reason, the details
+          written, the report's status and when it was made and changed. A report of a chat or a message also holds a copy of the last{" "}
+          {REPORTED_MESSAGES} messages of that conversation (their text, file names and references to the files).
+        </li>
+        <li>
+          <strong>Evidence stills.</strong> When you report a call or Video Roulette partner, your browser takes a still picture of the
+          partner's video (at most 640 pixels on its longest side) and sends it with the report. We remove its metadata and store it
+          privately: it is seen only by moderators, never by you or the person reported.
+        </li>
+        <li>
+          <strong>Video Roulette text chat.</strong> Not written to disk: the server holds it in memory only until the session ends and{" "}
+          {ROULETTE_TEXT_MINUTES} minutes after, so that it can go with a report. If either partner reports the other in that time, the
+          session's text chat is kept with the report.
+        </li>
+        <li>
           <strong>Sessions.</strong> For each device you sign in on, a random session identifier and when it was created and last used, so
           that signing out or a ban ends it at once.
         </li>
@@ -43,9 +67,14 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
       <h2>Video, calls and moderation</h2>
       <p>
         Video calls and Video Roulette connect your browser directly to the other person's where the network allows; otherwise the stream is
-        relayed through a relay server without being recorded. To enforce the rules, the administration may monitor video and image
-        transmission and take screenshots. Screenshots and complaint reports are kept only as long as needed to decide on a complaint or a
-        ban. When we ask for proof of age or gender, including by video call, we keep only the result, not the proof.
+        relayed through a relay server without being recorded. <strong>A direct connection lets the other person's browser learn your IP
+        address</strong>, and from it roughly where you are and who your internet provider is. Unless the operator sets up a relay (TURN)
+        server and sends every call through it, this can happen with anyone you call or meet in Video Roulette. <RelayNote config={config} />
+      </p>
+      <p>
+        To enforce the rules, the administration may monitor video and image transmission and take screenshots. Screenshots are kept only as
+        long as needed to decide on a report or a ban. When we ask for proof of age or gender, including by video call, we keep only the
+        result, not the proof.
       </p>
 
       <h2>Payments, premium accounts and Minutes</h2>
@@ -66,12 +95,17 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
       <h2>Who sees your data</h2>
       <p>
         Other users see your display name, username, gender, age, country, orientation, avatar and online status, and the messages you send
-        them. They never see your e-mail address. We do not sell personal data. We disclose it to authorities only when the law requires it.
+        them. They never see your e-mail address. A Video Roulette partner sees only “Stranger” with your gender, age and country (and your
+        video, voice and what you type beside it), never your name, username, avatar or orientation. “Keep in touch” shares your profile
+        with a roulette partner only when both of you press it; pressing it alone reveals nothing. People you blocked and people who
+        blocked you do not see you in their lists. We do not sell personal data. We disclose it to authorities only when the law requires it.
       </p>
 
       <h2>How long we keep it and your rights</h2>
       <p>
-        We keep your account and messages until you ask us to delete them. You may ask for a copy of your data, its correction or its
+        We keep your account and messages until you ask us to delete them. Reports and their evidence (stills, copied messages, roulette
+        text) are kept until a moderator closes the report and then for {REPORT_RETENTION_DAYS} days; blocks until you remove them; the time
+        you confirmed being 18 or older as long as your account. You may ask for a copy of your data, its correction or its
         deletion, and object to its use, by writing to <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a> from the address
         on your account. We answer within 30 days. You may also complain to your data protection authority.
       </p>

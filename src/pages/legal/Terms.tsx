@@ -1,5 +1,7 @@
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
+import { BLOCK_SENTENCE, REPORT_PLACES, REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES } from "../safety-texts.ts";
 import { LegalPage } from "./LegalPage.tsx";
+import { RelayNote } from "./RelayNote.tsx";
 
 export function TermsPage({ page }: { page: PageInfo }) {
   const { config } = page;
@@ -39,8 +41,8 @@ export function TermsPage({ page }: { page: PageInfo }) {
           banned without recovery.
         </li>
         <li>
-          Any user can report another with the Complaint (Abuse) button, or by writing to{" "}
-          <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>. The administration reviews each complaint.
+          Any user can report another: press Report {REPORT_PLACES}, or write to <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>.
+          The administration reviews each report. {BLOCK_SENTENCE}
         </li>
         <li>
           The administration may ban an account that breaks these rules. The length of a ban is set by the administration and may be
@@ -48,25 +50,62 @@ export function TermsPage({ page }: { page: PageInfo }) {
         </li>
       </ul>
 
-      <h2>5. Premium accounts and Minutes</h2>
+      <h2>5. What reports, blocks and the 18+ confirmation keep</h2>
+      <ul>
+        <li>
+          A report keeps who reported whom, where (a profile, a chat, a message, a call or Video Roulette), the reason, the details
+          written, and when it was made and changed.
+        </li>
+        <li>
+          Reporting a chat or a message copies the last {REPORTED_MESSAGES} messages of that conversation into the report (their text, file
+          names and references to the files), so that nobody can remove that evidence later.
+        </li>
+        <li>
+          Reporting a call or a Video Roulette partner makes your browser take a still picture of the partner's video and send it with the
+          report. It is stored privately without metadata and is seen only by moderators, never by you or the person reported.
+        </li>
+        <li>
+          The text chat beside Video Roulette is never written to disk: the server holds it in memory only until the session ends and{" "}
+          {ROULETTE_TEXT_MINUTES} minutes after. A report made in that time keeps the session's text chat with the report.
+        </li>
+        <li>
+          Reports and their evidence are kept until a moderator closes them and then for {REPORT_RETENTION_DAYS} days. A block is kept until
+          you remove it. The time you confirmed that you are 18 or older is kept with your account.
+        </li>
+      </ul>
+
+      <h2>6. Calls and Video Roulette</h2>
+      <ul>
+        <li>
+          A Video Roulette partner is shown only as “Stranger” with a gender, age and country, never a name, username, avatar or
+          orientation, and you are shown to them the same way. “Keep in touch” shares your profile and opens a chat only when both of you
+          press it; pressing it alone reveals nothing to the other person.
+        </li>
+        <li>
+          Calls and Video Roulette connect your browser to the other person's. Unless the administration sets up a relay (TURN) server and
+          sends every call through it, the other person's browser can learn your IP address. <RelayNote config={config} />
+        </li>
+      </ul>
+
+      <h2>7. Premium accounts and Minutes</h2>
       <p>
         The administration may offer premium accounts and Minutes, a prepaid balance for paid features. Their prices and rules are shown
         before you buy. Payments are handled by a payment provider; we neither receive nor store credit card data. Minutes of an account
         banned for breaking these rules are not refunded.
       </p>
 
-      <h2>6. Liability</h2>
+      <h2>8. Liability</h2>
       <p>
         {SITE_NAME} is provided as it is. Users, not the administration, are responsible for what they say and show. To the extent the law
         allows, the administration's liability towards you for any claim is limited to the value of the Minutes balance on your account.
       </p>
 
-      <h2>7. Privacy</h2>
+      <h2>9. Privacy</h2>
       <p>
         How we handle your data is described in the <a href="/privacy">Privacy Policy</a> and the <a href="/cookies">Cookies Policy</a>.
       </p>
 
-      <h2>8. Changes and contact</h2>
+      <h2>10. Changes and contact</h2>
       <p>
         We may change these terms; the date above shows the latest version, and continuing to use {SITE_NAME} after a change means you
         accept it. Questions: <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a>.
