@@ -2,11 +2,13 @@
 import { Elysia } from "elysia";
 import { authRoutes } from "./auth/index.ts";
 import { blockRoutes } from "./blocks/index.ts";
+import { blockRoutes } from "./blocks/index.ts";
 import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { messageRoutes } from "./messages/index.ts";
 import { peerRoutes } from "./peerjs/index.ts";
+import { privacyRoutes } from "./privacy/index.ts";
 import { privacyRoutes } from "./privacy/index.ts";
 import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
@@ -26,6 +28,8 @@ export function buildApp(ctx: AppContext) {
     .get("/healthz", () => ({ ok: true }))
     .use(authRoutes(ctx))
     .use(userRoutes(ctx))
+    .use(privacyRoutes(ctx))
+    .use(blockRoutes(ctx))
     .use(privacyRoutes(ctx))
     .use(blockRoutes(ctx))
     .use(geoRoutes(ctx))

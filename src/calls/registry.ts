@@ -1,4 +1,6 @@
 // Who is in a one-to-one call with whom: ringing or connected. A user is in at most one call.
+// A ringing call carries its ring timer, so every way a call ends (answer, decline, hang-up,
+// a closed socket, a block) clears it in one place.
 export interface Call {
   callerId: number;
   receiverId: number;
@@ -11,6 +13,7 @@ export interface Call {
 
 export class CallRegistry {
   private readonly byUser = new Map<number, Call>();
+  private readonly timers = new Map<Call, ReturnType<typeof setTimeout>>();
 
   isBusy(userId: number): boolean {
     return this.byUser.has(userId);
@@ -20,12 +23,26 @@ export class CallRegistry {
     return this.byUser.get(userId);
   }
 
-  start(call: Call): void {
+  /** Registers the call; `onUnanswered` runs once after `ringMs` unless it was answered or ended first. */
+  start(call: Call, ringMs?: number, onUnanswered?: (call: Call) => void): void {
     this.byUser.set(call.callerId, call);
     this.byUser.set(call.receiverId, call);
+    if (ringMs === undefined || !onUnanswered) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(call);
+      if (this.byUser.get(call.callerId) === call && !call.answered) onUnanswered(call);
+    }, ringMs);
+    this.timers.set(call, timer);
+  }
+
+  answer(call: Call, receiverSocketId: string): void {
+    call.answered = true;
+    call.receiverSocketId = receiverSocketId;
+    this.stopRinging(call);
   }
 
   end(call: Call): void {
+    this.stopRinging(call);
     if (this.byUser.get(call.callerId) === call) this.byUser.delete(call.callerId);
     if (this.byUser.get(call.receiverId) === call) this.byUser.delete(call.receiverId);
   }
@@ -34,6 +51,13 @@ export class CallRegistry {
   ringing(callerId: number, receiverId: number): Call | undefined {
     const call = this.byUser.get(receiverId);
     return call && call.callerId === callerId && call.receiverId === receiverId && !call.answered ? call : undefined;
+  }
+
+  private stopRinging(call: Call): void {
+    const timer = this.timers.get(call);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.timers.delete(call);
   }
 }
 

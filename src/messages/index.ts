@@ -8,7 +8,7 @@ import { validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { iso } from "../time.ts";
 import { announceRead } from "./notify.ts";
-import { chatUsers, conversation, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
+import { chatUsers, conversation, type ChatView, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -43,16 +43,20 @@ function parseBefore(raw: string | undefined): number | undefined {
 }
 
 export function messageRoutes(ctx: AppContext) {
+  const viewOf = (userId: number): ChatView => ({
+    hidden: ctx.blocks.hiddenFrom(userId),
+    hasWritten: (otherId) => ctx.contacts.hasWritten(userId, otherId),
+  });
   return (
     new Elysia()
       .use(authGuard(ctx))
       // Static paths first: they must never be read as a contact id (tests/messages pins this).
-      .get("/api/messages/chat-users-with-messages", ({ user }) => ({ users: chatUsers(ctx.db, user) }))
+      .get("/api/messages/chat-users-with-messages", ({ user }) => ({ users: chatUsers(ctx.db, user, viewOf(user.id)) }))
       .get("/api/messages/chat-users", ({ user }) => ({
-        users: chatUsers(ctx.db, user).map(({ latest_message: _, ...rest }) => rest),
+        users: chatUsers(ctx.db, user, viewOf(user.id)).map(({ latest_message: _, ...rest }) => rest),
       }))
-      .get("/api/messages/unread/count", ({ user }) => ({ unread_count: unreadCount(ctx.db, user.id) }))
-      .get("/api/messages/unread/per-user", ({ user }) => ({ items: unreadPerUser(ctx.db, user.id) }))
+      .get("/api/messages/unread/count", ({ user }) => ({ unread_count: unreadCount(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }))
+      .get("/api/messages/unread/per-user", ({ user }) => ({ items: unreadPerUser(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }))
       .put(
         "/api/messages/mark-read/:senderId",
         ({ params, user }) => {
@@ -73,7 +77,9 @@ export function messageRoutes(ctx: AppContext) {
         const limit = page.limit === undefined ? PAGE_SIZE : Math.min(Number(page.limit), MAX_PAGE_SIZE);
         const before = parseBefore(page.before);
         requireContact(ctx.db, user.id, contactId);
-        return conversation(ctx.db, user.id, contactId, limit, before);
+        // Past messages stay readable after a block. `contact`: the caller has written to this
+        // person, so the client shows their pictures unblurred.
+        return { ...conversation(ctx.db, user.id, contactId, limit, before), contact: ctx.contacts.hasWritten(user.id, contactId) };
       })
   );
 }

@@ -13,6 +13,8 @@ import { markDelivered, toMessage } from "./service.ts";
  */
 export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRow[]): Message[] {
   return rows.map((row) => {
+    // Writing to someone makes them a contact (privacy "contacts", unblurred pictures).
+    ctx.contacts.add(sender.id, row.receiverId);
     const receiverConnected = ctx.hub.isConnected(row.receiverId);
     const deliveredAt = receiverConnected ? Date.now() : null;
     if (deliveredAt !== null) markDelivered(ctx.db, row.id, deliveredAt);
@@ -26,16 +28,20 @@ export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRo
   });
 }
 
-/** `messages_read_batch` to the sender of messages that were just read. */
+/**
+ * `messages_read_batch` to the sender of messages that were just read. Across a block the rows
+ * are still marked read; only the event is dropped.
+ */
 export function announceRead(ctx: AppContext, readerId: number, senderId: number, rows: MessageRow[], readAt: number): void {
-  if (rows.length === 0) return;
+  if (rows.length === 0 || ctx.blocks.between(readerId, senderId)) return;
   ctx.hub.sendToUser(senderId, "messages_read_batch", { messageIds: rows.map((r) => r.id), receiverId: readerId, readAt: iso(readAt) });
 }
 
 /** `message_delivered` to each sender of messages delivered now that the receiver connected. */
 export function announceDelivered(ctx: AppContext, rows: MessageRow[]): void {
   for (const row of rows) {
-    if (row.deliveredAt === null) continue;
+    // A delivery mark would tell a blocked sender that the blocker came online.
+    if (row.deliveredAt === null || ctx.blocks.between(row.senderId, row.receiverId)) continue;
     ctx.hub.sendToUser(row.senderId, "message_delivered", { messageId: row.id, deliveredAt: iso(row.deliveredAt), receiverId: row.receiverId });
   }
 }

@@ -1,6 +1,6 @@
 // One-to-one messages: storing (before anyone is told), delivery and read marks, paging a
 // conversation, and the chat list with unread counts as single indexed queries.
-import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, notInArray, sql } from "drizzle-orm";
 import { messages, users, type MessageRow, type NewMessageRow, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { notFound, validationError } from "../http/errors.ts";
@@ -63,8 +63,18 @@ export interface TextInput {
   clientMessageId?: string;
 }
 
-/** Stores a text or emoji message; `created: false` when clientMessageId names one already stored. */
-export function storeText(db: Db, clock: MessageClock, sender: UserRow, input: TextInput): { row: MessageRow; created: boolean } {
+/**
+ * Stores a text or emoji message; `created: false` when clientMessageId names one already stored.
+ * `admit` refuses (throws) when the receiver may not be written to; it runs after the receiver is
+ * known to exist, so an unknown id stays a 404 and a retry of a stored message stays idempotent.
+ */
+export function storeText(
+  db: Db,
+  clock: MessageClock,
+  sender: UserRow,
+  input: TextInput,
+  admit: (receiverId: number) => void = () => {},
+): { row: MessageRow; created: boolean } {
   const content = input.content.trim();
   if (content.length < 1 || content.length > MAX_TEXT) {
     throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
@@ -78,6 +88,7 @@ export function storeText(db: Db, clock: MessageClock, sender: UserRow, input: T
     if (existing) return { row: existing, created: false };
   }
   requireContact(db, sender.id, input.receiverId);
+  admit(input.receiverId);
   const row = db
     .insert(messages)
     .values({
@@ -177,13 +188,23 @@ export function conversation(db: Db, userId: number, contactId: number, limit: n
 export interface ChatUser extends PublicUser {
   latest_message: Message | null;
   unread_count: number;
+  /** Has the caller written to this person? (Their pictures show unblurred when so.) */
+  is_contact: boolean;
 }
+
+/** What the caller may see: people kept apart by a block are left out; who they have written to. */
+export interface ChatView {
+  hidden: ReadonlySet<number>;
+  hasWritten: (otherId: number) => boolean;
+}
+
+const OPEN_VIEW: ChatView = { hidden: new Set(), hasWritten: () => false };
 
 /**
  * Everyone the user has a conversation with, newest conversation first, each with the latest
  * message and the number of unread messages from them. One query.
  */
-export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">): ChatUser[] {
+export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: ChatView = OPEN_VIEW): ChatUser[] {
   const userId = self.id;
   const latest = db.all<{ message_id: number }>(sql`
     SELECT max(id) AS message_id FROM ${messages} WHERE pair_lo = ${userId} GROUP BY pair_hi
@@ -201,24 +222,35 @@ export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">): ChatUser[
     .where(inArray(messages.id, latest.map((l) => l.message_id)))
     .orderBy(desc(messages.createdAt))
     .all();
-  return rows.map(({ message, contact, unread }) => ({
-    ...toPublicUser(contact),
-    latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name),
-    unread_count: unread,
-  }));
+  // Blocked conversations stay stored (they come back on unblock); they are only left out here.
+  return rows
+    .filter(({ contact }) => !view.hidden.has(contact.id))
+    .map(({ message, contact, unread }) => ({
+      ...toPublicUser(contact),
+      latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name),
+      unread_count: unread,
+      is_contact: view.hasWritten(contact.id),
+    }));
 }
 
-export function unreadCount(db: Db, userId: number): number {
+/** Unread messages, leaving out senders kept apart by a block (their chat is hidden too). */
+export function unreadCount(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden): number {
+  const where = [eq(messages.receiverId, userId), isNull(messages.readAt)];
+  if (hidden.size > 0) where.push(notInArray(messages.senderId, [...hidden]));
   return (
     db
       .select({ n: sql<number>`count(*)` })
       .from(messages)
-      .where(and(eq(messages.receiverId, userId), isNull(messages.readAt)))
+      .where(and(...where))
       .get()?.n ?? 0
   );
 }
 
-export function unreadPerUser(db: Db, userId: number) {
+export function unreadPerUser(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden) {
+  return unreadRows(db, userId).filter((row) => !hidden.has(row.sender_id));
+}
+
+function unreadRows(db: Db, userId: number) {
   return db
     .select({ sender_id: messages.senderId, sender_name: users.name, unread_count: sql<number>`count(*)` })
     .from(messages)

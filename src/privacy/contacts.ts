@@ -1,17 +1,23 @@
 // "Contacts" are the people a user has written to (API.md "Safety", privacy). Held in memory so
 // that the "people I have written to" rule and the blurred-pictures rule cost no query per
 // message. Loaded once at start-up from the stored messages; every stored message adds its pair.
-import { sql } from "drizzle-orm";
-import { messages } from "../../db/schema.ts";
+// Who accepts messages only from contacts is held here too, so the whole "may A reach B" check
+// (typing included) never reads the database.
+import { eq, sql } from "drizzle-orm";
+import { messages, users } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
+import type { AllowFrom } from "../realtime/protocol.ts";
 
 export class ContactRegistry {
   /** writer → the people they have written to. */
   private readonly wroteTo = new Map<number, Set<number>>();
+  /** Users whose allow_from is "contacts". */
+  private readonly contactsOnly = new Set<number>();
 
   constructor(db: Db) {
     const rows = db.all<{ s: number; r: number }>(sql`SELECT DISTINCT sender_id AS s, receiver_id AS r FROM ${messages}`);
     for (const row of rows) this.add(row.s, row.r);
+    for (const row of db.select({ id: users.id }).from(users).where(eq(users.allowFrom, "contacts")).all()) this.contactsOnly.add(row.id);
   }
 
   /** Has `writerId` ever sent a message or file to `otherId`? */
@@ -23,5 +29,16 @@ export class ContactRegistry {
     let set = this.wroteTo.get(writerId);
     if (!set) this.wroteTo.set(writerId, (set = new Set()));
     set.add(otherId);
+  }
+
+  /** Kept in step with users.allow_from by the privacy route (the only place that changes it). */
+  setAllowFrom(userId: number, allowFrom: AllowFrom): void {
+    if (allowFrom === "contacts") this.contactsOnly.add(userId);
+    else this.contactsOnly.delete(userId);
+  }
+
+  /** Does `receiverId` take messages and calls from `senderId` under their privacy setting? */
+  accepts(receiverId: number, senderId: number): boolean {
+    return !this.contactsOnly.has(receiverId) || this.hasWritten(receiverId, senderId);
   }
 }

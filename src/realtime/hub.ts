@@ -83,11 +83,11 @@ export class Hub {
     for (const socket of this.byUser.get(userId) ?? []) socket.sendText(text);
   }
 
-  /** To every connected user except `exceptUserId`. */
-  broadcast<K extends ServerEventName>(event: K, data: ServerEvents[K], exceptUserId?: number): void {
+  /** To every connected user except `exceptUserId` and anyone in `hidden` (kept apart by a block). */
+  broadcast<K extends ServerEventName>(event: K, data: ServerEvents[K], exceptUserId?: number, hidden?: ReadonlySet<number>): void {
     const text = encodeEvent(event, data);
     for (const [userId, set] of this.byUser) {
-      if (userId === exceptUserId) continue;
+      if (userId === exceptUserId || hidden?.has(userId)) continue;
       for (const socket of set) socket.sendText(text);
     }
   }

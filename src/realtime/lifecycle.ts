@@ -12,7 +12,8 @@ export function wireLifecycle(ctx: AppContext): void {
   ctx.hub.onPresence((userId, online) => {
     setPresence(ctx.db, userId, online, Date.now());
     const name = findUser(ctx.db, userId)?.name ?? "";
-    ctx.hub.broadcast(online ? "user_online" : "user_offline", { userId, name }, userId);
+    // People kept apart by a block never hear about each other's presence.
+    ctx.hub.broadcast(online ? "user_online" : "user_offline", { userId, name }, userId, ctx.blocks.hiddenFrom(userId));
   });
 
   ctx.hub.onClose((socket, lastOfUser) => {

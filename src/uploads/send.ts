@@ -5,6 +5,7 @@ import type { AppContext } from "../context.ts";
 import { rateLimited } from "../http/errors.ts";
 import { announceStored } from "../messages/notify.ts";
 import { requireContact, storeFiles } from "../messages/service.ts";
+import { admitMessage } from "../privacy/gate.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { assertSize, MAX_FILE_BYTES } from "./limits.ts";
 import { prepareChatFile, type PreparedFile } from "./prepare.ts";
@@ -31,6 +32,7 @@ export async function sendFiles(
 ): Promise<Message[]> {
   for (const file of files) assertSize(file, MAX_FILE_BYTES, field);
   requireContact(ctx.db, sender.id, receiverId);
+  admitMessage(ctx, sender.id, receiverId);
   takeUploads(ctx, sender.id, files.length);
   // One at a time: image re-encoding is CPU-heavy and the server has few cores.
   const prepared: PreparedFile[] = [];

@@ -1,5 +1,5 @@
 // People: the public shape of a user, the people list, profiles and presence columns.
-import { and, desc, eq, gte, isNotNull, like, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, like, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { countryName, isCountryCode } from "../geo/countries.ts";
@@ -55,11 +55,14 @@ export interface UserFilters {
   maxAge?: number;
   onlineOnly?: boolean;
   limit?: number;
+  /** People kept apart from the caller by a block (either direction): never listed. */
+  hidden?: ReadonlySet<number>;
 }
 
 /** Everyone but the caller: online first (most recently seen first), then by last_seen. */
 export function listUsers(db: Db, callerId: number, filters: UserFilters) {
   const where: SQL[] = [ne(users.id, callerId)];
+  if (filters.hidden && filters.hidden.size > 0) where.push(notInArray(users.id, [...filters.hidden]));
   if (filters.q) {
     const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
     const match = or(sql`${users.name} LIKE ${pattern} ESCAPE '\\'`, sql`${users.username} LIKE ${pattern} ESCAPE '\\'`);
@@ -100,9 +103,12 @@ export interface ProfileInput {
   orientation?: string;
 }
 
-export function updateProfile(db: Db, userId: number, input: ProfileInput): UserRow {
+export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, input: ProfileInput): UserRow {
+  const userId = self.id;
   const name = input.name.trim();
   if (!name || name.length > 50) throw validationError({ name: "Name must be 1 to 50 characters" });
+  // A registered account's age stays 18 to 99 (API.md "Safety", Adult); guests may leave it empty.
+  if (input.age === null && !self.isGuest) throw validationError({ age: "Age must be a whole number from 18 to 99" });
   const changes: Partial<UserRow> = { name };
   if (input.gender !== undefined) changes.gender = input.gender;
   if (input.orientation !== undefined) changes.orientation = input.orientation;

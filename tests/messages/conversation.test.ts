@@ -112,7 +112,7 @@ describe("GET /api/messages/:contactId", () => {
   test("answers an empty page for a person with no messages yet", async () => {
     const stranger = await registerUser(t);
     const res = await page(alice.token, stranger.user.id);
-    expect(res.body).toEqual({ messages: [], hasMore: false, oldestMessageTime: null });
+    expect(res.body).toEqual({ messages: [], hasMore: false, oldestMessageTime: null, contact: false });
   });
 
   test.each([["?limit=0"], ["?limit=abc"], ["?limit=2.5"], ["?before=yesterday"], ["?before=2026-13-45T99:00:00Z"], ["?before=12345"], ["?before=2026-11-22T10:31:00"]])(

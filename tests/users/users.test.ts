@@ -100,9 +100,29 @@ describe("profile", () => {
     expect(r.body.user.email).toBeString();
   });
 
-  test("clears age and country with null and keeps fields that are not sent", async () => {
-    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", age: null, country_code: null } });
-    expect(r.body.user).toMatchObject({ name: "Kept", age: null, country_code: null, country_name: null, orientation: "pansexual" });
+  test("clears the country with null and keeps fields that are not sent", async () => {
+    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", country_code: null } });
+    expect(r.body.user).toMatchObject({ name: "Kept", age: 44, country_code: null, country_name: null, orientation: "pansexual" });
+  });
+
+  test("refuses to clear a registered user's age, but lets a guest leave it empty", async () => {
+    const refused = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", age: null } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.fields.age).toBe("Age must be a whole number from 18 to 99");
+    expect((await t.call("GET", "/api/auth/me", { token: me.token })).body.user.age).toBe(44);
+    const guest = await t.call("POST", "/api/guest/create", { json: { gender: "male", adult: true } });
+    const token = guest.body.data.token as string;
+    const cleared = await t.call("PUT", "/api/users/profile", { token, json: { name: "Guesty", age: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.user.age).toBeNull();
+  });
+
+  test("changes a registered user's age within 18 to 99 and refuses 100", async () => {
+    expect((await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", age: 18 } })).body.user.age).toBe(18);
+    expect((await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", age: 99 } })).body.user.age).toBe(99);
+    const tooOld = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", age: 100 } });
+    expect(tooOld.status).toBe(400);
+    expect(tooOld.body.fields.age).toBeString();
   });
 
   test.each([

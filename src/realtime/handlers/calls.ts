@@ -1,17 +1,30 @@
 // One-to-one call signalling: ring, answer, decline, hang up. Media itself flows peer to peer
 // through PeerJS; the server only tells each side what the other did.
+import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
-import { otherParty } from "../../calls/registry.ts";
+import { otherParty, type Call } from "../../calls/registry.ts";
 import { requireContact } from "../../messages/service.ts";
+import { refusal } from "../../privacy/gate.ts";
+import { requireAdult } from "../../users/adult.ts";
 import { toId, type HandlerMap } from "../handler.ts";
 
 const noSuchCall = () => new AppError(404, "not_found", "This call is no longer ringing");
 
+/** Nobody answered in time: the caller hears "no answer", every ringing tab of the callee stops. */
+function ringOut(app: AppContext, call: Call): void {
+  app.calls.end(call);
+  app.hub.sendToUser(call.callerId, "call_rejected", { reason: "no_answer" });
+  app.hub.sendToUser(call.receiverId, "call_ended", {});
+}
+
 export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call" | "end_call"> = {
   call_user: ({ app, socket, user }, data) => {
+    requireAdult(user);
     const receiverId = toId(data.receiverId);
     requireContact(app.db, user.id, receiverId);
-    if (!app.hub.isOnline(receiverId)) {
+    // A block (either way) or a "contacts only" setting answers exactly like an absent person,
+    // so a call never reveals either.
+    if (!app.hub.isOnline(receiverId) || refusal(app, user.id, receiverId)) {
       app.hub.send(socket, "call_rejected", { reason: "offline" });
       return { status: "offline" };
     }
@@ -19,7 +32,8 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
       app.hub.send(socket, "call_rejected", { reason: "busy" });
       return { status: "busy" };
     }
-    app.calls.start({ callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false });
+    const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false };
+    app.calls.start(call, app.config.callRingMs, (unanswered) => ringOut(app, unanswered));
     app.hub.sendToUser(receiverId, "incoming_call", { callerId: user.id, callerName: user.name, callerPeerId: data.callerPeerId });
     return { status: "ringing" };
   },
@@ -27,8 +41,9 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
   answer_call: ({ app, socket, user }, data) => {
     const call = app.calls.ringing(toId(data.callerId), user.id);
     if (!call) throw noSuchCall();
-    call.answered = true;
-    call.receiverSocketId = socket.id;
+    // Answering turns the camera on: the same 18+ confirmation as placing a call. It keeps ringing.
+    requireAdult(user);
+    app.calls.answer(call, socket.id);
     app.hub.sendToUser(call.callerId, "call_answered", { answererPeerId: data.answererPeerId });
     // The receiver's other tabs stop ringing.
     for (const other of app.hub.socketsOf(user.id)) if (other !== socket) app.hub.send(other, "call_ended", {});

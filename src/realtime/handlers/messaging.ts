@@ -1,33 +1,40 @@
-// send_message, typing and read receipts over the socket.
+// send_message, typing and read receipts over the socket. Blocks and the receiver's privacy
+// setting are checked in memory (privacy/gate.ts): nothing here adds a query per event.
 import { AppError, validationError } from "../../http/errors.ts";
 import { announceRead, announceStored } from "../../messages/notify.ts";
 import { markRead, requireContact, storeText, toMessage } from "../../messages/service.ts";
-import { toId, type HandlerMap } from "../handler.ts";
+import { admitMessage, refusal } from "../../privacy/gate.ts";
+import { toId, type HandlerContext, type HandlerMap } from "../handler.ts";
+
+/** Typing reaches only someone who would accept a message from the typist; otherwise it is dropped. */
+function typing({ app, user }: HandlerContext, receiverIdRaw: number | string, isTyping: boolean): void {
+  const receiverId = toId(receiverIdRaw);
+  if (receiverId === user.id || refusal(app, user.id, receiverId)) return;
+  app.hub.sendToUser(receiverId, "user_typing", { userId: user.id, name: user.name, isTyping });
+}
 
 export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "typing_stop" | "messages_read"> = {
   send_message: ({ app, user }, data) => {
-    const { row, created } = storeText(app.db, app.clock, user, {
-      receiverId: toId(data.receiverId),
-      content: data.content,
-      messageType: data.messageType,
-      clientMessageId: data.clientMessageId,
-    });
+    const { row, created } = storeText(
+      app.db,
+      app.clock,
+      user,
+      {
+        receiverId: toId(data.receiverId),
+        content: data.content,
+        messageType: data.messageType,
+        clientMessageId: data.clientMessageId,
+      },
+      (receiverId) => admitMessage(app, user.id, receiverId),
+    );
     if (!created) return { message: toMessage(row, user.name) };
     const [message] = announceStored(app, user, [row]);
     return { message };
   },
 
-  typing_start: ({ app, user }, data) => {
-    const receiverId = toId(data.receiverId);
-    if (receiverId === user.id) return;
-    app.hub.sendToUser(receiverId, "user_typing", { userId: user.id, name: user.name, isTyping: true });
-  },
+  typing_start: (ctx, data) => typing(ctx, data.receiverId, true),
 
-  typing_stop: ({ app, user }, data) => {
-    const receiverId = toId(data.receiverId);
-    if (receiverId === user.id) return;
-    app.hub.sendToUser(receiverId, "user_typing", { userId: user.id, name: user.name, isTyping: false });
-  },
+  typing_stop: (ctx, data) => typing(ctx, data.receiverId, false),
 
   messages_read: ({ app, user }, data) => {
     if (data.receiverId !== undefined && toId(data.receiverId) !== user.id) {
@@ -38,6 +45,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
     requireContact(app.db, user.id, senderId);
     const readAt = Date.now();
     const rows = markRead(app.db, user.id, senderId, readAt, data.messageIds.map(toId));
+    // Across a block the rows are still marked read; announceRead drops only the event.
     announceRead(app, user.id, senderId, rows, readAt);
     return { updatedCount: rows.length };
   },

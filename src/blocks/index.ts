@@ -1,0 +1,59 @@
+// HTTP: block and unblock a person (or a Video Roulette stranger, never named), and one's list.
+import { Type as t } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { authGuard } from "../auth/guard.ts";
+import type { AppContext } from "../context.ts";
+import { notFound, validationError } from "../http/errors.ts";
+import { validate } from "../http/validate.ts";
+import { ChangeLimit } from "../privacy/change-limit.ts";
+import { requireUser } from "../users/service.ts";
+import { block, blockView, listBlocks, unblock } from "./service.ts";
+
+/** Blocks and unblocks together, per user: plenty for a person, a wall for a script. */
+export const BLOCK_CHANGES_PER_HOUR = 60;
+
+const idError = "A user id is a positive whole number";
+
+const blockBody = t.Object({
+  userId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: "^[1-9][0-9]{0,15}$" })], { error: idError })),
+  rouletteId: t.Optional(t.String({ minLength: 1, maxLength: 64, error: "rouletteId is the id of a Video Roulette session" })),
+});
+
+function pathId(raw: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw validationError({ userId: idError });
+  return Number(raw);
+}
+
+export function blockRoutes(ctx: AppContext) {
+  const changes = new ChangeLimit(BLOCK_CHANGES_PER_HOUR);
+  return new Elysia()
+    .use(authGuard(ctx))
+    .get("/api/blocks", ({ user }) => listBlocks(ctx, user.id))
+    .post("/api/blocks", ({ body, user, set }) => {
+      const input = validate(blockBody, body);
+      if ((input.userId === undefined) === (input.rouletteId === undefined)) {
+        throw validationError({ userId: "Send either userId or rouletteId" });
+      }
+      changes.take(user.id);
+      if (input.rouletteId !== undefined) {
+        const strangerId = ctx.roulette.strangerOf(input.rouletteId, user.id);
+        if (strangerId === undefined) throw notFound("That Video Roulette session is over or unknown");
+        const result = block(ctx, user, strangerId, true);
+        set.status = result.created ? 201 : 200;
+        return blockView(null, result.createdAt);
+      }
+      const blockedId = Number(input.userId);
+      if (blockedId === user.id) throw validationError({ userId: "You cannot block yourself" });
+      const blocked = requireUser(ctx.db, blockedId);
+      const result = block(ctx, user, blockedId, false);
+      set.status = result.created ? 201 : 200;
+      return blockView(blocked, result.createdAt);
+    })
+    .delete("/api/blocks/:userId", ({ params, user, set }) => {
+      const blockedId = pathId(params.userId);
+      changes.take(user.id);
+      unblock(ctx, user, blockedId);
+      set.status = 204;
+      return "";
+    });
+}
