@@ -2,13 +2,11 @@
 import { Elysia } from "elysia";
 import { authRoutes } from "./auth/index.ts";
 import { blockRoutes } from "./blocks/index.ts";
-import { blockRoutes } from "./blocks/index.ts";
 import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { messageRoutes } from "./messages/index.ts";
 import { peerRoutes } from "./peerjs/index.ts";
-import { privacyRoutes } from "./privacy/index.ts";
 import { privacyRoutes } from "./privacy/index.ts";
 import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
@@ -28,8 +26,6 @@ export function buildApp(ctx: AppContext) {
     .get("/healthz", () => ({ ok: true }))
     .use(authRoutes(ctx))
     .use(userRoutes(ctx))
-    .use(privacyRoutes(ctx))
-    .use(blockRoutes(ctx))
     .use(privacyRoutes(ctx))
     .use(blockRoutes(ctx))
     .use(geoRoutes(ctx))
