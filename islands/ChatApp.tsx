@@ -15,6 +15,8 @@ import { getRealtime, startRealtime, type ConnectionStatus, type RealtimeClient 
 import { KEYS, writeKey } from "./lib/storage.ts";
 import { createStore } from "./lib/store.ts";
 import AdultGate from "./safety/AdultGate.tsx";
+import SafetyDialogs from "./safety/SafetyDialogs.tsx";
+import "./safety/safety.css";
 import "./chat/chat.css";
 import "./chat/chat-window.css";
 import "./chat/chat-screens.css";
@@ -73,6 +75,7 @@ export default function ChatApp(props: ChatAppProps) {
       <CallLayer socket={socket} ice={props.ice} notify={notifier.info}>
         <ChatScreen />
       </CallLayer>
+      <SafetyDialogs />
       <AdultGate />
     </ChatContext.Provider>
   );

@@ -1,6 +1,10 @@
-// The conversation's header: back (on phones), who it is with, presence, and the video call.
-import { useChat } from "./context.ts";
+// The conversation's header: back (on phones), who it is with, presence, the video call, and a
+// menu with the profile, Block or Unblock, and Report.
+import { useSignals } from "@preact/signals-react/runtime";
+import { openDialog, unblockUser } from "../lib/safety.ts";
 import type { ChatUser } from "../lib/types.ts";
+import { useChat } from "./context.ts";
+import Menu from "./Menu.tsx";
 import Avatar from "./Avatar.tsx";
 import Icon from "./icons.tsx";
 
@@ -11,7 +15,9 @@ export interface StartCallDetail {
 }
 
 export default function ChatHeader({ contact }: { contact: ChatUser }) {
+  useSignals();
   const controller = useChat();
+  const blocked = controller.store.blocked.value[contact.id] === true;
   const startCall = () => {
     // The call screens live in their own lazily loaded island, which listens for this event; the
     // chat screen only asks for a call and never loads call code itself.
@@ -41,6 +47,21 @@ export default function ChatHeader({ contact }: { contact: ChatUser }) {
       <button type="button" className="icon-button call-button" aria-label={`Video call ${contact.name}`} onClick={startCall}>
         <Icon name="video" />
       </button>
+      <Menu
+        label={`More options for ${contact.name}`}
+        className="chat-header-menu"
+        items={[
+          { label: "View profile", onSelect: () => controller.setViewMode("profile") },
+          blocked
+            ? { label: "Unblock", onSelect: () => void unblockUser(controller, contact) }
+            : { label: "Block", danger: true, onSelect: () => openDialog(controller, { kind: "block", user: contact }) },
+          {
+            label: "Report",
+            danger: true,
+            onSelect: () => openDialog(controller, { kind: "report", target: { context: "chat", name: contact.name, userId: contact.id } }),
+          },
+        ]}
+      />
     </header>
   );
 }

@@ -4,12 +4,14 @@ import { MAX_UPLOAD_BYTES } from "../lib/files.ts";
 import type { ChatUser } from "../lib/types.ts";
 import ChatHeader from "./ChatHeader.tsx";
 import { useChat } from "./context.ts";
+import ConversationNotice, { useBlockedByMe } from "./ConversationNotice.tsx";
 import Lightbox from "./Lightbox.tsx";
 import MessageInput from "./MessageInput.tsx";
 import MessageList from "./MessageList.tsx";
 
 export default function ChatWindow({ contact }: { contact: ChatUser }) {
   const controller = useChat();
+  const blocked = useBlockedByMe(contact);
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop: (accepted) => void controller.uploadFiles(accepted),
     maxSize: MAX_UPLOAD_BYTES,
@@ -19,13 +21,15 @@ export default function ChatWindow({ contact }: { contact: ChatUser }) {
     noKeyboard: true,
     // A pasted picture would be sent at once, unseen: only the attach button and drops send files.
     noPaste: true,
+    disabled: blocked,
   });
   return (
     <section {...getRootProps({ className: "chat-window", role: "region", "aria-label": `Chat with ${contact.name}` })}>
       <input {...getInputProps({ "aria-label": "Attach files" })} />
       <ChatHeader contact={contact} />
       <MessageList contact={contact} />
-      <MessageInput contact={contact} onAttach={open} />
+      <ConversationNotice contact={contact} />
+      {!blocked && <MessageInput contact={contact} onAttach={open} />}
       {isDragActive && (
         <div className="drop-overlay" aria-hidden="true">
           <div className="drop-overlay-inner">Drop files here to send</div>

@@ -1,25 +1,31 @@
 // Images of one message in a grid of at most 9 tiles; the ninth shows "+N" when there are more.
-// A tile whose image fails to load becomes a file card.
+// A tile whose image fails to load becomes a file card. Pictures from a stranger (someone I have
+// never written to) are blurred under a cover until tapped, and never open the lightbox blurred.
+import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
 import { fileUrl, gridLayout, gridTiles, lightboxImages } from "../lib/files.ts";
+import { isBlurred, reveal } from "../lib/safety.ts";
 import type { Message } from "../lib/types.ts";
+import BlurCover from "../safety/BlurCover.tsx";
 import { useChat } from "./context.ts";
 import FileCard from "./FileCard.tsx";
 
 export default function ImageGrid({ images }: { images: Message[] }) {
+  useSignals();
   const { store } = useChat();
   const [broken, setBroken] = useState<Set<number>>(() => new Set());
   const tiles = gridTiles(images);
   const layout = gridLayout(images.length);
 
   const open = (message: Message) => {
-    const all = lightboxImages(store.messages.value);
+    const all = lightboxImages(store.messages.value).filter((img) => !isBlurred(store, img.message));
     const index = all.findIndex((img) => img.message.id === message.id);
     store.lightbox.value = { images: all, index: Math.max(0, index) };
   };
 
+  const blurred = images.some((m) => isBlurred(store, m));
   return (
-    <div className={`image-grid grid-${layout}`} data-count={images.length}>
+    <div className={`image-grid grid-${layout}${blurred ? " is-blurred" : ""}`} data-count={images.length}>
       {tiles.map(({ item, index, more }) =>
         broken.has(item.id) ? (
           <FileCard key={item.id} name={item.file_name ?? "image"} size={item.file_size} href={fileUrl(item)} />
@@ -29,7 +35,9 @@ export default function ImageGrid({ images }: { images: Message[] }) {
             type="button"
             className={`image-tile tile-${index}`}
             aria-label={more ? `Open image ${item.file_name ?? ""}, ${more} more` : `Open image ${item.file_name ?? ""}`}
-            onClick={() => open(item)}
+            tabIndex={blurred ? -1 : undefined}
+            aria-hidden={blurred || undefined}
+            onClick={() => !blurred && open(item)}
           >
             <img
               src={fileUrl(item)}
@@ -41,6 +49,7 @@ export default function ImageGrid({ images }: { images: Message[] }) {
           </button>
         ),
       )}
+      {blurred && <BlurCover sender={images[0]?.sender_name ?? ""} count={images.length} onReveal={() => reveal(store, images)} />}
     </div>
   );
 }

@@ -1,10 +1,14 @@
-// One row of the conversation: text, a file, an image or a group of files.
+// One row of the conversation: text, a file, an image or a group of files; someone else's
+// message has a menu to report it.
 import { fileUrl, isImageMessage } from "../lib/files.ts";
 import { initial, relativeTime } from "../lib/format.ts";
 import { groupTickState } from "../lib/messages.ts";
+import { openDialog } from "../lib/safety.ts";
 import type { DisplayMessage, Message } from "../lib/types.ts";
+import { useChat } from "./context.ts";
 import FileCard from "./FileCard.tsx";
 import ImageGrid from "./ImageGrid.tsx";
+import Menu from "./Menu.tsx";
 import Ticks from "./Ticks.tsx";
 
 function Files({ files }: { files: Message[] }) {
@@ -21,6 +25,7 @@ function Files({ files }: { files: Message[] }) {
 }
 
 export default function MessageBubble({ item, own }: { item: DisplayMessage; own: boolean }) {
+  const controller = useChat();
   const m = item.message;
   const files = item.kind === "file_group" ? item.files : m.message_type === "file" || m.message_type === "image" ? [m] : [];
   const hasFiles = files.length > 0;
@@ -41,6 +46,23 @@ export default function MessageBubble({ item, own }: { item: DisplayMessage; own
           {own && <Ticks state={groupTickState(files.length ? files : [m])} />}
         </span>
       </div>
+      {!own && (
+        <Menu
+          label="Message options"
+          className="message-menu"
+          items={[
+            {
+              label: "Report message",
+              danger: true,
+              onSelect: () =>
+                openDialog(controller, {
+                  kind: "report",
+                  target: { context: "message", name: m.sender_name, userId: m.sender_id, messageId: m.id },
+                }),
+            },
+          ]}
+        />
+      )}
     </div>
   );
 }

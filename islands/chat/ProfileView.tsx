@@ -1,7 +1,7 @@
-// A contact's profile: who they are, 'Start Chat', and the 'Coming Soon' privacy actions.
+// A contact's profile: who they are, 'Start Chat', and Block (or Unblock) and Report.
 import { useSignals } from "@preact/signals-react/runtime";
-import toast from "react-hot-toast";
 import { flagEmoji, longDate, optionLabel } from "../lib/format.ts";
+import { openDialog, unblockUser } from "../lib/safety.ts";
 import type { ChatUser } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
@@ -26,6 +26,7 @@ export default function ProfileView({ user }: { user: ChatUser }) {
     ["Orientation", optionLabel(user.orientation)],
   ];
   const present = details.filter(([, v]) => v);
+  const blocked = controller.store.blocked.value[user.id] === true;
   // From a conversation (the header was clicked) back leads to it; from the user list, to the list.
   const back = () => (controller.store.tab.value === "chats" ? controller.setViewMode("chat") : controller.clearSelection());
   return (
@@ -78,10 +79,20 @@ export default function ProfileView({ user }: { user: ChatUser }) {
         <div className="card">
           <h3>Privacy &amp; Settings</h3>
           <div className="card-actions">
-            <button type="button" className="button danger-outline" onClick={() => toast("Coming Soon")}>
-              <Icon name="block" size={18} /> Block User
-            </button>
-            <button type="button" className="button danger-outline" onClick={() => toast("Coming Soon")}>
+            {blocked ? (
+              <button type="button" className="button" onClick={() => void unblockUser(controller, user)}>
+                <Icon name="block" size={18} /> Unblock User
+              </button>
+            ) : (
+              <button type="button" className="button danger-outline" onClick={() => openDialog(controller, { kind: "block", user })}>
+                <Icon name="block" size={18} /> Block User
+              </button>
+            )}
+            <button
+              type="button"
+              className="button danger-outline"
+              onClick={() => openDialog(controller, { kind: "report", target: { context: "profile", name: user.name, userId: user.id } })}
+            >
               <Icon name="flag" size={18} /> Report User
             </button>
           </div>

@@ -1,13 +1,23 @@
-// The settings main area: profile settings, or a placeholder until a section is chosen.
+// The settings main area: the chosen section, or a placeholder until one is chosen. The safety
+// sections load on first use.
 import { useSignals } from "@preact/signals-react/runtime";
+import { lazy, Suspense } from "react";
 import { useChat } from "./context.ts";
 import EmptyState from "./EmptyState.tsx";
 import ProfileSettings from "./ProfileSettings.tsx";
 
+const BlockedPeople = lazy(() => import("../safety/BlockedPeople.tsx"));
+const PrivacySettings = lazy(() => import("../safety/PrivacySettings.tsx"));
+const loading = <div className="center-screen">Loading...</div>;
+
 export default function SettingsMain() {
   useSignals();
   const { store } = useChat();
-  if (store.settingsSection.value === "profile") return <ProfileSettings />;
+  const section = store.settingsSection.value;
+  if (section === "profile") return <ProfileSettings />;
+  if (section === "blocked" || section === "privacy") {
+    return <Suspense fallback={loading}>{section === "blocked" ? <BlockedPeople /> : <PrivacySettings />}</Suspense>;
+  }
   return (
     <div className="center-screen">
       <EmptyState icon="settings" title="Settings" text="Choose a section from the menu" />

@@ -1,4 +1,4 @@
-// Settings menu: who I am, 'Profile Settings' and 'Logout'.
+// Settings menu: who I am, 'Profile Settings', 'Blocked people', 'Privacy' and 'Logout'.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
 import { logout } from "../lib/account.ts";
@@ -7,6 +7,14 @@ import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
 import NameModal from "./NameModal.tsx";
+import type { SettingsSection } from "../lib/types.ts";
+
+type IconName = Parameters<typeof Icon>[0]["name"];
+const SECTIONS: { section: SettingsSection; icon: IconName; title: string; sub: string }[] = [
+  { section: "profile", icon: "user", title: "Profile Settings", sub: "Edit your profile information" },
+  { section: "blocked", icon: "block", title: "Blocked people", sub: "People you blocked, and Unblock" },
+  { section: "privacy", icon: "shield", title: "Privacy", sub: "Who can message and call you" },
+];
 
 export default function SettingsSidebar() {
   useSignals();
@@ -35,18 +43,21 @@ export default function SettingsSidebar() {
         </div>
       </div>
       <nav className="settings-menu" aria-label="Settings sections">
-        <button
-          type="button"
-          className={`menu-item${section === "profile" ? " is-selected" : ""}`}
-          aria-current={section === "profile" ? "page" : undefined}
-          onClick={() => controller.selectSettingsSection("profile")}
-        >
-          <span className="menu-icon"><Icon name="user" /></span>
-          <span className="menu-text">
-            <span className="menu-title">Profile Settings</span>
-            <span className="menu-sub">Edit your profile information</span>
-          </span>
-        </button>
+        {SECTIONS.map((item) => (
+          <button
+            key={item.section}
+            type="button"
+            className={`menu-item${section === item.section ? " is-selected" : ""}`}
+            aria-current={section === item.section ? "page" : undefined}
+            onClick={() => controller.selectSettingsSection(item.section)}
+          >
+            <span className="menu-icon"><Icon name={item.icon} /></span>
+            <span className="menu-text">
+              <span className="menu-title">{item.title}</span>
+              <span className="menu-sub">{item.sub}</span>
+            </span>
+          </button>
+        ))}
         <button type="button" className="menu-item danger" onClick={() => void logout(controller)}>
           <span className="menu-icon"><Icon name="logout" /></span>
           <span className="menu-text">

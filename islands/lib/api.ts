@@ -46,6 +46,8 @@ export interface MessagePage {
   messages: Message[];
   hasMore: boolean;
   oldestMessageTime: string | null;
+  /** Whether I have written to this person (their pictures are not blurred). */
+  contact?: boolean;
 }
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;

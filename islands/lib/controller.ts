@@ -8,6 +8,7 @@ import { addOwnMessage } from "./inbox.ts";
 import { sortChats, sortUsers } from "./lists.ts";
 import { addMessages, clearUnread, clientMessageId } from "./messages.ts";
 import type { RealtimeClient } from "./socket.ts";
+import { showRefusal } from "./safety.ts";
 import { findSavedUser, KEYS, readSaved, saveSelection, writeKey } from "./storage.ts";
 import type { ChatStore } from "./store.ts";
 import type { ChatUser, SettingsSection, Tab, ViewMode } from "./types.ts";
@@ -90,8 +91,13 @@ export class ChatController {
         console.error("Failed to load chat users", legacyError);
       }
     }
-    this.store.chats.value = sortChats(users);
-    this.store.chatsLoading.value = false;
+    batch(() => {
+      this.store.chats.value = sortChats(users);
+      this.store.chatsLoading.value = false;
+      const known: Record<number, boolean> = {};
+      for (const u of users) if (u.is_contact !== undefined) known[u.id] = u.is_contact;
+      this.store.contacts.value = { ...this.store.contacts.value, ...known };
+    });
   }
 
   async refreshUnread(): Promise<void> {
@@ -133,6 +139,7 @@ export class ChatController {
         this.store.cursor.value = null;
         this.store.hasMore.value = false;
         this.store.lightbox.value = null;
+        this.store.refusal.value = null;
       }
     });
     saveSelection(user, viewMode);
@@ -170,7 +177,13 @@ export class ChatController {
   /** Adds a fetched page to the open chat, unless the user has moved to another chat meanwhile. */
   private applyPage(contactId: number, page: Awaited<ReturnType<Api["messages"]>>): void {
     if (this.store.selected.value?.id !== contactId) return;
+    const me = this.store.me.value.id;
+    // An older server without `contact`: any message of mine on the page proves it.
+    const contact = page.contact ?? page.messages.some((m) => m.sender_id === me);
     batch(() => {
+      if (contact || this.store.contacts.value[contactId] === undefined) {
+        this.store.contacts.value = { ...this.store.contacts.value, [contactId]: contact };
+      }
       this.store.messages.value = addMessages(this.store.messages.value, page.messages);
       this.store.hasMore.value = page.hasMore;
       this.store.cursor.value = page.oldestMessageTime;
@@ -222,7 +235,9 @@ export class ChatController {
     socket
       .request("send_message", { receiverId: contact.id, content, messageType: "text", clientMessageId: clientMessageId() })
       .then(({ message }) => addOwnMessage(this, message))
-      .catch((error: unknown) => console.error("Failed to send message", error));
+      .catch(async (error: unknown) => {
+        if (!(await showRefusal(this, contact.id, error))) console.error("Failed to send message", error);
+      });
     return true;
   }
 
@@ -241,7 +256,7 @@ export class ChatController {
         for (const message of messages) addOwnMessage(this, message);
       }
     } catch (error) {
-      console.error("Failed to upload files", error);
+      if (!(await showRefusal(this, contact.id, error))) console.error("Failed to upload files", error);
     }
   }
 

@@ -2,6 +2,7 @@
 import { batch } from "@preact/signals-react";
 import type { ChatController } from "./controller.ts";
 import { addOwnMessage, receiveMessage } from "./inbox.ts";
+import { applyBlock } from "./safety.ts";
 import { sortUsers, withPresence } from "./lists.ts";
 import { markDelivered, markRead } from "./messages.ts";
 import type { RealtimeClient } from "./socket.ts";
@@ -68,6 +69,8 @@ export function attachChatEvents(c: ChatController, socket: Subscriber): () => v
       setPresence(c, userId, false);
       c.notify.info(`${name} went offline`);
     }),
+    // I blocked or unblocked someone, in this tab or another.
+    socket.on("block_changed", ({ userId, blocked }) => applyBlock(c, userId, blocked)),
     socket.on("new_user_registered", ({ name }) => {
       c.notify.info(`${name} joined the chat`);
       void c.loadUsers();

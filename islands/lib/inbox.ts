@@ -10,6 +10,9 @@ import type { ChatUser, Message } from "./types.ts";
 export function addOwnMessage(c: ChatController, message: Message): void {
   const { store } = c;
   batch(() => {
+    // Writing to someone makes them a contact: their pictures show normally from now on.
+    if (!store.contacts.value[message.receiver_id]) store.contacts.value = { ...store.contacts.value, [message.receiver_id]: true };
+    if (store.refusal.value?.contactId === message.receiver_id) store.refusal.value = null;
     if (store.selected.value?.id === message.receiver_id) {
       store.messages.value = addMessages(store.messages.value, [message]);
       store.ownMessageTick.value += 1;

@@ -56,7 +56,7 @@ export function readSaved(): SavedState {
     tab: TABS.includes(tab as Tab) ? (tab as Tab) : "users",
     selectedUserId: Number.isInteger(id) && id > 0 ? id : null,
     viewMode: readKey(KEYS.selectedViewMode) === "profile" ? "profile" : "chat",
-    settingsSection: readKey(KEYS.selectedSettingsSection) === "profile" ? "profile" : null,
+    settingsSection: settingsSectionOf(readKey(KEYS.selectedSettingsSection)),
   };
 }
 
@@ -73,4 +73,10 @@ export function findSavedUser(saved: SavedState, users: ChatUser[], chatUsers: C
 export function saveSelection(user: ChatUser | null, viewMode: ViewMode): void {
   writeKey(KEYS.selectedUserId, user ? user.id : null);
   writeKey(KEYS.selectedViewMode, user ? viewMode : null);
+}
+
+const SETTINGS_SECTIONS: readonly SettingsSection[] = ["profile", "blocked", "privacy"];
+
+function settingsSectionOf(value: unknown): SettingsSection | null {
+  return SETTINGS_SECTIONS.find((section) => section === value) ?? null;
 }

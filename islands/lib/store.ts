@@ -1,6 +1,7 @@
 // The chat screen's state as signals. One store per mounted ChatApp (created from its props, so a
 // server render never shares state between requests).
 import { computed, signal } from "@preact/signals-react";
+import type { Refusal, SafetyDialog } from "./safety.ts";
 import type { ConnectionStatus } from "./socket.ts";
 import type { ChatUser, LightboxImage, Message, OwnUser, SettingsSection, Tab, ViewMode } from "./types.ts";
 
@@ -33,6 +34,15 @@ export function createStore(me: OwnUser) {
     /** Raised whenever an own message is added: the list scrolls to the bottom. */
     ownMessageTick: signal(0),
     lightbox: signal<{ images: LightboxImage[]; index: number } | null>(null),
+    /** People I blocked (true) or know I have not (false), as learnt in this page's life. */
+    blocked: signal<Record<number, boolean>>({}),
+    safetyDialog: signal<SafetyDialog | null>(null),
+    /** The last refused send in a conversation (blocked, not accepting), shown above its input. */
+    refusal: signal<Refusal | null>(null),
+    /** Whether I have written to a person: their pictures show unblurred (safety/BlurredImage). */
+    contacts: signal<Record<number, boolean>>({}),
+    /** Pictures from strangers that I tapped to view, by message id. */
+    revealed: signal<Record<number, true>>({}),
     /** Set while the 18+ confirmation is on screen: answers whoever asked (safety/adult-gate.ts). */
     adultPrompt: signal<((confirmed: boolean) => void) | null>(null),
     /** Counts yourself, as the spec's "online count plus one". */

@@ -8,6 +8,8 @@ export type { AllowFrom, Message, OwnUser, PublicUser, RoulettePartner };
 export interface ChatUser extends PublicUser {
   latest_message?: Message | null;
   unread_count?: number;
+  /** In the chat list: whether I have written to them. */
+  is_contact?: boolean;
 }
 
 /** One row of the message area: a plain message, or several files sent together. */
@@ -17,7 +19,7 @@ export type DisplayMessage =
 
 export type Tab = "users" | "chats" | "video" | "settings";
 export type ViewMode = "chat" | "profile";
-export type SettingsSection = "profile";
+export type SettingsSection = "profile" | "blocked" | "privacy";
 
 export interface UnreadItem {
   sender_id: number;
