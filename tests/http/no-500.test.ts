@@ -38,6 +38,7 @@ const routes: [string, string][] = [
   ["POST", "/auth/register"],
   ["POST", "/auth/guest"],
   ["POST", "/consent"],
+  ["POST", "/api/reports"],
 ];
 
 const ids = ["0", "-1", "abc", "1e3", "99999999999999999999", "%00", "..%2F..%2Fsecret.key", "%E0%A4%A", "1;DROP TABLE users"];
@@ -50,6 +51,7 @@ const bodies: { type?: string; body: string }[] = [
   { type: "application/json", body: '"text"' },
   { type: "application/json", body: '{"name":{"$gt":""},"username":["a"],"password":true,"gender":null,"age":1e400,"receiverId":{}}' },
   { type: "application/json", body: JSON.stringify({ name: "x".repeat(100_000), username: "\u0000\uffff", country_code: "ZZ" }) },
+  { type: "application/json", body: '{"context":"roulette","reason":"spam","rouletteId":{"$ne":1},"reportedUserId":"1e999","messageId":-1,"details":[]}' },
   { type: "multipart/form-data; boundary=zzz", body: "--zzz\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nbroken" },
   { type: "multipart/form-data", body: "no boundary at all" },
   { type: "application/x-www-form-urlencoded", body: "a=%ZZ&&=&username=%00" },

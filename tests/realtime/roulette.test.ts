@@ -5,7 +5,7 @@ import { connect, type TestSocket } from "../support/ws.ts";
 let t: TestApp;
 let wsUrl: string;
 beforeAll(() => {
-  t = makeTestApp();
+  t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
   wsUrl = t.listen().wsUrl;
 });
 afterAll(() => t.close());
@@ -14,23 +14,46 @@ async function player(profile: Record<string, unknown> = {}) {
   const u = await registerUser(t, profile);
   return { ...u, s: await connect(wsUrl, u.token) };
 }
+type Player = Awaited<ReturnType<typeof player>>;
 
 const search = (s: TestSocket, userId: number, filters = { gender: "any", country: "any" }) => s.ask("roulette_search", { userId, filters });
 
+/** Pairs two players; answers the pairing id each side was given. */
+async function pair(a: Player, b: Player): Promise<string> {
+  await search(a.s, a.user.id);
+  expect((await search(b.s, b.user.id)).data.status).toBe("paired");
+  const fa = await a.s.next("roulette_partner_found");
+  const fb = await b.s.next("roulette_partner_found");
+  expect(fa.data.partner.id).toBe(fb.data.partner.id);
+  return fa.data.partner.id;
+}
+
 describe("roulette pairing", () => {
-  test("pairs two searchers; exactly one creates the offer; each sees the other's profile", async () => {
-    const a = await player({ name: "Roul A", gender: "male", country_code: "IT" });
-    const b = await player({ name: "Roul B", gender: "female", country_code: "ES" });
+  test("pairs two searchers as strangers: one pairing id, gender, country and age only; exactly one creates the offer", async () => {
+    const a = await player({ name: "Roul A", gender: "male", country_code: "IT", age: 41 });
+    const b = await player({ name: "Roul B", gender: "female", country_code: "ES", age: 27, orientation: "bisexual" });
     expect((await search(a.s, a.user.id)).data).toEqual({ status: "searching" });
     expect((await search(b.s, b.user.id)).data).toEqual({ status: "paired" });
     const fa = await a.s.next("roulette_partner_found");
     const fb = await b.s.next("roulette_partner_found");
-    expect(fa.data.partner).toMatchObject({ id: b.user.id, name: "Roul B", gender: "female", country_code: "ES" });
-    expect(fb.data.partner.id).toBe(a.user.id);
-    expect(fb.data.partner.email).toBeUndefined();
+    expect(fa.data.partner).toEqual({ id: expect.any(String), name: "Stranger", gender: "female", country_code: "ES", country_name: "Spain", age: 27 });
+    expect(fb.data.partner).toEqual({ id: fa.data.partner.id, name: "Stranger", gender: "male", country_code: "IT", country_name: "Italy", age: 41 });
+    expect(fa.data.partner.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect([fa.data.shouldCreateOffer, fb.data.shouldCreateOffer].sort()).toEqual([false, true]);
     a.s.send("roulette_stop_search", { userId: a.user.id });
     await b.s.next("roulette_partner_disconnected");
+    a.s.close();
+    b.s.close();
+  });
+
+  test("gives the same two people a new pairing id every time they meet", async () => {
+    const a = await player();
+    const b = await player();
+    const first = await pair(a, b);
+    a.s.send("roulette_next", { userId: a.user.id });
+    await b.s.next("roulette_partner_next");
+    const second = await pair(a, b);
+    expect(second).not.toBe(first);
     a.s.close();
     b.s.close();
   });
@@ -47,22 +70,20 @@ describe("roulette pairing", () => {
     for (const p of [m, f]) p.s.close();
   });
 
-  test("relays offers, answers and candidates only between current partners, with partnerId set to the sender", async () => {
+  test("relays offers, answers and candidates only between current partners, with partnerId set to the pairing id", async () => {
     const a = await player();
     const b = await player();
     const x = await player();
-    await search(a.s, a.user.id);
-    await search(b.s, b.user.id);
-    await a.s.next("roulette_partner_found");
-    await b.s.next("roulette_partner_found");
-    a.s.send("roulette_offer", { offer: { type: "offer", sdp: "v=0" }, partnerId: b.user.id });
-    expect((await b.s.next("roulette_offer")).data).toEqual({ offer: { type: "offer", sdp: "v=0" }, partnerId: a.user.id });
-    b.s.send("roulette_answer", { answer: { type: "answer", sdp: "v=0" }, partnerId: a.user.id });
-    expect((await a.s.next("roulette_answer")).data.partnerId).toBe(b.user.id);
-    b.s.send("roulette_ice_candidate", { candidate: { candidate: "c1" }, partnerId: a.user.id });
-    expect((await a.s.next("roulette_ice_candidate")).data).toEqual({ candidate: { candidate: "c1" }, partnerId: b.user.id });
-    const refused = await x.s.ask("roulette_offer", { offer: { sdp: "evil" }, partnerId: b.user.id });
-    expect(refused.error?.code).toBe("not_paired");
+    const id = await pair(a, b);
+    a.s.send("roulette_offer", { offer: { type: "offer", sdp: "v=0" }, partnerId: id });
+    expect((await b.s.next("roulette_offer")).data).toEqual({ offer: { type: "offer", sdp: "v=0" }, partnerId: id });
+    b.s.send("roulette_answer", { answer: { type: "answer", sdp: "v=0" }, partnerId: id });
+    expect((await a.s.next("roulette_answer")).data.partnerId).toBe(id);
+    b.s.send("roulette_ice_candidate", { candidate: { candidate: "c1" }, partnerId: id });
+    expect((await a.s.next("roulette_ice_candidate")).data).toEqual({ candidate: { candidate: "c1" }, partnerId: id });
+    // An outsider who learned the pairing id, or a partner using a user id, reaches nobody.
+    expect((await x.s.ask("roulette_offer", { offer: { sdp: "evil" }, partnerId: id })).error?.code).toBe("not_paired");
+    expect((await a.s.ask("roulette_offer", { offer: { sdp: "v=0" }, partnerId: String(b.user.id) })).error?.code).toBe("not_paired");
     expect(await b.s.silent("roulette_offer")).toBe(true);
     for (const p of [a, b, x]) p.s.close();
   });
@@ -81,18 +102,15 @@ describe("roulette pairing", () => {
   test("Next tells the partner and pairs with a third user rather than the one just left", async () => {
     const a = await player();
     const b = await player();
-    await search(a.s, a.user.id);
-    await search(b.s, b.user.id);
-    await a.s.next("roulette_partner_found");
-    await b.s.next("roulette_partner_found");
-    const c = await player();
+    await pair(a, b);
+    const c = await player({ gender: "male", age: 55 });
     await search(c.s, c.user.id);
     a.s.send("roulette_next", { userId: a.user.id });
     await b.s.next("roulette_partner_next");
-    // b searches again at once: a is waiting-free, c is waiting. b gets c.
+    // b searches again at once: c is waiting, so b gets c.
     expect((await search(b.s, b.user.id)).data.status).toBe("paired");
-    expect((await b.s.next("roulette_partner_found")).data.partner.id).toBe(c.user.id);
-    // a searches: only... nobody suitable but a's former partner is paired; a waits.
+    expect((await b.s.next("roulette_partner_found")).data.partner).toMatchObject({ gender: "male", age: 55 });
+    // a searches: nobody else is waiting; a waits.
     expect((await search(a.s, a.user.id)).data.status).toBe("searching");
     for (const p of [a, b, c]) p.s.close();
   });
@@ -100,9 +118,7 @@ describe("roulette pairing", () => {
   test("two users who just parted meet again when nobody else is waiting", async () => {
     const a = await player();
     const b = await player();
-    await search(a.s, a.user.id);
-    await search(b.s, b.user.id);
-    await a.s.next("roulette_partner_found");
+    await pair(a, b);
     a.s.send("roulette_next", { userId: a.user.id });
     await b.s.next("roulette_partner_next");
     await search(a.s, a.user.id);
