@@ -122,6 +122,8 @@ describe("image grid", () => {
     const { controller } = harness(baseRoutes);
     const list = images(3);
     controller.store.messages.value = list;
+    // Bob's pictures open at once because I have written to him (a stranger's come blurred).
+    controller.store.contacts.value = { 2: true };
     const el = await render(controller, <ImageGrid images={list} />);
     await act(async () => {
       el.querySelector<HTMLButtonElement>(".tile-1")?.click();
