@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { RouletteQueue } from "../../src/roulette/queue.ts";
+import { SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
 
 const socket = (userId: number): ClientSocket => ({ id: `s${userId}`, userId, sessionId: "x", present: true, lastHeardAt: 0, sendText() {}, close() {} });
@@ -37,5 +38,84 @@ describe("the roulette queue", () => {
     const q = new RouletteQueue();
     q.search(profile(1, "male", null), any, socket(1));
     expect(q.search(profile(2), { gender: "any", country: "DE" }, socket(2))).toBeNull();
+  });
+
+  test("never pairs two users the predicate keeps apart, nor two kept apart for good", () => {
+    const q = new RouletteQueue();
+    q.search(profile(1), any, socket(1));
+    expect(q.search(profile(2), any, socket(2), (a, b) => !(a === 2 && b === 1))).toBeNull();
+    q.leave(2);
+    q.keepApart(1, 3);
+    expect(q.search(profile(3), any, socket(3))).toBeNull();
+    expect(q.search(profile(4), any, socket(4))?.answerer.profile.userId).toBe(1);
+  });
+});
+
+describe("roulette sessions", () => {
+  test("every pairing gets a new opaque id that names neither user", () => {
+    const q = new RouletteQueue();
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      q.search(profile(1), any, socket(1));
+      const pairing = q.search(profile(2), any, socket(2))!;
+      expect(pairing.session.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      ids.add(pairing.session.id);
+      q.leave(1);
+    }
+    expect(ids.size).toBe(5);
+  });
+
+  test("strangerOf answers the other participant during the session and for 10 minutes after, to participants only", () => {
+    let now = 5_000_000;
+    const q = new RouletteQueue(() => now);
+    q.search(profile(1), any, socket(1));
+    const { session } = q.search(profile(2), any, socket(2))!;
+    expect(q.strangerOf(session.id, 1)).toBe(2);
+    expect(q.strangerOf(session.id, 2)).toBe(1);
+    expect(q.strangerOf(session.id, 3)).toBeUndefined();
+    expect(q.strangerOf("unknown", 1)).toBeUndefined();
+    now += 60 * 60_000; // a long session is still current
+    expect(q.strangerOf(session.id, 1)).toBe(2);
+    q.leave(2);
+    now += SESSION_RETAIN_MS - 1;
+    expect(q.strangerOf(session.id, 1)).toBe(2);
+    now += 1;
+    expect(q.strangerOf(session.id, 1)).toBeUndefined();
+  });
+
+  test("the text of a session is kept until 10 minutes after it ends, then dropped", () => {
+    let now = 9_000_000;
+    const q = new RouletteQueue(() => now);
+    q.search(profile(1), any, socket(1));
+    const { session } = q.search(profile(2), any, socket(2))!;
+    q.sessions.addLine(session, { senderId: 1, text: "hello", at: now });
+    q.leave(1);
+    now += 9 * 60_000;
+    expect(q.sessions.find(session.id)?.lines.map((l) => l.text)).toEqual(["hello"]);
+    now += 60_000;
+    expect(q.sessions.find(session.id)).toBeUndefined();
+  });
+
+  test("expired sessions are swept when new ones start, so memory does not grow with every pairing", () => {
+    let now = 1_000;
+    const q = new RouletteQueue(() => now);
+    for (let i = 0; i < 50; i++) {
+      q.search(profile(1), any, socket(1));
+      q.search(profile(2), any, socket(2));
+      q.leave(1);
+      now += 61_000;
+    }
+    // Ten minutes is about ten of these pairings (61 s apart), plus the one just ended.
+    expect(q.sessions.size).toBeLessThanOrEqual(11);
+  });
+
+  test("a session keeps its newest 200 lines at most", () => {
+    const q = new RouletteQueue();
+    q.search(profile(1), any, socket(1));
+    const { session } = q.search(profile(2), any, socket(2))!;
+    for (let i = 0; i < 250; i++) q.sessions.addLine(session, { senderId: 1, text: `line ${i}`, at: i });
+    expect(session.lines).toHaveLength(200);
+    expect(session.lines[0]!.text).toBe("line 50");
+    expect(session.lines.at(-1)!.text).toBe("line 249");
   });
 });

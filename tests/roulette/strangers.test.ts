@@ -1,10 +1,13 @@
 // Roulette partners stay strangers: socket tests for the pairing id, text chat, keep in touch,
 // and who may never be paired (blocks, reports, adults only, suspension).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
+
+// Registering hashes passwords: slow on a busy machine.
+setDefaultTimeout(20_000);
 
 let t: TestApp;
 let wsUrl: string;
