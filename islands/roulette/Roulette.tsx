@@ -1,12 +1,19 @@
 // The Video Roulette screen in the Video Chat tab (spec sections 2 and 4), loaded lazily with the
 // tab. One RouletteSession lives as long as the screen: leaving the tab disposes of it, which
-// stops the camera, closes the connection and leaves the queue.
-import { useEffect, useState, useSyncExternalStore } from "react";
+// stops the camera, closes the connection and leaves the queue. Issue 7 adds the text chat,
+// Keep in touch (both pressed: the chat with that person opens, which leaves this screen),
+// Report (a still at once, the pair ends, the dialog opens) and Block.
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useVideoSettings } from "../calls/video-context.ts";
 import { useChat } from "../chat/context.ts";
+import { errorText } from "../lib/api.ts";
 import { browserGetUserMedia, mediaSupported } from "../media/constraints.ts";
+import { captureStill } from "../media/still.ts";
 import type { Country } from "../lib/types.ts";
+import { ensureAdult } from "../safety/adult-gate.ts";
+import type { ReportTarget } from "../safety/ReportDialog.tsx";
 import { RouletteSession } from "./roulette-session.ts";
+import RouletteChat from "./RouletteChat.tsx";
 import { initialRouletteState, statusText, type RouletteSnapshot } from "./roulette-state.ts";
 import RouletteControls from "./RouletteControls.tsx";
 import RouletteFilters from "./RouletteFilters.tsx";
@@ -15,6 +22,8 @@ import RouletteStyles from "./RouletteStyles.tsx";
 import { browserRtc } from "./rtc.ts";
 import { useIsMobile } from "./useIsMobile.ts";
 
+const ReportDialog = lazy(() => import("../safety/ReportDialog.tsx"));
+
 const IDLE: RouletteSnapshot = { state: initialRouletteState(), localStream: null, remoteStream: null };
 const noSubscription = () => () => {};
 const idle = () => IDLE;
@@ -22,11 +31,14 @@ const idle = () => IDLE;
 const PILL = { disconnected: "Offline", searching: "Searching", connecting: "Connecting", connected: "Live" } as const;
 
 export default function Roulette() {
-  const { api, store } = useChat();
+  const chat = useChat();
+  const { api, store } = chat;
   const { socket, ice } = useVideoSettings();
   const mobile = useIsMobile();
   const [session, setSession] = useState<RouletteSession | null>(null);
   const [countries, setCountries] = useState<readonly Country[]>([]);
+  const [report, setReport] = useState<ReportTarget | null>(null);
+  const blocking = useRef(false);
 
   useEffect(() => {
     if (!socket) return;
@@ -36,10 +48,51 @@ export default function Roulette() {
       ice,
       getUserMedia: mediaSupported() ? browserGetUserMedia() : null,
       createRtc: browserRtc,
+      onContact: (user) => {
+        // Both chose to keep in touch: the chat with them opens (and this screen closes).
+        chat.select(user, "chat");
+        chat.selectTab("chats");
+        chat.notify.success(`You can now chat with ${user.name}`);
+      },
     });
     setSession(created);
     return () => created.dispose();
-  }, [socket, ice, store]);
+  }, [socket, ice, store, chat]);
+
+  const start = async () => {
+    // Accounts made before the 18+ box confirm once before their first session.
+    if (session && (await ensureAdult(chat))) void session.start();
+  };
+
+  const reportStranger = (remoteVideo: HTMLVideoElement | null) => {
+    if (!session) return;
+    // The frame is drawn now, before the pair ends and the video goes blank.
+    const still = remoteVideo ? captureStill(remoteVideo) : Promise.resolve(null);
+    const rouletteId = session.leaveToReport();
+    if (!rouletteId) return;
+    void still.then((blob) => setReport({ context: "roulette", name: "Stranger", rouletteId, still: blob }));
+  };
+
+  const closeReport = () => {
+    setReport(null);
+    session?.resume();
+  };
+
+  const blockStranger = async () => {
+    const rouletteId = session?.partnerId;
+    if (!session || !rouletteId || blocking.current) return;
+    blocking.current = true;
+    try {
+      await api.block({ rouletteId });
+      chat.notify.success("Blocked. You won't be paired with this person again.");
+      // The server ends the pair too; Next moves on at once if its message has not come yet.
+      if (session.partnerId === rouletteId) session.next();
+    } catch (error) {
+      chat.notify.error(errorText(error, "Could not block. Please try again."));
+    } finally {
+      blocking.current = false;
+    }
+  };
 
   useEffect(() => {
     let live = true;
@@ -70,6 +123,14 @@ export default function Roulette() {
         partner={state.partner}
         localStream={localStream}
         remoteStream={remoteStream}
+        onReport={reportStranger}
+        onBlock={() => void blockStranger()}
+      />
+      <RouletteChat
+        key={state.partner?.id ?? "none"}
+        messages={state.messages}
+        enabled={state.status === "connected"}
+        onSend={(text) => session?.sendText(text) ?? false}
       />
       {state.error && (
         <p className="roulette-error" role="alert">
@@ -82,11 +143,18 @@ export default function Roulette() {
           status={state.status}
           starting={state.starting}
           ready={session !== null}
-          onStart={() => void session?.start()}
+          onStart={() => void start()}
           onNext={() => session?.next()}
           onStop={() => session?.stop()}
+          keepInTouch={state.keepInTouch}
+          onKeepInTouch={() => session?.keepInTouch()}
         />
       </div>
+      {report && (
+        <Suspense fallback={null}>
+          <ReportDialog target={report} onClose={closeReport} />
+        </Suspense>
+      )}
     </section>
   );
 }

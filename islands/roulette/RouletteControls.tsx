@@ -1,4 +1,6 @@
-// The roulette's buttons for each status: Start Video Chat; Stop; Next Partner and Stop.
+// The roulette's buttons for each status: Start Video Chat; Stop; Keep in touch, Next Partner and
+// Stop. "Keep in touch" stays pressed on my side only: the stranger learns of it only if they
+// press it too.
 import CallIcon from "../calls/CallIcon.tsx";
 import { buttonsFor, type RouletteStatus } from "./roulette-state.ts";
 
@@ -10,11 +12,25 @@ interface Props {
   onStart: () => void;
   onNext: () => void;
   onStop: () => void;
+  /** I pressed Keep in touch in this pairing. */
+  keepInTouch?: boolean;
+  onKeepInTouch?: () => void;
 }
 
-export default function RouletteControls({ status, starting, ready, onStart, onNext, onStop }: Props) {
+export default function RouletteControls({ status, starting, ready, onStart, onNext, onStop, keepInTouch = false, onKeepInTouch }: Props) {
   return (
     <div className="roulette-buttons">
+      {status === "connected" && onKeepInTouch && (
+        <button
+          type="button"
+          className={`roulette-button is-keep${keepInTouch ? " is-pressed" : ""}`}
+          onClick={onKeepInTouch}
+          aria-pressed={keepInTouch}
+          disabled={keepInTouch}
+        >
+          <CallIcon name="heart" size={18} /> {keepInTouch ? "Waiting for the stranger to choose too" : "Keep in touch"}
+        </button>
+      )}
       {buttonsFor(status).map((kind) => {
         if (kind === "start") {
           return (

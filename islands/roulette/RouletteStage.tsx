@@ -1,5 +1,7 @@
 // The roulette's video area: the partner's video large, your own camera small in a corner, and
-// the status line over the stage while nobody is connected.
+// the status line over the stage while nobody is connected. The partner is a stranger: the
+// label shows "Stranger", age and country only, and Report and Block sit on their video.
+import { useRef } from "react";
 import CallIcon from "../calls/CallIcon.tsx";
 import StreamVideo from "../calls/StreamVideo.tsx";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
@@ -11,6 +13,9 @@ interface Props {
   partner: RoulettePartner | null;
   localStream: MediaStream | null;
   remoteStream: MediaStream | null;
+  /** Report: gets the stranger's <video>, for a still of this very moment. */
+  onReport?: (remoteVideo: HTMLVideoElement | null) => void;
+  onBlock?: () => void;
 }
 
 function partnerLine(partner: RoulettePartner): string {
@@ -18,11 +23,12 @@ function partnerLine(partner: RoulettePartner): string {
   return details.filter(Boolean).join(" · ");
 }
 
-export default function RouletteStage({ status, statusText, partner, localStream, remoteStream }: Props) {
+export default function RouletteStage({ status, statusText, partner, localStream, remoteStream, onReport, onBlock }: Props) {
   const live = status === "connected" && remoteStream !== null;
+  const remoteVideo = useRef<HTMLVideoElement | null>(null);
   return (
     <div className={`roulette-stage is-${status}`}>
-      <StreamVideo stream={remoteStream} label="Partner's video" className={`roulette-remote${live ? "" : " is-hidden"}`} />
+      <StreamVideo stream={remoteStream} label="Partner's video" className={`roulette-remote${live ? "" : " is-hidden"}`} videoRef={remoteVideo} />
       <div className={`roulette-overlay${live ? " is-hidden" : ""}`}>
         <span className="roulette-orb" aria-hidden="true">
           <CallIcon name="video" size={36} />
@@ -37,6 +43,20 @@ export default function RouletteStage({ status, statusText, partner, localStream
         <div className="roulette-partner">
           <strong>{partner.name}</strong>
           {partnerLine(partner) && <span>{partnerLine(partner)}</span>}
+        </div>
+      )}
+      {live && partner && (onReport || onBlock) && (
+        <div className="roulette-safety" role="group" aria-label="Safety">
+          {onReport && (
+            <button type="button" className="roulette-safety-button" onClick={() => onReport(remoteVideo.current)} title="Report this person to the moderators">
+              <CallIcon name="flag" size={16} /> Report
+            </button>
+          )}
+          {onBlock && (
+            <button type="button" className="roulette-safety-button" onClick={onBlock} title="Never be paired with this person again">
+              <CallIcon name="ban" size={16} /> Block
+            </button>
+          )}
         </div>
       )}
       {localStream && (

@@ -30,6 +30,25 @@ const CSS = `
 .roulette-partner{position:absolute;top:16px;left:16px;display:flex;flex-direction:column;gap:2px;padding:8px 14px;border-radius:12px;
   background:rgba(15,10,29,.62);backdrop-filter:blur(6px);color:#fff;font-size:13px}
 .roulette-partner strong{font-size:16px}
+.roulette-safety{position:absolute;top:16px;right:16px;display:flex;gap:8px}
+.roulette .roulette-safety-button{display:inline-flex;align-items:center;gap:6px;height:34px;padding:0 12px;border:0;border-radius:999px;
+  background:rgba(15,10,29,.62);backdrop-filter:blur(6px);color:#fff;font:inherit;font-size:13px;font-weight:600;cursor:pointer}
+.roulette .roulette-safety-button:hover{background:rgba(220,38,38,.9)}
+.roulette .roulette-safety-button:focus-visible{outline:3px solid #c4b5fd;outline-offset:2px}
+.roulette-chat{display:flex;flex-direction:column;gap:8px;padding:10px;border:1px solid #e6e2f0;border-radius:14px;background:#faf9fd}
+.roulette-chat-list{list-style:none;margin:0;padding:0 2px;display:flex;flex-direction:column;gap:6px;height:112px;overflow-y:auto}
+.roulette-chat-empty{margin:auto;font-size:13px;color:#8a859c;text-align:center}
+.roulette-line{max-width:75%;padding:7px 12px;border-radius:14px;font-size:14px;line-height:1.35;overflow-wrap:anywhere;white-space:pre-wrap}
+.roulette-line.is-mine{align-self:flex-end;background:#7c3aed;color:#fff;border-bottom-right-radius:4px}
+.roulette-line.is-theirs{align-self:flex-start;background:#ece9f5;color:#1f1536;border-bottom-left-radius:4px}
+.roulette-chat-form{display:flex;align-items:center;gap:8px}
+.roulette .roulette-chat-input{flex:1;min-width:0;height:40px;padding:0 12px;border:1px solid #d9d5e6;border-radius:10px;background:#fff;font:inherit;font-size:14px;color:#1f1536}
+.roulette .roulette-chat-input:disabled{background:#f1f0f5;color:#8a859c}
+.roulette .roulette-chat-input:focus-visible{outline:2px solid #7c3aed;outline-offset:1px}
+.roulette-chat-counter{font-size:12px;color:#8a859c;font-variant-numeric:tabular-nums}
+.roulette-chat-counter.is-full{color:#b91c1c}
+.roulette .roulette-chat-send{height:40px;padding:0 16px;border:0;border-radius:10px;background:#7c3aed;color:#fff;font:inherit;font-size:14px;font-weight:600;cursor:pointer}
+.roulette .roulette-chat-send:disabled{opacity:.5;cursor:default}
 .roulette-local{position:absolute;right:16px;bottom:16px;width:200px;height:150px;border-radius:12px;overflow:hidden;
   border:2px solid rgba(255,255,255,.35);box-shadow:0 6px 18px rgba(0,0,0,.45);background:#1f1b2e}
 .roulette-local-video{width:100%;height:100%;object-fit:cover;transform:scaleX(-1);display:block}
@@ -48,9 +67,12 @@ const CSS = `
 .roulette .roulette-button:disabled{opacity:.6;cursor:default}
 .roulette .roulette-button.is-start,.roulette .roulette-button.is-next{background:#7c3aed;color:#fff}
 .roulette .roulette-button.is-stop{background:#fff;color:#dc2626;border:1.5px solid #fca5a5}
+.roulette .roulette-button.is-keep{background:#fff;color:#7c3aed;border:1.5px solid #c4b5fd}
+.roulette .roulette-button.is-keep.is-pressed{background:#f5f3ff;opacity:1;font-size:14px}
 @media (hover:hover){
   .roulette .roulette-button.is-start:hover:not(:disabled),.roulette .roulette-button.is-next:hover{background:#6d28d9}
   .roulette .roulette-button.is-stop:hover{background:#fef2f2}
+  .roulette .roulette-button.is-keep:hover:not(:disabled){background:#f5f3ff}
 }
 .roulette-error{margin:0;padding:10px 14px;border-radius:10px;background:#fef2f2;color:#b91c1c;font-size:14px}
 .roulette.is-mobile{padding:12px 12px 16px;gap:12px}
@@ -62,7 +84,10 @@ const CSS = `
 .roulette.is-mobile .roulette-bar{flex-direction:column;align-items:stretch}
 .roulette.is-mobile .roulette-filters{display:grid;grid-template-columns:1fr 1fr}
 .roulette.is-mobile .roulette-filter select{min-width:0;max-width:none;width:100%}
-.roulette.is-mobile .roulette-buttons{width:100%}
+.roulette.is-mobile .roulette-buttons{width:100%;flex-wrap:wrap}
+.roulette.is-mobile .roulette-button.is-keep{flex-basis:100%}
+.roulette.is-mobile .roulette-chat-list{height:84px}
+.roulette.is-mobile .roulette-safety{top:10px;right:10px}
 .roulette.is-mobile .roulette-button{flex:1;padding:0 12px}
 @media (prefers-reduced-motion:reduce){.roulette-ring{animation:none}}
 `;

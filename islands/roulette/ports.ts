@@ -8,7 +8,9 @@ export type RouletteServerEvent =
   | "roulette_partner_next"
   | "roulette_offer"
   | "roulette_answer"
-  | "roulette_ice_candidate";
+  | "roulette_ice_candidate"
+  | "roulette_text"
+  | "roulette_contact";
 
 export type RouletteClientEvent =
   | "roulette_search"
@@ -16,12 +18,16 @@ export type RouletteClientEvent =
   | "roulette_next"
   | "roulette_offer"
   | "roulette_answer"
-  | "roulette_ice_candidate";
+  | "roulette_ice_candidate"
+  | "roulette_text"
+  | "roulette_keep_in_touch";
 
 export interface RouletteSocket {
   readonly connected: boolean;
   on<K extends RouletteServerEvent>(event: K, handler: (data: ServerEvents[K]) => void): () => void;
   send<K extends RouletteClientEvent>(event: K, data: ClientEvents[K]): boolean;
+  /** The search asks for an answer: the server may refuse it (suspended, adult_confirmation_required). */
+  request<K extends RouletteClientEvent>(event: K, data: ClientEvents[K]): Promise<unknown>;
   /** Follows the connection: "connected", "reconnecting", "failed", ... */
   onStatus(listener: (status: string) => void): () => void;
 }

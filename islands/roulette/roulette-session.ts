@@ -1,11 +1,13 @@
 // One visit to the Video Roulette screen (spec sections 4 "Video Roulette" and 8 "Roulette"):
 // camera, search with retries, the WebRTC handshake over the socket, Next, Stop, losing a
-// partner or the socket, and clean-up when the screen is left. Its dependencies come in through
-// RouletteDeps, so tests drive it with a fake socket and a fake peer connection.
+// partner or the socket, and clean-up when the screen is left; and (issue 7) the pairing's text
+// chat, "Keep in touch", and leaving a partner to report them. The partner is a stranger known
+// only by the pairing's opaque id. Its dependencies come in through RouletteDeps, so tests drive
+// it with a fake socket and a fake peer connection.
 import { openCameraAndMicrophone, stopStream, type GetUserMedia } from "../media/constraints.ts";
 import { rouletteMediaErrorText } from "../media/errors.ts";
 import { rtcConfiguration, type IceConfig } from "../calls/peer-config.ts";
-import type { ServerEvents } from "../../src/realtime/protocol.ts";
+import type { PublicUser, ServerEvents } from "../../src/realtime/protocol.ts";
 import type { RouletteSocket } from "./ports.ts";
 import {
   asCandidate,
@@ -16,6 +18,7 @@ import {
   ROULETTE_ERRORS,
   SEARCH_RETRY_MS,
   rouletteReducer,
+  sendableText,
   socketLost,
   type RouletteAction,
   type RouletteFilters,
@@ -31,7 +34,15 @@ export interface RouletteDeps {
   /** Null when the browser has no navigator.mediaDevices. */
   getUserMedia: GetUserMedia | null;
   createRtc: CreateRtc;
+  /** Both partners chose to keep in touch: here is the other one's public user. */
+  onContact?: (user: PublicUser) => void;
 }
+
+/** Why the server refused a search, as the person reads it; other refusals are only logged. */
+const SEARCH_REFUSALS: Record<string, string> = {
+  suspended: ROULETTE_ERRORS.suspended,
+  adult_confirmation_required: ROULETTE_ERRORS.adult,
+};
 
 export class RouletteSession {
   private snapshot: RouletteSnapshot;
@@ -45,6 +56,7 @@ export class RouletteSession {
   private offerTimer: ReturnType<typeof setTimeout> | null = null;
   private offs: (() => void)[];
   private disposed = false;
+  private textIds = 0;
 
   constructor(
     private readonly deps: RouletteDeps,
@@ -59,6 +71,8 @@ export class RouletteSession {
       socket.on("roulette_offer", (data) => void this.onOffer(data)),
       socket.on("roulette_answer", (data) => void this.onAnswer(data)),
       socket.on("roulette_ice_candidate", (data) => void this.onCandidate(data)),
+      socket.on("roulette_text", ({ text, at }) => this.addText(false, text, at)),
+      socket.on("roulette_contact", ({ user }) => this.deps.onContact?.(user)),
       socket.onStatus((status) => this.onSocketStatus(status)),
     ];
   }
@@ -111,7 +125,62 @@ export class RouletteSession {
   }
 
   private sendSearch(): void {
-    this.deps.socket.send("roulette_search", { userId: this.deps.userId, filters: this.state.filters });
+    const pair = this.pair;
+    this.deps.socket.request("roulette_search", { userId: this.deps.userId, filters: this.state.filters }).catch((error: unknown) => {
+      const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+      const refusal = SEARCH_REFUSALS[code];
+      if (!refusal) return console.error("Roulette: the search was not accepted", error);
+      if (this.pair !== pair || this.state.status !== "searching") return;
+      this.clearTimers(true);
+      this.releaseCamera();
+      this.update({ type: "error", text: refusal }, { remoteStream: null });
+    });
+  }
+
+  /** The current pairing's opaque id (the stranger's only name), or null. */
+  get partnerId(): string | null {
+    return this.state.partner?.id ?? null;
+  }
+
+  /** Sends a line of the text chat; false when there is nobody to send it to or nothing to send. */
+  sendText(text: string): boolean {
+    const partnerId = this.partnerId;
+    const content = sendableText(text);
+    if (!partnerId || !content || this.state.status !== "connected") return false;
+    if (!this.deps.socket.send("roulette_text", { partnerId, text: content })) return false;
+    this.addText(true, content, new Date().toISOString());
+    return true;
+  }
+
+  private addText(mine: boolean, text: string, at: string): void {
+    if (!this.state.partner) return;
+    this.update({ type: "text", message: { id: ++this.textIds, mine, text, at } });
+  }
+
+  /** Keep in touch: the server tells both only once both asked; until then only I see my press. */
+  keepInTouch(): void {
+    const partnerId = this.partnerId;
+    if (!partnerId || this.state.status !== "connected" || this.state.keepInTouch) return;
+    if (this.deps.socket.send("roulette_keep_in_touch", { partnerId })) this.update({ type: "keep_in_touch" });
+  }
+
+  /**
+   * Report: the pair ends at once, like Next, and the pairing's id is returned for the report.
+   * The next search waits for resume(), so no new stranger appears while the report is written.
+   */
+  leaveToReport(): string | null {
+    const partnerId = this.partnerId;
+    if (!partnerId) return null;
+    this.closePair();
+    this.clearTimers(true);
+    this.update({ type: "held" }, { remoteStream: null });
+    this.deps.socket.send("roulette_next", { userId: this.deps.userId });
+    return partnerId;
+  }
+
+  /** The report dialog closed: the search goes on. */
+  resume(): void {
+    if (this.state.held && !this.disposed) this.search();
   }
 
   /** New filters apply to the search under way at once. */
@@ -121,7 +190,7 @@ export class RouletteSession {
   }
 
   private async onPartnerFound({ partner, shouldCreateOffer }: ServerEvents["roulette_partner_found"]): Promise<void> {
-    if (this.state.status === "disconnected" || !this.snapshot.localStream) return;
+    if (this.state.status === "disconnected" || this.state.held || !this.snapshot.localStream) return;
     this.closePair();
     this.clearTimers();
     this.update({ type: "partner_found", partner });
@@ -205,7 +274,7 @@ export class RouletteSession {
 
   /** The partner left (Stop, Next, closed tab) or the connection dropped. */
   private partnerLost(): void {
-    if (this.state.status === "disconnected") return;
+    if (this.state.status === "disconnected" || this.state.held) return;
     this.closePair();
     this.update({ type: "partner_lost" }, { remoteStream: null });
     if (this.state.status === "searching") this.searchLater();
@@ -244,7 +313,7 @@ export class RouletteSession {
   private onSocketStatus(status: string): void {
     if (status === "connected") {
       // Back online while still searching: the server forgot the old search with the old socket.
-      if (this.state.status === "searching" && !this.researchTimer) this.search();
+      if (this.state.status === "searching" && !this.researchTimer && !this.state.held) this.search();
       return;
     }
     if (!socketLost(status) || this.state.status === "disconnected") return;

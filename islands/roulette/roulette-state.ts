@@ -1,6 +1,8 @@
 // Video Roulette's state as a pure reducer (spec section 4 "Video Roulette"): disconnected,
-// searching, connecting, connected, plus the partner, the error line and auto-reconnect.
-// RouletteSession performs the side effects; this decides what is shown.
+// searching, connecting, connected, plus the partner, the error line and auto-reconnect, and
+// (issue 7) the session's text chat and my own "Keep in touch" press. Both belong to one
+// pairing: a new partner, Next or Stop clears them. RouletteSession performs the side effects;
+// this decides what is shown.
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
 
 export type RouletteStatus = "disconnected" | "searching" | "connecting" | "connected";
@@ -16,6 +18,9 @@ export const SEARCH_RETRY_MS = 30_000;
 export const RESEARCH_DELAY_MS = 1000;
 export const OFFER_RETRY_MS = 1000;
 
+/** Longest text message, after trimming (ROULETTE_TEXT_MAX in the protocol; not imported, to keep server code out of the bundle). */
+export const ROULETTE_TEXT_MAX = 500;
+
 export const ROULETTE_ERRORS = {
   connectionLost: "Connection lost. Please try again.",
   noCamera: "Camera access required for video chat",
@@ -23,7 +28,17 @@ export const ROULETTE_ERRORS = {
   establish: "Failed to establish connection",
   setup: "Connection setup failed. Please try again.",
   offer: "Failed to process connection offer",
+  suspended: "You can't use Video Roulette until a moderator reviews reports about you",
+  adult: "Please confirm that you are 18 or older to use Video Roulette",
 } as const;
+
+/** One line of the session's text chat. */
+export interface RouletteText {
+  id: number;
+  mine: boolean;
+  text: string;
+  at: string;
+}
 
 export const DEFAULT_FILTERS: RouletteFilters = { gender: "any", country: "any" };
 
@@ -36,6 +51,12 @@ export interface RouletteState {
   /** On after Start: losing a partner starts a new search. Off after Stop. */
   autoReconnect: boolean;
   filters: RouletteFilters;
+  /** The text chat of the current pairing, oldest first. */
+  messages: RouletteText[];
+  /** I pressed "Keep in touch" in this pairing (never shown to the stranger). */
+  keepInTouch: boolean;
+  /** After Report: the pair is over and the next search waits until the report dialog closes. */
+  held: boolean;
 }
 
 export type RouletteAction =
@@ -46,7 +67,10 @@ export type RouletteAction =
   | { type: "partner_lost" }
   | { type: "stopped" }
   | { type: "error"; text: string }
-  | { type: "filters"; filters: RouletteFilters };
+  | { type: "filters"; filters: RouletteFilters }
+  | { type: "text"; message: RouletteText }
+  | { type: "keep_in_touch" }
+  | { type: "held" };
 
 export const initialRouletteState = (filters: RouletteFilters = DEFAULT_FILTERS): RouletteState => ({
   status: "disconnected",
@@ -55,29 +79,44 @@ export const initialRouletteState = (filters: RouletteFilters = DEFAULT_FILTERS)
   error: null,
   autoReconnect: false,
   filters,
+  messages: [],
+  keepInTouch: false,
+  held: false,
 });
+
+/** What belongs to one pairing only. */
+const NO_PAIRING: Pick<RouletteState, "partner" | "messages" | "keepInTouch"> = { partner: null, messages: [], keepInTouch: false };
 
 export function rouletteReducer(state: RouletteState, action: RouletteAction): RouletteState {
   switch (action.type) {
     case "starting":
       return { ...state, starting: true, error: null };
     case "searching":
-      return { ...state, status: "searching", starting: false, partner: null, error: null, autoReconnect: true };
+      return { ...state, ...NO_PAIRING, status: "searching", starting: false, error: null, autoReconnect: true, held: false };
     case "partner_found":
-      if (state.status === "disconnected") return state;
-      return { ...state, status: "connecting", partner: action.partner };
+      if (state.status === "disconnected" || state.held) return state;
+      return { ...state, status: "connecting", partner: action.partner, messages: [], keepInTouch: false };
     case "connected":
       if (state.status !== "connecting" || !state.partner) return state;
       return { ...state, status: "connected" };
     case "partner_lost":
       if (state.status === "disconnected") return state;
-      return { ...state, partner: null, status: state.autoReconnect ? "searching" : "disconnected" };
+      return { ...state, ...NO_PAIRING, status: state.autoReconnect ? "searching" : "disconnected" };
     case "stopped":
-      return { ...state, status: "disconnected", starting: false, partner: null, autoReconnect: false };
+      return { ...state, ...NO_PAIRING, status: "disconnected", starting: false, autoReconnect: false, held: false };
     case "error":
-      return { ...state, status: "disconnected", starting: false, partner: null, autoReconnect: false, error: action.text };
+      return { ...state, ...NO_PAIRING, status: "disconnected", starting: false, autoReconnect: false, held: false, error: action.text };
     case "filters":
       return { ...state, filters: action.filters };
+    case "text":
+      if (!state.partner) return state;
+      return { ...state, messages: [...state.messages, action.message] };
+    case "keep_in_touch":
+      if (state.status !== "connected") return state;
+      return { ...state, keepInTouch: true };
+    case "held":
+      if (state.status === "disconnected") return state;
+      return { ...state, ...NO_PAIRING, status: "searching", held: true };
   }
 }
 
@@ -99,13 +138,22 @@ export function statusText(state: RouletteState): string {
     case "disconnected":
       return state.starting ? "Starting camera..." : 'Click "Start" to begin video chat';
     case "searching":
-      return "Looking for someone to chat with...";
+      return state.held ? "Paused while you report" : "Looking for someone to chat with...";
     case "connecting":
       return "Connecting...";
     case "connected":
       return state.partner ? `Connected with ${state.partner.name}` : "Connected";
   }
 }
+
+/** What my text box holds after trimming, or null when it cannot be sent. */
+export function sendableText(text: string): string | null {
+  const trimmed = text.trim();
+  return trimmed.length > 0 && trimmed.length <= ROULETTE_TEXT_MAX ? trimmed : null;
+}
+
+/** The counter shows once a message comes near the limit. */
+export const TEXT_COUNTER_FROM = ROULETTE_TEXT_MAX - 100;
 
 /** The buttons each status shows: Start; Stop; Next Partner and Stop. */
 export function buttonsFor(status: RouletteStatus): ("start" | "next" | "stop")[] {

@@ -4,6 +4,7 @@
 import type { ClientEventName, ServerEventName, ServerEvents } from "../../src/realtime/protocol.ts";
 import type { MediaCallLike, PeerFailure, PeerLike, TonesLike } from "../../islands/calls/ports.ts";
 import type { VideoSocket } from "../../islands/calls/video-context.ts";
+import { AckError } from "../../islands/lib/socket.ts";
 
 export class FakeTrack {
   enabled = true;
@@ -51,10 +52,20 @@ export class FakeSocket implements VideoSocket {
     return () => set.delete(handler);
   }
 
+  /** Events the server refuses (their ack answers this error), by event name. */
+  refusals = new Map<ClientEventName, { code: string; message: string }>();
+
   send<K extends ClientEventName>(event: K, data: unknown): boolean {
     if (!this.connected) return false;
     this.sent.push({ event, data });
     return true;
+  }
+
+  /** Recorded like send; the ack answers {} unless the event is in `refusals`. */
+  request<K extends ClientEventName>(event: K, data: unknown): Promise<unknown> {
+    if (!this.send(event, data)) return Promise.reject(new AckError("disconnected", "Not connected"));
+    const refusal = this.refusals.get(event);
+    return refusal ? Promise.reject(new AckError(refusal.code, refusal.message)) : Promise.resolve({});
   }
 
   onStatus(listener: (status: string) => void): () => void {

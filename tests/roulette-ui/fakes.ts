@@ -3,11 +3,9 @@
 import type { RtcHandlers, RtcPort } from "../../islands/roulette/rtc.ts";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
 
-/** A partner as roulette_partner_found describes one. */
-export const partner = (id: number, name: string): RoulettePartner => ({
-  id, username: name.toLowerCase(), name, gender: "female", orientation: "heterosexual", age: 28, country_code: "FR",
-  country_name: "France", avatar_url: null, is_online: true, last_seen: "2026-01-01T00:00:00.000Z",
-  created_at: "2026-01-01T00:00:00.000Z", is_guest: false,
+/** A partner as roulette_partner_found describes one: a stranger known by the pairing's id. */
+export const partner = (id = "pair-9", overrides: Partial<RoulettePartner> = {}): RoulettePartner => ({
+  id, name: "Stranger", gender: "female", country_code: "FR", country_name: "France", age: 28, ...overrides,
 });
 
 export class FakeRtc implements RtcPort {

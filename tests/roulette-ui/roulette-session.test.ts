@@ -31,7 +31,7 @@ async function searching() {
 
 async function connected(shouldCreateOffer = true) {
   const t = await searching();
-  t.socket.emit("roulette_partner_found", { partner: partner(9, "Zoe"), shouldCreateOffer });
+  t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer });
   await tick();
   const rtc = t.rtc.made[0]!;
   rtc.handlers.remoteStream(fakeStream("remote").stream);
@@ -84,26 +84,26 @@ describe("Start", () => {
 describe("pairing", () => {
   test("the offerer creates and sends the offer, with the ICE settings", async () => {
     const t = await searching();
-    t.socket.emit("roulette_partner_found", { partner: partner(9, "Zoe"), shouldCreateOffer: true });
+    t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer: true });
     expect(t.status()).toBe("connecting");
     await tick();
     const rtc = t.rtc.made[0]!;
     expect(rtc.config).toEqual({ iceServers: [], iceTransportPolicy: "relay", iceCandidatePoolSize: 3 });
     expect(rtc.streams).toEqual([t.local.stream]);
-    expect(t.socket.eventsNamed("roulette_offer")).toEqual([{ offer: { type: "offer", sdp: "v=0 offer" }, partnerId: 9 }]);
+    expect(t.socket.eventsNamed("roulette_offer")).toEqual([{ offer: { type: "offer", sdp: "v=0 offer" }, partnerId: "pair-9" }]);
     rtc.handlers.candidate({ candidate: "candidate:1", sdpMid: "0", sdpMLineIndex: 0 });
-    expect(t.socket.eventsNamed("roulette_ice_candidate")).toEqual([{ candidate: { candidate: "candidate:1", sdpMid: "0", sdpMLineIndex: 0 }, partnerId: 9 }]);
+    expect(t.socket.eventsNamed("roulette_ice_candidate")).toEqual([{ candidate: { candidate: "candidate:1", sdpMid: "0", sdpMLineIndex: 0 }, partnerId: "pair-9" }]);
   });
 
   test("the other side waits, answers the offer and takes candidates", async () => {
     const t = await searching();
-    t.socket.emit("roulette_partner_found", { partner: partner(9, "Zoe"), shouldCreateOffer: false });
+    t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer: false });
     await tick();
     expect(t.socket.eventsNamed("roulette_offer")).toEqual([]);
-    t.socket.emit("roulette_offer", { offer: { type: "offer", sdp: "o" }, partnerId: 9 });
+    t.socket.emit("roulette_offer", { offer: { type: "offer", sdp: "o" }, partnerId: "pair-9" });
     await tick();
-    expect(t.socket.eventsNamed("roulette_answer")).toEqual([{ answer: { type: "answer", sdp: "v=0 answer" }, partnerId: 9 }]);
-    t.socket.emit("roulette_ice_candidate", { candidate: { candidate: "candidate:2", sdpMid: "0", sdpMLineIndex: 0 }, partnerId: 9 });
+    expect(t.socket.eventsNamed("roulette_answer")).toEqual([{ answer: { type: "answer", sdp: "v=0 answer" }, partnerId: "pair-9" }]);
+    t.socket.emit("roulette_ice_candidate", { candidate: { candidate: "candidate:2", sdpMid: "0", sdpMLineIndex: 0 }, partnerId: "pair-9" });
     await tick();
     expect(t.rtc.made[0]?.candidates.map((c) => c.candidate)).toEqual(["candidate:2"]);
   });
@@ -111,9 +111,9 @@ describe("pairing", () => {
   test("remote media or a connected state shows the partner as connected", async () => {
     const t = await connected();
     expect(t.status()).toBe("connected");
-    expect(t.state().partner?.name).toBe("Zoe");
+    expect(t.state().partner?.name).toBe("Stranger");
     const other = await searching();
-    other.socket.emit("roulette_partner_found", { partner: partner(9, "Zoe"), shouldCreateOffer: false });
+    other.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer: false });
     other.rtc.made[0]?.handlers.state("connected");
     expect(other.status()).toBe("connected");
   });
@@ -121,7 +121,7 @@ describe("pairing", () => {
   test("an offer before any connection is retried once after 1 s, then fails", async () => {
     jest.useFakeTimers();
     const t = await searching();
-    t.socket.emit("roulette_offer", { offer: { type: "offer", sdp: "o" }, partnerId: 9 });
+    t.socket.emit("roulette_offer", { offer: { type: "offer", sdp: "o" }, partnerId: "pair-9" });
     expect(t.status()).toBe("searching");
     jest.advanceTimersByTime(1000);
     await tick();
@@ -132,7 +132,7 @@ describe("pairing", () => {
   test("a failed offer ends with 'Failed to establish connection' and leaves the queue", async () => {
     const t = setup(undefined, { failOffer: true });
     await t.session.start();
-    t.socket.emit("roulette_partner_found", { partner: partner(9, "Zoe"), shouldCreateOffer: true });
+    t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer: true });
     await tick();
     expect([t.status(), t.state().error]).toEqual(["disconnected", "Failed to establish connection"]);
     expect(t.socket.eventsNamed("roulette_stop_search")).toEqual([{ userId: 7 }]);

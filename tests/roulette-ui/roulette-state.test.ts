@@ -13,7 +13,7 @@ import {
 } from "../../islands/roulette/roulette-state.ts";
 import { partner } from "./fakes.ts";
 
-const zoe = partner(9, "Zoe");
+const zoe = partner("pair-9");
 const run = (...actions: RouletteAction[]): RouletteState => actions.reduce(rouletteReducer, initialRouletteState());
 
 describe("roulette state", () => {

@@ -55,9 +55,9 @@ describe("roulette stage", () => {
 
   test("names the partner with age and country once paired", () => {
     const el = show(
-      <RouletteStage status="connected" statusText="Connected with Zoe" partner={partner(9, "Zoe")} localStream={null} remoteStream={new MediaStream()} />,
+      <RouletteStage status="connected" statusText="Connected with Stranger" partner={partner("pair-9")} localStream={null} remoteStream={new MediaStream()} />,
     );
-    expect(el.querySelector(".roulette-partner")?.textContent).toBe("Zoe28 · 🇫🇷 France");
+    expect(el.querySelector(".roulette-partner")?.textContent).toBe("Stranger28 · 🇫🇷 France");
     expect(el.querySelector('video[aria-label="Your camera"]')).toBeNull();
   });
 });
