@@ -9,8 +9,8 @@ import { randomBytes } from "node:crypto";
 export const SESSION_RETAIN_MS = 10 * 60_000;
 const MAX_LINES = 200;
 const MAX_SESSION_CHARS = 20_000;
-const MAX_ENDED_SESSIONS = 20_000;
-const MAX_ENDED_CHARS = 20_000_000;
+export const MAX_ENDED_SESSIONS = 20_000;
+export const MAX_ENDED_CHARS = 20_000_000;
 
 export interface TextLine {
   senderId: number;

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { reports, users } from "../../db/schema.ts";
 import { storeText } from "../../src/messages/service.ts";
+import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { connect } from "../support/ws.ts";
 import { bytesOf, fileOf, jpegWithExif, pngBytes, pngOfSize } from "../uploads/fixtures.ts";
@@ -263,5 +264,39 @@ describe("limits and refusals", () => {
     const me = await person();
     expect((await t.call("POST", "/api/reports", { token: me.token, body: "reason=spam", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(415);
     expect((await t.call("POST", "/api/reports", { token: me.token, json: "{nope" })).status).toBe(400);
+  });
+});
+
+describe("the 10-minute window after a roulette session", () => {
+  let clocked: TestApp;
+  let now = Date.now();
+  beforeAll(() => {
+    clocked = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
+    clocked.ctx.roulette = new RouletteQueue(() => now);
+  });
+  afterAll(() => clocked.close());
+
+  test("a rouletteId can be reported until 10 minutes after the session ended, then it is unknown (404)", async () => {
+    const url = clocked.listen().wsUrl;
+    const [a, b, c] = [await registerUser(clocked), await registerUser(clocked), await registerUser(clocked)];
+    const [sa, sb] = [await connect(url, a.token), await connect(url, b.token)];
+    await sa.ask("roulette_search", { filters: { gender: "any", country: "any" } });
+    await sb.ask("roulette_search", { filters: { gender: "any", country: "any" } });
+    const id = (await sa.next("roulette_partner_found")).data.partner.id as string;
+    await sa.ask("roulette_text", { partnerId: id, text: "kept for reports" });
+    sb.send("roulette_next", {});
+    await sa.next("roulette_partner_next");
+    const fileBy = (token: string) => clocked.call("POST", "/api/reports", { token, json: { rouletteId: id, context: "roulette", reason: "spam" } });
+    now += 10 * 60_000 - 1000;
+    const inTime = await fileBy(b.token);
+    expect(inTime.status).toBe(201);
+    expect(JSON.parse(clocked.ctx.db.select().from(reports).where(eq(reports.id, inTime.body.report.id)).get()!.transcript!)[0].text).toBe("kept for reports");
+    now += 1000;
+    const late = await fileBy(a.token);
+    expect(late.status).toBe(404);
+    expect(late.body.code).toBe("not_found");
+    expect((await fileBy(c.token)).status).toBe(404);
+    sa.close();
+    sb.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { RouletteQueue } from "../../src/roulette/queue.ts";
-import { SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
+import { MAX_ENDED_CHARS, MAX_ENDED_SESSIONS, SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
 
 const socket = (userId: number): ClientSocket => ({ id: `s${userId}`, userId, sessionId: "x", present: true, lastHeardAt: 0, sendText() {}, close() {} });
@@ -117,5 +117,32 @@ describe("roulette sessions", () => {
     expect(session.lines).toHaveLength(200);
     expect(session.lines[0]!.text).toBe("line 50");
     expect(session.lines.at(-1)!.text).toBe("line 249");
+  });
+
+  test("keeps at most MAX_ENDED_SESSIONS ended sessions, dropping the oldest first, even within 10 minutes", () => {
+    const q = new RouletteQueue(() => 1_000);
+    let first = "";
+    for (let i = 0; i < MAX_ENDED_SESSIONS + 10; i++) {
+      q.search(profile(1), any, socket(1));
+      const { session } = q.search(profile(2), any, socket(2))!;
+      first ||= session.id;
+      q.leave(1);
+    }
+    expect(q.sessions.size).toBeLessThanOrEqual(MAX_ENDED_SESSIONS + 1);
+    expect(q.strangerOf(first, 1)).toBeUndefined();
+  });
+
+  test("keeps the text of all ended sessions within MAX_ENDED_CHARS together", () => {
+    const q = new RouletteQueue(() => 1_000);
+    const line = "x".repeat(500);
+    const perSession = 40 * line.length;
+    const sessions = Math.ceil(MAX_ENDED_CHARS / perSession) + 5;
+    for (let i = 0; i < sessions; i++) {
+      q.search(profile(1), any, socket(1));
+      const { session } = q.search(profile(2), any, socket(2))!;
+      for (let j = 0; j < 40; j++) q.sessions.addLine(session, { senderId: 1, text: line, at: 1_000 });
+      q.leave(1);
+    }
+    expect(q.sessions.size * perSession).toBeLessThanOrEqual(MAX_ENDED_CHARS);
   });
 });
