@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
+
+// Registering hashes passwords: slow on a busy machine.
+setDefaultTimeout(20_000);
 
 let t: TestApp;
 let wsUrl: string;

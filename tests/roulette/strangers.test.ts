@@ -121,6 +121,18 @@ describe("roulette text", () => {
     expect(await a.s.silent("roulette_text")).toBe(true);
     closeAll(a, b, outsider);
   });
+  test("text counts against the socket's event limit: past it, rate_limited and nothing relayed", async () => {
+    const a = await player();
+    const b = await player();
+    const id = await pair(a, b);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => a.s.ask("roulette_text", { partnerId: id, text: `spam ${i}` })));
+    const refused = answers.filter((f) => f.error?.code === "rate_limited").length;
+    expect(refused).toBeGreaterThan(0);
+    await Bun.sleep(200);
+    const relayed = b.heard.filter((raw) => raw.includes('"roulette_text"')).length;
+    expect(relayed).toBe(60 - refused);
+    closeAll(a, b);
+  });
 });
 
 describe("keep in touch", () => {
