@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { CallRegistry, type Call } from "../../src/calls/registry.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { connect } from "../support/ws.ts";
 
@@ -115,5 +116,93 @@ describe("calls", () => {
     expect((await c.ask("call_user", { receiverId: callee.user.id })).error?.code).toBe("validation");
     c.close();
     r.close();
+  });
+});
+
+describe("a call nobody answers", () => {
+  let quick: TestApp;
+  let quickWs: string;
+  beforeAll(() => {
+    quick = makeTestApp({ CALL_RING_SECONDS: "1" });
+    quickWs = quick.listen().wsUrl;
+  });
+  afterAll(() => quick.close());
+
+  async function ringing() {
+    const caller = await registerUser(quick);
+    const callee = await registerUser(quick);
+    const c = await connect(quickWs, caller.token);
+    const r = await connect(quickWs, callee.token);
+    const r2 = await connect(quickWs, callee.token);
+    c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
+    await r.next("incoming_call");
+    await r2.next("incoming_call");
+    return { caller, callee, c, r, r2 };
+  }
+
+  test("ends after the ring time: the caller hears no_answer and every ringing tab of the callee call_ended", async () => {
+    const { caller, callee, c, r, r2 } = await ringing();
+    const started = Date.now();
+    expect((await c.next("call_rejected", 3000)).data).toEqual({ reason: "no_answer" });
+    expect(Date.now() - started).toBeGreaterThan(700);
+    await r.next("call_ended");
+    await r2.next("call_ended");
+    expect(quick.ctx.calls.isBusy(caller.user.id)).toBe(false);
+    expect(quick.ctx.calls.isBusy(callee.user.id)).toBe(false);
+    [c, r, r2].forEach((s) => s.close());
+  });
+
+  test("an answered call is not ended by the ring timer", async () => {
+    const { caller, c, r, r2 } = await ringing();
+    r.send("answer_call", { callerId: caller.user.id, answererPeerId: "p2" });
+    await c.next("call_answered");
+    await Bun.sleep(1400);
+    expect(c.frames.some((f) => f.event === "call_rejected" || f.event === "call_ended")).toBe(false);
+    expect(r.frames.some((f) => f.event === "call_ended")).toBe(false);
+    expect(quick.ctx.calls.isBusy(caller.user.id)).toBe(true);
+    [c, r, r2].forEach((s) => s.close());
+  });
+
+  test("closing the caller's only socket while it rings ends the call at once, with no timer left behind", async () => {
+    const { caller, callee, c, r, r2 } = await ringing();
+    c.close();
+    await r.next("call_ended");
+    await r2.next("call_ended");
+    expect(quick.ctx.calls.isBusy(callee.user.id)).toBe(false);
+    expect(quick.ctx.calls.isBusy(caller.user.id)).toBe(false);
+    [r, r2].forEach((s) => s.close());
+  }, 10_000);
+});
+
+describe("the ring timer", () => {
+  const call = (): Call => ({ callerId: 1, receiverId: 2, callerSocketId: "s1", receiverSocketId: null, answered: false });
+
+  test("fires once for a call still ringing", async () => {
+    const calls = new CallRegistry();
+    const fired: Call[] = [];
+    const ringing = call();
+    calls.start(ringing, 20, (c) => fired.push(c));
+    await Bun.sleep(80);
+    expect(fired).toEqual([ringing]);
+  });
+
+  test("is cleared by an answer, a decline or a hang-up, and by a socket closing (all end the call)", async () => {
+    const calls = new CallRegistry();
+    let fired = 0;
+    const answered = call();
+    calls.start(answered, 20, () => fired++);
+    calls.answer(answered, "s2");
+    await Bun.sleep(60);
+    calls.end(answered);
+    const ended = call();
+    calls.start(ended, 20, () => fired++);
+    calls.end(ended);
+    // A new call between the same two is not ended by the old call's timer.
+    const later = call();
+    calls.start(later, 10_000, () => fired++);
+    await Bun.sleep(60);
+    expect(fired).toBe(0);
+    expect(calls.of(1)).toBe(later);
+    calls.end(later);
   });
 });
