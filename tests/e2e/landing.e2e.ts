@@ -53,7 +53,10 @@ async function fillRegister(page: Page, username: string, confirm = "correct hor
   await page.fill("#reg-confirm", confirm);
   await page.selectOption("#reg-gender", "female");
   await page.selectOption("#reg-age", "29");
+  await page.check("#reg-adult");
 }
+
+const ADULT_ERROR = "Please confirm that you are 18 or older and accept the Terms";
 
 const onChatScreen = async (page: Page) => {
   await page.waitForURL(`${server.url}/`);
@@ -92,6 +95,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
       expect(await page.inputValue("#reg-username")).toBe(username);
       expect(await page.inputValue("#reg-password")).toBe("");
       expect(await page.inputValue("#reg-country")).toBe("FR");
+      expect(await page.isChecked("#reg-adult")).toBe(true);
       await screenshot(page, "nojs-register-error");
     });
 
@@ -108,8 +112,30 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
       await guest.goto(server.url + "/");
       await guest.click("label[for=tab-guest]");
       await guest.click(".panel-guest label:has-text('Female')");
+      await guest.check("#guest-adult");
       await guest.click(".panel-guest button[type=submit]");
       await onChatScreen(guest);
+    });
+
+    test("guest entry requires the 18+ box: without it the error shows under the box on the landing page, with it the guest is in", async () => {
+      const page = await open(noJs);
+      await page.goto(server.url + "/");
+      await page.click("label[for=tab-guest]");
+      expect(await page.textContent("label[for=guest-adult]")).toBe("I am 18 or older and I accept the Terms");
+      await page.click(".panel-guest label:has-text('Female')");
+      await page.click(".panel-guest button[type=submit]");
+      await page.waitForSelector(`#guest-adult-error:has-text('${ADULT_ERROR}')`);
+      expect(new URL(page.url()).pathname).toBe("/auth/guest");
+      expect(await page.isVisible('[data-island="ChatApp"]')).toBe(false);
+      expect(await page.isVisible("#guest-adult")).toBe(true);
+      expect(await page.getAttribute("#guest-adult", "aria-invalid")).toBe("true");
+      expect(await page.isChecked(".panel-guest input[value=female]")).toBe(true);
+      expect((await page.context().cookies()).some((c) => c.name === "sid")).toBe(false);
+      await page.locator("#guest-adult-error").scrollIntoViewIfNeeded();
+      await screenshot(page, "landing-guest-adult-required");
+      await page.check("#guest-adult");
+      await page.click(".panel-guest button[type=submit]");
+      await onChatScreen(page);
     });
 
     test("the User Agreement opens and closes as a plain overlay", async () => {
@@ -155,6 +181,29 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
       expect(await page.evaluate(() => [localStorage.getItem("token") !== null, localStorage.getItem("userId") !== null])).toEqual([true, true]);
     });
 
+    test("unticking the 18+ box shows why at once and holds Sign Up until it is ticked again", async () => {
+      const page = await open(size);
+      await page.goto(server.url + "/");
+      await page.click("label[for=tab-register]");
+      const signUp = page.locator(".panel-register button[type=submit]");
+      await page.waitForSelector("#reg-country-button:has-text('Select country')");
+      await fillRegister(page, unique("box"));
+      await page.click("#reg-country-button");
+      await page.fill(".picker-search", "poland");
+      await page.keyboard.press("Enter");
+      expect(await signUp.isEnabled()).toBe(true);
+      expect(await page.textContent("#reg-adult-error")).toBe("");
+      await page.uncheck("#reg-adult");
+      expect(await page.textContent("#reg-adult-error")).toBe(ADULT_ERROR);
+      expect(await page.getAttribute("#reg-adult", "aria-invalid")).toBe("true");
+      expect(await signUp.isDisabled()).toBe(true);
+      await screenshot(page, "js-register-adult-required");
+      await page.check("#reg-adult");
+      expect(await page.textContent("#reg-adult-error")).toBe("");
+      expect(await page.getAttribute("#reg-adult", "aria-invalid")).toBeNull();
+      expect(await signUp.isEnabled()).toBe(true);
+    });
+
     test("a wrong password shows the server's message and re-enables the button", async () => {
       const user = await apiRegister();
       const page = await open(size);
@@ -169,7 +218,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
       await screenshot(page, "js-login-error");
     });
 
-    test("Enter Chat waits for a gender and reads 'Creating Account...' while it works", async () => {
+    test("Enter Chat waits for a gender and the 18+ box, and reads 'Creating Account...' while it works", async () => {
       const page = await open(size);
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -182,6 +231,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
       const enter = page.locator(".panel-guest button[type=submit]");
       expect(await enter.isDisabled()).toBe(true);
       await page.click(".panel-guest label:has-text('Male')");
+      expect(await enter.isDisabled()).toBe(true);
+      await page.check("#guest-adult");
       expect(await enter.isEnabled()).toBe(true);
       await enter.click();
       await page.waitForSelector(".panel-guest button:has-text('Creating Account...')");
