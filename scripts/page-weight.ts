@@ -84,7 +84,7 @@ export async function measure(): Promise<{ lines: string[]; over: string[] }> {
     const response = await fetch(`${server.url}/api/auth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: `weigh_${suffix}`.slice(0, 24), email: `weigh${suffix}@example.com`, password: "page weight 1", name: "Page Weight", gender: "female", age: 30, country_code: "DE" }),
+      body: JSON.stringify({ username: `weigh_${suffix}`.slice(0, 24), email: `weigh${suffix}@example.com`, password: "page weight 1", name: "Page Weight", gender: "female", age: 30, country_code: "DE", adult: true }),
     });
     if (response.status !== 201) throw new Error(`register failed: ${response.status} ${await response.text()}`);
     const { token } = (await response.json()) as { token: string };
