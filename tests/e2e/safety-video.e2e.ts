@@ -1,0 +1,202 @@
+// Strangers stay strangers, in real Chromium with fake cameras against the real server
+// (ICE_SERVERS=[]): two people in Video Roulette exchange text; "Keep in touch" pressed by one
+// reveals nothing to the other, pressed by both opens a chat with the other's real name; a
+// reported roulette partner leaves a stored report with a real JPEG still; and an incoming call
+// does not start the callee's camera before Accept. Screenshots go to tests/e2e/screenshots/.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DESKTOP, launchBrowser } from "./support/browser.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const PASSWORD = "correct-horse-battery";
+const WAIT = { timeout: 15_000 };
+
+async function register(username: string, name: string, gender: string, country: [string, string]) {
+  const response = await fetch(`${server.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({
+      username, email: `${username}@example.com`, password: PASSWORD, name, gender, age: 29,
+      country_code: country[0], country_name: country[1], profile: null, adult: true,
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
+}
+
+/** Counts getUserMedia calls in the page, from before any of its scripts run. */
+function countCameraRequests() {
+  const devices = navigator.mediaDevices;
+  const real = devices.getUserMedia.bind(devices);
+  Object.assign(window, { cameraRequests: 0 });
+  devices.getUserMedia = (constraints) => {
+    const counted = window as unknown as { cameraRequests: number };
+    counted.cameraRequests += 1;
+    return real(constraints);
+  };
+}
+
+/** A signed-in chat page whose context may use the fake camera and microphone. */
+async function open(username: string, options: { countCamera?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url, permissions: ["camera", "microphone"] });
+  contexts.push(context);
+  if (options.countCamera) await context.addInitScript(countCameraRequests);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
+  page.on("dialog", (dialog) => {
+    console.error(`[${username}] unexpected alert:`, dialog.message());
+    void dialog.dismiss();
+  });
+  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+  expect(login.status()).toBe(200);
+  await page.goto("/");
+  await page.locator(".chat-app .tab-bar").waitFor(WAIT);
+  const reject = page.getByRole("button", { name: "Reject non-essential" });
+  if (await reject.isVisible()) await reject.click();
+  return page;
+}
+
+const roulette = (page: Page) => page.locator("section.roulette");
+const button = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
+const chatBox = (page: Page) => roulette(page).getByRole("textbox", { name: "Message to the stranger" });
+const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
+
+async function waitForStatus(page: Page, wanted: string) {
+  await page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
+}
+
+/** Both press Start on the Video Chat tab and wait until each sees the other's video. */
+async function pair(a: Page, b: Page) {
+  for (const page of [a, b]) {
+    await page.locator('[data-tab="video"]').click();
+    await button(page, "Start Video Chat").click();
+  }
+  for (const page of [a, b]) {
+    await waitForStatus(page, "connected");
+    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Partner's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
+  }
+}
+
+const lines = (page: Page) =>
+  roulette(page).locator(".roulette-line").evaluateAll((items) => items.map((i) => `${i.classList.contains("is-mine") ? "mine" : "theirs"}:${i.textContent?.replace(/^(You|Stranger): /, "")}`));
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await register("gina", "Gina", "female", ["ES", "Spain"]);
+  await register("hank", "Hank", "male", ["CA", "Canada"]);
+  await register("ivy", "Ivy", "female", ["NL", "Netherlands"]);
+  await register("jack", "Jack", "male", ["SE", "Sweden"]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("Video Roulette among strangers", () => {
+  let gina: Page;
+  let hank: Page;
+
+  test("two people in roulette exchange text messages under the videos", async () => {
+    gina = await open("gina");
+    hank = await open("hank");
+    await pair(gina, hank);
+    expect(await roulette(gina).locator(".roulette-partner strong").textContent()).toBe("Stranger");
+    expect(await roulette(gina).textContent()).not.toContain("Hank");
+
+    await chatBox(gina).fill("Hi! Greetings from Spain");
+    await chatBox(gina).press("Enter");
+    await roulette(hank).locator(".roulette-line.is-theirs").waitFor(WAIT);
+    await chatBox(hank).fill("Hello from Canada");
+    await chatBox(hank).press("Enter");
+    await roulette(gina).locator(".roulette-line.is-theirs").waitFor(WAIT);
+
+    expect(await lines(gina)).toEqual(["mine:Hi! Greetings from Spain", "theirs:Hello from Canada"]);
+    expect(await lines(hank)).toEqual(["theirs:Hi! Greetings from Spain", "mine:Hello from Canada"]);
+    expect(await chatBox(gina).inputValue()).toBe("");
+    await screenshot(gina, "safety-roulette-text-chat");
+  });
+
+  test("Keep in touch pressed by one reveals nothing to the other; pressed by both opens a chat with the real name", async () => {
+    await button(gina, "Keep in touch").click();
+    await button(gina, "Waiting for the stranger to choose too").waitFor(WAIT);
+    // Hank's screen gives nothing away, however long he looks.
+    await Bun.sleep(1000);
+    expect(await button(hank, "Keep in touch").getAttribute("aria-pressed")).toBe("false");
+    expect(await hank.locator("body").textContent()).not.toContain("Gina");
+    expect(await hank.getByText("Waiting for the stranger").count()).toBe(0);
+
+    await button(hank, "Keep in touch").click();
+    await gina.getByText("You can now chat with Hank").waitFor(WAIT);
+    await hank.getByText("You can now chat with Gina").waitFor(WAIT);
+    await gina.locator(".chat-header-name", { hasText: "Hank" }).waitFor(WAIT);
+    await hank.locator(".chat-header-name", { hasText: "Gina" }).waitFor(WAIT);
+  });
+
+  test("reporting a roulette partner ends the session and stores the report with a JPEG still", async () => {
+    await pair(gina, hank);
+    await roulette(gina).getByRole("button", { name: "Report" }).click();
+    const dialog = gina.getByRole("dialog", { name: "Report Stranger" });
+    await dialog.waitFor(WAIT);
+    // The pair ended at once: Hank is looking for someone else.
+    await waitForStatus(hank, "searching");
+    await dialog.getByLabel("Sexual content or nudity").check();
+    await dialog.getByRole("button", { name: "Send report" }).click();
+    await gina.getByText("Thanks. Our moderators will review your report.").first().waitFor(WAIT);
+    await gina.getByRole("dialog", { name: "Block Stranger?" }).getByRole("button", { name: "Not now" }).click();
+
+    const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
+    const rows = db
+      .query<{ reporter: string; reported: string; context: string; reason: string; roulette_id: string | null; evidence_path: string | null }, []>(
+        `SELECT r1.username AS reporter, r2.username AS reported, context, reason, roulette_id, evidence_path
+         FROM reports JOIN users r1 ON r1.id = reporter_id JOIN users r2 ON r2.id = reported_id`,
+      )
+      .all();
+    db.close();
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({ reporter: "gina", reported: "hank", context: "roulette", reason: "sexual_content" });
+    expect(row?.roulette_id).toBeTruthy();
+    const still = readFileSync(join(server.dataDir, row?.evidence_path ?? "missing"));
+    const meta = await sharp(still).metadata();
+    expect(meta.format).toBe("jpeg");
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(640);
+    expect(meta.width ?? 0).toBeGreaterThan(0);
+    const { channels } = await sharp(still).stats();
+    // The fake camera's frame, not a blank canvas: the still has some contrast.
+    expect(channels.some((c) => c.max - c.min > 20)).toBe(true);
+  });
+});
+
+describe("consent before the camera", () => {
+  test("an incoming call does not start the callee's camera before Accept", async () => {
+    const ivy = await open("ivy");
+    const jack = await open("jack", { countCamera: true });
+    await ivy.locator(".sidebar-panel").getByRole("button", { name: /Jack/ }).first().click();
+    await ivy.getByRole("button", { name: "Start Chat" }).click();
+    await ivy.getByRole("button", { name: "Video call Jack" }).click();
+
+    await overlay(jack).getByText("is calling...").waitFor(WAIT);
+    await Bun.sleep(1500);
+    const requests = () => jack.evaluate(() => (window as unknown as { cameraRequests: number }).cameraRequests);
+    expect(await requests()).toBe(0);
+    expect(await overlay(jack).locator("video").count()).toBe(0);
+    await screenshot(jack, "safety-incoming-call");
+
+    await overlay(jack).getByRole("button", { name: "Accept" }).click();
+    await jack.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Ivy's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
+    await ivy.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Jack's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
+    expect(await requests()).toBe(1);
+    await overlay(jack).getByRole("button", { name: "End call" }).click();
+    await overlay(ivy).waitFor({ state: "detached", ...WAIT });
+  });
+});
