@@ -98,6 +98,22 @@ describe("a block drops typing and read events", () => {
   });
 });
 
+describe("a block hides delivery", () => {
+  test("messages that waited for the blocker are delivered on connect without telling the blocked sender", async () => {
+    const sender = await person("Early Eve");
+    const away = await registerUser(t, { name: "Away Ari" });
+    const sent = await sender.s.ask("send_message", { receiverId: away.user.id, content: "while you were out" });
+    await t.call("POST", "/api/blocks", { token: away.token, json: { userId: sender.user.id } });
+    const back = await connect(wsUrl, away.token);
+    expect(await heardAbout(sender.s, "user_online", away.user.id)).toBe(false);
+    expect(sender.s.frames.some((f) => f.event === "message_delivered")).toBe(false);
+    const row = t.ctx.sqlite.query("SELECT delivered_at FROM messages WHERE id = ?").get(sent.data.message.id) as { delivered_at: number | null };
+    expect(row.delivered_at).not.toBeNull();
+    back.close();
+    sender.s.close();
+  });
+});
+
 describe("a block makes calls look offline", () => {
   test("call_user answers exactly as for an offline person, in both directions", async () => {
     const { blocker, blocked } = await blockedPair();
