@@ -87,7 +87,11 @@ const CSS = `
 .roulette.is-mobile .roulette-buttons{width:100%;flex-wrap:wrap}
 .roulette.is-mobile .roulette-button.is-keep{flex-basis:100%}
 .roulette.is-mobile .roulette-chat-list{height:84px}
-.roulette.is-mobile .roulette-safety{top:10px;right:10px}
+/* On a phone the buttons come right under the video (Stop and Next in reach), the text chat after them. */
+.roulette.is-mobile .roulette-bar{order:1}
+.roulette.is-mobile .roulette-chat{order:2}
+/* The partner's label takes the top: Report and Block sit bottom left, clear of the own preview. */
+.roulette.is-mobile .roulette-safety{top:auto;right:auto;left:10px;bottom:10px}
 .roulette.is-mobile .roulette-button{flex:1;padding:0 12px}
 @media (prefers-reduced-motion:reduce){.roulette-ring{animation:none}}
 `;
