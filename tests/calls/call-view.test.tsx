@@ -126,6 +126,16 @@ describe("keyboard", () => {
     expect(el.querySelector('[role="dialog"]')).not.toBeNull();
   });
 
+  test("while a dialog opened from the call is on top, focus may leave the call for it", () => {
+    const state = stateOf(receiver, ...ready, { type: "accepted" }, { type: "remote_stream", streamId: "r" });
+    const el = dom.mount(<CallView state={state} localStream={null} remoteStream={new MediaStream()} actions={recorder().actions} focusTrapped={false} />);
+    const outside = document.createElement("button");
+    document.body.append(outside);
+    act(() => outside.focus());
+    expect(document.activeElement).toBe(outside);
+    expect(el.querySelector('[role="dialog"]')).not.toBeNull();
+  });
+
   test("Tab from the last control wraps to the first, Shift+Tab from the first to the last", () => {
     const state = stateOf(receiver, ...ready, { type: "accepted" }, { type: "remote_stream", streamId: "r" });
     const el = show(state, recorder().actions, new MediaStream());
