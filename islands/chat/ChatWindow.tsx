@@ -13,7 +13,8 @@ export default function ChatWindow({ contact }: { contact: ChatUser }) {
   const controller = useChat();
   const blocked = useBlockedByMe(contact);
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
-    onDrop: (accepted) => void controller.uploadFiles(accepted),
+    // Not `disabled`: that marks the whole window aria-disabled, its header menu included.
+    onDrop: (accepted) => !blocked && void controller.uploadFiles(accepted),
     maxSize: MAX_UPLOAD_BYTES,
     multiple: true,
     // The attach button opens the file dialog; clicks and keys elsewhere belong to the chat.
@@ -21,7 +22,6 @@ export default function ChatWindow({ contact }: { contact: ChatUser }) {
     noKeyboard: true,
     // A pasted picture would be sent at once, unseen: only the attach button and drops send files.
     noPaste: true,
-    disabled: blocked,
   });
   return (
     <section {...getRootProps({ className: "chat-window", role: "region", "aria-label": `Chat with ${contact.name}` })}>

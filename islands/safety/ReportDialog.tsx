@@ -68,7 +68,9 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
         evidence: target.still ?? null,
       });
       controller.notify.success(REPORT_THANKS);
-      setStep("offer");
+      // Someone I already blocked needs no offer to block them.
+      if (target.userId !== undefined && controller.store.blocked.value[target.userId]) onClose();
+      else setStep("offer");
     } catch (failure) {
       setError(errorText(failure, "The report could not be sent. Please try again."));
       setStep("form");

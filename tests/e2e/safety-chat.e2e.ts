@@ -1,0 +1,206 @@
+// Safety on the chat screen in real Chromium against the real server: a stranger's photo comes
+// blurred until tapped; Alice blocks Bob from the chat header and Bob's next message is refused;
+// Alice reports Bob from the same menu (stored with the conversation); Settings → Blocked people
+// lists him and Unblock brings the conversation back. Screenshots go to tests/e2e/screenshots/.
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
+import { DESKTOP, launchBrowser } from "./support/browser.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const PASSWORD = "correct-horse-battery";
+const tokens = new Map<string, string>();
+const ids = new Map<string, number>();
+
+async function register(username: string, name: string, gender = "female") {
+  const response = await fetch(`${server.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({
+      username, email: `${username}@example.com`, password: PASSWORD, name, gender, age: 30,
+      country_code: "DE", country_name: "Germany", adult: true,
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
+  const { token, user } = (await response.json()) as { token: string; user: { id: number } };
+  tokens.set(username, token);
+  ids.set(username, user.id);
+}
+
+/** Calls the API as one of the test's people. */
+function api(username: string, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${tokens.get(username)}`, origin: server.url, ...init.headers },
+  });
+}
+
+async function open(username: string): Promise<Page> {
+  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
+  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+  expect(login.status()).toBe(200);
+  await page.goto("/");
+  await page.locator(".chat-app .tab-bar").waitFor();
+  await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
+  const reject = page.getByRole("button", { name: "Reject non-essential" });
+  if (await reject.isVisible()) await reject.click();
+  return page;
+}
+
+async function openChat(page: Page, name: string) {
+  await page.locator('[data-tab="chats"]').click();
+  await page.locator(".sidebar-panel .row", { hasText: name }).click();
+  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
+}
+
+/** The server's own database, read-only: what a moderator's console would see. */
+function readDb<T>(query: (db: Database) => T): T {
+  const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
+  try {
+    return query(db);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await register("alice", "Alice");
+  await register("bob", "Bob", "male");
+  await register("carol", "Carol");
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("safety on the chat screen", () => {
+  let alice: Page;
+  let bob: Page;
+
+  test("a photo from a stranger shows blurred with 'Tap to view' until Alice taps it", async () => {
+    const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#f97316" } }).png().toBuffer();
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(picture)], { type: "image/png" }), "holiday.png");
+    form.append("receiverId", String(ids.get("alice")));
+    const upload = await api("carol", "/api/messages/upload", { method: "POST", body: form });
+    expect(upload.status).toBe(201);
+
+    alice = await open("alice");
+    await openChat(alice, "Carol");
+    const grid = alice.locator(".image-grid");
+    await grid.waitFor();
+    expect(await grid.getAttribute("class")).toContain("is-blurred");
+    const cover = alice.getByRole("button", { name: "Photo from Carol, hidden. Tap to view" });
+    expect(await cover.textContent()).toContain("Tap to view");
+    const filter = await grid.locator("img").evaluate((img) => getComputedStyle(img).filter);
+    expect(filter).toContain("blur");
+    await alice.waitForFunction(() => document.querySelector<HTMLImageElement>(".image-grid img")?.complete === true);
+    await screenshot(alice, "safety-blurred-photo");
+
+    await cover.click();
+    await cover.waitFor({ state: "detached" });
+    expect(await grid.getAttribute("class")).not.toContain("is-blurred");
+    await grid.locator(".image-tile").click();
+    await alice.locator(".lightbox").waitFor();
+    await alice.keyboard.press("Escape");
+  });
+
+  test("Alice blocks Bob from the chat header: the conversation leaves her list and the window says so", async () => {
+    bob = await open("bob");
+    await bob.locator(".sidebar-panel").getByRole("button", { name: /Alice/ }).click();
+    await bob.getByRole("button", { name: "Start Chat" }).click();
+    const box = bob.getByRole("textbox", { name: "Message Alice" });
+    await box.fill("Hi Alice, nice photo?");
+    await box.press("Enter");
+    await bob.locator(".message-row.is-own").first().waitFor();
+
+    await openChat(alice, "Bob");
+    await alice.locator(".message-text", { hasText: "Hi Alice, nice photo?" }).waitFor();
+    await alice.getByRole("button", { name: "More options for Bob" }).click();
+    await alice.getByRole("menu").waitFor();
+    await screenshot(alice, "safety-block-menu");
+    await alice.getByRole("menuitem", { name: "Block" }).click();
+    const confirm = alice.getByRole("alertdialog", { name: "Block Bob?" });
+    await confirm.getByText("They won't be able to message or call you, and you won't see each other.").waitFor();
+    await confirm.getByRole("button", { name: "Block" }).click();
+    await confirm.waitFor({ state: "detached" });
+    await alice.getByText("You blocked Bob. Unblock to send messages.").waitFor();
+    await alice.locator(".sidebar-panel .row", { hasText: "Bob" }).waitFor({ state: "detached" });
+    expect(await alice.getByRole("textbox", { name: "Message Bob" }).count()).toBe(0);
+  });
+
+  test("Bob's next message is refused with the server's words and never reaches Alice", async () => {
+    const box = bob.getByRole("textbox", { name: "Message Alice" });
+    await box.fill("Why did you block me?");
+    await box.press("Enter");
+    const notice = bob.locator('.conversation-notice[role="alert"]');
+    await notice.waitFor();
+    expect((await notice.textContent())?.length).toBeGreaterThan(0);
+    expect(await bob.getByRole("button", { name: "Unblock" }).count()).toBe(0);
+    await Bun.sleep(300);
+    expect(await alice.locator(".message-text", { hasText: "Why did you block me?" }).count()).toBe(0);
+    const stored = readDb((db) => db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get("Why did you block me?") as { n: number });
+    expect(stored.n).toBe(0);
+  });
+
+  test("Alice reports Bob from the chat header; the report is stored with the conversation", async () => {
+    await alice.getByRole("button", { name: "More options for Bob" }).click();
+    await alice.getByRole("menuitem", { name: "Report" }).click();
+    const dialog = alice.getByRole("dialog", { name: "Report Bob" });
+    await dialog.waitFor();
+    await dialog.getByLabel("Harassment or hate").check();
+    await dialog.getByLabel("Details (optional)").fill("Keeps writing after I said no.");
+    await screenshot(alice, "safety-report-dialog");
+    await dialog.getByRole("button", { name: "Send report" }).click();
+    await alice.getByText("Thanks. Our moderators will review your report.").waitFor();
+    // Bob is already blocked: no offer to block him again, the dialog simply closes.
+    await dialog.waitFor({ state: "detached" });
+
+    const report = readDb(
+      (db) =>
+        db.query("SELECT context, reason, details, transcript, status FROM reports").get() as {
+          context: string;
+          reason: string;
+          details: string;
+          transcript: string;
+          status: string;
+        } | null,
+    );
+    expect(report?.context).toBe("chat");
+    expect(report?.reason).toBe("harassment");
+    expect(report?.details).toBe("Keeps writing after I said no.");
+    expect(report?.status).toBe("open");
+    expect(report?.transcript).toContain("Hi Alice, nice photo?");
+  });
+
+  test("Settings lists Bob under Blocked people, and Unblock brings the conversation back", async () => {
+    await alice.locator('[data-tab="settings"]').click();
+    await alice.getByRole("button", { name: /Blocked people/ }).click();
+    const row = alice.locator(".blocked-row", { hasText: "Bob" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Blocked ");
+    await screenshot(alice, "safety-blocked-list");
+    await row.getByRole("button", { name: "Unblock Bob" }).click();
+    await alice.getByText("You haven't blocked anyone.").waitFor();
+    await alice.locator('[data-tab="chats"]').click();
+    await alice.locator(".sidebar-panel .row", { hasText: "Bob" }).waitFor();
+
+    const box = bob.getByRole("textbox", { name: "Message Alice" });
+    await box.fill("Sorry, friends again?");
+    await box.press("Enter");
+    await alice.locator(".sidebar-panel .row", { hasText: "Sorry, friends again?" }).waitFor();
+  });
+});
