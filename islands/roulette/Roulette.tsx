@@ -115,7 +115,7 @@ export default function Roulette() {
         <h2 className="roulette-title" id="roulette-title">
           Video Roulette
         </h2>
-        <span className={`roulette-pill is-${state.status}`}>{PILL[state.status]}</span>
+        <span className={`roulette-pill is-${state.held ? "disconnected" : state.status}`}>{state.held ? "Paused" : PILL[state.status]}</span>
       </div>
       <RouletteStage
         status={state.status}
