@@ -187,6 +187,8 @@ describe("safety on the chat screen", () => {
   });
 
   test("Settings lists Bob under Blocked people, and Unblock brings the conversation back", async () => {
+    // The report's toast fades first, so the screenshot shows the list alone.
+    await alice.getByText("Thanks. Our moderators will review your report.").waitFor({ state: "detached", timeout: 10_000 });
     await alice.locator('[data-tab="settings"]').click();
     await alice.getByRole("button", { name: /Blocked people/ }).click();
     const row = alice.locator(".blocked-row", { hasText: "Bob" });

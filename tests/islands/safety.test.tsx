@@ -7,6 +7,7 @@ import { act, type ReactNode } from "react";
 import ChatWindow from "../../islands/chat/ChatWindow.tsx";
 import { ChatContext } from "../../islands/chat/context.ts";
 import ImageGrid from "../../islands/chat/ImageGrid.tsx";
+import MessageBubble from "../../islands/chat/MessageBubble.tsx";
 import type { ChatController } from "../../islands/lib/controller.ts";
 import { attachChatEvents } from "../../islands/lib/events.ts";
 import AdultGate from "../../islands/safety/AdultGate.tsx";
@@ -264,6 +265,37 @@ describe("blocking from the chat header", () => {
     await settle();
     expect(text(el.querySelector(".conversation-notice"))).toBe("You can't send messages to this person.");
     expect(button(el.querySelector(".conversation-notice") ?? el, "Unblock")).toBeNull();
+  });
+});
+
+describe("a message's menu", () => {
+  test("reports that one message, and my own messages have no menu", async () => {
+    let body: unknown = null;
+    const { controller } = harness({
+      "POST /api/reports": (init) => {
+        body = bodyOf(init);
+        return json(201, { report: { id: 3, status: "open", created_at: "2026-11-22T10:00:00.000Z" } });
+      },
+    });
+    const theirs = message({ id: 77, content: "buy followers now" });
+    const mine = message({ id: 78, sender_id: 1, receiver_id: 2, sender_name: "Me" });
+    const el = await render(
+      controller,
+      <>
+        <MessageBubble item={{ kind: "single", key: "a", message: mine }} own />
+        <MessageBubble item={{ kind: "single", key: "b", message: theirs }} own={false} />
+        <SafetyDialogs />
+      </>,
+    );
+    expect(el.querySelectorAll(".message-menu")).toHaveLength(1);
+    await click(button(el, "Message options"));
+    await click(button(el, "Report message"));
+    await settle();
+    expect(text(el.querySelector('[role="dialog"] h2'))).toBe("Report Bob");
+    await click(el.querySelector('input[value="spam"]'));
+    await click(button(el, "Send report"));
+    await settle();
+    expect(body).toEqual({ reportedUserId: 2, context: "message", reason: "spam", messageId: 77 });
   });
 });
 
