@@ -1,8 +1,9 @@
 // Strangers stay strangers, in real Chromium with fake cameras against the real server
 // (ICE_SERVERS=[]): two people in Video Roulette exchange text; "Keep in touch" pressed by one
 // reveals nothing to the other, pressed by both opens a chat with the other's real name; a
-// reported roulette partner leaves a stored report with a real JPEG still; and an incoming call
-// does not start the callee's camera before Accept. Screenshots go to tests/e2e/screenshots/.
+// reported roulette partner leaves a stored report with a real JPEG still, and a blocked one is
+// gone at once; an incoming call does not start the callee's camera before Accept, and Report in
+// a call stores a still too. Screenshots go to tests/e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
@@ -84,6 +85,42 @@ async function pair(a: Page, b: Page) {
   }
 }
 
+interface StoredReport {
+  reporter: string;
+  reported: string;
+  context: string;
+  reason: string;
+  roulette_id: string | null;
+  evidence_path: string | null;
+}
+
+/** The reports as the server stored them, straight from its SQLite file. */
+function storedReports(): StoredReport[] {
+  const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
+  try {
+    return db
+      .query<StoredReport, []>(
+        `SELECT r1.username AS reporter, r2.username AS reported, context, reason, roulette_id, evidence_path
+         FROM reports JOIN users r1 ON r1.id = reporter_id JOIN users r2 ON r2.id = reported_id ORDER BY reports.id`,
+      )
+      .all();
+  } finally {
+    db.close();
+  }
+}
+
+/** The still is a real JPEG of the fake camera's frame, at most 640 px on its longest side. */
+async function expectJpegStill(path: string | null) {
+  const still = readFileSync(join(server.dataDir, path ?? "missing"));
+  const meta = await sharp(still).metadata();
+  expect(meta.format).toBe("jpeg");
+  expect(meta.width ?? 0).toBeGreaterThan(0);
+  expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(640);
+  const { channels } = await sharp(still).stats();
+  // A frame, not a blank canvas: the still has some contrast.
+  expect(channels.some((c) => c.max - c.min > 20)).toBe(true);
+}
+
 const lines = (page: Page) =>
   roulette(page).locator(".roulette-line").evaluateAll((items) => items.map((i) => `${i.classList.contains("is-mine") ? "mine" : "theirs"}:${i.textContent?.replace(/^(You|Stranger): /, "")}`));
 
@@ -94,6 +131,8 @@ beforeAll(async () => {
   await register("hank", "Hank", "male", ["CA", "Canada"]);
   await register("ivy", "Ivy", "female", ["NL", "Netherlands"]);
   await register("jack", "Jack", "male", ["SE", "Sweden"]);
+  await register("kate", "Kate", "female", ["PT", "Portugal"]);
+  await register("leo", "Leo", "male", ["IE", "Ireland"]);
 });
 
 afterAll(async () => {
@@ -154,26 +193,33 @@ describe("Video Roulette among strangers", () => {
     await gina.getByText("Thanks. Our moderators will review your report.").first().waitFor(WAIT);
     await gina.getByRole("dialog", { name: "Block Stranger?" }).getByRole("button", { name: "Not now" }).click();
 
-    const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-    const rows = db
-      .query<{ reporter: string; reported: string; context: string; reason: string; roulette_id: string | null; evidence_path: string | null }, []>(
-        `SELECT r1.username AS reporter, r2.username AS reported, context, reason, roulette_id, evidence_path
-         FROM reports JOIN users r1 ON r1.id = reporter_id JOIN users r2 ON r2.id = reported_id`,
-      )
-      .all();
-    db.close();
+    const rows = storedReports();
     expect(rows).toHaveLength(1);
     const [row] = rows;
     expect(row).toMatchObject({ reporter: "gina", reported: "hank", context: "roulette", reason: "sexual_content" });
     expect(row?.roulette_id).toBeTruthy();
-    const still = readFileSync(join(server.dataDir, row?.evidence_path ?? "missing"));
-    const meta = await sharp(still).metadata();
-    expect(meta.format).toBe("jpeg");
-    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(640);
-    expect(meta.width ?? 0).toBeGreaterThan(0);
-    const { channels } = await sharp(still).stats();
-    // The fake camera's frame, not a blank canvas: the still has some contrast.
-    expect(channels.some((c) => c.max - c.min > 20)).toBe(true);
+    await expectJpegStill(row?.evidence_path ?? null);
+    // Closing the dialog resumed Gina's search; both leave, so the next pairs are with others.
+    await waitForStatus(gina, "searching");
+    for (const page of [gina, hank]) await button(page, "Stop").click();
+  });
+
+  test("Block on the stranger's video ends the pair at once and stores the block", async () => {
+    const kate = await open("kate");
+    const leo = await open("leo");
+    await pair(kate, leo);
+    await roulette(kate).getByRole("button", { name: "Block" }).click();
+    await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
+    await waitForStatus(kate, "searching");
+    await waitForStatus(leo, "searching");
+    const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
+    const blocks = db
+      .query<{ blocker: string; blocked: string }, []>(
+        `SELECT u1.username AS blocker, u2.username AS blocked FROM blocks JOIN users u1 ON u1.id = blocker_id JOIN users u2 ON u2.id = blocked_id`,
+      )
+      .all();
+    db.close();
+    expect(blocks).toEqual([{ blocker: "kate", blocked: "leo" }]);
   });
 });
 
@@ -196,6 +242,19 @@ describe("consent before the camera", () => {
     await jack.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Ivy's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
     await ivy.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Jack's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
     expect(await requests()).toBe(1);
+
+    // Report in the call: the still is taken at once and the dialog opens over the call.
+    await overlay(ivy).getByRole("button", { name: "Report" }).click();
+    const dialog = ivy.getByRole("dialog", { name: "Report Jack" });
+    await dialog.getByLabel("Harassment or hate").check();
+    await dialog.getByLabel("Details (optional)").fill("Shouted insults at me");
+    await screenshot(ivy, "safety-call-report");
+    await dialog.getByRole("button", { name: "Send report" }).click();
+    await ivy.getByRole("dialog", { name: "Block Jack?" }).getByRole("button", { name: "Not now" }).click();
+    const report = storedReports().find((r) => r.context === "call");
+    expect(report).toMatchObject({ reporter: "ivy", reported: "jack", reason: "harassment" });
+    await expectJpegStill(report?.evidence_path ?? null);
+
     await overlay(jack).getByRole("button", { name: "End call" }).click();
     await overlay(ivy).waitFor({ state: "detached", ...WAIT });
   });
