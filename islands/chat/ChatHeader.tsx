@@ -18,6 +18,8 @@ export default function ChatHeader({ contact }: { contact: ChatUser }) {
   useSignals();
   const controller = useChat();
   const blocked = controller.store.blocked.value[contact.id] === true;
+  // A block hides presence both ways: the blocker stops hearing it, so a stale "Online" would lie.
+  const online = contact.is_online && !blocked;
   const startCall = () => {
     // The call screens live in their own lazily loaded island, which listens for this event; the
     // chat screen only asks for a call and never loads call code itself.
@@ -35,18 +37,24 @@ export default function ChatHeader({ contact }: { contact: ChatUser }) {
         aria-label={`View ${contact.name}'s profile`}
         onClick={() => controller.setViewMode("profile")}
       >
-        <Avatar name={contact.name} url={contact.avatar_url} online={contact.is_online} />
+        <Avatar name={contact.name} url={contact.avatar_url} online={online} />
         <span className="chat-header-text">
           <span className="chat-header-name">{contact.name}</span>
-          <span className={`status-text ${contact.is_online ? "is-online" : ""}`}>
-            <span className={`presence-dot inline ${contact.is_online ? "is-online" : "is-offline"}`} aria-hidden="true" />
-            {contact.is_online ? "Online" : "Offline"}
-          </span>
+          {blocked ? (
+            <span className="status-text">Blocked</span>
+          ) : (
+            <span className={`status-text ${online ? "is-online" : ""}`}>
+              <span className={`presence-dot inline ${online ? "is-online" : "is-offline"}`} aria-hidden="true" />
+              {online ? "Online" : "Offline"}
+            </span>
+          )}
         </span>
       </button>
-      <button type="button" className="icon-button call-button" aria-label={`Video call ${contact.name}`} onClick={startCall}>
-        <Icon name="video" />
-      </button>
+      {!blocked && (
+        <button type="button" className="icon-button call-button" aria-label={`Video call ${contact.name}`} onClick={startCall}>
+          <Icon name="video" />
+        </button>
+      )}
       <Menu
         label={`More options for ${contact.name}`}
         className="chat-header-menu"

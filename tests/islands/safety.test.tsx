@@ -206,12 +206,16 @@ describe("blocking from the chat header", () => {
     expect(el.querySelector('[role="alertdialog"]')).toBeNull();
     expect(text(el.querySelector(".conversation-notice"))).toContain("You blocked Bob. Unblock to send messages.");
     expect(el.querySelector(".message-input")).toBeNull();
+    // The header stops showing presence it no longer hears, and offers no call.
+    expect(text(el.querySelector(".chat-header .status-text"))).toBe("Blocked");
+    expect(el.querySelector('[aria-label="Video call Bob"]')).toBeNull();
 
     await click(button(el, "Unblock"));
     await settle();
     expect(calls).toContain("DELETE /api/blocks/2");
     expect(el.querySelector(".conversation-notice")).toBeNull();
     expect(el.querySelector(".message-input")).not.toBeNull();
+    expect(el.querySelector('[aria-label="Video call Bob"]')).not.toBeNull();
     expect(controller.store.chats.value.map((u) => u.id)).toEqual([2]);
   });
 

@@ -31,7 +31,7 @@ describe("the 18+ box on the landing page", () => {
       expect(box).toContain(`aria-describedby="${id}-error"`);
       expect(box).not.toContain("checked");
       expect(box).not.toContain("aria-invalid");
-      expect(text).toContain(`<label for="${id}">I am 18 or older and I accept the <a href="/terms">Terms</a></label>`);
+      expect(text).toContain(`<label for="${id}">I am 18 or older and I accept the <a href="/terms" target="_blank" rel="noopener">Terms</a></label>`);
       expect(errorText(text, `${id}-error`)).toBe("");
     }
   });

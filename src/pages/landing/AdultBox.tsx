@@ -22,8 +22,9 @@ export function AdultBox({ id, state }: { id: string; state: FormState | null })
           {...(error ? { "aria-invalid": true as const } : {})}
           defaultChecked={ticked(state?.values)}
         />
+        {/* The Terms open in a new tab, so reading them never loses what was typed (JavaScript off too). */}
         <label htmlFor={id}>
-          I am 18 or older and I accept the <a href="/terms">Terms</a>
+          I am 18 or older and I accept the <a href="/terms" target="_blank" rel="noopener">Terms</a>
         </label>
       </div>
       <p className="field-error" id={errorId} data-error-for="adult">

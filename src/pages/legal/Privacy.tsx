@@ -23,8 +23,8 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
         </li>
         <li>
           <strong>Your messages and files.</strong> The text of your messages, the files and photos you send, when they were sent, delivered
-          and read. Files in a conversation can be opened only by its two participants. Location and other metadata are removed from JPEG
-          photos and avatars before they are stored.
+          and read. Files in a conversation can be opened only by its two participants. Location and other metadata are removed from every
+          photo and avatar, whatever its format, before it is stored.
         </li>
         <li>
           <strong>Presence.</strong> Whether you are online and when you were last seen, which other users can see.
