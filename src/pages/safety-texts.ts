@@ -9,8 +9,15 @@ export const REPORT_PLACES =
 export const BLOCK_SENTENCE =
   "Block is next to Report in a person's profile, in the chat header's \u22EE menu and on the stranger's video in Video Roulette, and the report dialog offers it after every report; Settings \u2192 Blocked people lists everyone you blocked, with Unblock.";
 
-/** Reports and their evidence are kept until a moderator closes them, then this many days. */
-export const REPORT_RETENTION_DAYS = 180;
+/**
+ * Reports and their evidence are kept until a moderator closes them, then this many days (the
+ * default of REPORT_RETENTION_DAYS in the moderation issue), except reports of someone appearing
+ * to be under 18, which an operator may have a legal duty to preserve.
+ */
+export const REPORT_RETENTION_DAYS = 90;
+
+export const UNDER_18_RETENTION =
+  "Reports that someone appears to be under 18 are kept until an administrator deletes them, because the law may require us to preserve and report such material.";
 
 /** How many of a reported conversation's latest messages a chat or message report copies. */
 export const REPORTED_MESSAGES = 50;

@@ -70,7 +70,8 @@ describe("what is kept, said in Privacy and in Terms", () => {
         "the last 50 messages of that conversation",
         "until the session ends and 10 minutes after",
         "until a moderator closes",
-        "180 days",
+        "90 days",
+        "appears to be under 18 are kept until an administrator deletes them",
         "the reason, the details written",
         "18 or older",
       ]) {

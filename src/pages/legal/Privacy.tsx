@@ -1,5 +1,5 @@
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
-import { REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES } from "../safety-texts.ts";
+import { REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES, UNDER_18_RETENTION } from "../safety-texts.ts";
 import { LegalPage } from "./LegalPage.tsx";
 import { RelayNote } from "./RelayNote.tsx";
 
@@ -105,7 +105,7 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
       <p>
         We keep your account and messages until you ask us to delete them. Reports and their evidence (stills, copied messages, roulette
         text) are kept until a moderator closes the report and then for {REPORT_RETENTION_DAYS} days; blocks until you remove them; the time
-        you confirmed being 18 or older as long as your account. You may ask for a copy of your data, its correction or its
+        you confirmed being 18 or older as long as your account. {UNDER_18_RETENTION} You may ask for a copy of your data, its correction or its
         deletion, and object to its use, by writing to <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a> from the address
         on your account. We answer within 30 days. You may also complain to your data protection authority.
       </p>

@@ -1,5 +1,5 @@
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
-import { BLOCK_SENTENCE, REPORT_PLACES, REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES } from "../safety-texts.ts";
+import { BLOCK_SENTENCE, REPORT_PLACES, REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES, UNDER_18_RETENTION } from "../safety-texts.ts";
 import { LegalPage } from "./LegalPage.tsx";
 import { RelayNote } from "./RelayNote.tsx";
 
@@ -69,7 +69,8 @@ export function TermsPage({ page }: { page: PageInfo }) {
           {ROULETTE_TEXT_MINUTES} minutes after. A report made in that time keeps the session's text chat with the report.
         </li>
         <li>
-          Reports and their evidence are kept until a moderator closes them and then for {REPORT_RETENTION_DAYS} days. A block is kept until
+          Reports and their evidence are kept until a moderator closes them and then for {REPORT_RETENTION_DAYS} days.{" "}
+          {UNDER_18_RETENTION} A block is kept until
           you remove it. The time you confirmed that you are 18 or older is kept with your account.
         </li>
       </ul>
