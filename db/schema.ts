@@ -35,8 +35,12 @@ export const users = sqliteTable(
     allowFrom: text("allow_from").notNull().default("everyone"),
     /** "user", "moderator" or "admin". */
     role: text("role").notNull().default("user"),
-    /** Set by enough weighted reports: no roulette until a moderator decides. */
+    /** Set by enough weighted reports or by a moderator: no roulette while it runs. */
     rouletteSuspendedAt: integer("roulette_suspended_at"),
+    /** End of a moderator's suspension; null with rouletteSuspendedAt set: until a moderator decides. */
+    rouletteSuspendedUntil: integer("roulette_suspended_until"),
+    /** The reason a moderator gave (null for the automatic suspension). */
+    rouletteSuspensionReason: text("roulette_suspension_reason"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),
@@ -55,6 +59,10 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at").notNull(),
+    /** The browser's long-lived device cookie when the session began (for device bans). */
+    deviceId: text("device_id"),
+    /** HMAC of the client address with the server secret, never the address itself (address bans). */
+    addressHash: text("address_hash"),
   },
   (t) => [index("sessions_user").on(t.userId)],
 );
@@ -80,6 +88,8 @@ export const messages = sqliteTable(
     fileMime: text("file_mime"),
     groupId: text("group_id"),
     clientMessageId: text("client_message_id"),
+    /** Removed by a moderator: content and file are gone; both sides see "Removed by a moderator". */
+    removedAt: integer("removed_at"),
     /** Strictly increasing across all messages, so time cursors never skip or repeat. */
     createdAt: integer("created_at").notNull(),
     deliveredAt: integer("delivered_at"),
@@ -143,12 +153,113 @@ export const reports = sqliteTable(
     status: text("status").notNull().default("open"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /** When a moderator first acted on it (for the median time to action). */
+    firstActionAt: integer("first_action_at"),
+    closedAt: integer("closed_at"),
+    closedBy: integer("closed_by").references(() => users.id, { onDelete: "set null" }),
+    /** When the retention sweep deleted its evidence, transcript and still. */
+    purgedAt: integer("purged_at"),
   },
   (t) => [
     index("reports_reported").on(t.reportedId, t.createdAt),
     index("reports_reporter").on(t.reporterId, t.createdAt),
     index("reports_status").on(t.status, t.createdAt),
   ],
+);
+
+/** Every ban, current and past; users.banned / banned_until mirror the one in force. */
+export const bans = sqliteTable(
+  "bans",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Shown to the user (a statement of reasons). */
+    reason: text("reason").notNull(),
+    /** End of the ban; null: permanent. */
+    until: integer("until"),
+    createdAt: integer("created_at").notNull(),
+    /** The moderator; null when made with scripts/moderate.ts. */
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** Keyed hash of the address also banned; cleared when the ban ends. */
+    addressHash: text("address_hash"),
+    liftedAt: integer("lifted_at"),
+    liftedBy: integer("lifted_by").references(() => users.id, { onDelete: "set null" }),
+    liftReason: text("lift_reason"),
+  },
+  (t) => [index("bans_user").on(t.userId, t.createdAt), index("bans_address").on(t.addressHash)],
+);
+
+/** The devices (long-lived cookie ids) a ban also covers: no new account from them while it runs. */
+export const banDevices = sqliteTable(
+  "ban_devices",
+  {
+    banId: integer("ban_id")
+      .notNull()
+      .references(() => bans.id, { onDelete: "cascade" }),
+    deviceId: text("device_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.banId, t.deviceId] }), index("ban_devices_device").on(t.deviceId)],
+);
+
+/** One appeal per ban. */
+export const appeals = sqliteTable(
+  "appeals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    banId: integer("ban_id")
+      .notNull()
+      .references(() => bans.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    /** open, upheld or lifted. */
+    status: text("status").notNull().default("open"),
+    /** The moderator's answer, which the user reads. */
+    response: text("response"),
+    createdAt: integer("created_at").notNull(),
+    decidedAt: integer("decided_at"),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [uniqueIndex("appeals_ban").on(t.banId), index("appeals_status").on(t.status, t.createdAt)],
+);
+
+/** A moderator's warning; the user must acknowledge it. */
+export const warnings = sqliteTable(
+  "warnings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    createdAt: integer("created_at").notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    acknowledgedAt: integer("acknowledged_at"),
+  },
+  (t) => [index("warnings_user").on(t.userId, t.acknowledgedAt)],
+);
+
+/** Append-only: who did what to whom, when and why. Nothing updates or deletes these rows. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    /** The moderator or admin; null for scripts/moderate.ts and the retention sweep. */
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** warn, ban, unban, remove_message, remove_avatar, suspend_roulette, lift_suspension, dismiss, end_sessions, grant_role, revoke_role, uphold_appeal, lift_appeal, delete_report, retention_sweep ... */
+    action: text("action").notNull(),
+    targetUserId: integer("target_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** JSON array of the report ids this action closed. */
+    reportIds: text("report_ids"),
+    reason: text("reason"),
+    /** JSON: whatever else identifies the action (ban id, days, message id, role...). */
+    detail: text("detail"),
+  },
+  (t) => [index("audit_at").on(t.at), index("audit_target").on(t.targetUserId, t.at), index("audit_action").on(t.action, t.at)],
 );
 
 export type UserRow = typeof users.$inferSelect;
@@ -159,3 +270,7 @@ export type NewMessageRow = typeof messages.$inferInsert;
 export type BlockRow = typeof blocks.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReportRow = typeof reports.$inferInsert;
+export type BanRow = typeof bans.$inferSelect;
+export type AppealRow = typeof appeals.$inferSelect;
+export type WarningRow = typeof warnings.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

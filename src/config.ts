@@ -43,6 +43,8 @@ export interface Config {
   reportAutoSuspend: number;
   /** How long an unanswered call rings before the server ends it. */
   callRingMs: number;
+  /** Days a closed report keeps its evidence, transcript and still (under-18 reports: until an admin deletes them). */
+  reportRetentionDays: number;
   wsIdleMs: number;
   iceServers: IceServer[];
   /** "relay" hides users' addresses from strangers when a TURN server is configured. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     reportsPerHour: integer(env, "REPORT_RATE_LIMIT", 20, 1, 1_000_000),
     reportAutoSuspend: integer(env, "REPORT_AUTO_SUSPEND", 3, 1, 1000),
     callRingMs: integer(env, "CALL_RING_SECONDS", 60, 1, 3600) * 1000,
+    reportRetentionDays: integer(env, "REPORT_RETENTION_DAYS", 90, 1, 36_500),
     wsIdleMs: integer(env, "WS_IDLE_TIMEOUT_SECONDS", 45, 5, 3600) * 1000,
     iceServers: iceServers(env),
     iceTransportPolicy: policy,

@@ -44,6 +44,7 @@ export function toMessage(row: MessageRow, senderName: string): Message {
     delivered_at: isoOrNull(row.deliveredAt),
     is_read: row.readAt !== null,
     read_at: isoOrNull(row.readAt),
+    is_removed: row.removedAt !== null,
   };
 }
 

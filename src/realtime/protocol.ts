@@ -112,6 +112,8 @@ export interface Message {
   delivered_at: string | null;
   is_read: boolean;
   read_at: string | null;
+  /** Removed by a moderator: content and file fields are empty. */
+  is_removed: boolean;
 }
 
 /** A roulette partner is a stranger: no user id, username, avatar or orientation. */
@@ -151,6 +153,26 @@ export interface ServerEvents {
   roulette_contact: { user: PublicUser };
   /** To the blocker's own tabs, so every tab hides (or shows again) that person at once. */
   block_changed: { userId: number; blocked: boolean };
+  /** Sent just before a banned user's sockets close with 4403: the chat screen shows the ban page. */
+  banned: BanNotice;
+  /** A moderator's warning; shown until acknowledged (POST /api/warnings/:id/acknowledge). */
+  warning: WarningNotice;
+  /** A moderator removed a message (or a file): both sides show "Removed by a moderator". */
+  message_removed: { messageId: number };
+}
+
+/** What a banned person is told (API.md "Moderation"): why, until when, and where to appeal. */
+export interface BanNotice {
+  reason: string;
+  /** ISO time, or null for a permanent ban. */
+  until: string | null;
+  appeal_url: string;
+}
+
+export interface WarningNotice {
+  id: number;
+  reason: string;
+  created_at: string;
 }
 
 export type ServerEventName = keyof ServerEvents;

@@ -57,6 +57,7 @@ describe("configuration", () => {
     [{ REPORT_RATE_LIMIT: "0" }, /REPORT_RATE_LIMIT/],
     [{ REPORT_AUTO_SUSPEND: "three" }, /REPORT_AUTO_SUSPEND/],
     [{ CALL_RING_SECONDS: "0" }, /CALL_RING_SECONDS/],
+    [{ REPORT_RETENTION_DAYS: "-1" }, /REPORT_RETENTION_DAYS/],
   ])("stops on a bad value with one line naming it: %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(name);
   });

@@ -54,6 +54,7 @@ export function message(overrides: Partial<Message> = {}): Message {
     delivered_at: null,
     is_read: false,
     read_at: null,
+    is_removed: false,
     ...overrides,
   };
 }
