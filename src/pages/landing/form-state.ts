@@ -2,6 +2,7 @@
 // the password) and the errors per field. The JSON API and the form routes share validation, so
 // the messages are the contract's own.
 import { AppError } from "../../http/errors.ts";
+import type { BanNotice } from "../../realtime/protocol.ts";
 
 export type AuthTab = "login" | "register" | "guest";
 
@@ -11,6 +12,8 @@ export interface FormState {
   errors: Record<string, string>;
   /** The form-level message (bad credentials, rate limit, refused origin). */
   message: string | null;
+  /** A 403 `banned` answer: why, until when, and the appeal link (API.md "Moderation"). */
+  ban?: BanNotice;
 }
 
 export const emptyForm = (tab: AuthTab = "login"): FormState => ({ tab, values: {}, errors: {}, message: null });
