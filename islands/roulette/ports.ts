@@ -2,25 +2,10 @@
 // can be tested with a fake socket.
 import type { ClientEvents, ServerEvents } from "../../src/realtime/protocol.ts";
 
-export type RouletteServerEvent =
-  | "roulette_partner_found"
-  | "roulette_partner_disconnected"
-  | "roulette_partner_next"
-  | "roulette_offer"
-  | "roulette_answer"
-  | "roulette_ice_candidate"
-  | "roulette_text"
-  | "roulette_contact";
-
-export type RouletteClientEvent =
-  | "roulette_search"
-  | "roulette_stop_search"
-  | "roulette_next"
-  | "roulette_offer"
-  | "roulette_answer"
-  | "roulette_ice_candidate"
-  | "roulette_text"
-  | "roulette_keep_in_touch";
+// Read from the protocol rather than listed again, so a roulette event added there reaches the
+// port (and its fake in the tests) without a second list to keep in step.
+export type RouletteServerEvent = Extract<keyof ServerEvents, `roulette_${string}`>;
+export type RouletteClientEvent = Extract<keyof ClientEvents, `roulette_${string}`>;
 
 export interface RouletteSocket {
   readonly connected: boolean;

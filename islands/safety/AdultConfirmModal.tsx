@@ -4,6 +4,7 @@ import { useCallback, useId, useRef, useState } from "react";
 import { useChat } from "../chat/context.ts";
 import useFocusTrap from "../chat/useFocusTrap.ts";
 import { confirmAdult } from "./adult-gate.ts";
+import DialogActions from "./DialogActions.tsx";
 import SafetyStyles from "./SafetyStyles.tsx";
 
 export default function AdultConfirmModal({ answer }: { answer: (confirmed: boolean) => void }) {
@@ -47,14 +48,7 @@ export default function AdultConfirmModal({ answer }: { answer: (confirmed: bool
               </a>
             </span>
           </label>
-          <div className="safety-actions">
-            <button type="button" className="safety-button" onClick={cancel}>
-              Cancel
-            </button>
-            <button type="submit" className="safety-button is-primary" disabled={!ticked || saving}>
-              {saving ? "Confirming..." : "Confirm"}
-            </button>
-          </div>
+          <DialogActions dismissLabel="Cancel" onDismiss={cancel} label="Confirm" busyLabel="Confirming..." busy={saving} tone="primary" ready={ticked} />
         </form>
       </div>
     </div>

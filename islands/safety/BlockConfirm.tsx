@@ -2,6 +2,7 @@
 // is confirmed once, with what it does in plain words.
 import { useCallback, useId, useRef, useState } from "react";
 import useFocusTrap from "../chat/useFocusTrap.ts";
+import DialogActions from "./DialogActions.tsx";
 import SafetyStyles from "./SafetyStyles.tsx";
 
 export interface BlockConfirmProps {
@@ -33,14 +34,7 @@ export default function BlockConfirm({ name, onConfirm, onClose }: BlockConfirmP
         <SafetyStyles />
         <h2 id={`${id}-title`}>Block {name}?</h2>
         <p id={`${id}-text`}>They won't be able to message or call you, and you won't see each other.</p>
-        <div className="safety-actions">
-          <button type="button" className="safety-button" onClick={close}>
-            Cancel
-          </button>
-          <button type="button" className="safety-button is-danger" disabled={busy} onClick={() => void confirm()}>
-            {busy ? "Blocking..." : "Block"}
-          </button>
-        </div>
+        <DialogActions dismissLabel="Cancel" onDismiss={close} label="Block" busyLabel="Blocking..." busy={busy} tone="danger" onConfirm={() => void confirm()} />
       </div>
     </div>
   );

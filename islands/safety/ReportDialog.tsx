@@ -5,6 +5,7 @@ import { useCallback, useId, useRef, useState } from "react";
 import { errorText, type ReportContext, type ReportReason } from "../lib/api.ts";
 import { useChat } from "../chat/context.ts";
 import useFocusTrap from "../chat/useFocusTrap.ts";
+import DialogActions from "./DialogActions.tsx";
 import SafetyStyles from "./SafetyStyles.tsx";
 
 export interface ReportTarget {
@@ -103,19 +104,16 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
             <p>
               Your report was sent. Blocking also means {target.name} can't message or call you, and you won't see each other.
             </p>
-            {error && (
-              <p className="safety-error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="safety-actions">
-              <button type="button" className="safety-button" onClick={onClose}>
-                Not now
-              </button>
-              <button type="button" className="safety-button is-danger" disabled={step === "blocking"} onClick={() => void block()}>
-                {step === "blocking" ? "Blocking..." : "Block"}
-              </button>
-            </div>
+            <DialogActions
+              error={error}
+              dismissLabel="Not now"
+              onDismiss={onClose}
+              label="Block"
+              busyLabel="Blocking..."
+              busy={step === "blocking"}
+              tone="danger"
+              onConfirm={() => void block()}
+            />
           </>
         ) : (
           <form
@@ -152,19 +150,16 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
                 {details.length}/{DETAILS_MAX}
               </span>
             </label>
-            {error && (
-              <p className="safety-error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="safety-actions">
-              <button type="button" className="safety-button" onClick={onClose}>
-                Cancel
-              </button>
-              <button type="submit" className="safety-button is-primary" disabled={!reason || step === "sending"}>
-                {step === "sending" ? "Sending..." : "Send report"}
-              </button>
-            </div>
+            <DialogActions
+              error={error}
+              dismissLabel="Cancel"
+              onDismiss={onClose}
+              label="Send report"
+              busyLabel="Sending..."
+              busy={step === "sending"}
+              tone="primary"
+              ready={reason !== null}
+            />
           </form>
         )}
       </div>
