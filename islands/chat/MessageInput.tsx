@@ -1,5 +1,6 @@
 // The input area: attach, an auto-growing text area (at most 120 px), emoji, send.
 // Enter sends, Shift+Enter adds a line; typing start/stop follow lib/typing.ts.
+import { useSignals } from "@preact/signals-react/runtime";
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { TypingNotifier } from "../lib/typing.ts";
 import type { ChatUser } from "../lib/types.ts";
@@ -10,8 +11,10 @@ const EmojiPopover = lazy(() => import("./EmojiPopover.tsx"));
 const MAX_HEIGHT_PX = 120;
 
 export default function MessageInput({ contact, onAttach }: { contact: ChatUser; onAttach: () => void }) {
+  useSignals();
   const controller = useChat();
   const [text, setText] = useState("");
+  const refusal = controller.store.refusal.value;
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [emojiLoaded, setEmojiLoaded] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
@@ -24,6 +27,14 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
     typing.current = notifier;
     return () => notifier.stop();
   }, [controller, contact.id]);
+
+  // A refused send hands its text back (the box was cleared when it left), so nothing typed is lost.
+  useEffect(() => {
+    if (!refusal?.draft || refusal.contactId !== contact.id) return;
+    const { draft, ...shown } = refusal;
+    controller.store.refusal.value = shown;
+    setText((current) => current || draft);
+  }, [refusal, contact.id, controller]);
 
   // Grow with the text up to 120 px, then scroll inside.
   useEffect(() => {

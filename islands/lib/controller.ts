@@ -236,7 +236,7 @@ export class ChatController {
       .request("send_message", { receiverId: contact.id, content, messageType: "text", clientMessageId: clientMessageId() })
       .then(({ message }) => addOwnMessage(this, message))
       .catch(async (error: unknown) => {
-        if (!(await showRefusal(this, contact.id, error))) console.error("Failed to send message", error);
+        if (!(await showRefusal(this, contact.id, error, content))) console.error("Failed to send message", error);
       });
     return true;
   }

@@ -16,6 +16,8 @@ export interface Refusal {
   code: RefusalCode;
   /** The server's own words. */
   text: string;
+  /** The refused message's text, handed back to the message box so nothing typed is lost. */
+  draft?: string;
 }
 
 /** The safety dialog on screen, if any (safety/SafetyDialogs.tsx shows it). */
@@ -77,10 +79,10 @@ export function refusalOf(error: unknown): { code: RefusalCode; text: string } |
  * Shows a refused send in the conversation. "blocked" does not say who blocked whom: if it was
  * me, the line offers Unblock, so my own block list decides.
  */
-export async function showRefusal(c: ChatController, contactId: number, error: unknown): Promise<boolean> {
+export async function showRefusal(c: ChatController, contactId: number, error: unknown, draft?: string): Promise<boolean> {
   const refusal = refusalOf(error);
   if (!refusal) return false;
-  c.store.refusal.value = { contactId, ...refusal };
+  c.store.refusal.value = { contactId, ...refusal, ...(draft ? { draft } : {}) };
   if (refusal.code === "blocked" && c.store.blocked.value[contactId] === undefined) {
     try {
       const { users } = await c.api.blocks();

@@ -9,6 +9,7 @@ import { ChatContext } from "../../islands/chat/context.ts";
 import ImageGrid from "../../islands/chat/ImageGrid.tsx";
 import MessageBubble from "../../islands/chat/MessageBubble.tsx";
 import type { ChatController } from "../../islands/lib/controller.ts";
+import { AckError } from "../../islands/lib/socket.ts";
 import { attachChatEvents } from "../../islands/lib/events.ts";
 import AdultGate from "../../islands/safety/AdultGate.tsx";
 import { ensureAdult } from "../../islands/safety/adult-gate.ts";
@@ -253,6 +254,23 @@ describe("blocking from the chat header", () => {
       "Bob only accepts messages from people they have written to.",
     );
     expect(el.querySelector(".message-input")).not.toBeNull();
+  });
+
+  test("a refused text comes back into the message box, so nothing typed is lost", async () => {
+    const h = harness(routes);
+    h.socket.request = (async () => {
+      throw new AckError("not_accepting", "This person only accepts messages from people they have written to");
+    }) as typeof h.socket.request;
+    h.controller.select(bob, "chat");
+    const el = await render(h.controller, <ChatWindow contact={bob} />);
+    await act(async () => {
+      expect(h.controller.sendText("  Are you free tonight?  ")).toBe(true);
+    });
+    await settle();
+    expect(text(el.querySelector('.conversation-notice[role="alert"]'))).toBe(
+      "This person only accepts messages from people they have written to",
+    );
+    expect(el.querySelector<HTMLTextAreaElement>(".message-input textarea")?.value).toBe("Are you free tonight?");
   });
 
   test("a refusal because Bob blocked me says so without an Unblock button", async () => {
