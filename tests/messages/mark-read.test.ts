@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { describe, expect, test } from "bun:test";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 import { sendText, sendTexts } from "./seed.ts";
 
-let t: TestApp;
-let wsUrl: string;
-
-beforeAll(() => {
-  t = makeTestApp();
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp();
 
 const markRead = (token: string, senderId: number | string) => t.call("PUT", `/api/messages/mark-read/${senderId}`, { token });
 
@@ -20,7 +14,7 @@ describe("PUT /api/messages/mark-read/:senderId", () => {
     const ids = sendTexts(t, sender.user.id, reader.user.id, 3);
     const mine = sendText(t, reader.user.id, sender.user.id, "my own message stays unread");
     sendText(t, other.user.id, reader.user.id, "from someone else");
-    const senderSocket = await connect(wsUrl, sender.token);
+    const senderSocket = await connect(t.wsUrl, sender.token);
     try {
       const res = await markRead(reader.token, sender.user.id);
       expect(res.status).toBe(200);
@@ -48,7 +42,7 @@ describe("PUT /api/messages/mark-read/:senderId", () => {
     const [sender, reader] = [await registerUser(t), await registerUser(t)];
     sendText(t, sender.user.id, reader.user.id, "hello");
     await markRead(reader.token, sender.user.id);
-    const senderSocket = await connect(wsUrl, sender.token);
+    const senderSocket = await connect(t.wsUrl, sender.token);
     try {
       const again = await markRead(reader.token, sender.user.id);
       expect(again.body).toEqual({ updatedCount: 0, readMessages: [] });

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ban, findByUsername, unban } from "../../src/moderation/service.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp();
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp();
 
 describe("bans", () => {
   test("a ban ends every session: requests get 401, login gets 403 banned, the socket closes", async () => {
     const { token, user } = await registerUser(t);
-    const socket = await connect(wsUrl, token);
+    const socket = await connect(t.wsUrl, token);
     const ended = ban(t.ctx.db, user.id, null);
     expect(ended).toHaveLength(1);
     expect((await t.call("GET", "/api/auth/me", { token })).status).toBe(401);

@@ -1,23 +1,18 @@
 // Who may open a peer socket on the real app: a signed-in browser of this site, and nobody else.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { closeOf, openPeerSocket } from "./client.ts";
 
-let t: TestApp;
-let wsUrl: string;
-let origin: string;
+const t = listeningApp();
 let token: string;
 
 beforeAll(async () => {
-  t = makeTestApp();
   ({ token } = await registerUser(t));
-  ({ wsUrl, url: origin } = t.listen());
 });
 
-afterAll(() => t.close());
-
 let ids = 0;
-const peerUrl = (id = `p${++ids}`, peerToken = "tok") => `${wsUrl}/peerjs/peerjs?key=peerjs&id=${id}&token=${peerToken}&version=1.5.5`;
+const peerUrl = (id = `p${++ids}`, peerToken = "tok") => `${t.wsUrl}/peerjs/peerjs?key=peerjs&id=${id}&token=${peerToken}&version=1.5.5`;
 const cookie = (value: string) => ({ cookie: `sid=${encodeURIComponent(value)}` });
 
 describe("opening a peer socket", () => {
@@ -57,7 +52,7 @@ describe("opening a peer socket", () => {
   });
 
   test("is accepted for a signed-in user from the site's own origin, with OPEN", async () => {
-    const socket = openPeerSocket(peerUrl(), { ...cookie(token), origin });
+    const socket = openPeerSocket(peerUrl(), { ...cookie(token), origin: t.url });
     expect(await socket.opened).toBe(true);
     expect(JSON.parse(await socket.next())).toEqual({ type: "OPEN" });
     socket.close();

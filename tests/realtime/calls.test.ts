@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { CallRegistry, type Call } from "../../src/calls/registry.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp();
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp();
 
 async function two() {
   const caller = await registerUser(t, { name: "Caller Cat" });
   const callee = await registerUser(t, { name: "Callee Cal" });
-  return { caller, callee, c: await connect(wsUrl, caller.token), r: await connect(wsUrl, callee.token) };
+  return { caller, callee, c: await connect(t.wsUrl, caller.token), r: await connect(t.wsUrl, callee.token) };
 }
 
 describe("calls", () => {
@@ -33,7 +28,7 @@ describe("calls", () => {
   test("a call to someone offline is rejected with reason offline", async () => {
     const caller = await registerUser(t);
     const away = await registerUser(t);
-    const c = await connect(wsUrl, caller.token);
+    const c = await connect(t.wsUrl, caller.token);
     c.send("call_user", { receiverId: away.user.id, callerPeerId: "p1" });
     expect((await c.next("call_rejected")).data).toEqual({ reason: "offline" });
     c.close();
@@ -44,7 +39,7 @@ describe("calls", () => {
     c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");
     const third = await registerUser(t);
-    const x = await connect(wsUrl, third.token);
+    const x = await connect(t.wsUrl, third.token);
     x.send("call_user", { receiverId: callee.user.id, callerPeerId: "p3" });
     expect((await x.next("call_rejected")).data).toEqual({ reason: "busy" });
     x.send("call_user", { receiverId: caller.user.id, callerPeerId: "p3" });
@@ -80,7 +75,7 @@ describe("calls", () => {
     c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");
     const intruder = await registerUser(t);
-    const x = await connect(wsUrl, intruder.token);
+    const x = await connect(t.wsUrl, intruder.token);
     const end = await x.ask("end_call", { receiverId: callee.user.id });
     expect(end.data).toEqual({ ended: false });
     expect((await x.ask("answer_call", { callerId: caller.user.id, answererPeerId: "evil" })).error?.code).toBe("not_found");
@@ -101,7 +96,7 @@ describe("calls", () => {
 
   test("answering in one tab stops the ringing in the receiver's other tabs", async () => {
     const { caller, callee, c, r } = await two();
-    const r2 = await connect(wsUrl, callee.token);
+    const r2 = await connect(t.wsUrl, callee.token);
     c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");
     await r2.next("incoming_call");
@@ -120,20 +115,14 @@ describe("calls", () => {
 });
 
 describe("a call nobody answers", () => {
-  let quick: TestApp;
-  let quickWs: string;
-  beforeAll(() => {
-    quick = makeTestApp({ CALL_RING_SECONDS: "1" });
-    quickWs = quick.listen().wsUrl;
-  });
-  afterAll(() => quick.close());
+  const quick = listeningApp({ CALL_RING_SECONDS: "1" });
 
   async function ringing() {
     const caller = await registerUser(quick);
     const callee = await registerUser(quick);
-    const c = await connect(quickWs, caller.token);
-    const r = await connect(quickWs, callee.token);
-    const r2 = await connect(quickWs, callee.token);
+    const c = await connect(quick.wsUrl, caller.token);
+    const r = await connect(quick.wsUrl, callee.token);
+    const r2 = await connect(quick.wsUrl, callee.token);
     c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");
     await r2.next("incoming_call");

@@ -1,39 +1,31 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { describe, expect, test } from "bun:test";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-let t: TestApp;
-let wsUrl: string;
-let origin: string;
-beforeAll(() => {
-  t = makeTestApp({ ALLOWED_ORIGINS: "https://partner.example", WS_IDLE_TIMEOUT_SECONDS: "5" });
-  const server = t.listen();
-  wsUrl = server.wsUrl;
-  origin = server.url;
-});
-afterAll(() => t.close());
+const t = listeningApp({ ALLOWED_ORIGINS: "https://partner.example", WS_IDLE_TIMEOUT_SECONDS: "5" });
 
 describe("opening the socket", () => {
   test.each([
     ["no token", ""],
     ["a forged token", "forged.token"],
   ])("refuses %s", async (_label, token) => {
-    await expect(connect(wsUrl, token)).rejects.toThrow();
+    await expect(connect(t.wsUrl, token)).rejects.toThrow();
   });
 
   test("refuses a revoked token", async () => {
     const { token } = await registerUser(t);
     await t.call("POST", "/api/auth/logout", { token });
-    await expect(connect(wsUrl, token)).rejects.toThrow();
+    await expect(connect(t.wsUrl, token)).rejects.toThrow();
   });
 
   test("refuses a foreign Origin and accepts its own and listed ones", async () => {
     const { token } = await registerUser(t);
-    await expect(connect(wsUrl, token, { origin: "https://evil.example" })).rejects.toThrow();
-    const own = await connect(wsUrl, token, { origin });
-    const listed = await connect(wsUrl, token, { origin: "https://partner.example" });
-    const loopbackAlias = await connect(wsUrl, token, { origin: origin.replace("127.0.0.1", "localhost") });
-    await expect(connect(wsUrl, token, { origin: origin.replace(/:\d+$/, ":1") })).rejects.toThrow();
+    await expect(connect(t.wsUrl, token, { origin: "https://evil.example" })).rejects.toThrow();
+    const own = await connect(t.wsUrl, token, { origin: t.url });
+    const listed = await connect(t.wsUrl, token, { origin: "https://partner.example" });
+    const loopbackAlias = await connect(t.wsUrl, token, { origin: t.url.replace("127.0.0.1", "localhost") });
+    await expect(connect(t.wsUrl, token, { origin: t.url.replace(/:\d+$/, ":1") })).rejects.toThrow();
     loopbackAlias.close();
     own.close();
     listed.close();
@@ -43,7 +35,7 @@ describe("opening the socket", () => {
 describe("frames", () => {
   test("answers ping with pong", async () => {
     const { token } = await registerUser(t);
-    const s = await connect(wsUrl, token);
+    const s = await connect(t.wsUrl, token);
     s.send("ping");
     await s.next("pong");
     const acked = await s.ask("ping");
@@ -60,7 +52,7 @@ describe("frames", () => {
     ["an unknown event", '{"event":"launch_rockets","data":{}}'],
   ])("answers %s with an error event and stays open", async (_label, raw) => {
     const { token } = await registerUser(t);
-    const s = await connect(wsUrl, token);
+    const s = await connect(t.wsUrl, token);
     s.raw(raw);
     const error = await s.next("error");
     expect(error.data.code).toMatch(/invalid_frame|unknown_event/);
@@ -72,7 +64,7 @@ describe("frames", () => {
 
   test("answers a bad frame that asked for an ack on the ack", async () => {
     const { token } = await registerUser(t);
-    const s = await connect(wsUrl, token);
+    const s = await connect(t.wsUrl, token);
     s.raw(JSON.stringify({ event: "send_message", data: { receiverId: "x" }, ack: 7 }));
     const answer = await new Promise<unknown>((resolve) => {
       const check = setInterval(() => {
@@ -86,14 +78,14 @@ describe("frames", () => {
 
   test("closes with 1009 on a frame larger than 64 KB", async () => {
     const { token } = await registerUser(t);
-    const s = await connect(wsUrl, token);
+    const s = await connect(t.wsUrl, token);
     s.raw(JSON.stringify({ event: "ping", data: { pad: "x".repeat(70 * 1024) } }));
     expect((await s.closed).code).toBe(1009);
   });
 
   test("closes a socket that sends nothing for the idle time", async () => {
     const { token } = await registerUser(t);
-    const s = await connect(wsUrl, token);
+    const s = await connect(t.wsUrl, token);
     const started = Date.now();
     const { code } = await s.closed;
     expect(code).toBe(4408);
@@ -103,8 +95,8 @@ describe("frames", () => {
   test("logout closes that session's sockets at once, and only those", async () => {
     const { token, user } = await registerUser(t);
     const other = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
-    const a = await connect(wsUrl, token);
-    const b = await connect(wsUrl, other.body.token);
+    const a = await connect(t.wsUrl, token);
+    const b = await connect(t.wsUrl, other.body.token);
     await t.call("POST", "/api/auth/logout", { token });
     expect((await a.closed).code).toBe(4401);
     b.send("ping");
@@ -114,7 +106,7 @@ describe("frames", () => {
 
   test("a ban written to the database ends the socket at its next event", async () => {
     const { token, user } = await registerUser(t);
-    const s = await connect(wsUrl, token);
+    const s = await connect(t.wsUrl, token);
     t.ctx.sqlite.run("UPDATE users SET banned = 1 WHERE id = ?", [user.id]);
     s.send("ping");
     expect((await s.closed).code).toBe(4401);

@@ -1,17 +1,12 @@
 // Every client event with hostile data: each gets an answer (data or a clear error, never
 // "internal"), nothing crashes, and the socket stays open for the next frame.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { clientEvents } from "../../src/realtime/protocol.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SOCKET_RATE_LIMIT: "10000:10000" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SOCKET_RATE_LIMIT: "10000:10000" });
 
 const hostile: unknown[] = [
   null,
@@ -29,7 +24,7 @@ const hostile: unknown[] = [
 test("each event with each hostile payload is answered and the socket survives", async () => {
   const me = await registerUser(t);
   await registerUser(t);
-  const s = await connect(wsUrl, me.token);
+  const s = await connect(t.wsUrl, me.token);
   const internal: string[] = [];
   for (const event of Object.keys(clientEvents)) {
     for (const data of hostile) {

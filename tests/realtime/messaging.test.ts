@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { describe, expect, test } from "bun:test";
+import { makeTestApp, registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SOCKET_RATE_LIMIT: "20:40" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SOCKET_RATE_LIMIT: "20:40" });
 
 const pair = async () => ({ a: await registerUser(t, { name: "Sender Sam" }), b: await registerUser(t, { name: "Receiver Rae" }) });
 
 describe("send_message", () => {
   test("stores, acks, tells every sender tab and the receiver, and marks it delivered", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
-    const a2 = await connect(wsUrl, a.token);
-    const b1 = await connect(wsUrl, b.token);
+    const a1 = await connect(t.wsUrl, a.token);
+    const a2 = await connect(t.wsUrl, a.token);
+    const b1 = await connect(t.wsUrl, b.token);
     const ack = await a1.ask("send_message", { receiverId: b.user.id, content: "  hello Rae  ", messageType: "text" });
     const message = ack.data.message;
     expect(message).toMatchObject({ sender_id: a.user.id, receiver_id: b.user.id, sender_name: "Sender Sam", content: "hello Rae", message_type: "text", is_read: false });
@@ -35,11 +30,11 @@ describe("send_message", () => {
 
   test("holds a message for an absent receiver and delivers it when they connect", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
+    const a1 = await connect(t.wsUrl, a.token);
     const ack = await a1.ask("send_message", { receiverId: b.user.id, content: "are you there?" });
     expect(ack.data.message.is_delivered).toBe(false);
     expect(await a1.silent("message_delivered", 200)).toBe(true);
-    const b1 = await connect(wsUrl, b.token);
+    const b1 = await connect(t.wsUrl, b.token);
     const delivered = await a1.next("message_delivered");
     expect(delivered.data.messageId).toBe(ack.data.message.id);
     a1.close();
@@ -48,8 +43,8 @@ describe("send_message", () => {
 
   test("a repeated clientMessageId answers the stored message and neither stores nor delivers it again", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
-    const b1 = await connect(wsUrl, b.token);
+    const a1 = await connect(t.wsUrl, a.token);
+    const b1 = await connect(t.wsUrl, b.token);
     const first = await a1.ask("send_message", { receiverId: b.user.id, content: "once", clientMessageId: "c-123" });
     await b1.next("new_message");
     const again = await a1.ask("send_message", { receiverId: b.user.id, content: "once", clientMessageId: "c-123" });
@@ -65,7 +60,7 @@ describe("send_message", () => {
 
   test("sends as the signed-in user whatever senderId the frame claims", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
+    const a1 = await connect(t.wsUrl, a.token);
     const ack = await a1.ask("send_message", { receiverId: b.user.id, content: "me", senderId: b.user.id, sender_id: b.user.id });
     expect(ack.data.message.sender_id).toBe(a.user.id);
     a1.close();
@@ -82,7 +77,7 @@ describe("send_message", () => {
     ["a long clientMessageId", { clientMessageId: "c".repeat(65) }, "validation"],
   ])("refuses %s with an error and stores nothing", async (_label, change, code) => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
+    const a1 = await connect(t.wsUrl, a.token);
     const ack = await a1.ask("send_message", { receiverId: b.user.id, content: "ok", ...change });
     expect(ack.error?.code).toBe(code);
     expect(ack.error?.message).toBeString();
@@ -93,7 +88,7 @@ describe("send_message", () => {
 
   test("accepts exactly 4000 characters and emoji messages", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
+    const a1 = await connect(t.wsUrl, a.token);
     expect((await a1.ask("send_message", { receiverId: b.user.id, content: "y".repeat(4000) })).data.message.content).toHaveLength(4000);
     expect((await a1.ask("send_message", { receiverId: String(b.user.id), content: "🎉", messageType: "emoji" })).data.message.message_type).toBe("emoji");
     a1.close();
@@ -101,7 +96,7 @@ describe("send_message", () => {
 
   test("refuses a message to yourself", async () => {
     const { a } = await pair();
-    const a1 = await connect(wsUrl, a.token);
+    const a1 = await connect(t.wsUrl, a.token);
     expect((await a1.ask("send_message", { receiverId: a.user.id, content: "me" })).error?.code).toBe("validation");
     a1.close();
   });
@@ -110,8 +105,8 @@ describe("send_message", () => {
 describe("typing", () => {
   test("tells the receiver who is typing and when they stop", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
-    const b1 = await connect(wsUrl, b.token);
+    const a1 = await connect(t.wsUrl, a.token);
+    const b1 = await connect(t.wsUrl, b.token);
     a1.send("typing_start", { receiverId: b.user.id });
     expect((await b1.next("user_typing")).data).toEqual({ userId: a.user.id, name: "Sender Sam", isTyping: true });
     a1.send("typing_stop", { receiverId: b.user.id });
@@ -124,8 +119,8 @@ describe("typing", () => {
 describe("read receipts", () => {
   test("messages_read marks the listed messages, acks the count and tells the sender", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
-    const b1 = await connect(wsUrl, b.token);
+    const a1 = await connect(t.wsUrl, a.token);
+    const b1 = await connect(t.wsUrl, b.token);
     const m1 = (await a1.ask("send_message", { receiverId: b.user.id, content: "one" })).data.message;
     const m2 = (await a1.ask("send_message", { receiverId: b.user.id, content: "two" })).data.message;
     const ack = await b1.ask("messages_read", { senderId: a.user.id, receiverId: b.user.id, readAt: new Date().toISOString(), messageIds: [m1.id, m2.id, 999999] });
@@ -142,12 +137,12 @@ describe("read receipts", () => {
 
   test("cannot mark someone else's messages: a spoofed receiverId is refused, the sender's own ids change nothing", async () => {
     const { a, b } = await pair();
-    const a1 = await connect(wsUrl, a.token);
+    const a1 = await connect(t.wsUrl, a.token);
     const m = (await a1.ask("send_message", { receiverId: b.user.id, content: "private" })).data.message;
     const spoof = await a1.ask("messages_read", { senderId: a.user.id, receiverId: b.user.id, messageIds: [m.id] });
     expect(spoof.error?.code).toBeOneOf(["forbidden", "validation"]);
     const c = await registerUser(t);
-    const c1 = await connect(wsUrl, c.token);
+    const c1 = await connect(t.wsUrl, c.token);
     const stranger = await c1.ask("messages_read", { senderId: a.user.id, messageIds: [m.id] });
     expect(stranger.data).toEqual({ updatedCount: 0 });
     const row = t.ctx.sqlite.query("SELECT read_at FROM messages WHERE id = ?").get(m.id) as { read_at: number | null };

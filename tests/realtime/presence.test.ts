@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { describe, expect, test } from "bun:test";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp();
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp();
 
 const isOnline = (id: number) => (t.ctx.sqlite.query("SELECT is_online FROM users WHERE id = ?").get(id) as { is_online: number }).is_online === 1;
 
@@ -16,12 +11,12 @@ describe("presence", () => {
   test("several tabs are one presence: online with the first, offline after the last", async () => {
     const watcher = await registerUser(t);
     const ann = await registerUser(t, { name: "Ann Presence" });
-    const w = await connect(wsUrl, watcher.token);
-    const tab1 = await connect(wsUrl, ann.token);
+    const w = await connect(t.wsUrl, watcher.token);
+    const tab1 = await connect(t.wsUrl, ann.token);
     const online = await w.next("user_online", 3000, (f) => f.data.userId === ann.user.id);
     expect(online.data).toEqual({ userId: ann.user.id, name: "Ann Presence" });
     expect(isOnline(ann.user.id)).toBe(true);
-    const tab2 = await connect(wsUrl, ann.token);
+    const tab2 = await connect(t.wsUrl, ann.token);
     expect(await w.silent("user_online")).toBe(true);
     tab1.close();
     expect(await w.silent("user_offline")).toBe(true);
@@ -35,8 +30,8 @@ describe("presence", () => {
   test("user_logout takes a user offline with the socket still open; user_back_online returns them", async () => {
     const watcher = await registerUser(t);
     const bob = await registerUser(t);
-    const w = await connect(wsUrl, watcher.token);
-    const b = await connect(wsUrl, bob.token);
+    const w = await connect(t.wsUrl, watcher.token);
+    const b = await connect(t.wsUrl, bob.token);
     await w.next("user_online", 3000, (f) => f.data.userId === bob.user.id);
     b.send("user_logout");
     await w.next("user_offline", 3000, (f) => f.data.userId === bob.user.id);
@@ -51,7 +46,7 @@ describe("presence", () => {
   test("the people list shows who is online", async () => {
     const viewer = await registerUser(t);
     const cat = await registerUser(t);
-    const c = await connect(wsUrl, cat.token);
+    const c = await connect(t.wsUrl, cat.token);
     const list = await t.call("GET", "/api/users", { token: viewer.token });
     expect(list.body.users[0].id).toBe(cat.user.id);
     expect(list.body.users[0].is_online).toBe(true);
@@ -60,8 +55,8 @@ describe("presence", () => {
 
   test("a user never hears their own presence", async () => {
     const dan = await registerUser(t);
-    const d1 = await connect(wsUrl, dan.token);
-    const d2 = await connect(wsUrl, dan.token);
+    const d1 = await connect(t.wsUrl, dan.token);
+    const d2 = await connect(t.wsUrl, dan.token);
     d2.close();
     expect(await d1.silent("user_online")).toBe(true);
     d1.close();
@@ -69,7 +64,7 @@ describe("presence", () => {
 
   test("new_user_registered reaches signed-in users", async () => {
     const viewer = await registerUser(t);
-    const v = await connect(wsUrl, viewer.token);
+    const v = await connect(t.wsUrl, viewer.token);
     await registerUser(t, { name: "Fresh Face" });
     const event = await v.next("new_user_registered", 3000, (f) => f.data.name === "Fresh Face");
     expect(event.data).toEqual({ name: "Fresh Face" });

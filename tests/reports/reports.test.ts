@@ -9,19 +9,14 @@ import { reports, users } from "../../db/schema.ts";
 import { storeText } from "../../src/messages/service.ts";
 import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 import { bytesOf, fileOf, jpegWithExif, pngBytes, pngOfSize } from "../uploads/fixtures.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
 const person = () => registerUser(t);
 const report = (token: string, json: unknown) => t.call("POST", "/api/reports", { token, json });
@@ -38,8 +33,8 @@ function form(fields: Record<string, string | number>, evidence?: File): FormDat
 async function roulettePair() {
   const a = await person();
   const b = await person();
-  const sa = await connect(wsUrl, a.token);
-  const sb = await connect(wsUrl, b.token);
+  const sa = await connect(t.wsUrl, a.token);
+  const sb = await connect(t.wsUrl, b.token);
   await sa.ask("roulette_search", { filters: { gender: "any", country: "any" } });
   await sb.ask("roulette_search", { filters: { gender: "any", country: "any" } });
   const id = (await sa.next("roulette_partner_found")).data.partner.id as string;

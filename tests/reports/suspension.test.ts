@@ -1,9 +1,10 @@
 // Automatic suspension from roulette: the weight rule alone, then end to end over HTTP and the socket.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { reports, users } from "../../db/schema.ts";
 import { reachesSuspension, reporterWeight } from "../../src/reports/weights.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
 // Registering hashes passwords: slow on a busy machine.
@@ -41,13 +42,7 @@ describe("the weight rule", () => {
 });
 
 describe("suspension from roulette", () => {
-  let t: TestApp;
-  let wsUrl: string;
-  beforeAll(() => {
-    t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
-    wsUrl = t.listen().wsUrl;
-  });
-  afterAll(() => t.close());
+  const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
   /** A registered account made two days ago. */
   async function established() {
@@ -66,8 +61,8 @@ describe("suspension from roulette", () => {
   test("three established reporters suspend a user at once: the session ends and roulette_search answers suspended", async () => {
     const target = await registerUser(t);
     const partner = await registerUser(t);
-    const st = await connect(wsUrl, target.token);
-    const sp = await connect(wsUrl, partner.token);
+    const st = await connect(t.wsUrl, target.token);
+    const sp = await connect(t.wsUrl, partner.token);
     await st.ask("roulette_search", { filters: { gender: "any", country: "any" } });
     await sp.ask("roulette_search", { filters: { gender: "any", country: "any" } });
     await sp.next("roulette_partner_found");

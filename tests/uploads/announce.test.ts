@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { describe, expect, test } from "bun:test";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 import { fileOf, uploadForm } from "./fixtures.ts";
 
-let t: TestApp;
-let wsUrl: string;
-
-beforeAll(() => {
-  t = makeTestApp({ UPLOAD_RATE_LIMIT: "12" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ UPLOAD_RATE_LIMIT: "12" });
 
 const files = (n: number) => Array.from({ length: n }, (_, i) => fileOf(`file ${i}`, `f${i}.txt`));
 
 describe("uploads reach the other person like text messages", () => {
   test("sends message_sent to the sender, new_message to the receiver and marks it delivered", async () => {
     const [sender, receiver] = [await registerUser(t), await registerUser(t)];
-    const senderSocket = await connect(wsUrl, sender.token);
-    const receiverSocket = await connect(wsUrl, receiver.token);
+    const senderSocket = await connect(t.wsUrl, sender.token);
+    const receiverSocket = await connect(t.wsUrl, receiver.token);
     try {
       const res = await t.call("POST", "/api/messages/upload", { token: sender.token, body: uploadForm(receiver.user.id, "file", files(1)) });
       expect(res.status).toBe(201);
@@ -36,7 +30,7 @@ describe("uploads reach the other person like text messages", () => {
 
   test("announces each file of a group, in order, with the shared group_id", async () => {
     const [sender, receiver] = [await registerUser(t), await registerUser(t)];
-    const receiverSocket = await connect(wsUrl, receiver.token);
+    const receiverSocket = await connect(t.wsUrl, receiver.token);
     try {
       const res = await t.call("POST", "/api/messages/upload-multiple", { token: sender.token, body: uploadForm(receiver.user.id, "files", files(3)) });
       const ids = res.body.messages.map((m: { id: number }) => m.id);

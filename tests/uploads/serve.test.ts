@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { fileOf, pngBytes, SVG_WITH_SCRIPT, uploadForm } from "./fixtures.ts";
 
-let t: TestApp;
-let baseUrl: string;
+const t = listeningApp();
 let alice: Awaited<ReturnType<typeof registerUser>>;
 let bob: Awaited<ReturnType<typeof registerUser>>;
 let eve: Awaited<ReturnType<typeof registerUser>>;
@@ -22,8 +22,6 @@ async function send(file: File): Promise<string> {
 }
 
 beforeAll(async () => {
-  t = makeTestApp();
-  baseUrl = t.listen().url;
   [alice, bob, eve] = [await registerUser(t), await registerUser(t), await registerUser(t)];
   imagePath = await send(fileOf(await pngBytes(), "photo.png", "image/png"));
   svgPath = await send(fileOf(SVG_WITH_SCRIPT, "drawing.svg", "image/svg+xml"));
@@ -34,7 +32,6 @@ beforeAll(async () => {
   writeFileSync(join(t.dataDir, "secret.txt"), SECRET);
   writeFileSync(join(t.dataDir, "uploads", "loose.txt"), SECRET);
 });
-afterAll(() => t.close());
 
 const fetchUpload = (path: string, options: { token?: string; cookie?: string; method?: string } = {}) =>
   t.call(options.method ?? "GET", `/uploads/${path}`, { token: options.token, headers: options.cookie ? { cookie: `sid=${options.cookie}` } : {} });
@@ -159,7 +156,7 @@ describe("paths that try to leave the uploads folder", () => {
 
 /** One HTTP/1.1 request over a plain socket, so `..` reaches the server exactly as written. */
 async function rawGet(path: string): Promise<number> {
-  const { hostname, port } = new URL(baseUrl);
+  const { hostname, port } = new URL(t.url);
   let received = "";
   const done = Promise.withResolvers<void>();
   const socket = await Bun.connect({

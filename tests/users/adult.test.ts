@@ -1,17 +1,12 @@
 // The 18+ confirmation (API.md "Safety", Adult): accounts made before the rule confirm once,
 // and until they do, calls refuse them.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { CONFIRM_ADULT_PER_HOUR } from "../../src/users/index.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
 /** An account from before the rule: no confirmation recorded. */
 async function legacyUser(overrides: Record<string, unknown> = {}) {
@@ -56,8 +51,8 @@ describe("calls before the confirmation", () => {
   test("call_user answers adult_confirmation_required until the caller confirms, then rings", async () => {
     const caller = await legacyUser();
     const callee = await registerUser(t);
-    const c = await connect(wsUrl, caller.token);
-    const r = await connect(wsUrl, callee.token);
+    const c = await connect(t.wsUrl, caller.token);
+    const r = await connect(t.wsUrl, callee.token);
     const refused = await c.ask("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     expect(refused.error).toEqual({ code: "adult_confirmation_required", message: "Please confirm that you are 18 or older first" });
     c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
@@ -74,8 +69,8 @@ describe("calls before the confirmation", () => {
   test("answering needs the confirmation too, and the call keeps ringing until then", async () => {
     const caller = await registerUser(t);
     const callee = await legacyUser();
-    const c = await connect(wsUrl, caller.token);
-    const r = await connect(wsUrl, callee.token);
+    const c = await connect(t.wsUrl, caller.token);
+    const r = await connect(t.wsUrl, callee.token);
     c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");
     const refused = await r.ask("answer_call", { callerId: caller.user.id, answererPeerId: "p2" });
