@@ -1,25 +1,17 @@
 // What a block does, in either direction, on open sockets of both people in every tab
 // (API.md "Safety", Blocks): refusals, dropped events, hidden lists and presence, ended calls
 // and roulette pairs, and everything back on unblock.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { describe, expect, test } from "bun:test";
+import { registerUser } from "../support/app.ts";
+import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
-type Person = Awaited<ReturnType<typeof registerUser>> & { s: TestSocket };
+type Person = ConnectedUser;
 
-async function person(name: string): Promise<Person> {
-  const u = await registerUser(t, { name });
-  return { ...u, s: await connect(wsUrl, u.token) };
-}
+const person = (name: string) => connectedUser(t, { name });
 
 /** Two connected people who have written to each other; `blocker` then blocks `blocked`. */
 async function blockedPair() {
@@ -104,7 +96,7 @@ describe("a block hides delivery", () => {
     const away = await registerUser(t, { name: "Away Ari" });
     const sent = await sender.s.ask("send_message", { receiverId: away.user.id, content: "while you were out" });
     await t.call("POST", "/api/blocks", { token: away.token, json: { userId: sender.user.id } });
-    const back = await connect(wsUrl, away.token);
+    const back = await connect(t.wsUrl, away.token);
     expect(await heardAbout(sender.s, "user_online", away.user.id)).toBe(false);
     expect(sender.s.frames.some((f) => f.event === "message_delivered")).toBe(false);
     const row = t.ctx.sqlite.query("SELECT delivered_at FROM messages WHERE id = ?").get(sent.data.message.id) as { delivered_at: number | null };
@@ -186,7 +178,7 @@ describe("a block hides each from the other's lists", () => {
 describe("a block reaches open sockets at once", () => {
   test("every tab of the blocker hears block_changed, and the blocked person sees the blocker go offline", async () => {
     const blocker = await person("Tabs Tess");
-    const tab2 = await connect(wsUrl, blocker.token);
+    const tab2 = await connect(t.wsUrl, blocker.token);
     const blocked = await person("Watcher Wes");
     await t.call("POST", "/api/blocks", { token: blocker.token, json: { userId: blocked.user.id } });
     expect((await blocker.s.next("block_changed")).data).toEqual({ userId: blocked.user.id, blocked: true });
@@ -203,7 +195,7 @@ describe("a block reaches open sockets at once", () => {
     blocked.s.close();
     await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocked.user.id);
     expect(await heardAbout(blocker.s, "user_offline", blocked.user.id)).toBe(false);
-    const again = await connect(wsUrl, blocked.token);
+    const again = await connect(t.wsUrl, blocked.token);
     await witness.s.next("user_online", 3000, (f) => f.data.userId === blocked.user.id);
     expect(await heardAbout(blocker.s, "user_online", blocked.user.id)).toBe(false);
     blocker.s.close();

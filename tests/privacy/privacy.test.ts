@@ -1,26 +1,15 @@
 // "Who can message and call me" (API.md "Safety", Privacy) and the contact flags the client
 // uses to blur pictures from people one has never written to.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { PRIVACY_CHANGES_PER_HOUR } from "../../src/privacy/index.ts";
 import { ContactRegistry } from "../../src/privacy/contacts.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { registerUser } from "../support/app.ts";
+import { connectedUser, listeningApp } from "../support/listening.ts";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
-type Person = Awaited<ReturnType<typeof registerUser>> & { s: TestSocket };
-
-async function person(): Promise<Person> {
-  const u = await registerUser(t);
-  return { ...u, s: await connect(wsUrl, u.token) };
-}
+const person = () => connectedUser(t);
 
 const setPrivacy = (token: string, allowFrom: unknown) => t.call("PUT", "/api/users/privacy", { token, json: { allowFrom } });
 

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
+import type { TestSocket } from "../support/ws.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
-async function player(profile: Record<string, unknown> = {}) {
-  const u = await registerUser(t, profile);
-  return { ...u, s: await connect(wsUrl, u.token) };
-}
-type Player = Awaited<ReturnType<typeof player>>;
+const player = (profile: Record<string, unknown> = {}) => connectedUser(t, profile);
+type Player = ConnectedUser;
 
 const search = (s: TestSocket, userId: number, filters = { gender: "any", country: "any" }) => s.ask("roulette_search", { userId, filters });
 

@@ -1,29 +1,22 @@
 // Roulette partners stay strangers: socket tests for the pairing id, text chat, keep in touch,
 // and who may never be paired (blocks, reports, adults only, suspension).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { connectedUser, listeningApp } from "../support/listening.ts";
+import type { TestSocket } from "../support/ws.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
 
-let t: TestApp;
-let wsUrl: string;
-beforeAll(() => {
-  t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
-  wsUrl = t.listen().wsUrl;
-});
-afterAll(() => t.close());
+const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
 async function player(profile: Record<string, unknown> = {}) {
-  const u = await registerUser(t, profile);
-  const s = await connect(wsUrl, u.token);
+  const u = await connectedUser(t, profile);
   /** Every frame this socket ever received, raw. */
   const heard: string[] = [];
-  s.ws.addEventListener("message", (e) => heard.push(String(e.data)));
-  return { ...u, s, heard };
+  u.s.ws.addEventListener("message", (e) => heard.push(String(e.data)));
+  return { ...u, heard };
 }
 type Player = Awaited<ReturnType<typeof player>>;
 
