@@ -17,6 +17,9 @@ export type ErrorCode =
   | "not_accepting"
   | "suspended"
   | "adult_confirmation_required"
+  | "appeal_exists"
+  | "appeal_decided"
+  | "ban_ended"
   | "internal";
 
 export class AppError extends Error {

@@ -13,6 +13,11 @@ export interface CloseListener {
   (socket: ClientSocket, lastOfUser: boolean): void;
 }
 
+export interface ExpelListener {
+  /** Called when a user is put out of this server (a ban, sessions ended): other transports (PeerJS) close theirs. */
+  (userId: number, code: number, reason: string): void;
+}
+
 export const encodeEvent = <K extends ServerEventName>(event: K, data: ServerEvents[K]): string =>
   JSON.stringify({ event, data });
 
@@ -20,6 +25,7 @@ export class Hub {
   private readonly byUser = new Map<number, Set<ClientSocket>>();
   private readonly presenceListeners: PresenceListener[] = [];
   private readonly closeListeners: CloseListener[] = [];
+  private readonly expelListeners: ExpelListener[] = [];
 
   onPresence(listener: PresenceListener): void {
     this.presenceListeners.push(listener);
@@ -27,6 +33,10 @@ export class Hub {
 
   onClose(listener: CloseListener): void {
     this.closeListeners.push(listener);
+  }
+
+  onExpel(listener: ExpelListener): void {
+    this.expelListeners.push(listener);
   }
 
   connect(socket: ClientSocket): void {
@@ -98,6 +108,12 @@ export class Hub {
 
   closeUser(userId: number, code: number, reason: string): void {
     for (const socket of this.socketsOf(userId)) socket.close(code, reason);
+  }
+
+  /** Closes every socket of a user here and tells the other transports to do the same. */
+  expel(userId: number, code: number, reason: string): void {
+    this.closeUser(userId, code, reason);
+    for (const listener of this.expelListeners) listener(userId, code, reason);
   }
 
   closeAll(code: number, reason: string): void {

@@ -7,7 +7,8 @@ import type { Session } from "../../roulette/sessions.ts";
 import { iso } from "../../time.ts";
 import { requireAdult } from "../../users/adult.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
-import type { UserRow } from "../../../db/schema.ts";
+import { eq } from "drizzle-orm";
+import { users, type UserRow } from "../../../db/schema.ts";
 import type { AppContext } from "../../context.ts";
 import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
 import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
@@ -17,8 +18,27 @@ function assertSelf(ctx: HandlerContext, userId: number | string | undefined): v
   if (userId !== undefined && toId(userId) !== ctx.user.id) throw new AppError(403, "forbidden", "You can only act for yourself");
 }
 
-export const suspendedError = () =>
-  new AppError(403, "suspended", "You can't use Video Roulette until a moderator reviews reports about you");
+/** Without terms: the automatic suspension, which lasts until a moderator decides. */
+export function suspendedError(terms?: { until: number | null; reason: string | null }): AppError {
+  if (!terms?.reason) return new AppError(403, "suspended", "You can't use Video Roulette until a moderator reviews reports about you");
+  const end = terms.until === null ? "until a moderator lifts it" : `until ${iso(terms.until)}`;
+  return new AppError(403, "suspended", `You can't use Video Roulette ${end}. Reason: ${terms.reason}`, {
+    until: terms.until === null ? null : iso(terms.until),
+    reason: terms.reason,
+  });
+}
+
+/** A moderator's suspension with an end is over once it passes; the automatic one waits for a moderator. */
+function rouletteSuspension(app: AppContext, user: UserRow): AppError | null {
+  if (user.rouletteSuspendedAt === null) return null;
+  const until = user.rouletteSuspendedUntil;
+  if (until !== null && until <= Date.now()) {
+    // Over: cleared, so that the automatic suspension can apply again if new reports call for it.
+    app.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, user.id)).run();
+    return null;
+  }
+  return suspendedError({ until, reason: user.rouletteSuspensionReason });
+}
 
 /** Ends the caller's pair or search; the partner learns why. */
 export function leaveRoulette(app: AppContext, userId: number, partnerEvent: "roulette_partner_disconnected" | "roulette_partner_next"): void {
@@ -60,7 +80,8 @@ export const rouletteHandlers: HandlerMap<
     assertSelf(ctx, data.userId);
     const { app, user, socket } = ctx;
     requireAdult(user);
-    if (user.rouletteSuspendedAt !== null) throw suspendedError();
+    const suspended = rouletteSuspension(app, user);
+    if (suspended) throw suspended;
     if (app.roulette.partnerOf(user.id) !== undefined) leaveRoulette(app, user.id, "roulette_partner_disconnected");
     const filters: RouletteFilters = {
       gender: data.filters?.gender ?? "any",

@@ -1,0 +1,135 @@
+// Ban, unban, and the decision on an appeal. Each runs its writes and its audit row in one
+// transaction, then acts on the open connections (effects.ts).
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { appeals, banDevices, bans, sessions, type BanRow } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import { AppError, notFound, validationError } from "../http/errors.ts";
+import { assertMayActOn, checkActor, requireReason, requireTarget, type Actor, type BanDays } from "./actor.ts";
+import { writeAudit } from "./audit.ts";
+import { activeBan, closeAppealsOf, liftBan, mirrorBan } from "./bans.ts";
+import { expelBanned } from "./effects.ts";
+import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
+
+export const BAN_DAYS: readonly BanDays[] = [1, 7, 30, null];
+const DAY_MS = 86_400_000;
+
+export interface BanOptions {
+  days: BanDays;
+  reason: string;
+  banAddress: boolean;
+}
+
+type Ctx = Pick<AppContext, "db" | "sqlite" | "hub" | "config">;
+
+export function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanOptions, reportIds?: number[]): BanRow {
+  const who = checkActor(ctx.db, actor);
+  if (!BAN_DAYS.includes(opts.days)) throw validationError({ days: "A ban lasts 1, 7 or 30 days, or is permanent" });
+  const reason = requireReason(opts.reason);
+  const target = requireTarget(ctx.db, userId);
+  assertMayActOn(who, target);
+  const ids = reportIdList(reportIds);
+  assertAbout(loadReports(ctx.db, ids), target.id);
+  const now = Date.now();
+
+  const ban = ctx.sqlite.transaction(() => {
+    // A new ban replaces one in force (a moderator making it longer or permanent).
+    const replaced = activeBan(ctx.db, target.id, now);
+    if (replaced) liftBan(ctx.db, replaced.id, who.id, "Replaced by a new ban", now);
+    const latest = ctx.db
+      .select({ addressHash: sessions.addressHash })
+      .from(sessions)
+      .where(and(eq(sessions.userId, target.id), isNotNull(sessions.addressHash)))
+      .orderBy(desc(sessions.lastUsedAt))
+      .get();
+    const addressHash = opts.banAddress ? (latest?.addressHash ?? null) : null;
+    const row = ctx.db
+      .insert(bans)
+      .values({ userId: target.id, reason, until: opts.days === null ? null : now + opts.days * DAY_MS, createdAt: now, createdBy: who.id, addressHash })
+      .returning()
+      .get();
+    const devices = ctx.db
+      .selectDistinct({ deviceId: sessions.deviceId })
+      .from(sessions)
+      .where(and(eq(sessions.userId, target.id), isNotNull(sessions.deviceId)))
+      .all();
+    for (const { deviceId } of devices) if (deviceId) ctx.db.insert(banDevices).values({ banId: row.id, deviceId }).onConflictDoNothing().run();
+    mirrorBan(ctx.db, target.id, now);
+    closeReports(ctx.db, ids, "actioned", who.id, now);
+    writeAudit(ctx.db, {
+      at: now,
+      actorId: who.id,
+      action: "ban",
+      targetUserId: target.id,
+      reportIds: ids,
+      reason,
+      detail: {
+        ban_id: row.id,
+        days: opts.days,
+        until: row.until,
+        address_banned: addressHash !== null,
+        ...(opts.banAddress && addressHash === null ? { address_unknown: true } : {}),
+        devices: devices.length,
+        ...(replaced ? { replaced_ban_id: replaced.id } : {}),
+      },
+    });
+    return row;
+  })();
+
+  expelBanned(ctx, ban);
+  return ban;
+}
+
+export function unbanUser(ctx: Ctx, actor: Actor, userId: number, reason: string): void {
+  const who = checkActor(ctx.db, actor);
+  const why = requireReason(reason);
+  const target = requireTarget(ctx.db, userId);
+  assertMayActOn(who, target);
+  const now = Date.now();
+  ctx.sqlite.transaction(() => {
+    const lifted: number[] = [];
+    for (let ban = activeBan(ctx.db, target.id, now); ban; ban = activeBan(ctx.db, target.id, now)) {
+      liftBan(ctx.db, ban.id, who.id, why, now);
+      closeAppealsOf(ctx.db, ban.id, who.id, why, now);
+      lifted.push(ban.id);
+    }
+    if (lifted.length === 0) throw notFound("This user is not banned");
+    mirrorBan(ctx.db, target.id, now);
+    writeAudit(ctx.db, { at: now, actorId: who.id, action: "unban", targetUserId: target.id, reason: why, detail: { ban_ids: lifted } });
+  })();
+}
+
+export interface AppealDecision {
+  lift: boolean;
+  response: string;
+}
+
+export function decideAppeal(ctx: Ctx, actor: Actor, appealId: number, opts: AppealDecision): void {
+  const who = checkActor(ctx.db, actor);
+  const response = requireReason(opts.response, "response");
+  if (typeof opts.lift !== "boolean") throw validationError({ lift: "Choose to uphold or lift the ban" });
+  const appeal = Number.isSafeInteger(appealId) ? ctx.db.select().from(appeals).where(eq(appeals.id, appealId)).get() : undefined;
+  if (!appeal) throw notFound("Appeal not found");
+  if (appeal.status !== "open") throw new AppError(409, "appeal_decided", "This appeal has already been decided");
+  const target = requireTarget(ctx.db, appeal.userId);
+  assertMayActOn(who, target);
+  const now = Date.now();
+  ctx.sqlite.transaction(() => {
+    ctx.db
+      .update(appeals)
+      .set({ status: opts.lift ? "lifted" : "upheld", response, decidedAt: now, decidedBy: who.id })
+      .where(eq(appeals.id, appeal.id))
+      .run();
+    if (opts.lift) {
+      liftBan(ctx.db, appeal.banId, who.id, response, now);
+      mirrorBan(ctx.db, target.id, now);
+    }
+    writeAudit(ctx.db, {
+      at: now,
+      actorId: who.id,
+      action: opts.lift ? "lift_appeal" : "uphold_appeal",
+      targetUserId: target.id,
+      reason: response,
+      detail: { appeal_id: appeal.id, ban_id: appeal.banId },
+    });
+  })();
+}

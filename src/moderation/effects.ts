@@ -1,0 +1,25 @@
+// What a ban or "end sessions now" does to a user who is connected: sessions revoked, the ban
+// notice on every open /ws socket, then every socket closed (4403 for a ban) here and on /peerjs.
+// Closing runs the hub's one close path, which ends the roulette pair or queue entry and any call
+// and announces user_offline. The console calls this at once; the watcher for command-line bans.
+import type { BanRow } from "../../db/schema.ts";
+import { revokeUserSessions } from "../auth/service.ts";
+import type { AppContext } from "../context.ts";
+import { banNotice } from "./bans.ts";
+
+export const BANNED_CLOSE = { code: 4403, reason: "Banned" } as const;
+export const ENDED_CLOSE = { code: 4401, reason: "Your session was ended by a moderator" } as const;
+
+type EffectContext = Pick<AppContext, "db" | "hub" | "config">;
+
+export function expelBanned(ctx: EffectContext, ban: BanRow): void {
+  revokeUserSessions(ctx.db, ban.userId);
+  ctx.hub.sendToUser(ban.userId, "banned", banNotice(ctx, ban));
+  ctx.hub.expel(ban.userId, BANNED_CLOSE.code, BANNED_CLOSE.reason);
+}
+
+export function expelSessions(ctx: EffectContext, userId: number): number {
+  const ended = revokeUserSessions(ctx.db, userId);
+  ctx.hub.expel(userId, ENDED_CLOSE.code, ENDED_CLOSE.reason);
+  return ended.length;
+}

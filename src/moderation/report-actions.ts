@@ -1,0 +1,52 @@
+// Dismissing reports (nothing to act on) and deleting one (admins only; the way under-18 reports,
+// which retention keeps, are finally removed).
+import { eq } from "drizzle-orm";
+import { reports } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import { AppError, notFound, validationError } from "../http/errors.ts";
+import { assertMayActOn, checkActor, requireAdmin, requireReason, requireTarget, type Actor } from "./actor.ts";
+import { writeAudit } from "./audit.ts";
+import { deleteStill } from "./files.ts";
+import { closeReports, loadReports, reportIdList } from "./report-closing.ts";
+
+type Ctx = Pick<AppContext, "db" | "sqlite" | "config">;
+
+/** Every listed report must be about one person, who is the audit row's target. */
+export function dismissReports(ctx: Ctx, actor: Actor, reportIds: number[], reason: string): void {
+  const who = checkActor(ctx.db, actor);
+  const why = requireReason(reason);
+  const ids = reportIdList(reportIds);
+  if (ids.length === 0) throw validationError({ reportIds: "Choose at least one report" });
+  const rows = loadReports(ctx.db, ids);
+  const reported = new Set(rows.map((r) => r.reportedId));
+  if (reported.size > 1) throw validationError({ reportIds: "Dismiss reports about one person at a time" });
+  const target = requireTarget(ctx.db, rows[0]!.reportedId);
+  assertMayActOn(who, target);
+  const now = Date.now();
+  ctx.sqlite.transaction(() => {
+    closeReports(ctx.db, ids, "dismissed", who.id, now);
+    writeAudit(ctx.db, { at: now, actorId: who.id, action: "dismiss", targetUserId: target.id, reportIds: ids, reason: why });
+  })();
+}
+
+/** Only a closed report: an open one must be decided first, so nothing is deleted unread. */
+export function deleteReport(ctx: Ctx, actor: Actor, reportId: number): void {
+  const who = checkActor(ctx.db, actor);
+  requireAdmin(who);
+  const report = Number.isSafeInteger(reportId) ? ctx.db.select().from(reports).where(eq(reports.id, reportId)).get() : undefined;
+  if (!report) throw notFound("Report not found");
+  if (report.status === "open") throw new AppError(400, "validation", "Dismiss or act on this report before deleting it");
+  const now = Date.now();
+  ctx.sqlite.transaction(() => {
+    ctx.db.delete(reports).where(eq(reports.id, report.id)).run();
+    writeAudit(ctx.db, {
+      at: now,
+      actorId: who.id,
+      action: "delete_report",
+      targetUserId: report.reportedId,
+      reportIds: [report.id],
+      detail: { reason: report.reason, context: report.context, reporter_id: report.reporterId, had_still: report.evidencePath !== null },
+    });
+  })();
+  deleteStill(ctx.config.dataDir, report.evidencePath);
+}

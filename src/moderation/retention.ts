@@ -1,0 +1,61 @@
+// Retention (docs: Privacy page): a closed report keeps its still, transcript and details for
+// REPORT_RETENTION_DAYS, then they are deleted. Reports that someone appears to be under 18 are
+// kept until an admin deletes them (an operator may have to preserve and report such material).
+// Ended bans forget the address hash they kept.
+import { and, asc, inArray, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
+import { bans, reports } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import { writeAudit } from "./audit.ts";
+import { deleteStill } from "./files.ts";
+
+const DAY_MS = 86_400_000;
+/** Rows per transaction: a long backlog is cleared in steps that never hold the writer long. */
+const BATCH = 200;
+
+/** Returns the number of reports purged. */
+export function sweepRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config">, now: number): number {
+  const cutoff = now - ctx.config.reportRetentionDays * DAY_MS;
+  let purged = 0;
+  for (;;) {
+    const batch = ctx.db
+      .select({ id: reports.id, evidencePath: reports.evidencePath })
+      .from(reports)
+      .where(and(isNotNull(reports.closedAt), lte(reports.closedAt, cutoff), isNull(reports.purgedAt), ne(reports.reason, "underage")))
+      .orderBy(asc(reports.id))
+      .limit(BATCH)
+      .all();
+    if (batch.length === 0) break;
+    ctx.db
+      .update(reports)
+      .set({ transcript: null, evidencePath: null, details: "", purgedAt: now })
+      .where(inArray(reports.id, batch.map((r) => r.id)))
+      .run();
+    for (const row of batch) deleteStill(ctx.config.dataDir, row.evidencePath);
+    purged += batch.length;
+  }
+  const forgotten = ctx.db
+    .update(bans)
+    .set({ addressHash: null })
+    .where(and(isNotNull(bans.addressHash), or(isNotNull(bans.liftedAt), and(isNotNull(bans.until), lte(bans.until, now)))))
+    .returning({ id: bans.id })
+    .all().length;
+  if (purged > 0 || forgotten > 0) {
+    writeAudit(ctx.db, { at: now, actorId: null, action: "retention_sweep", targetUserId: null, detail: { reports_purged: purged, addresses_forgotten: forgotten } });
+  }
+  return purged;
+}
+
+/** Runs the sweep now and every hour; returns the stop function. */
+export function startRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config">, everyMs = 60 * 60_000): () => void {
+  const run = () => {
+    try {
+      sweepRetention(ctx, Date.now());
+    } catch (error) {
+      console.error("[retention] sweep failed:", error);
+    }
+  };
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,121 @@
+// Actions on a person short of a ban: warn, suspend from roulette (and lift it), end their
+// sessions now, and change their role (admins and the command line only).
+import { eq } from "drizzle-orm";
+import { users, warnings, type WarningRow } from "../../db/schema.ts";
+import type { AppContext } from "../context.ts";
+import { AppError, validationError } from "../http/errors.ts";
+import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
+import { assertMayActOn, checkActor, requireAdmin, requireReason, requireTarget, ROLES, type Actor, type Role } from "./actor.ts";
+import { writeAudit } from "./audit.ts";
+import { expelSessions } from "./effects.ts";
+import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
+import { toWarningNotice } from "./warnings.ts";
+
+type Ctx = AppContext;
+
+/** A year: longer than that is what "until lifted" is for. */
+export const MAX_SUSPENSION_HOURS = 24 * 365;
+
+export function warnUser(ctx: Ctx, actor: Actor, userId: number, reason: string, reportIds?: number[]): WarningRow {
+  const who = checkActor(ctx.db, actor);
+  const why = requireReason(reason);
+  const target = requireTarget(ctx.db, userId);
+  assertMayActOn(who, target);
+  const ids = reportIdList(reportIds);
+  assertAbout(loadReports(ctx.db, ids), target.id);
+  const now = Date.now();
+  const row = ctx.sqlite.transaction(() => {
+    const warning = ctx.db.insert(warnings).values({ userId: target.id, reason: why, createdAt: now, createdBy: who.id }).returning().get();
+    closeReports(ctx.db, ids, "actioned", who.id, now);
+    writeAudit(ctx.db, { at: now, actorId: who.id, action: "warn", targetUserId: target.id, reportIds: ids, reason: why, detail: { warning_id: warning.id } });
+    return warning;
+  })();
+  ctx.hub.sendToUser(target.id, "warning", toWarningNotice(row));
+  return row;
+}
+
+export interface SuspensionOptions {
+  /** null: until a moderator lifts it. */
+  hours: number | null;
+  reason: string;
+}
+
+export function suspendRoulette(ctx: Ctx, actor: Actor, userId: number, opts: SuspensionOptions, reportIds?: number[]): void {
+  const who = checkActor(ctx.db, actor);
+  if (opts.hours !== null && !(Number.isSafeInteger(opts.hours) && opts.hours >= 1 && opts.hours <= MAX_SUSPENSION_HOURS)) {
+    throw validationError({ hours: `Suspend for 1 to ${MAX_SUSPENSION_HOURS} hours, or until lifted` });
+  }
+  const why = requireReason(opts.reason);
+  const target = requireTarget(ctx.db, userId);
+  assertMayActOn(who, target);
+  const ids = reportIdList(reportIds);
+  assertAbout(loadReports(ctx.db, ids), target.id);
+  const now = Date.now();
+  const until = opts.hours === null ? null : now + opts.hours * 3_600_000;
+  ctx.sqlite.transaction(() => {
+    // Replaces the automatic suspension (or an earlier one) with the moderator's own terms.
+    ctx.db.update(users).set({ rouletteSuspendedAt: now, rouletteSuspendedUntil: until, rouletteSuspensionReason: why }).where(eq(users.id, target.id)).run();
+    closeReports(ctx.db, ids, "actioned", who.id, now);
+    writeAudit(ctx.db, { at: now, actorId: who.id, action: "suspend_roulette", targetUserId: target.id, reportIds: ids, reason: why, detail: { hours: opts.hours, until } });
+  })();
+  const socket = ctx.roulette.socketOf(target.id);
+  if (socket) {
+    const error = suspendedError({ until, reason: why });
+    ctx.hub.send(socket, "error", { code: error.code, message: error.message, event: "roulette_search" });
+  }
+  leaveRoulette(ctx, target.id, "roulette_partner_disconnected");
+}
+
+export function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: number, reason: string): void {
+  const who = checkActor(ctx.db, actor);
+  const why = requireReason(reason);
+  const target = requireTarget(ctx.db, userId);
+  assertMayActOn(who, target);
+  if (target.rouletteSuspendedAt === null) throw new AppError(400, "validation", "This user is not suspended from Video Roulette");
+  const now = Date.now();
+  ctx.sqlite.transaction(() => {
+    ctx.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, target.id)).run();
+    writeAudit(ctx.db, {
+      at: now,
+      actorId: who.id,
+      action: "lift_suspension",
+      targetUserId: target.id,
+      reason: why,
+      detail: { was_automatic: target.rouletteSuspensionReason === null, until: target.rouletteSuspendedUntil },
+    });
+  })();
+}
+
+export function endSessions(ctx: Ctx, actor: Actor, userId: number, reason: string): void {
+  const who = checkActor(ctx.db, actor);
+  const why = requireReason(reason);
+  const target = requireTarget(ctx.db, userId);
+  assertMayActOn(who, target);
+  const now = Date.now();
+  // Sessions go first, so a socket reconnecting in between is already refused.
+  const ended = expelSessions(ctx, target.id);
+  writeAudit(ctx.db, { at: now, actorId: who.id, action: "end_sessions", targetUserId: target.id, reason: why, detail: { sessions: ended } });
+}
+
+const rank = (role: string) => ROLES.indexOf(role as Role);
+
+export function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role): void {
+  const who = checkActor(ctx.db, actor);
+  requireAdmin(who);
+  if (!ROLES.includes(role)) throw validationError({ role: "A role is user, moderator or admin" });
+  const target = requireTarget(ctx.db, userId);
+  assertMayActOn(who, target);
+  if (target.isGuest && role !== "user") throw validationError({ role: "A guest account cannot be a moderator or an admin" });
+  if (target.role === role) return;
+  const now = Date.now();
+  ctx.sqlite.transaction(() => {
+    ctx.db.update(users).set({ role }).where(eq(users.id, target.id)).run();
+    writeAudit(ctx.db, {
+      at: now,
+      actorId: who.id,
+      action: rank(role) > rank(target.role) ? "grant_role" : "revoke_role",
+      targetUserId: target.id,
+      detail: { from: target.role, to: role },
+    });
+  })();
+}
