@@ -10,16 +10,19 @@ import { ChatContext } from "./chat/context.ts";
 import { createApi } from "./lib/api.ts";
 import { ChatController, type Notifier } from "./lib/controller.ts";
 import { attachChatEvents } from "./lib/events.ts";
+import { attachModerationEvents, loadWarnings, showBan } from "./lib/moderation.ts";
 import { attachPresence } from "./lib/presence.ts";
 import { getRealtime, startRealtime, type ConnectionStatus, type RealtimeClient } from "./lib/socket.ts";
 import { KEYS, writeKey } from "./lib/storage.ts";
 import { createStore } from "./lib/store.ts";
+import ModerationLayer from "./moderation/ModerationLayer.tsx";
 import AdultGate from "./safety/AdultGate.tsx";
 import SafetyDialogs from "./safety/SafetyDialogs.tsx";
 import "./safety/safety.css";
 import "./chat/chat.css";
 import "./chat/chat-window.css";
 import "./chat/chat-screens.css";
+import "./moderation/moderation.css";
 
 const notifier: Notifier = {
   success: (text) => toast.success(text),
@@ -40,14 +43,21 @@ export default function ChatApp(props: ChatAppProps) {
     writeKey(KEYS.userId, props.user.id);
     if (props.flash) toast.success(props.flash);
     void controller.start();
+    void loadWarnings(controller);
 
     const socket = startRealtime(props.token);
     setSocket(socket);
     const offEvents = attachChatEvents(controller, socket);
+    const offModeration = attachModerationEvents(controller, socket);
+    // Banned: nothing more goes out or comes in (the server closes with 4403 anyway).
+    const offBanned = store.banned.subscribe((banned) => {
+      if (banned) socket.disconnect();
+    });
     let wasConnected = false;
     const onStatus = (status: ConnectionStatus) => {
       store.connection.value = status;
       if (status === "failed") toast.error("Connection error. Please refresh the page.");
+      if (status === "banned") showBan(controller, null);
       if (status === "unauthorized") {
         // The session was revoked (logout elsewhere, a ban): this page can do nothing more.
         writeKey(KEYS.token, null);
@@ -63,6 +73,8 @@ export default function ChatApp(props: ChatAppProps) {
     return () => {
       offPresence();
       offStatus();
+      offBanned();
+      offModeration();
       offEvents();
       socket.disconnect();
       controller.stop();
@@ -72,11 +84,13 @@ export default function ChatApp(props: ChatAppProps) {
 
   return (
     <ChatContext.Provider value={controller}>
-      <CallLayer socket={socket} ice={props.ice} notify={notifier.info}>
-        <ChatScreen />
-      </CallLayer>
-      <SafetyDialogs />
-      <AdultGate />
+      <ModerationLayer>
+        <CallLayer socket={socket} ice={props.ice} notify={notifier.info}>
+          <ChatScreen />
+        </CallLayer>
+        <SafetyDialogs />
+        <AdultGate />
+      </ModerationLayer>
     </ChatContext.Provider>
   );
 }

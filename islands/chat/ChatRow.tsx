@@ -6,8 +6,10 @@ import type { ChatUser, Message } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Ticks from "./Ticks.tsx";
+import { REMOVED_TEXT } from "../moderation/texts.ts";
 
 function preview(message: Message): string {
+  if (message.is_removed) return REMOVED_TEXT;
   if (message.message_type === "file" || message.message_type === "image") {
     return isImageName(message.file_name ?? message.file_path) ? "Photo" : message.file_name ?? "File";
   }

@@ -1,8 +1,10 @@
-// Settings menu: who I am, 'Profile Settings', 'Blocked people', 'Privacy' and 'Logout'.
+// Settings menu: who I am, 'Profile Settings', 'Blocked people', 'Privacy', for moderators and
+// admins 'Moderation' (the console at /mod, server-rendered pages), and 'Logout'.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
 import { logout } from "../lib/account.ts";
 import { flagEmoji } from "../lib/format.ts";
+import { isModerator } from "../lib/moderation.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
@@ -58,6 +60,15 @@ export default function SettingsSidebar() {
             </span>
           </button>
         ))}
+        {isModerator(me) && (
+          <a className="menu-item" href="/mod">
+            <span className="menu-icon"><Icon name="flag" /></span>
+            <span className="menu-text">
+              <span className="menu-title">Moderation</span>
+              <span className="menu-sub">Reports, users, bans and appeals</span>
+            </span>
+          </a>
+        )}
         <button type="button" className="menu-item danger" onClick={() => void logout(controller)}>
           <span className="menu-icon"><Icon name="logout" /></span>
           <span className="menu-text">

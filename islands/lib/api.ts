@@ -1,6 +1,6 @@
 // HTTP client for the contract in API.md: bearer token on every call, errors parsed from
 // {error, code, fields} into ApiError.
-import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem } from "./types.ts";
+import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem, WarningNotice } from "./types.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -125,6 +125,9 @@ export function createApi(token: string, fetcher: FetchLike = (input, init) => f
     },
     confirmAdult: () => call<{ user: OwnUser }>("POST", "/api/users/confirm-adult", {}),
     setPrivacy: (allowFrom: AllowFrom) => call<{ user: OwnUser }>("PUT", "/api/users/privacy", { allowFrom }),
+    // Moderation (API.md "Moderation"): the caller's own warnings, shown until acknowledged.
+    warnings: () => call<{ warnings: WarningNotice[] }>("GET", "/api/warnings"),
+    acknowledgeWarning: (id: number) => callNoContent("POST", `/api/warnings/${id}/acknowledge`),
   };
 }
 

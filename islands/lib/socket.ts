@@ -21,7 +21,15 @@ export interface AckReplies {
 }
 export type AckReply<K extends ClientEventName> = K extends keyof AckReplies ? AckReplies[K] : Record<string, unknown>;
 
-export type ConnectionStatus = "idle" | "connecting" | "connected" | "reconnecting" | "failed" | "unauthorized" | "closed";
+export type ConnectionStatus =
+  | "idle"
+  | "connecting"
+  | "connected"
+  | "reconnecting"
+  | "failed"
+  | "unauthorized"
+  | "banned"
+  | "closed";
 
 export class AckError extends Error {
   constructor(
@@ -60,6 +68,10 @@ export const PING_INTERVAL_MS = 15_000;
 const OPEN = 1;
 /** The server closes a revoked session's sockets with this code: reconnecting cannot help. */
 const UNAUTHORIZED_CLOSE = 4401;
+/** A moderator banned this account (API.md "Moderation"): never reconnect. */
+const BANNED_CLOSE = 4403;
+type EndedBy = "unauthorized" | "banned" | null;
+const endedBy = (code: number): EndedBy => (code === UNAUTHORIZED_CLOSE ? "unauthorized" : code === BANNED_CLOSE ? "banned" : null);
 
 /** Delay before reconnect attempt n (1-based): 1 s, doubling, at most 5 s. */
 export function reconnectDelay(attempt: number, baseMs: number = RECONNECT.baseMs, maxMs: number = RECONNECT.maxMs): number {
@@ -111,7 +123,7 @@ export class RealtimeClient {
     this.setStatus(this.attempts > 0 ? "reconnecting" : "connecting");
     const socket = this.opts.createSocket(this.opts.url);
     this.socket = socket;
-    this.connectTimer = setTimeout(() => this.dropSocket(socket, false), this.opts.connectTimeoutMs);
+    this.connectTimer = setTimeout(() => this.dropSocket(socket, null), this.opts.connectTimeoutMs);
     socket.onopen = () => {
       this.clearConnectTimer();
       this.attempts = 0;
@@ -119,14 +131,15 @@ export class RealtimeClient {
       this.pingTimer = setInterval(() => this.send("ping", {}), this.opts.pingIntervalMs);
     };
     socket.onmessage = (ev) => this.receive(ev.data);
-    socket.onclose = (ev) => this.dropSocket(socket, ev.code === UNAUTHORIZED_CLOSE);
+    socket.onclose = (ev) => this.dropSocket(socket, endedBy(ev.code));
     // An error is always followed by close, which does the work.
     socket.onerror = () => {};
   }
 
   /** Starts over with a full set of attempts (the tab became visible, the user asked). */
   reconnectNow(): void {
-    if (this.socket) return;
+    // A revoked session or a ban ends the client for good: the tab becoming visible cannot help.
+    if (this.socket || this.status === "unauthorized" || this.status === "banned") return;
     this.attempts = 0;
     this.connect();
   }
@@ -208,13 +221,13 @@ export class RealtimeClient {
     }
   }
 
-  private dropSocket(socket: SocketLike, unauthorized: boolean): void {
+  private dropSocket(socket: SocketLike, ended: EndedBy): void {
     if (this.socket !== socket) return;
     this.detach(socket);
     if (socket.readyState < 2) socket.close();
     this.teardown();
     if (this.stopped) return;
-    if (unauthorized) return this.setStatus("unauthorized");
+    if (ended) return this.setStatus(ended);
     if (this.attempts >= this.opts.maxAttempts) return this.setStatus("failed");
     this.attempts += 1;
     this.setStatus("reconnecting");

@@ -3,7 +3,12 @@
 import { computed, signal } from "@preact/signals-react";
 import type { Refusal, SafetyDialog } from "./safety.ts";
 import type { ConnectionStatus } from "./socket.ts";
-import type { ChatUser, LightboxImage, Message, OwnUser, SettingsSection, Tab, ViewMode } from "./types.ts";
+import type { BanNotice, ChatUser, LightboxImage, Message, OwnUser, SettingsSection, Tab, ViewMode, WarningNotice } from "./types.ts";
+
+/** The ban page's content; `notice` is null when the socket closed with 4403 before saying why. */
+export interface BanState {
+  notice: BanNotice | null;
+}
 
 export function createStore(me: OwnUser) {
   const users = signal<ChatUser[]>([]);
@@ -45,6 +50,10 @@ export function createStore(me: OwnUser) {
     revealed: signal<Record<number, true>>({}),
     /** Set while the 18+ confirmation is on screen: answers whoever asked (safety/adult-gate.ts). */
     adultPrompt: signal<((confirmed: boolean) => void) | null>(null),
+    /** Set once this account is banned: the whole screen becomes the ban page (moderation/). */
+    banned: signal<BanState | null>(null),
+    /** A moderator's warnings not yet acknowledged, oldest first; the first is on screen. */
+    warnings: signal<WarningNotice[]>([]),
     /** Counts yourself, as the spec's "online count plus one". */
     onlineCount: computed(() => users.value.filter((u) => u.is_online).length + 1),
     /** The contact whose chat is on screen in chat view, or null. */

@@ -1,8 +1,8 @@
 // Client-side shapes layered over the protocol's entity types (import type only: no server code
 // reaches the bundle).
-import type { AllowFrom, Message, OwnUser, PublicUser, RoulettePartner } from "../../src/realtime/protocol.ts";
+import type { AllowFrom, BanNotice, Message, OwnUser, PublicUser, RoulettePartner, WarningNotice } from "../../src/realtime/protocol.ts";
 
-export type { AllowFrom, Message, OwnUser, PublicUser, RoulettePartner };
+export type { AllowFrom, BanNotice, Message, OwnUser, PublicUser, RoulettePartner, WarningNotice };
 
 /** A user as the lists hold them; the chat list adds the latest message and unread count. */
 export interface ChatUser extends PublicUser {

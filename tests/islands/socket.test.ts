@@ -104,6 +104,33 @@ describe("reconnect schedule", () => {
     expect(statuses.at(-1)).toBe("unauthorized");
   });
 
+  test("a ban (close code 4403) is not retried, not even when the tab becomes visible again", async () => {
+    const { c, sockets, statuses } = client({ baseDelayMs: 1 });
+    c.connect();
+    sockets[0]!.open();
+    const bans: unknown[] = [];
+    c.on("banned", (notice) => bans.push(notice));
+    sockets[0]!.receive({ event: "banned", data: { reason: "Spam", until: null, appeal_url: "/appeal/abc" } });
+    sockets[0]!.fail(4403);
+    await wait(10);
+    c.reconnectNow();
+    await wait(10);
+    expect(bans).toEqual([{ reason: "Spam", until: null, appeal_url: "/appeal/abc" }]);
+    expect(sockets).toHaveLength(1);
+    expect(statuses.at(-1)).toBe("banned");
+  });
+
+  test("an ordinary drop is still retried", async () => {
+    const { c, sockets, statuses } = client({ baseDelayMs: 1 });
+    c.connect();
+    sockets[0]!.open();
+    sockets[0]!.fail(1006);
+    await wait(10);
+    expect(sockets).toHaveLength(2);
+    expect(statuses).toContain("reconnecting");
+    c.disconnect();
+  });
+
   test("disconnect stops for good", async () => {
     const { c, sockets, statuses } = client({ baseDelayMs: 1 });
     c.connect();

@@ -1,0 +1,47 @@
+// The words a moderated person reads, shared by the chat screen (ban page, removed messages), the
+// landing page rendered on the server and the landing script, so they never say it differently.
+// No React here: the landing script imports it.
+
+export const BAN_PAGE_TITLE = "Your account has been banned";
+/** Login refused: the account itself is banned. */
+export const BAN_ACCOUNT_TITLE = "This account is banned";
+/** Register or guest entry refused: the device (or, when the moderator chose it, the address) is banned. */
+export const BAN_ENTRY_TITLE = "New accounts from this device or network are banned";
+export const APPEAL_LINK_TEXT = "Appeal this ban";
+export const REMOVED_TEXT = "Removed by a moderator";
+
+export interface BanEndOptions {
+  /** "UTC" on the server, which does not know the reader's time zone; the reader's own otherwise. */
+  timeZone?: string;
+  locale?: string;
+}
+
+/** "until 30 November 2026 at 14:05" (with " UTC" when formatted in UTC), or "permanently". */
+export function banEnd(until: string | null, options: BanEndOptions = {}): string {
+  if (until === null) return "permanently";
+  const date = new Date(until);
+  if (Number.isNaN(date.getTime())) return `until ${until}`;
+  const text = new Intl.DateTimeFormat(options.locale ?? "en-GB", {
+    dateStyle: "long",
+    timeStyle: "short",
+    timeZone: options.timeZone,
+  }).format(date);
+  return `until ${text}${options.timeZone === "UTC" ? " UTC" : ""}`;
+}
+
+/** "Banned until …" or "Banned permanently". */
+export const banEndSentence = (until: string | null, options?: BanEndOptions) => `Banned ${banEnd(until, options)}`;
+
+/**
+ * The appeal link from a JSON answer as an href, or null: only http(s) addresses (normally our own
+ * /appeal/<token> path), so a bad answer can never put a `javascript:` link in the page.
+ */
+export function safeAppealHref(url: string | null | undefined, base: string): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url, base);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
+}
