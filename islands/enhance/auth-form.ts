@@ -4,8 +4,9 @@
 // toast and opens "/", which the server now renders as the chat screen.
 import { FLASH_COOKIE, writeCookie } from "./cookies.ts";
 import { rules, type AuthKind, type Values } from "./auth-rules.ts";
+import { clearBanNotice, isBanAnswer, showBanNotice, type BanAnswer } from "./ban-notice.ts";
 
-interface AuthAnswer {
+interface AuthAnswer extends BanAnswer {
   token?: string;
   user?: { id?: number };
   data?: { token?: string; user?: { id?: number } };
@@ -61,6 +62,13 @@ export function enhanceAuthForm(form: HTMLFormElement, kind: AuthKind): void {
   }
 
   function fail(answer: AuthAnswer) {
+    if (isBanAnswer(answer)) {
+      // Why, until when and where to appeal, instead of a one-line error.
+      if (formError) formError.textContent = "";
+      showBanNotice(form, answer, kind === "login" ? "account" : "entry").focus?.();
+      setBusy(false);
+      return;
+    }
     const fields = answer.fields ?? {};
     for (const [name, message] of Object.entries(fields)) {
       touched.add(name);
@@ -76,6 +84,7 @@ export function enhanceAuthForm(form: HTMLFormElement, kind: AuthKind): void {
 
   async function submit() {
     if (formError) formError.textContent = "";
+    clearBanNotice(form);
     setBusy(true);
     try {
       const response = await fetch(rule.endpoint, {

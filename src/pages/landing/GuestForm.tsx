@@ -1,4 +1,5 @@
 import { AdultBox } from "./AdultBox.tsx";
+import { BanNotice } from "./BanNotice.tsx";
 import { AgreementNote, FormMessage, SubmitButton } from "./Field.tsx";
 import type { FormState } from "./form-state.ts";
 
@@ -12,7 +13,8 @@ export function GuestForm({ state }: { state: FormState | null }) {
   const error = state?.errors.gender;
   return (
     <form method="post" action="/auth/guest" className="auth-form" data-auth-form="guest">
-      <FormMessage message={state?.message ?? null} />
+      <FormMessage message={state?.ban ? null : (state?.message ?? null)} />
+      {state?.ban ? <BanNotice ban={state.ban} kind="entry" /> : null}
       <p className="guest-intro">No e-mail, no password: pick your gender and we make up a guest name for you.</p>
       <fieldset className="gender-choice" aria-describedby="guest-gender-error">
         <legend>I am</legend>

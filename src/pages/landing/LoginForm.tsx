@@ -1,4 +1,5 @@
 import { AgreementNote, Field, FormMessage, SubmitButton } from "./Field.tsx";
+import { BanNotice } from "./BanNotice.tsx";
 import type { FormState } from "./form-state.ts";
 
 export function LoginForm({ state }: { state: FormState | null }) {
@@ -6,7 +7,8 @@ export function LoginForm({ state }: { state: FormState | null }) {
   const errors = state?.errors ?? {};
   return (
     <form method="post" action="/auth/login" className="auth-form" data-auth-form="login">
-      <FormMessage message={state?.message ?? null} />
+      <FormMessage message={state?.ban ? null : (state?.message ?? null)} />
+      {state?.ban ? <BanNotice ban={state.ban} kind="account" /> : null}
       <Field id="login-username" name="username" label="Username" error={errors.username}>
         {(aria) => <input {...aria} type="text" autoComplete="username" autoCapitalize="none" spellCheck={false} required maxLength={254} defaultValue={values.username} />}
       </Field>

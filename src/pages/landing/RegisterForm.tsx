@@ -1,4 +1,5 @@
 import { genders } from "../../users/model.ts";
+import { BanNotice } from "./BanNotice.tsx";
 import { AdultBox } from "./AdultBox.tsx";
 import { CountrySelect } from "./CountrySelect.tsx";
 import { AgreementNote, Field, FormMessage, SubmitButton } from "./Field.tsx";
@@ -19,7 +20,8 @@ export function RegisterForm({ state }: { state: FormState | null }) {
   const errors = state?.errors ?? {};
   return (
     <form method="post" action="/auth/register" className="auth-form" data-auth-form="register">
-      <FormMessage message={state?.message ?? null} />
+      <FormMessage message={state?.ban ? null : (state?.message ?? null)} />
+      {state?.ban ? <BanNotice ban={state.ban} kind="entry" /> : null}
       <div className="field-row">
         <Field id="reg-username" name="username" label="Username" error={errors.username}>
           {(aria) => (
