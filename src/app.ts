@@ -13,6 +13,7 @@ import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
 import { pageRoutes } from "./pages/index.ts";
 import { reportRoutes } from "./reports/index.ts";
+import { moderationRoutes } from "./moderation/index.ts";
 
 export function buildApp(ctx: AppContext) {
   return new Elysia({
@@ -32,6 +33,7 @@ export function buildApp(ctx: AppContext) {
     .use(messageRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(reportRoutes(ctx))
+    .use(moderationRoutes(ctx))
     .use(realtimeRoutes(ctx))
     .use(peerRoutes(ctx))
     .use(pageRoutes(ctx));

@@ -3,6 +3,8 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createContext } from "./context.ts";
 import { openStorage } from "./db.ts";
+import { startRetention } from "./moderation/retention.ts";
+import { watchBans } from "./moderation/watch.ts";
 import { MAX_REQUEST_BYTES } from "./uploads/limits.ts";
 
 let config: Config;
@@ -19,6 +21,10 @@ try {
 const storage = openStorage(config.dataDir);
 const ctx = createContext(config, storage);
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
+// Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
+// after REPORT_RETENTION_DAYS (checked now and hourly).
+const stopWatching = watchBans(ctx);
+const stopRetention = startRetention(ctx);
 console.log(`Web Chat listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${app.server?.port} (data in ${config.dataDir})`);
 
 let stopping = false;
@@ -26,6 +32,8 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: closing sockets and the database`);
+  stopWatching();
+  stopRetention();
   ctx.hub.closeAll(1001, "Server shutting down");
   await app.stop();
   storage.sqlite.close();

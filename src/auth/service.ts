@@ -5,6 +5,7 @@ import { sessions, users, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { countryName } from "../geo/countries.ts";
 import { AppError, validationError } from "../http/errors.ts";
+import { activeBan, addBanDevice, banOnOrigin, bannedError, type Origin } from "../moderation/bans.ts";
 import { iso } from "../time.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
 
@@ -29,6 +30,16 @@ const invalidCredentials = () => new AppError(401, "invalid_credentials", "Inval
 /** A hash to verify against when the username is unknown, so both failures take as long. */
 const decoyHash = Bun.password.hash("decoy password that matches nothing");
 
+/** Where a request came from is unknown (scripts, tests of the services alone). */
+export const NO_ORIGIN: Origin = { deviceId: null, addressHash: null };
+
+/** Sign-ups from a banned device, or a banned address when the moderator chose it: 403 `banned`. */
+export function assertOriginNotBanned(db: Db, secret: string, origin: Origin, now = Date.now()): void {
+  const found = banOnOrigin(db, origin, now);
+  if (found) throw bannedError(secret, found.ban, false);
+}
+
+/** For a user whose ban has no row in `bans` (made before bans were recorded). */
 export function assertNotBanned(user: UserRow, now = Date.now()): void {
   if (!user.banned) return;
   if (user.bannedUntil !== null && user.bannedUntil <= now) return;
@@ -37,18 +48,19 @@ export function assertNotBanned(user: UserRow, now = Date.now()): void {
   });
 }
 
-function startSession(db: Db, secret: string, userId: number): string {
+function startSession(db: Db, secret: string, userId: number, origin: Origin): string {
   const id = newSessionId();
   const now = Date.now();
-  db.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now }).run();
+  db.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now, deviceId: origin.deviceId, addressHash: origin.addressHash }).run();
   return tokenFor(secret, id);
 }
 
-export async function register(db: Db, secret: string, input: RegisterInput) {
+export async function register(db: Db, secret: string, input: RegisterInput, origin: Origin = NO_ORIGIN) {
   const name = input.name.trim();
   if (!name) throw validationError({ name: "Name must be 1 to 50 characters" });
   const country = countryName(input.country_code);
   if (!country) throw validationError({ country_code: "Choose a country" });
+  assertOriginNotBanned(db, secret, origin);
   const usernameKey = input.username.toLowerCase();
   const emailKey = input.email.trim().toLowerCase();
   if (db.select({ id: users.id }).from(users).where(eq(users.usernameKey, usernameKey)).get()) {
@@ -88,23 +100,31 @@ export async function register(db: Db, secret: string, input: RegisterInput) {
     }
     throw error;
   }
-  return { token: startSession(db, secret, user.id), user };
+  return { token: startSession(db, secret, user.id, origin), user };
 }
 
-export async function login(db: Db, secret: string, identifier: string, password: string) {
+export async function login(db: Db, secret: string, identifier: string, password: string, origin: Origin = NO_ORIGIN) {
   const key = identifier.trim().toLowerCase();
   const column = key.includes("@") ? users.emailKey : users.usernameKey;
   const user = db.select().from(users).where(eq(column, key)).get();
   const ok = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !user.passwordHash || !ok) throw invalidCredentials();
+  // Only after the password: a 403 never tells a stranger that an account exists.
+  const ban = activeBan(db, user.id);
+  if (ban) {
+    // The browser a banned person signs in from is theirs: new accounts from it are refused too.
+    if (origin.deviceId) addBanDevice(db, ban.id, origin.deviceId);
+    throw bannedError(secret, ban, true);
+  }
   assertNotBanned(user);
-  return { token: startSession(db, secret, user.id), user };
+  return { token: startSession(db, secret, user.id, origin), user };
 }
 
 const guestAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-export function createGuest(db: Db, secret: string, gender: "male" | "female") {
+export function createGuest(db: Db, secret: string, gender: "male" | "female", origin: Origin = NO_ORIGIN) {
   const now = Date.now();
+  assertOriginNotBanned(db, secret, origin, now);
   for (let attempt = 0; attempt < 20; attempt++) {
     const suffix = Array.from({ length: 6 }, () => guestAlphabet[randomInt(guestAlphabet.length)]).join("");
     const username = `Guest_${suffix}`;
@@ -115,7 +135,7 @@ export function createGuest(db: Db, secret: string, gender: "male" | "female") {
       .values({ username, usernameKey: username.toLowerCase(), name: username, gender, isGuest: true, lastSeen: now, createdAt: now, adultConfirmedAt: now })
       .returning()
       .get();
-    return { token: startSession(db, secret, user.id), user };
+    return { token: startSession(db, secret, user.id, origin), user };
   }
   throw new AppError(500, "internal", "Could not create a guest name, please try again");
 }

@@ -6,7 +6,7 @@ import type { Db } from "../db.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { Message, MessageType, PublicUser } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
-import { toPublicUser } from "../users/service.ts";
+import { isBannedNow, notBanned, toPublicUser } from "../users/service.ts";
 
 export const MAX_TEXT = 4000;
 
@@ -31,11 +31,12 @@ export function toMessage(row: MessageRow, senderName: string): Message {
     sender_id: row.senderId,
     receiver_id: row.receiverId,
     sender_name: senderName,
-    content: row.content,
+    // Removed by a moderator: nothing of it is sent again, whatever the row still holds.
+    content: row.removedAt === null ? row.content : "",
     message_type: row.messageType as MessageType,
-    file_name: row.fileName,
-    file_path: row.filePath,
-    file_size: row.fileSize,
+    file_name: row.removedAt === null ? row.fileName : null,
+    file_path: row.removedAt === null ? row.filePath : null,
+    file_size: row.removedAt === null ? row.fileSize : null,
     group_id: row.groupId,
     client_message_id: row.clientMessageId,
     clientMessageId: row.clientMessageId,
@@ -223,9 +224,11 @@ export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: Chat
     .where(inArray(messages.id, latest.map((l) => l.message_id)))
     .orderBy(desc(messages.createdAt))
     .all();
-  // Blocked conversations stay stored (they come back on unblock); they are only left out here.
+  // Blocked conversations stay stored (they come back on unblock); they are only left out here,
+  // as are conversations with someone banned (the messages stay readable by opening the chat).
+  const now = Date.now();
   return rows
-    .filter(({ contact }) => !view.hidden.has(contact.id))
+    .filter(({ contact }) => !view.hidden.has(contact.id) && !isBannedNow(contact, now))
     .map(({ message, contact, unread }) => ({
       ...toPublicUser(contact),
       latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name),
@@ -236,12 +239,13 @@ export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: Chat
 
 /** Unread messages, leaving out senders kept apart by a block (their chat is hidden too). */
 export function unreadCount(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden): number {
-  const where = [eq(messages.receiverId, userId), isNull(messages.readAt)];
+  const where = [eq(messages.receiverId, userId), isNull(messages.readAt), notBanned(Date.now())];
   if (hidden.size > 0) where.push(notInArray(messages.senderId, [...hidden]));
   return (
     db
       .select({ n: sql<number>`count(*)` })
       .from(messages)
+      .innerJoin(users, eq(users.id, messages.senderId))
       .where(and(...where))
       .get()?.n ?? 0
   );
@@ -256,7 +260,7 @@ function unreadRows(db: Db, userId: number) {
     .select({ sender_id: messages.senderId, sender_name: users.name, unread_count: sql<number>`count(*)` })
     .from(messages)
     .innerJoin(users, eq(users.id, messages.senderId))
-    .where(and(eq(messages.receiverId, userId), isNull(messages.readAt)))
+    .where(and(eq(messages.receiverId, userId), isNull(messages.readAt), notBanned(Date.now())))
     .groupBy(messages.senderId)
     .orderBy(asc(messages.senderId))
     .all();

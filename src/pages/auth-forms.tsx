@@ -3,7 +3,8 @@
 // then answer 303 to "/" with the session cookie, or the landing page again with what was typed
 // (never the password) and the errors, under the API's status code.
 import { Elysia } from "elysia";
-import { loginWithLimit, takeSignup } from "../auth/index.ts";
+import { requestOrigin, type RequestOrigin } from "../auth/device.ts";
+import { authCookies, loginWithLimit, takeSignup } from "../auth/index.ts";
 import { guestBody, loginBody, registerBody } from "../auth/model.ts";
 import { createGuest, register, revokeSession, sessionFor } from "../auth/service.ts";
 import type { AppContext } from "../context.ts";
@@ -12,7 +13,8 @@ import { clearedSessionCookie, isSecure, originAllowed, sessionCookie, sessionCo
 import { validate } from "../http/validate.ts";
 import type { FlashKind } from "../../islands/enhance/cookies.ts";
 import { flashCookie } from "./chat/flash.ts";
-import { echoValues, errorsOf, type AuthTab } from "./landing/form-state.ts";
+import type { BanNotice } from "../realtime/protocol.ts";
+import { echoValues, errorsOf, type AuthTab, type FormState } from "./landing/form-state.ts";
 import { LandingPage } from "./landing/LandingPage.tsx";
 import { pageInfo } from "./page-info.ts";
 import { htmlResponse, seeOther } from "./render.tsx";
@@ -36,21 +38,41 @@ function checked<T>(run: () => T): { value: T | null; errors: Record<string, str
   }
 }
 
+/** A 403 `banned` answer as the form shows it: the reason (or, for a device or address, the message), the end and the appeal link. */
+function banOf(error: AppError): BanNotice | undefined {
+  if (error.code !== "banned") return undefined;
+  const { reason, until, appeal_url } = error.extra;
+  if (typeof appeal_url !== "string") return undefined;
+  return { reason: typeof reason === "string" ? reason : error.message, until: typeof until === "string" ? until : null, appeal_url };
+}
+
+type Server = Parameters<typeof requestOrigin>[2];
+
 export function authFormRoutes(ctx: AppContext) {
   const secure = (request: Request) => isSecure(request, ctx.config);
-  const signedIn = (request: Request, token: string, kind: FlashKind) =>
-    seeOther("/", [sessionCookie(token, secure(request)), flashCookie(kind, secure(request))]);
+  const signedIn = (request: Request, token: string, kind: FlashKind, origin: RequestOrigin) =>
+    seeOther("/", [...authCookies(origin, sessionCookie(token, secure(request))), flashCookie(kind, secure(request))]);
 
   /** Runs one form post; an AppError re-renders the form with its message and field errors. */
-  async function handle(tab: AuthTab, request: Request, body: unknown, run: () => Promise<Response> | Response): Promise<Response> {
+  async function handle(tab: AuthTab, request: Request, server: Server, body: unknown, run: (origin: RequestOrigin) => Promise<Response> | Response): Promise<Response> {
+    const origin = requestOrigin(ctx.config, request, server);
     try {
       if (!originAllowed(request, ctx.config)) throw foreignOrigin();
-      return await run();
+      return await run(origin);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const { errors, message } = errorsOf(error);
-      const form = { tab, values: echoValues(body, echoed[tab]), errors, message: Object.keys(errors).length > 0 ? "Please check the highlighted fields" : message };
-      const response = htmlResponse(<LandingPage page={pageInfo(ctx.config, request, "/")} form={form} />, { status: error.status, noStore: true });
+      const ban = banOf(error);
+      const form: FormState = {
+        tab,
+        values: echoValues(body, echoed[tab]),
+        errors,
+        message: Object.keys(errors).length > 0 ? "Please check the highlighted fields" : message,
+        ...(ban ? { ban } : {}),
+      };
+      // A banned answer keeps the device cookie it recorded (see auth/index.ts).
+      const cookies = ban && origin.setCookie ? [origin.setCookie] : [];
+      const response = htmlResponse(<LandingPage page={pageInfo(ctx.config, request, "/")} form={form} />, { status: error.status, noStore: true, cookies });
       const retry = error.extra.retryAfter;
       if (typeof retry === "number") response.headers.set("retry-after", String(retry));
       return response;
@@ -58,34 +80,34 @@ export function authFormRoutes(ctx: AppContext) {
   }
 
   return new Elysia()
-    .post("/auth/login", ({ body, request }) =>
-      handle("login", request, body, async () => {
+    .post("/auth/login", ({ body, request, server }) =>
+      handle("login", request, server, body, async (origin) => {
         const input = validate(loginBody, body, { convert: true });
         const identifier = input.username ?? "";
         if (!identifier) throw validationError({ username: "Enter your username or e-mail" });
-        const { token } = await loginWithLimit(ctx, identifier, input.password);
-        return signedIn(request, token, "login");
+        const { token } = await loginWithLimit(ctx, identifier, input.password, origin);
+        return signedIn(request, token, "login", origin);
       }),
     )
     .post("/auth/register", ({ body, request, server }) =>
-      handle("register", request, body, async () => {
+      handle("register", request, server, body, async (origin) => {
         const { value: input, errors } = checked(() => validate(registerBody, body, { convert: true }));
         const form = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
         if (form.password !== form.confirmPassword) errors.confirmPassword = "Passwords do not match";
         if (!input || Object.keys(errors).length > 0) throw validationError(errors);
         takeSignup(ctx, request, server, "register");
-        const { token, user } = await register(ctx.db, ctx.config.secret, input);
+        const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
-        return signedIn(request, token, "register");
+        return signedIn(request, token, "register", origin);
       }),
     )
     .post("/auth/guest", ({ body, request, server }) =>
-      handle("guest", request, body, () => {
+      handle("guest", request, server, body, (origin) => {
         const input = validate(guestBody, body, { convert: true });
         takeSignup(ctx, request, server, "guest");
-        const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender);
+        const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
-        return signedIn(request, token, "guest");
+        return signedIn(request, token, "guest", origin);
       }),
     )
     .post("/auth/logout", ({ request }) => {

@@ -33,6 +33,7 @@ interface Connection {
   socket: PeerSocket;
   /** The session cookie it opened with, checked again on every frame. */
   sessionToken: string | null;
+  userId: number;
 }
 
 export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}) {
@@ -40,6 +41,12 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
   const registry = new PeerRegistry();
   const stopSweeps = startSweeps(registry, options);
   const connections = new WeakMap<object, Connection>();
+  // Each user's open peer sockets, so that a ban or "end sessions" closes them at once (4403 /
+  // 4401), not at the next HEARTBEAT. Entries leave in `close`.
+  const byUser = new Map<number, Set<RawSocket>>();
+  ctx.hub.onExpel((userId, code, reason) => {
+    for (const raw of byUser.get(userId) ?? []) raw.close(code, reason);
+  });
   // The browser sends the httpOnly session cookie with the upgrade; the client library has no
   // way to add a token to the URL.
   const signedIn = (sessionToken: string | null) => sessionFor(ctx.db, ctx.config.secret, sessionToken);
@@ -59,7 +66,10 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
         if (!session) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);
         const socket = adapt(ws.raw);
         const client = connectPeer(registry, options, socket, connectParams(request.url), session.user.id);
-        if (client) connections.set(ws.raw, { client, socket, sessionToken });
+        if (!client) return;
+        connections.set(ws.raw, { client, socket, sessionToken, userId: session.user.id });
+        const mine = byUser.get(session.user.id) ?? new Set<RawSocket>();
+        byUser.set(session.user.id, mine.add(ws.raw));
       },
       message(ws, frame) {
         const connection = connections.get(ws.raw);
@@ -73,11 +83,14 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
         const connection = connections.get(ws.raw);
         if (!connection) return;
         connections.delete(ws.raw);
+        const mine = byUser.get(connection.userId);
+        if (mine?.delete(ws.raw) && mine.size === 0) byUser.delete(connection.userId);
         peerClosed(registry, connection.client, connection.socket);
       },
     })
     .onStop(() => {
       stopSweeps();
       registry.clear();
+      byUser.clear();
     });
 }

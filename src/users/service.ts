@@ -35,6 +35,13 @@ export const toOwnUser = (row: UserRow): OwnUser => ({
   role: row.role as OwnUser["role"],
 });
 
+/** A ban in force (users.banned mirrors it): such a person leaves every list and presence. */
+export const notBanned = (now: number): SQL =>
+  sql`(${users.banned} = 0 OR (${users.bannedUntil} IS NOT NULL AND ${users.bannedUntil} <= ${now}))`;
+
+export const isBannedNow = (row: Pick<UserRow, "banned" | "bannedUntil">, now = Date.now()): boolean =>
+  row.banned && (row.bannedUntil === null || row.bannedUntil > now);
+
 export function findUser(db: Db, id: number): UserRow | undefined {
   return db.select().from(users).where(eq(users.id, id)).get();
 }
@@ -61,7 +68,7 @@ export interface UserFilters {
 
 /** Everyone but the caller: online first (most recently seen first), then by last_seen. */
 export function listUsers(db: Db, callerId: number, filters: UserFilters) {
-  const where: SQL[] = [ne(users.id, callerId)];
+  const where: SQL[] = [ne(users.id, callerId), notBanned(Date.now())];
   if (filters.hidden && filters.hidden.size > 0) where.push(notInArray(users.id, [...filters.hidden]));
   if (filters.q) {
     const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;

@@ -1,32 +1,35 @@
 import { describe, expect, test } from "bun:test";
-import { ban, findByUsername, unban } from "../../src/moderation/service.ts";
+import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
+import { findByUsername } from "../../src/moderation/service.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
 const t = listeningApp();
+const cli: Actor = { id: null, role: "cli" };
+const login = (username: string) => t.call("POST", "/api/auth/login", { json: { username, password: "correct horse" } });
 
 describe("bans", () => {
-  test("a ban ends every session: requests get 401, login gets 403 banned, the socket closes", async () => {
+  test("a ban ends every session: requests get 401, login gets 403 banned, the socket closes with 4403", async () => {
     const { token, user } = await registerUser(t);
     const socket = await connect(t.wsUrl, token);
-    const ended = ban(t.ctx.db, user.id, null);
-    expect(ended).toHaveLength(1);
+    banUser(t.ctx, cli, user.id, { days: null, reason: "Spam", banAddress: false });
+    expect((await socket.closed).code).toBe(4403);
     expect((await t.call("GET", "/api/auth/me", { token })).status).toBe(401);
-    const login = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
-    expect(login.status).toBe(403);
-    expect(login.body).toMatchObject({ code: "banned", until: null });
-    socket.send("ping");
-    expect((await socket.closed).code).toBe(4401);
+    const answer = await login(user.username);
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: "banned", until: null, reason: "Spam" });
   });
 
   test("a ban that has ended lets the user in again, and so does unban", async () => {
     const a = await registerUser(t);
-    ban(t.ctx.db, a.user.id, Date.now() - 1);
-    expect((await t.call("POST", "/api/auth/login", { json: { username: a.user.username, password: "correct horse" } })).status).toBe(200);
+    const ban = banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Cooling off", banAddress: false });
+    t.ctx.sqlite.query("UPDATE bans SET until = ? WHERE id = ?").run(Date.now() - 1, ban.id);
+    t.ctx.sqlite.query("UPDATE users SET banned_until = ? WHERE id = ?").run(Date.now() - 1, a.user.id);
+    expect((await login(a.user.username)).status).toBe(200);
     const b = await registerUser(t);
-    ban(t.ctx.db, b.user.id, null);
-    unban(t.ctx.db, findByUsername(t.ctx.db, b.user.username.toUpperCase())!.id);
-    expect((await t.call("POST", "/api/auth/login", { json: { username: b.user.username, password: "correct horse" } })).status).toBe(200);
+    banUser(t.ctx, cli, b.user.id, { days: null, reason: "Abuse", banAddress: false });
+    unbanUser(t.ctx, cli, findByUsername(t.ctx.db, b.user.username.toUpperCase())!.id, "Mistaken identity");
+    expect((await login(b.user.username)).status).toBe(200);
   });
 });

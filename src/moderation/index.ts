@@ -1,0 +1,28 @@
+// HTTP for the person being moderated: their unacknowledged warnings, and acknowledging one.
+// (The console itself is server-rendered under /mod, in src/pages/mod.)
+import { Elysia } from "elysia";
+import { authGuard } from "../auth/guard.ts";
+import type { AppContext } from "../context.ts";
+import { validationError } from "../http/errors.ts";
+import { ChangeLimit } from "../privacy/change-limit.ts";
+import { acknowledge, unacknowledged } from "./warnings.ts";
+
+/** Reading is cheap; acknowledging writes a row. A person has a handful of warnings at most. */
+export const WARNING_ACKS_PER_HOUR = 60;
+export const WARNING_READS_PER_HOUR = 600;
+
+export function moderationRoutes(ctx: AppContext) {
+  const acks = new ChangeLimit(WARNING_ACKS_PER_HOUR);
+  const reads = new ChangeLimit(WARNING_READS_PER_HOUR);
+  return new Elysia()
+    .use(authGuard(ctx))
+    .get("/api/warnings", ({ user }) => {
+      reads.take(user.id);
+      return { warnings: unacknowledged(ctx.db, user.id) };
+    })
+    .post("/api/warnings/:id/acknowledge", ({ params, user }) => {
+      if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A warning id is a positive whole number" });
+      acks.take(user.id);
+      return { warning: acknowledge(ctx.db, user.id, Number(params.id)) };
+    });
+}
