@@ -2,7 +2,7 @@
 // user must have read the reason (a statement of reasons under the DSA). Several wait in a queue
 // and show one after another. Loaded only when a warning is waiting.
 import { useSignals } from "@preact/signals-react/runtime";
-import { useCallback, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useChat } from "../chat/context.ts";
 import useFocusTrap from "../chat/useFocusTrap.ts";
 import { acknowledgeWarning } from "../lib/moderation.ts";
@@ -21,6 +21,9 @@ export default function WarningModal() {
   // Escape does nothing: only acknowledging closes it.
   const ignore = useCallback(() => {}, []);
   useFocusTrap(ref, warning !== undefined, ignore);
+  // The trap focuses the first control (the Terms link); the answer expected is the button.
+  const action = useRef<HTMLButtonElement>(null);
+  useEffect(() => action.current?.focus(), [warning?.id]);
   if (!warning) return null;
 
   const acknowledge = async () => {
@@ -42,7 +45,7 @@ export default function WarningModal() {
         </p>
         {queue.length > 1 && <p className="warning-more">{queue.length - 1} more after this one</p>}
         <div className="safety-actions">
-          <button type="button" className="safety-button is-primary" disabled={busy} onClick={() => void acknowledge()}>
+          <button type="button" ref={action} className="safety-button is-primary" disabled={busy} onClick={() => void acknowledge()}>
             {busy ? "Saving..." : "I understand"}
           </button>
         </div>
