@@ -14,7 +14,7 @@ import { BUILD_DIR, BUILD_URL, MANIFEST_FILE, type Manifest, type ScriptAsset } 
 const root = join(import.meta.dir, "..");
 const islandsDir = join(root, "islands");
 const scripts = { client: "islands/client.ts", auth: "islands/enhance/auth.ts", consent: "islands/enhance/consent.ts" };
-const styles = { base: "public/styles/base.css", site: "public/styles/site.css" };
+const styles = { base: "public/styles/base.css", site: "public/styles/site.css", mod: "public/styles/mod.css" };
 
 /** islands/<Name>.tsx files: one default-exported component each. */
 export const islandNames = (): string[] =>

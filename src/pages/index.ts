@@ -3,7 +3,9 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { assetRoutes } from "./assets/routes.ts";
 import { authFormRoutes } from "./auth-forms.tsx";
+import { appealRoutes } from "./appeal/routes.tsx";
 import { consentRoutes } from "./consent-route.ts";
+import { modRoutes } from "./mod/index.tsx";
 import { rememberPageConfig } from "./not-found.tsx";
 import { pageGetRoutes } from "./routes.tsx";
 
@@ -13,5 +15,7 @@ export function pageRoutes(ctx: AppContext) {
     .use(assetRoutes())
     .use(pageGetRoutes(ctx))
     .use(authFormRoutes(ctx))
-    .use(consentRoutes(ctx));
+    .use(consentRoutes(ctx))
+    .use(modRoutes(ctx))
+    .use(appealRoutes(ctx));
 }

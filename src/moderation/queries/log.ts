@@ -1,0 +1,84 @@
+// Read-only queries for the appeals list and the audit log, both paged.
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { appeals, auditLog, bans, users, type AppealRow, type AuditRow, type BanRow } from "../../../db/schema.ts";
+import type { Db } from "../../db.ts";
+import { PAGE_SIZE, pageCount, type Paged } from "./reports.ts";
+
+export interface AppealItem {
+  appeal: AppealRow;
+  ban: BanRow;
+  username: string;
+  deciderName: string | null;
+}
+
+const decider = alias(users, "decider");
+
+/** Open appeals first (oldest first, as a queue), then decided ones, newest first. */
+export function appealList(db: Db, page: number): Paged<AppealItem> {
+  const total = db.select({ n: count() }).from(appeals).get()?.n ?? 0;
+  const rows = db
+    .select({ appeal: appeals, ban: bans, username: users.username, deciderName: decider.username })
+    .from(appeals)
+    .innerJoin(bans, eq(bans.id, appeals.banId))
+    .innerJoin(users, eq(users.id, appeals.userId))
+    .leftJoin(decider, eq(decider.id, appeals.decidedBy))
+    .orderBy(
+      sql`${appeals.status} = 'open' DESC`,
+      sql`CASE WHEN ${appeals.status} = 'open' THEN ${appeals.createdAt} ELSE -${appeals.createdAt} END`,
+      desc(appeals.id),
+    )
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE)
+    .all();
+  return { rows, total, page, pages: pageCount(total) };
+}
+
+export interface AuditFilter {
+  action: string | null;
+  actorId: number | null;
+  targetId: number | null;
+  page: number;
+}
+
+export interface AuditItem {
+  entry: AuditRow;
+  actorName: string | null;
+  targetName: string | null;
+}
+
+const actor = alias(users, "actor");
+const target = alias(users, "target");
+
+/** Newest first. */
+export function auditPage(db: Db, filter: AuditFilter): Paged<AuditItem> {
+  const where: SQL[] = [];
+  if (filter.action) where.push(eq(auditLog.action, filter.action));
+  if (filter.actorId !== null) where.push(eq(auditLog.actorId, filter.actorId));
+  if (filter.targetId !== null) where.push(eq(auditLog.targetUserId, filter.targetId));
+  const condition = where.length > 0 ? and(...where) : undefined;
+  const total = db.select({ n: count() }).from(auditLog).where(condition).get()?.n ?? 0;
+  const rows = db
+    .select({ entry: auditLog, actorName: actor.username, targetName: target.username })
+    .from(auditLog)
+    .leftJoin(actor, eq(actor.id, auditLog.actorId))
+    .leftJoin(target, eq(target.id, auditLog.targetUserId))
+    .where(condition)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(PAGE_SIZE)
+    .offset((filter.page - 1) * PAGE_SIZE)
+    .all();
+  return { rows, total, page: filter.page, pages: pageCount(total) };
+}
+
+/** The actions the log holds, for the filter's list. */
+export const auditActions = (db: Db): string[] =>
+  db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(auditLog.action).limit(100).all().map((r) => r.action);
+
+/** A user id from an id or a username, for the audit filters. */
+export function userIdOf(db: Db, idOrName: string): number | null {
+  const value = idOrName.trim();
+  if (!value) return null;
+  if (/^\d{1,15}$/.test(value)) return Number(value);
+  return db.select({ id: users.id }).from(users).where(eq(users.usernameKey, value.toLowerCase())).get()?.id ?? null;
+}

@@ -1,0 +1,146 @@
+// Read-only queries behind the console's report queue and report pages. Nothing here writes: the
+// actions (../actions.ts) change rows and write the audit log; these only look. Every list is
+// capped, so no page holds more than one page of rows in memory.
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { messages, reports, users } from "../../../db/schema.ts";
+import type { Db } from "../../db.ts";
+import type { ReportReason } from "../../reports/model.ts";
+
+export const PAGE_SIZE = 50;
+
+export const reportStatuses = ["open", "dismissed", "actioned"] as const;
+export type ReportStatus = (typeof reportStatuses)[number];
+export type StatusFilter = ReportStatus | "all";
+
+export interface QueueFilter {
+  reason: ReportReason | null;
+  status: StatusFilter;
+  page: number;
+}
+
+export interface QueueRow {
+  id: number;
+  reason: string;
+  context: string;
+  status: string;
+  details: string;
+  createdAt: number;
+  hasEvidence: boolean;
+  reporterId: number;
+  reporterName: string;
+  reportedId: number;
+  reportedName: string;
+  /** Distinct people with an open report against the reported user. */
+  reporters: number;
+}
+
+export interface Paged<T> {
+  rows: T[];
+  total: number;
+  page: number;
+  pages: number;
+}
+
+export const pageCount = (total: number): number => Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+const reporter = alias(users, "reporter");
+const reported = alias(users, "reported");
+
+/** Open first; "appears to be under 18" on top; then the most-reported people; then oldest. */
+export function reportQueue(db: Db, filter: QueueFilter): Paged<QueueRow> {
+  const where: SQL[] = [];
+  if (filter.reason) where.push(eq(reports.reason, filter.reason));
+  if (filter.status !== "all") where.push(eq(reports.status, filter.status));
+  const condition = where.length > 0 ? and(...where) : undefined;
+  const total = db.select({ n: count() }).from(reports).where(condition).get()?.n ?? 0;
+  const pile = db
+    .select({ userId: reports.reportedId, n: sql<number>`count(distinct ${reports.reporterId})`.as("n") })
+    .from(reports)
+    .where(eq(reports.status, "open"))
+    .groupBy(reports.reportedId)
+    .as("pile");
+  const rows = db
+    .select({
+      id: reports.id,
+      reason: reports.reason,
+      context: reports.context,
+      status: reports.status,
+      details: sql<string>`substr(${reports.details}, 1, 140)`,
+      createdAt: reports.createdAt,
+      hasEvidence: sql<number>`${reports.evidencePath} IS NOT NULL`,
+      reporterId: reports.reporterId,
+      reporterName: reporter.username,
+      reportedId: reports.reportedId,
+      reportedName: reported.username,
+      reporters: sql<number>`coalesce(${pile.n}, 0)`,
+    })
+    .from(reports)
+    .innerJoin(reporter, eq(reporter.id, reports.reporterId))
+    .innerJoin(reported, eq(reported.id, reports.reportedId))
+    .leftJoin(pile, eq(pile.userId, reports.reportedId))
+    .where(condition)
+    .orderBy(
+      sql`${reports.status} = 'open' DESC`,
+      sql`${reports.reason} = 'underage' DESC`,
+      sql`coalesce(${pile.n}, 0) DESC`,
+      asc(reports.createdAt),
+      asc(reports.id),
+    )
+    .limit(PAGE_SIZE)
+    .offset((filter.page - 1) * PAGE_SIZE)
+    .all();
+  return { rows: rows.map((row) => ({ ...row, hasEvidence: row.hasEvidence === 1 })), total, page: filter.page, pages: pageCount(total) };
+}
+
+export interface ReportListItem {
+  id: number;
+  reason: string;
+  context: string;
+  status: string;
+  createdAt: number;
+  reporterId: number;
+  reporterName: string;
+  reportedId: number;
+  reportedName: string;
+}
+
+const listColumns = {
+  id: reports.id,
+  reason: reports.reason,
+  context: reports.context,
+  status: reports.status,
+  createdAt: reports.createdAt,
+  reporterId: reports.reporterId,
+  reporterName: reporter.username,
+  reportedId: reports.reportedId,
+  reportedName: reported.username,
+};
+
+/** Reports by or about one user, newest first (at most `limit`). */
+export function reportsOf(db: Db, side: "reporter" | "reported", userId: number, options: { openOnly?: boolean; limit?: number } = {}): ReportListItem[] {
+  const who = side === "reporter" ? eq(reports.reporterId, userId) : eq(reports.reportedId, userId);
+  return db
+    .select(listColumns)
+    .from(reports)
+    .innerJoin(reporter, eq(reporter.id, reports.reporterId))
+    .innerJoin(reported, eq(reported.id, reports.reportedId))
+    .where(options.openOnly ? and(who, eq(reports.status, "open")) : who)
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .limit(options.limit ?? PAGE_SIZE)
+    .all();
+}
+
+export function countReports(db: Db, side: "reporter" | "reported", userId: number): number {
+  const who = side === "reporter" ? eq(reports.reporterId, userId) : eq(reports.reportedId, userId);
+  return db.select({ n: count() }).from(reports).where(who).get()?.n ?? 0;
+}
+
+export const findReport = (db: Db, id: number) => db.select().from(reports).where(eq(reports.id, id)).get();
+
+/** Whether a message still exists and has not been removed, for the "remove" button. */
+export function removableMessage(db: Db, id: number | null): number | null {
+  if (id === null) return null;
+  const row = db.select({ id: messages.id, removedAt: messages.removedAt }).from(messages).where(eq(messages.id, id)).get();
+  return row && row.removedAt === null ? row.id : null;
+}

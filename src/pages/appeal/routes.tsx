@@ -1,0 +1,69 @@
+// /appeal/:token: the ban's reason and end and its one appeal, reached from the ban notice at
+// login and from the ban page. No session (a banned user has none): the signed token is the key,
+// so an invalid one is a plain 404. Posts must come from our own origin and are limited per
+// address, since anyone holding a link could otherwise hammer the form.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { AppError } from "../../http/errors.ts";
+import { clientAddress, originAllowed } from "../../http/request.ts";
+import { WindowCounter } from "../../http/rate-limit.ts";
+import { appealFor, banIdOfAppealToken, fileAppeal } from "../../moderation/actions.ts";
+import { findBan } from "../../moderation/queries/people.ts";
+import { errorText } from "../mod/error-text.ts";
+import { FormError, readForm } from "../mod/form.ts";
+import { NotFoundPage } from "../NotFoundPage.tsx";
+import { pageInfo } from "../page-info.ts";
+import { htmlResponse, seeOther } from "../render.tsx";
+import { AppealPage } from "./AppealPage.tsx";
+
+/** Appeal posts an address may send in an hour: enough for typing mistakes, not for a flood. */
+export const APPEAL_POSTS_PER_HOUR = 10;
+
+export function appealRoutes(ctx: AppContext) {
+  const posts = new WindowCounter(APPEAL_POSTS_PER_HOUR, 60 * 60_000);
+
+  const banOf = (token: string) => {
+    const banId = banIdOfAppealToken(ctx.config.secret, token);
+    return banId === null ? undefined : findBan(ctx.db, banId);
+  };
+
+  const notFound = (request: Request) => htmlResponse(<NotFoundPage page={pageInfo(ctx.config, request)} />, { status: 404 });
+
+  return new Elysia()
+    .get("/appeal/:token", ({ request, params }) => {
+      const ban = banOf(params.token);
+      if (!ban) return notFound(request);
+      const page = <AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={appealFor(ctx.db, ban.id)} now={Date.now()} />;
+      return htmlResponse(page, { noStore: true });
+    })
+    .post(
+      "/appeal/:token",
+      async ({ request, params, server }) => {
+        const ban = banOf(params.token);
+        if (!ban) return notFound(request);
+        const answer = (status: number, error: string, text?: string) =>
+          htmlResponse(<AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={appealFor(ctx.db, ban.id)} now={Date.now()} error={error} text={text} />, {
+            status,
+            noStore: true,
+          });
+        if (!originAllowed(request, ctx.config)) return answer(403, "This form was sent from another site. Please send your appeal from this page.");
+        const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
+        if (!posts.take(address)) {
+          const response = answer(429, "Too many attempts from your connection. Please wait a little and try again.");
+          response.headers.set("retry-after", String(Math.max(1, Math.ceil(posts.retryAfter(address)))));
+          return response;
+        }
+        let text = "";
+        try {
+          text = (await readForm(request)).get("text") ?? "";
+          fileAppeal(ctx, params.token, text);
+        } catch (error) {
+          if (error instanceof FormError) return answer(error.status, error.message);
+          if (error instanceof AppError) return answer(error.status, errorText(error), text.slice(0, 1000));
+          throw error;
+        }
+        return seeOther(new URL(request.url).pathname);
+      },
+      { parse: "none" },
+    );
+}
