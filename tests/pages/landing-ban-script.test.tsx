@@ -1,4 +1,4 @@
-// A refused sign-in because of a ban on the landing page (issue 8): with JavaScript off the server
+// The landing page's ban notice as components and script (issue 8): with JavaScript off the server
 // renders `form.ban` in the login panel (reason, end, appeal link), and a refused guest or register
 // entry shows the end and the appeal link; with JavaScript on the landing script shows the same
 // for the JSON answer 403 `banned`.

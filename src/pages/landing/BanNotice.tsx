@@ -11,7 +11,7 @@ export function BanNotice({ ban, kind }: { ban: Ban; kind: BanKind }) {
   return (
     <div className="ban-notice" role="alert" data-ban-notice="">
       <p className="ban-notice-title">{kind === "account" ? BAN_ACCOUNT_TITLE : BAN_ENTRY_TITLE}</p>
-      {kind === "account" && ban.reason ? <p className="ban-notice-reason">Reason: {ban.reason}</p> : null}
+      {kind === "account" && ban.reason ? <p className="ban-notice-reason">{`Reason: ${ban.reason}`}</p> : null}
       {/* The server does not know the visitor's time zone: UTC, said so. */}
       <p className="ban-notice-end">{banEndSentence(ban.until, { timeZone: "UTC" })}</p>
       {ban.appeal_url ? (
