@@ -2,7 +2,7 @@
 // reports are written straight into the database: the tests are about the console, and a
 // report's time must be set to test the queue's order.
 import { eq } from "drizzle-orm";
-import { reports, users, type NewReportRow } from "../../db/schema.ts";
+import { auditLog, reports, users, type NewReportRow } from "../../db/schema.ts";
 import { registerUser, type TestApp, type TestResponse } from "../support/app.ts";
 
 export const ORIGIN = "http://localhost";
@@ -59,3 +59,6 @@ export function report(t: TestApp, reporter: Person, reported: Person, values: P
 export const reportRow = (t: TestApp, id: number) => t.ctx.db.select().from(reports).where(eq(reports.id, id)).get();
 
 export const userRow = (t: TestApp, id: number) => t.ctx.db.select().from(users).where(eq(users.id, id)).get();
+
+/** The audit rows about one user, oldest first. */
+export const auditOf = (t: TestApp, targetUserId: number) => t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, targetUserId)).orderBy(auditLog.id).all();

@@ -50,7 +50,7 @@ export function AuditPage({ view, query, actions, result }: { view: ModView; que
           Show
         </button>
       </form>
-      <p className="mod-muted">{result.total} entries. The log is append-only.</p>
+      <p className="mod-muted">{`${result.total} ${result.total === 1 ? "entry" : "entries"}. The log is append-only.`}</p>
       {result.rows.length === 0 ? null : (
         <table className="mod-table mod-audit">
           <thead>

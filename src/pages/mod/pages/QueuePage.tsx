@@ -38,7 +38,7 @@ export function QueuePage({ view, filter, result }: { view: ModView; filter: Que
         </button>
       </form>
       <p className="mod-muted">
-        {result.total} {result.total === 1 ? "report" : "reports"}. Open first, “Appears to be under 18” on top, then the people most reported, then the oldest.
+        {`${result.total} ${result.total === 1 ? "report" : "reports"}. Open first, “Appears to be under 18” on top, then the people most reported, then the oldest.`}
       </p>
       {result.rows.length === 0 ? (
         <p>Nothing here.</p>
