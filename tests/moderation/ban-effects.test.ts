@@ -1,0 +1,95 @@
+// A ban takes effect at once on everything the person has open, and they leave every list.
+import { describe, expect, test } from "bun:test";
+import { banUser } from "../../src/moderation/actions.ts";
+import { closeOf, openPeerSocket } from "../peerjs/client.ts";
+import { registerUser } from "../support/app.ts";
+import { connectedUser, listeningApp } from "../support/listening.ts";
+import { connect } from "../support/ws.ts";
+import { staff } from "./helpers.ts";
+
+const t = listeningApp();
+const ban = (actor: Parameters<typeof banUser>[1], userId: number, reason = "Harassment") =>
+  banUser(t.ctx, actor, userId, { days: 7, reason, banAddress: false });
+
+describe("a ban", () => {
+  test("sends `banned` with the reason, end and appeal link, then closes every socket of the user with 4403 within 100 ms", async () => {
+    const mod = await staff(t, "moderator");
+    const target = await connectedUser(t);
+    const second = await connect(t.wsUrl, target.token);
+    const started = performance.now();
+    const row = ban(mod.actor, target.user.id);
+    const [first, other] = await Promise.all([target.s.closed, second.closed]);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(first.code).toBe(4403);
+    expect(other.code).toBe(4403);
+    const notice = target.s.frames.find((f) => f.event === "banned");
+    expect(notice?.data).toEqual({ reason: "Harassment", until: new Date(row.until!).toISOString(), appeal_url: expect.stringMatching(/^\/appeal\/\d+\.[\w-]+$/) });
+  });
+
+  test("closes the user's PeerJS socket with 4403 at once", async () => {
+    const mod = await staff(t, "moderator");
+    const target = await registerUser(t);
+    const peer = openPeerSocket(`${t.wsUrl}/peerjs/peerjs?key=peerjs&id=banned-peer&token=tok&version=1.5.5`, { cookie: `sid=${encodeURIComponent(target.token)}` });
+    expect(await peer.next()).toBe('{"type":"OPEN"}');
+    ban(mod.actor, target.user.id);
+    expect(await closeOf(peer, 100)).toBe("closed 4403");
+  });
+
+  test("ends the roulette pair (the partner hears roulette_partner_disconnected) and announces the user offline", async () => {
+    const mod = await staff(t, "moderator");
+    const a = await connectedUser(t, { gender: "male" });
+    const b = await connectedUser(t, { gender: "female" });
+    await a.s.ask("roulette_search", { userId: a.user.id, filters: { gender: "any", country: "any" } });
+    await b.s.ask("roulette_search", { userId: b.user.id, filters: { gender: "any", country: "any" } });
+    await a.s.next("roulette_partner_found");
+    ban(mod.actor, b.user.id);
+    await a.s.next("roulette_partner_disconnected", 1000);
+    await a.s.next("user_offline", 1000, (f) => f.data.userId === b.user.id);
+  });
+
+  test("ends a call: the other party hears call_ended", async () => {
+    const mod = await staff(t, "moderator");
+    const caller = await connectedUser(t);
+    const callee = await connectedUser(t);
+    caller.s.send("call_user", { receiverId: callee.user.id, callerPeerId: "peer-a" });
+    await callee.s.next("incoming_call");
+    ban(mod.actor, callee.user.id);
+    await caller.s.next("call_ended", 1000);
+  });
+
+  test("takes the user out of /api/users and the chat lists, while their past messages stay readable", async () => {
+    const mod = await staff(t, "moderator");
+    const viewer = await connectedUser(t);
+    const target = await connectedUser(t);
+    await target.s.ask("send_message", { receiverId: viewer.user.id, content: "hello", messageType: "text" });
+    const listed = async () => (await t.call("GET", "/api/users?limit=500", { token: viewer.token })).body.users.map((u: { id: number }) => u.id);
+    const chats = async () => (await t.call("GET", "/api/messages/chat-users-with-messages", { token: viewer.token })).body.users.map((u: { id: number }) => u.id);
+    expect(await listed()).toContain(target.user.id);
+    expect(await chats()).toContain(target.user.id);
+    expect((await t.call("GET", "/api/messages/unread/count", { token: viewer.token })).body.unread_count).toBe(1);
+    ban(mod.actor, target.user.id);
+    expect(await listed()).not.toContain(target.user.id);
+    expect(await chats()).not.toContain(target.user.id);
+    expect((await t.call("GET", "/api/messages/chat-users", { token: viewer.token })).body.users.map((u: { id: number }) => u.id)).not.toContain(target.user.id);
+    expect((await t.call("GET", "/api/messages/unread/count", { token: viewer.token })).body.unread_count).toBe(0);
+    const history = await t.call("GET", `/api/messages/${target.user.id}`, { token: viewer.token });
+    expect(history.body.messages.map((m: { content: string }) => m.content)).toEqual(["hello"]);
+  });
+
+  test("makes login answer 403 banned with the reason, the end and the appeal link, only after the password is right", async () => {
+    const mod = await staff(t, "moderator");
+    const target = await registerUser(t);
+    const row = ban(mod.actor, target.user.id, "Threats");
+    const wrong = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "wrong password" } });
+    expect(wrong.status).toBe(401);
+    const right = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
+    expect(right.status).toBe(403);
+    expect(right.body).toEqual({
+      error: expect.stringContaining("Threats"),
+      code: "banned",
+      reason: "Threats",
+      until: new Date(row.until!).toISOString(),
+      appeal_url: expect.stringMatching(/^\/appeal\//),
+    });
+  });
+});
