@@ -14,14 +14,12 @@ export function PersonCard({ title, person, now }: { title: string; person: Pers
       <dl className="mod-facts">
         <dt>Account</dt>
         <dd>
-          {user.isGuest ? "Guest" : "Registered"}, {durationText(now - user.createdAt)} old (<Time at={user.createdAt} />)
+          {`${user.isGuest ? "Guest" : "Registered"}, ${durationText(now - user.createdAt)} old `}(<Time at={user.createdAt} />)
         </dd>
         <dt>Role</dt>
         <dd>{user.role}</dd>
         <dt>Reports</dt>
-        <dd>
-          {person.reportsReceived} received, {person.reportsMade} made
-        </dd>
+        <dd>{`${person.reportsReceived} received, ${person.reportsMade} made`}</dd>
         <dt>Bans</dt>
         <dd>
           {person.bans}

@@ -34,7 +34,7 @@ export function UserPage({ view, data }: { view: ModView; data: UserPageData }) 
         <dd>{user.email ?? "—"}</dd>
         <dt>Account</dt>
         <dd>
-          {user.isGuest ? "Guest" : "Registered"}, {durationText(view.now - user.createdAt)} old (<Time at={user.createdAt} />)
+          {`${user.isGuest ? "Guest" : "Registered"}, ${durationText(view.now - user.createdAt)} old `}(<Time at={user.createdAt} />)
         </dd>
         <dt>Profile</dt>
         <dd>
