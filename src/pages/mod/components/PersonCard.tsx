@@ -23,7 +23,7 @@ export function PersonCard({ title, person, now }: { title: string; person: Pers
         <dt>Bans</dt>
         <dd>
           {person.bans}
-          {person.activeBan ? <strong className="mod-bad"> · banned {banEndText(person.activeBan.until)}</strong> : null}
+          {person.activeBan ? <strong className="mod-bad">{` · banned ${banEndText(person.activeBan.until)}`}</strong> : null}
         </dd>
         {user.rouletteSuspendedAt !== null ? (
           <>
