@@ -1,0 +1,75 @@
+// scripts/moderate.ts as the operator runs it: another process on the same DATA_DIR. Its ban
+// reaches this server's open socket through the ban watcher within 5 s; roles and unbans go
+// through the same actions and the audit log.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { watchBans } from "../../src/moderation/watch.ts";
+import { registerUser } from "../support/app.ts";
+import { connectedUser, listeningApp } from "../support/listening.ts";
+import { auditOf } from "./helpers.ts";
+
+const t = listeningApp();
+let stopWatching: () => void;
+beforeAll(() => {
+  stopWatching = watchBans(t.ctx);
+});
+afterAll(() => stopWatching());
+
+const script = join(import.meta.dir, "..", "..", "scripts", "moderate.ts");
+
+async function moderate(...args: string[]) {
+  const child = Bun.spawn([process.execPath, script, ...args], {
+    env: { ...process.env, DATA_DIR: t.dataDir, JWT_SECRET: t.ctx.config.secret },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  return { code, out, err };
+}
+
+const roleOf = (userId: number) => (t.ctx.sqlite.query("SELECT role FROM users WHERE id = ?").get(userId) as { role: string }).role;
+
+describe("bun scripts/moderate.ts", () => {
+  test("ban with days and a reason reaches an open socket of the running server within 5 s: `banned`, then 4403", async () => {
+    const target = await connectedUser(t);
+    const started = Date.now();
+    const result = await moderate("ban", target.user.username, "7", "Repeated", "spam");
+    expect(result).toMatchObject({ code: 0, err: "" });
+    const closed = await target.s.closed;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(closed.code).toBe(4403);
+    expect(target.s.frames.find((f) => f.event === "banned")?.data).toMatchObject({ reason: "Repeated spam", until: expect.any(String) });
+    expect(auditOf(t, target.user.id)[0]).toMatchObject({ actorId: null, action: "ban", reason: "Repeated spam" });
+    const login = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
+    expect(login.body).toMatchObject({ code: "banned", reason: "Repeated spam" });
+  });
+
+  test("unban lets the user sign in again", async () => {
+    const target = await registerUser(t);
+    expect((await moderate("ban", target.user.username)).code).toBe(0);
+    expect((await moderate("unban", target.user.username, "Reviewed")).code).toBe(0);
+    const login = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
+    expect(login.status).toBe(200);
+  });
+
+  test("grant makes a moderator or an admin and revoke makes a user again, each in the audit log", async () => {
+    const target = await registerUser(t);
+    expect((await moderate("grant", target.user.username, "moderator")).code).toBe(0);
+    expect(roleOf(target.user.id)).toBe("moderator");
+    expect((await moderate("grant", target.user.username, "admin")).code).toBe(0);
+    expect(roleOf(target.user.id)).toBe("admin");
+    expect((await moderate("revoke", target.user.username)).code).toBe(0);
+    expect(roleOf(target.user.id)).toBe("user");
+    expect(auditOf(t, target.user.id).map((r) => r.action)).toEqual(["revoke_role", "grant_role", "grant_role"]);
+  });
+
+  test("refuses an unknown user, an unknown role and a ban length other than 1, 7 or 30 days", async () => {
+    const target = await registerUser(t);
+    expect((await moderate("ban", "no_such_user_here")).code).toBe(1);
+    expect((await moderate("grant", target.user.username, "king")).code).toBe(2);
+    const odd = await moderate("ban", target.user.username, "3");
+    expect(odd.code).toBe(2);
+    expect(odd.err).toContain("1, 7 or 30");
+    expect(auditOf(t, target.user.id)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,49 @@
+// A moderator's roulette suspension: it ends a running pair, roulette_search answers `suspended`
+// with the reason while it runs, and lets the user in again once it is over or lifted.
+import { describe, expect, test } from "bun:test";
+import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
+import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
+import { staff } from "./helpers.ts";
+
+const t = listeningApp();
+const search = (p: ConnectedUser) => p.s.ask("roulette_search", { userId: p.user.id, filters: { gender: "any", country: "any" } });
+
+describe("suspension from roulette", () => {
+  test("ends the running pair and refuses the next search with `suspended`, naming the reason", async () => {
+    const mod = await staff(t, "moderator");
+    const a = await connectedUser(t);
+    const b = await connectedUser(t);
+    await search(a);
+    await search(b);
+    await a.s.next("roulette_partner_found");
+    suspendRoulette(t.ctx, mod.actor, b.user.id, { hours: 2, reason: "Nudity on camera" });
+    await a.s.next("roulette_partner_disconnected", 500);
+    const refused = await search(b);
+    expect(refused.error?.code).toBe("suspended");
+    expect(refused.error?.message).toContain("Nudity on camera");
+    expect((await search(a)).data).toEqual({ status: "searching" });
+    await a.s.ask("roulette_stop_search", { userId: a.user.id });
+  });
+
+  test("lets the user in after its end", async () => {
+    const mod = await staff(t, "moderator");
+    const p = await connectedUser(t);
+    suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: 1, reason: "Rude" });
+    expect((await search(p)).error?.code).toBe("suspended");
+    t.ctx.sqlite.query("UPDATE users SET roulette_suspended_until = ? WHERE id = ?").run(Date.now() - 1, p.user.id);
+    expect((await search(p)).data).toEqual({ status: "searching" });
+    const cleared = t.ctx.sqlite.query("SELECT roulette_suspended_at AS at FROM users WHERE id = ?").get(p.user.id) as { at: number | null };
+    expect(cleared.at).toBeNull();
+    await p.s.ask("roulette_stop_search", { userId: p.user.id });
+  });
+
+  test("until lifted: refused until a moderator lifts it, then searching again", async () => {
+    const mod = await staff(t, "moderator");
+    const p = await connectedUser(t);
+    suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: null, reason: "Repeated reports" });
+    expect((await search(p)).error?.code).toBe("suspended");
+    liftRouletteSuspension(t.ctx, mod.actor, p.user.id, "Reviewed the reports");
+    expect((await search(p)).data).toEqual({ status: "searching" });
+    await p.s.ask("roulette_stop_search", { userId: p.user.id });
+  });
+});
