@@ -44,6 +44,8 @@ describe("actions from a report's page", () => {
     expect(audit?.action).toBe("ban");
     expect(audit?.actorId).toBe(mod.id);
     expect(JSON.parse(audit?.reportIds ?? "[]").sort()).toEqual([first, second].sort());
+    // A test request has no client address, so the ban records that it could not cover one.
+    expect(JSON.parse(audit?.detail ?? "{}")).toMatchObject({ days: 7, address_banned: false, address_unknown: true });
     // The banned person's session is gone: their token no longer works.
     expect((await t.call("GET", "/api/auth/me", { token: target.token })).status).toBe(401);
     const shown = await page(t, mod, `/mod/reports/${first}`);

@@ -87,9 +87,11 @@ export const postActions: PostAction[] = [
       const reports = idsOf(form, "report");
       const days = banDaysOf(form);
       const banAddress = field(form, "ban_address") === "on";
-      banUser(ctx, actor, id, { days, reason: field(form, "ban_reason"), banAddress }, reports);
+      const ban = banUser(ctx, actor, id, { days, reason: field(form, "ban_reason"), banAddress }, reports);
       const length = days === null ? "permanently" : `for ${days} ${days === 1 ? "day" : "days"}`;
-      return `Banned ${nameOf(ctx, id)} ${length}${banAddress ? ", with the address" : ""}${closed(reports)}.`;
+      // The address is known only from a session that recorded one; say so rather than imply it.
+      const address = ban.addressHash ? ", with the address" : banAddress ? " (no address on record, so none was banned)" : "";
+      return `Banned ${nameOf(ctx, id)} ${length}${address}${closed(reports)}.`;
     },
   },
   {
