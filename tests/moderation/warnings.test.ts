@@ -30,7 +30,11 @@ describe("warnings", () => {
     const row = warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
     expect((await t.call("POST", `/api/warnings/${row.id}/acknowledge`, { token: other.token })).status).toBe(404);
     expect((await t.call("POST", "/api/warnings/99999999/acknowledge", { token: other.token })).status).toBe(404);
-    expect((await t.call("POST", "/api/warnings/abc/acknowledge", { token: other.token })).status).toBe(400);
+    for (const id of ["abc", "0", "-1", "1.5", "1e3", "99999999999999999999", "%00"]) {
+      const answer = await t.call("POST", `/api/warnings/${id}/acknowledge`, { token: other.token });
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe("validation");
+    }
     expect((await t.call("POST", `/api/warnings/${row.id}/acknowledge`)).status).toBe(401);
     expect((await t.call("GET", "/api/warnings", { token: target.token })).body.warnings).toHaveLength(1);
   });
