@@ -1,0 +1,186 @@
+// Issue 8's "Done means", in real Chromium against the real server: Gina reports her roulette
+// partner Hank with a still; Mona, a moderator (granted with scripts/moderate.ts), finds the report
+// in the queue, sees the still and bans Hank; Hank's open chat screen becomes the ban page within a
+// second; his browser cannot come back as a guest (403 banned on the landing page); he appeals,
+// Mona lifts the ban, and Hank signs in again. Screenshots: moderation-queue, moderation-report,
+// moderation-ban-page (tests/e2e/screenshots/, copied to docs/screenshots/ by hand).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { openSignedIn, PASSWORD, registerAccount } from "./support/accounts.ts";
+import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const WAIT = { timeout: 15_000 };
+const BAN_REASON = "Nudity on camera in Video Roulette. Our Terms do not allow it.";
+
+/** `bun scripts/moderate.ts <args>` against the running server's data, as an operator would. */
+async function moderate(...args: string[]): Promise<string> {
+  const proc = Bun.spawn([process.execPath, "scripts/moderate.ts", ...args], {
+    cwd: `${import.meta.dir}/../..`,
+    env: { ...process.env, DATA_DIR: server.dataDir },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`moderate.ts ${args.join(" ")}: ${code}\n${out}${err}`);
+  return out;
+}
+
+async function open(username: string, camera = false): Promise<Page> {
+  const page = await openSignedIn(browser, server, username, {
+    context: camera ? { ...DESKTOP, permissions: ["camera", "microphone"] } : DESKTOP,
+    dismissDialogs: true,
+    ...WAIT,
+  });
+  contexts.push(page.context());
+  return page;
+}
+
+const roulette = (page: Page) => page.locator("section.roulette");
+const rouletteButton = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
+const waitForStatus = (page: Page, wanted: string) =>
+  page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await registerAccount(server, "gina", "Gina", { gender: "female", country_code: "ES", country_name: "Spain" });
+  await registerAccount(server, "hank", "Hank", { gender: "male", country_code: "CA", country_name: "Canada" });
+  await registerAccount(server, "mona", "Mona", { gender: "female", country_code: "IE", country_name: "Ireland" });
+  await moderate("grant", "mona", "moderator");
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("a report acted on, a ban, an appeal", () => {
+  let gina: Page;
+  let hank: Page;
+  let mona: Page;
+
+  test("Gina reports her roulette partner with a still of his video", async () => {
+    gina = await open("gina", true);
+    hank = await open("hank", true);
+    for (const page of [gina, hank]) {
+      await page.locator('[data-tab="video"]').click();
+      await rouletteButton(page, "Start Video Chat").click();
+    }
+    for (const page of [gina, hank]) {
+      await waitForStatus(page, "connected");
+      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Partner's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
+    }
+    await roulette(gina).getByRole("button", { name: "Report" }).click();
+    const dialog = gina.getByRole("dialog", { name: "Report Stranger" });
+    await dialog.getByLabel("Sexual content or nudity").check();
+    await dialog.getByLabel("Details (optional)").fill("He undressed on camera as soon as we were paired.");
+    await dialog.getByRole("button", { name: "Send report" }).click();
+    await gina.getByText("Thanks. Our moderators will review your report.").first().waitFor(WAIT);
+    await gina.getByRole("dialog", { name: "Block Stranger?" }).getByRole("button", { name: "Not now" }).click();
+    await rouletteButton(gina, "Stop").click();
+    // Hank carries on looking for someone, his camera on.
+    await waitForStatus(hank, "searching");
+  });
+
+  test("Mona reaches the console from Settings, finds the report first in the queue, and sees the still", async () => {
+    mona = await open("mona");
+    await mona.locator('[data-tab="settings"]').click();
+    const entry = mona.getByRole("link", { name: /Moderation/ });
+    await entry.waitFor(WAIT);
+    await entry.click();
+    await mona.waitForURL(/\/mod\/?$/, WAIT);
+
+    await mona.goto("/mod/reports");
+    const row = mona.locator("table tbody tr").first();
+    await row.waitFor(WAIT);
+    expect(await row.textContent()).toContain("hank");
+    await screenshot(mona, "moderation-queue");
+
+    await row.getByRole("link", { name: /^#\d+$/ }).click();
+    await mona.getByRole("heading", { name: /^Report #\d+$/ }).waitFor(WAIT);
+    const still = mona.locator(".mod-still img");
+    await mona.waitForFunction(() => (document.querySelector<HTMLImageElement>(".mod-still img")?.naturalWidth ?? 0) > 0, null, WAIT);
+    expect(await still.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await mona.locator("body").textContent()).toContain("He undressed on camera");
+    // The whole page: the facts, both people, the still, and the actions below it.
+    await screenshot(mona, "moderation-report", { fullPage: true });
+  });
+
+  test("Mona bans Hank for 7 days and his open chat screen becomes the ban page within a second", async () => {
+    const actions = mona.locator("form.mod-actions");
+    await actions.getByLabel("7 days").check();
+    await actions.locator('textarea[name="ban_reason"]').fill(BAN_REASON);
+    expect(await hank.locator("section.roulette").count()).toBe(1);
+
+    const banPage = hank.locator(".ban-page h1");
+    const started = Date.now();
+    const shown = banPage.waitFor({ timeout: 5000 }).then(() => Date.now() - started);
+    await actions.getByRole("button", { name: "Ban hank" }).click();
+    const elapsed = await shown;
+    expect(elapsed).toBeLessThan(1000);
+
+    expect(await banPage.textContent()).toBe("Your account has been banned");
+    expect(await hank.locator(".ban-reason p").textContent()).toBe(BAN_REASON);
+    expect(await hank.locator(".ban-end").textContent()).toMatch(/^Banned until \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2}$/);
+    const appeal = hank.getByRole("link", { name: "Appeal this ban" });
+    expect(await appeal.getAttribute("href")).toMatch(/^(https?:\/\/[^/]+)?\/appeal\/.+/);
+    // Video Roulette ended with the rest of the screen: its camera is released.
+    expect(await hank.locator("section.roulette").count()).toBe(0);
+    expect(await hank.locator(".chat-app").count()).toBe(0);
+    // Nothing reconnects behind the ban page.
+    await Bun.sleep(1500);
+    expect(await hank.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(await banPage.isVisible()).toBe(true);
+    await screenshot(hank, "moderation-ban-page");
+    await hank.setViewportSize(MOBILE.viewport);
+    await screenshot(hank, "moderation-ban-page");
+    await hank.setViewportSize(DESKTOP.viewport);
+  });
+
+  test("Hank cannot come back as a guest from the same browser: the landing page says why and links the appeal", async () => {
+    await hank.goto("/");
+    await hank.locator("label.tab-guest").click();
+    const guest = hank.locator('form[data-auth-form="guest"]');
+    await guest.locator('label.gender-option:has(input[value="male"])').click();
+    await guest.locator('input[name="adult"]').check();
+    await guest.getByRole("button", { name: "Enter Chat" }).click();
+    const notice = guest.locator("[data-ban-notice]");
+    await notice.waitFor(WAIT);
+    expect(await notice.locator(".ban-notice-title").textContent()).toBe("New accounts from this device or network are banned");
+    expect(await notice.locator(".ban-notice-end").textContent()).toMatch(/^Banned until /);
+    expect(await hank.locator(".chat-app").count()).toBe(0);
+    await screenshot(hank, "moderation-guest-refused");
+
+    // The appeal link leads to the appeal page, where he writes his appeal.
+    await notice.getByRole("link", { name: "Appeal this ban" }).click();
+    await hank.getByRole("heading", { name: "Your account is banned" }).waitFor(WAIT);
+    expect(await hank.locator("main").textContent()).toContain(BAN_REASON);
+    await hank.getByLabel(/Your appeal/).fill("It was not me: my brother used my laptop. It won't happen again.");
+    await hank.getByRole("button", { name: "Send appeal" }).click();
+    await hank.getByText(/We received your appeal/).waitFor(WAIT);
+  });
+
+  test("Mona lifts the ban from the appeals list, and Hank signs in again", async () => {
+    await mona.goto("/mod/appeals");
+    const appeal = mona.locator("article.mod-appeal", { hasText: "my brother used my laptop" });
+    await appeal.waitFor(WAIT);
+    await appeal.getByLabel("Message to the user").fill("Thanks for explaining. The ban is lifted; please keep the camera safe.");
+    await appeal.getByRole("button", { name: "Lift the ban" }).click();
+    await mona.locator("article.mod-appeal", { hasText: "my brother used my laptop" }).getByText("lifted").first().waitFor(WAIT);
+
+    await hank.goto("/");
+    const login = hank.locator('form[data-auth-form="login"]');
+    await hank.locator("label.tab-login").click();
+    await login.getByLabel("Username").fill("hank");
+    await login.getByLabel("Password").fill(PASSWORD);
+    await login.getByRole("button", { name: "Login" }).click();
+    await hank.locator(".chat-app .tab-bar").waitFor(WAIT);
+    expect(await hank.locator(".ban-page").count()).toBe(0);
+  });
+});
