@@ -104,6 +104,28 @@ describe("actions from a report's page", () => {
     expect((await page(t, mod, `/mod/reports/${id}`)).text).not.toContain(`/mod/messages/${message.id}/remove`);
   });
 
+  test("a chat report's snapshot offers to remove the reported person's own messages only", async () => {
+    const target = await person(t);
+    const victim = reporters[1]!;
+    const [lo, hi] = target.id < victim.id ? [target.id, victim.id] : [victim.id, target.id];
+    const send = (from: Person, to: Person, content: string) =>
+      t.ctx.db.insert(messages).values({ senderId: from.id, receiverId: to.id, pairLo: lo, pairHi: hi, content, messageType: "text", createdAt: Date.now() }).returning().get();
+    const theirs = send(target, victim, "nasty");
+    const mine = send(victim, target, "stop it");
+    const line = (m: typeof theirs) => ({ id: m.id, sender_id: m.senderId, receiver_id: m.receiverId, content: m.content, message_type: "text", created_at: new Date().toISOString() });
+    const id = report(t, victim, target, { context: "chat", transcript: JSON.stringify([line(theirs), line(mine)]) }).id;
+    const html = (await page(t, mod, `/mod/reports/${id}`)).text;
+    expect(html).toMatch(new RegExp(`<button type="submit" form="mod-actions"[^>]*formAction="/mod/messages/${theirs.id}/remove"`));
+    // Enter in a field of the actions form must not press that Remove: a disabled button comes first.
+    const firstButton = /<button type="submit" form="mod-actions"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(firstButton).toContain('disabled=""');
+    expect(html).not.toContain(`/mod/messages/${mine.id}/remove`);
+    const r = await post(t, mod, `/mod/messages/${theirs.id}/remove`, [...(await formOf(id)), ["remove_reason", "Abuse"]]);
+    expect(r.status).toBe(303);
+    expect(t.ctx.db.select().from(messages).where(eq(messages.id, theirs.id)).get()?.removedAt).not.toBeNull();
+    expect(reportRow(t, id)?.status).toBe("actioned");
+  });
+
   test("remove content takes an avatar away", async () => {
     const target = await person(t);
     t.ctx.db.update(users).set({ avatarPath: "avatars/0123456789abcdef0123456789abcdef.png" }).where(eq(users.id, target.id)).run();

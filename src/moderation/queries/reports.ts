@@ -1,7 +1,7 @@
 // Read-only queries behind the console's report queue and report pages. Nothing here writes: the
 // actions (../actions.ts) change rows and write the audit log; these only look. Every list is
 // capped, so no page holds more than one page of rows in memory.
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { messages, reports, users } from "../../../db/schema.ts";
 import type { Db } from "../../db.ts";
@@ -138,9 +138,14 @@ export function countReports(db: Db, side: "reporter" | "reported", userId: numb
 
 export const findReport = (db: Db, id: number) => db.select().from(reports).where(eq(reports.id, id)).get();
 
-/** Whether a message still exists and has not been removed, for the "remove" button. */
-export function removableMessage(db: Db, id: number | null): number | null {
-  if (id === null) return null;
-  const row = db.select({ id: messages.id, removedAt: messages.removedAt }).from(messages).where(eq(messages.id, id)).get();
-  return row && row.removedAt === null ? row.id : null;
+/** Which of these messages (sent by `senderId`) still exist unremoved, for the "remove" buttons. */
+export function removableMessages(db: Db, senderId: number, ids: readonly number[]): Set<number> {
+  const wanted = [...new Set(ids)].slice(0, 200);
+  if (wanted.length === 0) return new Set();
+  const rows = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(inArray(messages.id, wanted), eq(messages.senderId, senderId), isNull(messages.removedAt)))
+    .all();
+  return new Set(rows.map((row) => row.id));
 }

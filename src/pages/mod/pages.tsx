@@ -6,7 +6,7 @@ import type { AppContext } from "../../context.ts";
 import { dashboardStats } from "../../moderation/queries/dashboard.ts";
 import { appealList, auditActions, auditPage, userIdOf } from "../../moderation/queries/log.ts";
 import { bansOf, findUserRow, personSummary, searchUsers, sessionSummary, warningsOf } from "../../moderation/queries/people.ts";
-import { findReport, removableMessage, reportQueue, reportsOf, reportStatuses, type StatusFilter } from "../../moderation/queries/reports.ts";
+import { findReport, removableMessages, reportQueue, reportsOf, reportStatuses, type StatusFilter } from "../../moderation/queries/reports.ts";
 import { activeBan } from "../../moderation/actions.ts";
 import { reportReasons, type ReportReason } from "../../reports/model.ts";
 import { positiveId } from "./form.ts";
@@ -44,13 +44,16 @@ const report: Builder = (ctx, view, id) => {
   const reporter = findUserRow(ctx.db, row.reporterId);
   const reported = findUserRow(ctx.db, row.reportedId);
   if (!reporter || !reported) return null;
+  const transcript = parseTranscript(row.transcript);
+  const lineIds = transcript.flatMap((line) => (line.id === null ? [] : [line.id]));
   const data = {
     report: row,
     reporter: personSummary(ctx.db, reporter, view.now),
     reported: personSummary(ctx.db, reported, view.now),
     openReports: reportsOf(ctx.db, "reported", reported.id, { openOnly: true, limit: 100 }),
-    removableMessageId: removableMessage(ctx.db, row.messageId),
-    transcript: parseTranscript(row.transcript),
+    // Only the reported person's own messages: the action is about them.
+    removable: removableMessages(ctx.db, reported.id, row.messageId === null ? lineIds : [row.messageId, ...lineIds]),
+    transcript,
   };
   return <ReportPage view={view} data={data} />;
 };

@@ -8,6 +8,18 @@ import type { ModView } from "../view.ts";
 import { ModForm } from "./ModForm.tsx";
 import { Time } from "./Time.tsx";
 
+/** The form's id, so buttons elsewhere on the page (a transcript line's "Remove") can post it. */
+export const ACTIONS_FORM = "mod-actions";
+
+/**
+ * Enter in a text field submits a form with its first submit button in page order; when that
+ * button is disabled nothing is sent. Rendered before any button of the actions form, so Enter
+ * never fires an action. A page that puts such buttons above the form renders it above them.
+ */
+export function EnterGuard() {
+  return <button type="submit" form={ACTIONS_FORM} disabled hidden tabIndex={-1} aria-hidden="true" />;
+}
+
 export interface ActionTarget {
   user: UserRow;
   /** Open reports about the user; the form lists them ticked. */
@@ -22,9 +34,8 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
   const { user, openReports } = target;
   const userPath = `/mod/users/${user.id}`;
   return (
-    <ModForm view={view} action={`${userPath}/warn`} back={back} className="mod-actions">
-      {/* Enter in a text field must not fire an action: the default button of the form is this disabled one. */}
-      <button type="submit" disabled hidden tabIndex={-1} aria-hidden="true" />
+    <ModForm view={view} action={`${userPath}/warn`} back={back} className="mod-actions" id={ACTIONS_FORM}>
+      <EnterGuard />
       {openReports.length > 0 ? (
         <fieldset className="mod-close-reports">
           <legend>Open reports about {user.username} this action closes</legend>
@@ -83,7 +94,7 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
       <fieldset className="mod-action">
         <legend>Remove content</legend>
         <label>
-          Reason
+          Reason (also for a message removed from the snapshot above)
           <input type="text" name="remove_reason" maxLength={1000} />
         </label>
         {target.messageId ? (

@@ -3,9 +3,18 @@ import type { ReactNode } from "react";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { ModView } from "../view.ts";
 
-export function ModForm({ view, action, back, className, children }: { view: ModView; action: string; back: string; className?: string; children: ReactNode }) {
+interface ModFormProps {
+  view: ModView;
+  action: string;
+  back: string;
+  className?: string;
+  id?: string;
+  children: ReactNode;
+}
+
+export function ModForm({ view, action, back, className, id, children }: ModFormProps) {
   return (
-    <form method="post" action={action} className={className ?? "mod-form"}>
+    <form method="post" action={action} className={className ?? "mod-form"} id={id}>
       <input type="hidden" name={CSRF_FIELD} value={view.csrf} />
       <input type="hidden" name="back" value={back} />
       {children}

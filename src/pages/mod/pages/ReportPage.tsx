@@ -2,7 +2,7 @@
 import type { ReportRow } from "../../../../db/schema.ts";
 import type { PersonSummary } from "../../../moderation/queries/people.ts";
 import type { ReportListItem } from "../../../moderation/queries/reports.ts";
-import { ActionPanel } from "../components/ActionPanel.tsx";
+import { ACTIONS_FORM, ActionPanel, EnterGuard } from "../components/ActionPanel.tsx";
 import { ModForm } from "../components/ModForm.tsx";
 import { ModPage } from "../components/ModPage.tsx";
 import { PersonCard } from "../components/PersonCard.tsx";
@@ -16,7 +16,8 @@ export interface ReportPageData {
   reporter: PersonSummary;
   reported: PersonSummary;
   openReports: ReportListItem[];
-  removableMessageId: number | null;
+  /** Messages of the reported person that can still be removed. */
+  removable: Set<number>;
   transcript: TranscriptLine[];
 }
 
@@ -42,6 +43,12 @@ function Transcript({ data }: { data: ReportPageData }) {
               {line.fileName ? <em> [file: {line.fileName}]</em> : null}
             </span>
             {line.id !== null && line.id === report.messageId ? <strong className="mod-tag">reported</strong> : null}
+            {line.id !== null && data.removable.has(line.id) ? (
+              // The button belongs to the actions form (its reason and ticked reports) though it sits here.
+              <button type="submit" form={ACTIONS_FORM} formAction={`/mod/messages/${line.id}/remove`} className="btn btn-ghost mod-line-remove">
+                Remove
+              </button>
+            ) : null}
           </li>
         ))}
       </ol>
@@ -105,13 +112,20 @@ export function ReportPage({ view, data }: { view: ModView; data: ReportPageData
         <p className="mod-muted">The still was deleted by the retention rules.</p>
       ) : null}
 
+      {/* The transcript's Remove buttons belong to the actions form below: the guard comes first. */}
+      <EnterGuard />
       <Transcript data={data} />
 
       <h2>Actions on {data.reported.user.username}</h2>
       <ActionPanel
         view={view}
         back={back}
-        target={{ user: data.reported.user, openReports: data.openReports, currentReportId: report.id, messageId: data.removableMessageId }}
+        target={{
+          user: data.reported.user,
+          openReports: data.openReports,
+          currentReportId: report.id,
+          messageId: report.messageId !== null && data.removable.has(report.messageId) ? report.messageId : null,
+        }}
       />
 
       {view.viewer.role === "admin" ? (
