@@ -68,6 +68,17 @@ describe("the appeal page", () => {
     expect((await page(t, null, url)).text).toContain("Never: the ban is permanent.");
   });
 
+  test("a ban replaced by a longer one points to the ban in force", async () => {
+    const { who, url } = await banned("1", "Spam");
+    await post(t, mod, `/mod/users/${who.id}/ban`, [["csrf", await csrfOf(t, mod)], ["ban_days", "permanent"], ["ban_reason", "Spam again"]]);
+    const newer = t.ctx.db.select().from(bans).where(eq(bans.userId, who.id)).all().find((b) => b.liftedAt === null)!;
+    const old = await page(t, null, url);
+    expect(old.text).toContain("This ban was replaced by a newer one");
+    expect(old.text).toContain(`href="${appealUrl(t.ctx.config.secret, newer.id)}"`);
+    expect(old.text).not.toContain("You can sign in again");
+    expect((await appealForm(url, "Please")).status).toBe(409);
+  });
+
   test("refuses another site's form with 403", async () => {
     const { url, banId } = await banned("1", "Spam");
     const r = await appealForm(url, "Please", { origin: "https://evil.example" });

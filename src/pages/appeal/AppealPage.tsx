@@ -17,6 +17,8 @@ export interface AppealPageProps {
   error?: string;
   /** What the person typed, kept when it was refused. */
   text?: string;
+  /** The appeal link of a newer ban in force when this one was replaced or lifted. */
+  currentBanUrl?: string | null;
 }
 
 const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -54,7 +56,13 @@ export function AppealPage(props: AppealPageProps) {
           <dt>Ends</dt>
           <dd>{ban.until === null ? "Never: the ban is permanent." : when(ban.until)}</dd>
         </dl>
-        {!running ? <p className="appeal-status">{ban.liftedAt !== null ? `This ban was lifted on ${when(ban.liftedAt)}.` : "This ban has ended."} You can sign in again.</p> : null}
+        {running ? null : props.currentBanUrl ? (
+          <p className="appeal-status">
+            This ban was replaced by a newer one. <a href={props.currentBanUrl}>See the ban in force and appeal it</a>.
+          </p>
+        ) : (
+          <p className="appeal-status">{`${ban.liftedAt !== null ? `This ban was lifted on ${when(ban.liftedAt)}.` : "This ban has ended."} You can sign in again.`}</p>
+        )}
         {props.error ? (
           <p className="form-error" role="alert">
             {props.error}

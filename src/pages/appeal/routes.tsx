@@ -7,7 +7,8 @@ import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
 import { clientAddress, originAllowed } from "../../http/request.ts";
 import { WindowCounter } from "../../http/rate-limit.ts";
-import { appealFor, banIdOfAppealToken, fileAppeal } from "../../moderation/actions.ts";
+import { activeBan, appealFor, appealUrl, banIdOfAppealToken, fileAppeal } from "../../moderation/actions.ts";
+import type { BanRow } from "../../../db/schema.ts";
 import { findBan } from "../../moderation/queries/people.ts";
 import { errorText } from "../mod/error-text.ts";
 import { FormError, readForm } from "../mod/form.ts";
@@ -27,25 +28,28 @@ export function appealRoutes(ctx: AppContext) {
     return banId === null ? undefined : findBan(ctx.db, banId);
   };
 
+  /** The page for this ban; a newer ban in force (a replacement) gets a link to its own page. */
+  const appealPage = (request: Request, ban: BanRow, extra: { error?: string; text?: string } = {}) => {
+    const now = Date.now();
+    const current = activeBan(ctx.db, ban.userId, now);
+    const currentBanUrl = current && current.id !== ban.id ? appealUrl(ctx.config.secret, current.id) : null;
+    return <AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={appealFor(ctx.db, ban.id)} now={now} currentBanUrl={currentBanUrl} {...extra} />;
+  };
+
   const notFound = (request: Request) => htmlResponse(<NotFoundPage page={pageInfo(ctx.config, request)} />, { status: 404 });
 
   return new Elysia()
     .get("/appeal/:token", ({ request, params }) => {
       const ban = banOf(params.token);
       if (!ban) return notFound(request);
-      const page = <AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={appealFor(ctx.db, ban.id)} now={Date.now()} />;
-      return htmlResponse(page, { noStore: true });
+      return htmlResponse(appealPage(request, ban), { noStore: true });
     })
     .post(
       "/appeal/:token",
       async ({ request, params, server }) => {
         const ban = banOf(params.token);
         if (!ban) return notFound(request);
-        const answer = (status: number, error: string, text?: string) =>
-          htmlResponse(<AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={appealFor(ctx.db, ban.id)} now={Date.now()} error={error} text={text} />, {
-            status,
-            noStore: true,
-          });
+        const answer = (status: number, error: string, text?: string) => htmlResponse(appealPage(request, ban, { error, text }), { status, noStore: true });
         if (!originAllowed(request, ctx.config)) return answer(403, "This form was sent from another site. Please send your appeal from this page.");
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
         if (!posts.take(address)) {
