@@ -51,6 +51,8 @@ beforeAll(async () => {
   await registerAccount(server, "gina", "Gina", { gender: "female", country_code: "ES", country_name: "Spain" });
   await registerAccount(server, "hank", "Hank", { gender: "male", country_code: "CA", country_name: "Canada" });
   await registerAccount(server, "mona", "Mona", { gender: "female", country_code: "IE", country_name: "Ireland" });
+  await registerAccount(server, "ivy", "Ivy", { gender: "female", country_code: "NL", country_name: "Netherlands" });
+  await registerAccount(server, "jack", "Jack", { gender: "male", country_code: "SE", country_name: "Sweden" });
   await moderate("grant", "mona", "moderator");
 });
 
@@ -182,5 +184,78 @@ describe("a report acted on, a ban, an appeal", () => {
     await login.getByRole("button", { name: "Login" }).click();
     await hank.locator(".chat-app .tab-bar").waitFor(WAIT);
     expect(await hank.locator(".ban-page").count()).toBe(0);
+  });
+});
+
+describe("a removed message and a warning, on open screens", () => {
+  const SPAM = "Cheap pills, no prescription: pills.example";
+  const WARNING = "Advertising is not allowed here. Please read the Terms.";
+  let ivy: Page;
+  let jack: Page;
+  let mona: Page;
+
+  const chatWith = (page: Page, name: string) => page.getByRole("region", { name: `Chat with ${name}` });
+
+  test("Jack reports Ivy's message; Mona removes it and both open chats read 'Removed by a moderator'", async () => {
+    ivy = await open("ivy");
+    jack = await open("jack");
+    await ivy.locator('[data-tab="users"]').click();
+    await ivy.locator(".sidebar-panel").getByRole("button", { name: /Jack/ }).first().click();
+    await ivy.getByRole("button", { name: "Start Chat" }).click();
+    const box = ivy.getByRole("textbox", { name: "Message Jack" });
+    await box.fill(SPAM);
+    await box.press("Enter");
+
+    await jack.locator('[data-tab="chats"]').click();
+    await jack.locator(".sidebar-panel .row", { hasText: "Ivy" }).click();
+    const row = chatWith(jack, "Ivy").locator(".message-row:not(.is-own)", { hasText: SPAM });
+    await row.waitFor(WAIT);
+    await row.hover();
+    await row.getByRole("button", { name: "Message options" }).click();
+    await row.getByRole("menuitem", { name: "Report message" }).click();
+    const dialog = jack.getByRole("dialog", { name: "Report Ivy" });
+    await dialog.getByLabel("Spam or scam").check();
+    await dialog.getByRole("button", { name: "Send report" }).click();
+    await jack.getByRole("dialog", { name: "Block Ivy?" }).getByRole("button", { name: "Not now" }).click();
+
+    mona = await open("mona");
+    await mona.goto("/mod/reports");
+    await mona.locator("table tbody tr", { hasText: "ivy" }).getByRole("link", { name: /^#\d+$/ }).click();
+    const actions = mona.locator("form.mod-actions");
+    await actions.locator('input[name="remove_reason"]').fill("Spam");
+    await actions.getByRole("button", { name: "Remove the reported message" }).click();
+
+    for (const [page, name] of [[jack, "Ivy"], [ivy, "Jack"]] as const) {
+      const removed = chatWith(page, name).locator(".message-text.is-removed");
+      await removed.waitFor(WAIT);
+      expect(await removed.textContent()).toBe("Removed by a moderator");
+      expect(await chatWith(page, name).textContent()).not.toContain("pills.example");
+    }
+    // The chat list's preview says so too.
+    await jack.locator(".sidebar-panel .row", { hasText: "Ivy" }).locator(".row-preview", { hasText: "Removed by a moderator" }).waitFor(WAIT);
+  });
+
+  test("Mona warns Ivy: her open screen shows the warning at once, and only 'I understand' closes it, for good", async () => {
+    await mona.goto("/mod/users?q=ivy");
+    await mona.locator("main").getByRole("link", { name: "ivy", exact: true }).first().click();
+    const actions = mona.locator("form.mod-actions");
+    await actions.locator('textarea[name="warn_reason"]').fill(WARNING);
+    await actions.getByRole("button", { name: "Warn ivy" }).click();
+
+    const modal = ivy.getByRole("alertdialog", { name: "A moderator has warned you" });
+    await modal.waitFor(WAIT);
+    expect(await modal.locator(".warning-reason").textContent()).toBe(WARNING);
+    await ivy.keyboard.press("Escape");
+    await ivy.mouse.click(10, 10);
+    expect(await modal.isVisible()).toBe(true);
+    await screenshot(ivy, "moderation-warning");
+    await modal.getByRole("button", { name: "I understand" }).click();
+    await modal.waitFor({ state: "detached", ...WAIT });
+
+    // Acknowledged: a reload does not bring it back.
+    await ivy.reload();
+    await ivy.locator(".chat-app .tab-bar").waitFor(WAIT);
+    await Bun.sleep(1000);
+    expect(await ivy.getByRole("alertdialog").count()).toBe(0);
   });
 });
