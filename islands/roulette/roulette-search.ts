@@ -53,7 +53,9 @@ export class RouletteSearch {
     const pair = this.deps.currentPair();
     socket.request("roulette_search", { userId, filters: store.state.filters }).catch((error: unknown) => {
       const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-      const refusal = SEARCH_REFUSALS[code];
+      const said = typeof error === "object" && error !== null && "message" in error ? String(error.message) : "";
+      // A moderator's suspension carries its end and reason in the server's words: show them.
+      const refusal = code === "suspended" && said ? said : SEARCH_REFUSALS[code];
       if (!refusal) return console.error("Roulette: the search was not accepted", error);
       if (this.deps.currentPair() !== pair || store.state.status !== "searching") return;
       this.cancel();

@@ -142,14 +142,17 @@ describe("leaving to report", () => {
 });
 
 describe("a refused search", () => {
-  for (const [code, text] of [
-    ["suspended", "You can't use Video Roulette until a moderator reviews reports about you"],
-    ["adult_confirmation_required", "Please confirm that you are 18 or older to use Video Roulette"],
+  const moderated = "You can't use Video Roulette until 2026-11-30 06:36 UTC. Reason: Nudity on camera";
+  const automatic = "You can't use Video Roulette until a moderator reviews reports about you";
+  for (const [label, code, message, text] of [
+    ["an automatic suspension", "suspended", automatic, automatic],
+    ["a moderator's suspension, with its end and reason,", "suspended", moderated, moderated],
+    ["a missing 18+ confirmation", "adult_confirmation_required", "refused", "Please confirm that you are 18 or older to use Video Roulette"],
   ] as const) {
-    test(`${code} shows why, stops the camera and stops searching`, async () => {
+    test(`${label} shows why, stops the camera and stops searching (${code})`, async () => {
       jest.useFakeTimers();
       const t = setup();
-      t.socket.refusals.set("roulette_search", { code, message: "refused" });
+      t.socket.refusals.set("roulette_search", { code, message });
       await t.session.start();
       await tick();
       expect(t.state()).toMatchObject({ status: "disconnected", error: text });

@@ -21,7 +21,8 @@ function assertSelf(ctx: HandlerContext, userId: number | string | undefined): v
 /** Without terms: the automatic suspension, which lasts until a moderator decides. */
 export function suspendedError(terms?: { until: number | null; reason: string | null }): AppError {
   if (!terms?.reason) return new AppError(403, "suspended", "You can't use Video Roulette until a moderator reviews reports about you");
-  const end = terms.until === null ? "until a moderator lifts it" : `until ${iso(terms.until)}`;
+  // Read by the person in the roulette screen: a plain UTC time, not an ISO string.
+  const end = terms.until === null ? "until a moderator lifts it" : `until ${iso(terms.until).slice(0, 16).replace("T", " ")} UTC`;
   return new AppError(403, "suspended", `You can't use Video Roulette ${end}. Reason: ${terms.reason}`, {
     until: terms.until === null ? null : iso(terms.until),
     reason: terms.reason,
