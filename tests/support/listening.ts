@@ -1,7 +1,7 @@
 // One app on a random port for a whole test file (or describe block), and users who are signed in
 // with an open socket:
 //
-//   const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });   // beforeAll starts it, afterAll closes it
+//   const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });   // listens in beforeAll, closes in afterAll
 //   const ann = await connectedUser(t, { name: "Ann" });      // inside a test: ann.token, ann.user, ann.s
 import { afterAll, beforeAll } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "./app.ts";
@@ -10,43 +10,29 @@ import { connect, type TestSocket } from "./ws.ts";
 export interface ListeningApp extends TestApp {
   url: string;
   wsUrl: string;
-  port: number;
 }
 
-/** A test app that listens from beforeAll to afterAll. Its fields can be read once beforeAll has run. */
+/** A test app that listens on a random port from beforeAll to afterAll; read its address inside tests. */
 export function listeningApp(env: Record<string, string> = {}): ListeningApp {
-  let started: { app: TestApp; address: ReturnType<TestApp["listen"]> } | undefined;
-  const get = () => {
-    if (!started) throw new Error("listeningApp is read before its beforeAll ran");
-    return started;
+  const app = makeTestApp(env);
+  let address: ReturnType<TestApp["listen"]> | undefined;
+  const listening = () => {
+    if (!address) throw new Error("listeningApp's address is read before its beforeAll ran");
+    return address;
   };
   beforeAll(() => {
-    const app = makeTestApp(env);
-    started = { app, address: app.listen() };
+    address = app.listen();
   });
-  afterAll(() => get().app.close());
+  afterAll(() => app.close());
 
   return {
-    get ctx() {
-      return get().app.ctx;
-    },
-    get app() {
-      return get().app.app;
-    },
-    get dataDir() {
-      return get().app.dataDir;
-    },
-    call: (method, path, options) => get().app.call(method, path, options),
-    listen: () => get().address,
-    close: () => get().app.close(),
+    ...app,
+    listen: listening,
     get url() {
-      return get().address.url;
+      return listening().url;
     },
     get wsUrl() {
-      return get().address.wsUrl;
-    },
-    get port() {
-      return get().address.port;
+      return listening().wsUrl;
     },
   };
 }
