@@ -5,6 +5,7 @@
 // to someone offline end cleanly. Screenshots of every call screen go to tests/e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { openSignedIn, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
@@ -12,37 +13,13 @@ import { startServer, type RunningServer } from "./support/server.ts";
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-const PASSWORD = "correct-horse-battery";
 const WAIT = { timeout: 15_000 };
 
-async function register(username: string, name: string) {
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({
-      username, email: `${username}@example.com`, password: PASSWORD, name, gender: "female", age: 30,
-      country_code: "DE", country_name: "Germany", profile: null, adult: true,
-    }),
-  });
-  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
-}
-
 /** A signed-in chat page whose context may use the fake camera and microphone. */
-async function open(username: string, options: object = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL: server.url, permissions: ["camera", "microphone"] });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
-  page.on("dialog", (dialog) => {
-    console.error(`[${username}] unexpected alert:`, dialog.message());
-    void dialog.dismiss();
-  });
-  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
-  expect(login.status()).toBe(200);
-  await page.goto("/");
-  await page.locator(".chat-app .tab-bar").waitFor(WAIT);
-  const reject = page.getByRole("button", { name: "Reject non-essential" });
-  if (await reject.isVisible()) await reject.click();
+async function open(username: string, size: object = DESKTOP): Promise<Page> {
+  const context = { ...size, permissions: ["camera", "microphone"] };
+  const page = await openSignedIn(browser, server, username, { context, dismissDialogs: true, ...WAIT });
+  contexts.push(page.context());
   return page;
 }
 
@@ -86,9 +63,9 @@ const localTracks = (page: Page) =>
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  await register("alice", "Alice");
-  await register("bob", "Bob");
-  await register("carol", "Carol");
+  await registerAccount(server, "alice", "Alice");
+  await registerAccount(server, "bob", "Bob");
+  await registerAccount(server, "carol", "Carol");
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
+import { openSignedIn, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
@@ -12,35 +13,10 @@ import { startServer, type RunningServer } from "./support/server.ts";
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-const PASSWORD = "correct-horse-battery";
-
-async function register(username: string, name: string, extra: Record<string, unknown> = {}) {
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({
-      username, email: `${username}@example.com`, password: PASSWORD, name, gender: "female", age: 29,
-      country_code: "DE", country_name: "Germany", profile: null, adult: true, ...extra,
-    }),
-  });
-  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
-}
-
 /** A signed-in page: the login call sets the session cookie, then "/" is the chat screen. */
-async function open(username: string, options: object = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL: server.url });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") console.error(`[${username}] console:`, m.text());
-  });
-  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
-  expect(login.status()).toBe(200);
-  await page.goto("/");
-  await ready(page);
-  const reject = page.getByRole("button", { name: "Reject non-essential" });
-  if (await reject.isVisible()) await reject.click();
+async function open(username: string, size: object = DESKTOP): Promise<Page> {
+  const page = await openSignedIn(browser, server, username, { context: size, logConsoleErrors: true, ready });
+  contexts.push(page.context());
   return page;
 }
 
@@ -66,9 +42,9 @@ async function waitForTick(page: Page, status: string) {
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  await register("alice", "Alice");
-  await register("bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
-  await register("carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
+  await registerAccount(server, "alice", "Alice", { age: 29 });
+  await registerAccount(server, "bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
+  await registerAccount(server, "carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
 });
 
 afterAll(async () => {

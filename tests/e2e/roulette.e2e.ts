@@ -4,6 +4,7 @@
 // lets the other search again. Screenshots of each state go to tests/e2e/screenshots/.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { openSignedIn, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
@@ -11,33 +12,16 @@ import { startServer, type RunningServer } from "./support/server.ts";
 let server: RunningServer;
 let browser: Browser;
 const contexts = new Map<string, BrowserContext>();
-const PASSWORD = "correct-horse-battery";
 const WAIT = { timeout: 15_000 };
 
-async function register(username: string, name: string, gender: string, country: [string, string]) {
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({
-      username, email: `${username}@example.com`, password: PASSWORD, name, gender, age: 27,
-      country_code: country[0], country_name: country[1], profile: null, adult: true,
-    }),
-  });
-  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
-}
+const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
+  registerAccount(server, username, name, { gender, age: 27, country_code: code, country_name: country });
 
 /** A signed-in page on the Video Chat tab, allowed to use the fake camera and microphone. */
-async function openRoulette(username: string, options: object = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL: server.url, permissions: ["camera", "microphone"] });
-  contexts.set(username, context);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
-  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
-  expect(login.status()).toBe(200);
-  await page.goto("/");
-  await page.locator(".chat-app .tab-bar").waitFor(WAIT);
-  const reject = page.getByRole("button", { name: "Reject non-essential" });
-  if (await reject.isVisible()) await reject.click();
+async function openRoulette(username: string, size: object = DESKTOP): Promise<Page> {
+  const context = { ...size, permissions: ["camera", "microphone"] };
+  const page = await openSignedIn(browser, server, username, { context, ...WAIT });
+  contexts.set(username, page.context());
   await page.locator('[data-tab="video"]').click();
   await roulette(page).waitFor(WAIT);
   return page;

@@ -7,28 +7,19 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
-import { DESKTOP, launchBrowser } from "./support/browser.ts";
+import { openSignedIn, registerAccount } from "./support/accounts.ts";
+import { launchBrowser } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
 
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-const PASSWORD = "correct-horse-battery";
 const tokens = new Map<string, string>();
 const ids = new Map<string, number>();
 
 async function register(username: string, name: string, gender = "female") {
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({
-      username, email: `${username}@example.com`, password: PASSWORD, name, gender, age: 30,
-      country_code: "DE", country_name: "Germany", adult: true,
-    }),
-  });
-  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
-  const { token, user } = (await response.json()) as { token: string; user: { id: number } };
+  const { token, user } = await registerAccount(server, username, name, { gender });
   tokens.set(username, token);
   ids.set(username, user.id);
 }
@@ -41,18 +32,11 @@ function api(username: string, path: string, init: RequestInit = {}): Promise<Re
   });
 }
 
+const listLoaded = (page: Page) => page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
+
 async function open(username: string): Promise<Page> {
-  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
-  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
-  expect(login.status()).toBe(200);
-  await page.goto("/");
-  await page.locator(".chat-app .tab-bar").waitFor();
-  await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
-  const reject = page.getByRole("button", { name: "Reject non-essential" });
-  if (await reject.isVisible()) await reject.click();
+  const page = await openSignedIn(browser, server, username, { ready: listLoaded });
+  contexts.push(page.context());
   return page;
 }
 

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { openSignedIn, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, launchBrowser } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
@@ -17,20 +18,10 @@ import { startServer, type RunningServer } from "./support/server.ts";
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-const PASSWORD = "correct-horse-battery";
 const WAIT = { timeout: 15_000 };
 
-async function register(username: string, name: string, gender: string, country: [string, string]) {
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({
-      username, email: `${username}@example.com`, password: PASSWORD, name, gender, age: 29,
-      country_code: country[0], country_name: country[1], profile: null, adult: true,
-    }),
-  });
-  if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
-}
+const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
+  registerAccount(server, username, name, { gender, age: 29, country_code: code, country_name: country });
 
 /** Counts getUserMedia calls in the page, from before any of its scripts run. */
 function countCameraRequests() {
@@ -46,21 +37,13 @@ function countCameraRequests() {
 
 /** A signed-in chat page whose context may use the fake camera and microphone. */
 async function open(username: string, options: { countCamera?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url, permissions: ["camera", "microphone"] });
-  contexts.push(context);
-  if (options.countCamera) await context.addInitScript(countCameraRequests);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
-  page.on("dialog", (dialog) => {
-    console.error(`[${username}] unexpected alert:`, dialog.message());
-    void dialog.dismiss();
+  const page = await openSignedIn(browser, server, username, {
+    context: { ...DESKTOP, permissions: ["camera", "microphone"] },
+    initScript: options.countCamera ? countCameraRequests : undefined,
+    dismissDialogs: true,
+    ...WAIT,
   });
-  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
-  expect(login.status()).toBe(200);
-  await page.goto("/");
-  await page.locator(".chat-app .tab-bar").waitFor(WAIT);
-  const reject = page.getByRole("button", { name: "Reject non-essential" });
-  if (await reject.isVisible()) await reject.click();
+  contexts.push(page.context());
   return page;
 }
 

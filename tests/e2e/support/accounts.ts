@@ -1,5 +1,8 @@
 // Accounts for browser tests, made through the real API (the landing page's own forms are tested
-// in landing.e2e.ts): every suite registers its people the same way.
+// in landing.e2e.ts): every suite registers its people and signs them in the same way.
+import { expect } from "bun:test";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { DESKTOP } from "./browser.ts";
 import type { RunningServer } from "./server.ts";
 
 export const PASSWORD = "correct-horse-battery";
@@ -37,4 +40,49 @@ export async function registerAccount(
   });
   if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
   return (await response.json()) as Account;
+}
+
+export interface OpenOptions {
+  /** Context options: the viewport (DESKTOP unless given), camera permissions, ... */
+  context?: BrowserContextOptions;
+  /** Runs in every page of the context before the page's own scripts. */
+  initScript?: () => void;
+  /** Logs and dismisses alerts nobody expected (off: a test may answer its own confirm). */
+  dismissDialogs?: boolean;
+  /** Logs the page's console errors. */
+  logConsoleErrors?: boolean;
+  /** How long the chat screen may take to appear; Playwright's default unless given. */
+  timeout?: number;
+  /** Waits for more of the chat screen before the cookie banner is answered. */
+  ready?: (page: Page) => Promise<void>;
+}
+
+/**
+ * A new browser context signed in as `username` (the login call sets the session cookie) on the
+ * chat screen, with the cookie banner answered. Close it with `page.context().close()`.
+ */
+export async function openSignedIn(browser: Browser, server: Pick<RunningServer, "url">, username: string, options: OpenOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ ...(options.context ?? DESKTOP), baseURL: server.url });
+  if (options.initScript) await context.addInitScript(options.initScript);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
+  if (options.logConsoleErrors) {
+    page.on("console", (m) => {
+      if (m.type() === "error") console.error(`[${username}] console:`, m.text());
+    });
+  }
+  if (options.dismissDialogs) {
+    page.on("dialog", (dialog) => {
+      console.error(`[${username}] unexpected alert:`, dialog.message());
+      void dialog.dismiss();
+    });
+  }
+  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+  expect(login.status()).toBe(200);
+  await page.goto("/");
+  await page.locator(".chat-app .tab-bar").waitFor({ timeout: options.timeout });
+  await options.ready?.(page);
+  const reject = page.getByRole("button", { name: "Reject non-essential" });
+  if (await reject.isVisible()) await reject.click();
+  return page;
 }
