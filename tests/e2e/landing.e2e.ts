@@ -3,6 +3,7 @@
 // buttons, the agreement modal, the cookie banner), plus the 404 and legal pages.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { PASSWORD, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
@@ -36,13 +37,8 @@ async function open(options: BrowserContextOptions, { consented = true } = {}): 
 
 async function apiRegister() {
   const username = unique("e2e");
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, email: `${username}@example.com`, password: "correct horse", name: "E2E User", gender: "male", age: 28, country_code: "PL", adult: true }),
-  });
-  expect(response.status).toBe(201);
-  return { username, password: "correct horse" };
+  await registerAccount(server, username, "E2E User", { gender: "male", age: 28, country_code: "PL" });
+  return { username, password: PASSWORD };
 }
 
 async function fillRegister(page: Page, username: string, confirm = "correct horse") {
