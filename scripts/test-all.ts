@@ -40,7 +40,7 @@ const bun = process.execPath;
 const only = process.argv.slice(2);
 
 if (only.length === 0) await run("type-check", [join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
-if (only.length === 0 || only.includes("fast")) count(await run("unit, HTTP, socket and component tests", [bun, "test"]));
+if (only.length === 0 || only.includes("fast")) count(await run("unit, HTTP, socket and component tests", [bun, "test", "--timeout", "20000"]));
 
 const e2eDir = join(root, "tests", "e2e");
 const e2eFiles = existsSync(e2eDir) ? readdirSync(e2eDir).filter((f) => f.endsWith(".e2e.ts")).sort() : [];
