@@ -164,6 +164,22 @@ describe("actions from a report's page", () => {
     expect(auditOf(t, target.id)).toEqual([]);
   });
 
+  test("a refused ban comes back with its reason, the address box and the ticked reports as sent", async () => {
+    const target = await person(t);
+    const first = report(t, reporters[0]!, target).id;
+    const second = report(t, reporters[1]!, target).id;
+    // No length chosen; only the first report left ticked.
+    const fields: [string, string][] = [["csrf", csrf], ["back", `/mod/reports/${first}`], ["report", String(first)], ["ban_reason", "Threats in chat & on video"], ["ban_address", "on"]];
+    const r = await post(t, mod, `/mod/users/${target.id}/ban`, fields);
+    expect(r.status).toBe(400);
+    expect(r.text).toContain("Choose how long the ban lasts");
+    expect(r.text).toContain("Threats in chat &amp; on video</textarea>");
+    expect(r.text).toMatch(/name="ban_address" value="on" checked=""|name="ban_address" checked="" value="on"/);
+    expect(r.text).toContain(`name="report" checked="" value="${first}"`);
+    expect(r.text).not.toContain(`name="report" checked="" value="${second}"`);
+    expect(userRow(t, target.id)?.banned).toBe(false);
+  });
+
   test("a moderator cannot act on another moderator", async () => {
     const other = await person(t, "moderator");
     const r = await post(t, mod, `/mod/users/${other.id}/ban`, [["csrf", csrf], ["ban_days", "1"], ["ban_reason", "x"], ["back", `/mod/users/${other.id}`]]);

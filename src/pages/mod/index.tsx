@@ -86,7 +86,7 @@ export function modRoutes(ctx: AppContext) {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const url = new URL(back, "http://localhost");
-      const page = modPage(ctx, viewFor(request, viewer, url.pathname, { error: errorText(error) }), url);
+      const page = modPage(ctx, viewFor(request, viewer, url.pathname, { error: errorText(error), posted: form }), url);
       if (!page) return refusal(request, viewer, error.status, "Action refused", errorText(error));
       return render(page, error.status);
     }

@@ -12,4 +12,6 @@ export interface ModView {
   flash: string | null;
   /** Why the form just sent was refused; the page answers with its status. */
   error: string | null;
+  /** What the refused form carried, shown again so that nothing typed is lost. */
+  posted?: URLSearchParams;
 }

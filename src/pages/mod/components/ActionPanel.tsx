@@ -33,6 +33,10 @@ export interface ActionTarget {
 export function ActionPanel({ view, target, back }: { view: ModView; target: ActionTarget; back: string }) {
   const { user, openReports } = target;
   const userPath = `/mod/users/${user.id}`;
+  // After a refusal the form comes back as it was sent: reasons, choices and ticked reports.
+  const sent = view.posted;
+  const typed = (name: string) => sent?.get(name) ?? undefined;
+  const ticked = (reportId: number) => (sent ? sent.getAll("report").includes(String(reportId)) : true);
   return (
     <ModForm view={view} action={`${userPath}/warn`} back={back} className="mod-actions" id={ACTIONS_FORM}>
       <EnterGuard />
@@ -41,7 +45,7 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
           <legend>Open reports about {user.username} this action closes</legend>
           {openReports.map((report) => (
             <label key={report.id} className="mod-check">
-              <input type="checkbox" name="report" value={report.id} defaultChecked />
+              <input type="checkbox" name="report" value={report.id} defaultChecked={ticked(report.id)} />
               <span>
                 #{report.id} {reasonLabel(report.reason)} · {contextLabel(report.context)} · by {report.reporterName} · <Time at={report.createdAt} />
                 {report.id === target.currentReportId ? " (this report)" : ""}
@@ -57,7 +61,7 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
         <legend>Warn</legend>
         <label>
           Reason the user will read
-          <textarea name="warn_reason" rows={2} maxLength={1000} />
+          <textarea name="warn_reason" rows={2} maxLength={1000} defaultValue={typed("warn_reason")} />
         </label>
         <button type="submit" className="btn btn-secondary" formAction={`${userPath}/warn`}>
           Warn {user.username}
@@ -74,16 +78,16 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
             ["permanent", "Permanent"],
           ].map(([value, label]) => (
             <label key={value} className="mod-check">
-              <input type="radio" name="ban_days" value={value} /> {label}
+              <input type="radio" name="ban_days" value={value} defaultChecked={typed("ban_days") === value} /> {label}
             </label>
           ))}
         </div>
         <label>
           Reason the user will read
-          <textarea name="ban_reason" rows={2} maxLength={1000} />
+          <textarea name="ban_reason" rows={2} maxLength={1000} defaultValue={typed("ban_reason")} />
         </label>
         <label className="mod-check">
-          <input type="checkbox" name="ban_address" value="on" /> Also ban the address (everyone sharing it, such as a café or a mobile network, is kept out
+          <input type="checkbox" name="ban_address" value="on" defaultChecked={typed("ban_address") === "on"} /> Also ban the address (everyone sharing it, such as a café or a mobile network, is kept out
           of new accounts too)
         </label>
         <button type="submit" className="btn btn-danger" formAction={`${userPath}/ban`}>
@@ -95,7 +99,7 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
         <legend>Remove content</legend>
         <label>
           Reason (also for a message removed from the snapshot above)
-          <input type="text" name="remove_reason" maxLength={1000} />
+          <input type="text" name="remove_reason" maxLength={1000} defaultValue={typed("remove_reason")} />
         </label>
         {target.messageId ? (
           <button type="submit" className="btn btn-secondary" formAction={`/mod/messages/${target.messageId}/remove`}>
@@ -114,11 +118,11 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
         <legend>Suspend from Video Roulette</legend>
         <label>
           Hours (leave empty: until a moderator lifts it)
-          <input type="number" name="suspend_hours" min={1} max={8760} step={1} />
+          <input type="number" name="suspend_hours" min={1} max={8760} step={1} defaultValue={typed("suspend_hours")} />
         </label>
         <label>
           Reason the user will read
-          <input type="text" name="suspend_reason" maxLength={1000} />
+          <input type="text" name="suspend_reason" maxLength={1000} defaultValue={typed("suspend_reason")} />
         </label>
         <button type="submit" className="btn btn-secondary" formAction={`${userPath}/suspend`}>
           Suspend from roulette
@@ -130,7 +134,7 @@ export function ActionPanel({ view, target, back }: { view: ModView; target: Act
           <legend>Dismiss</legend>
           <label>
             Why (for the log)
-            <input type="text" name="dismiss_reason" maxLength={1000} />
+            <input type="text" name="dismiss_reason" maxLength={1000} defaultValue={typed("dismiss_reason")} />
           </label>
           <button type="submit" className="btn btn-secondary" formAction="/mod/reports/dismiss">
             Dismiss the ticked reports
