@@ -13,7 +13,7 @@ import { attachChatEvents } from "./lib/events.ts";
 import { attachModerationEvents, loadWarnings, showBan } from "./lib/moderation.ts";
 import { attachPresence } from "./lib/presence.ts";
 import { getRealtime, startRealtime, type ConnectionStatus, type RealtimeClient } from "./lib/socket.ts";
-import { KEYS, writeKey } from "./lib/storage.ts";
+import { forgetSession, forgetStoredToken, KEYS, writeKey } from "./lib/storage.ts";
 import { createStore } from "./lib/store.ts";
 import ModerationLayer from "./moderation/ModerationLayer.tsx";
 import AdultGate from "./safety/AdultGate.tsx";
@@ -39,7 +39,9 @@ export default function ChatApp(props: ChatAppProps) {
 
   useEffect(() => {
     const { store } = controller;
-    writeKey(KEYS.token, props.token);
+    // The token stays in memory (props); only the user id is stored (spec section 9), and a
+    // token an earlier version stored is removed.
+    forgetStoredToken();
     writeKey(KEYS.userId, props.user.id);
     if (props.flash) toast.success(props.flash);
     void controller.start();
@@ -60,8 +62,7 @@ export default function ChatApp(props: ChatAppProps) {
       if (status === "banned") showBan(controller, null);
       if (status === "unauthorized") {
         // The session was revoked (logout elsewhere, a ban): this page can do nothing more.
-        writeKey(KEYS.token, null);
-        writeKey(KEYS.userId, null);
+        forgetSession();
         window.location.assign("/");
       }
       if (status === "connected" && wasConnected) controller.resync();

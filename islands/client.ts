@@ -2,16 +2,18 @@
 // each island as `<div id data-island="Name" data-ssr="1|0">` plus its props in
 // `<script type="application/json" id="<id>-props">` (src/pages/chat/Island.tsx). Each island's
 // code arrives by dynamic import, so a page loads only the islands it shows. Islands the server
-// rendered are hydrated; one it could not render (data-ssr="0") is rendered fresh.
+// rendered are hydrated; one it could not render (data-ssr="0") is rendered fresh. Props are
+// taken out of the page as they are read (the chat island's carry the session token).
 import { createElement } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { islandLoaders } from "island-loaders";
+import { takeIslandProps } from "./lib/island-props.ts";
 
 async function start(el: HTMLElement): Promise<void> {
   const name = el.dataset.island ?? "";
   const load = islandLoaders[name];
   if (!load) throw new Error(`this build has no island called "${name}"`);
-  const props = JSON.parse(document.getElementById(`${el.id}-props`)?.textContent ?? "{}") as object;
+  const props = takeIslandProps(el);
   const { default: Component } = await load();
   const element = createElement(Component, props);
   if (el.dataset.ssr === "1") hydrateRoot(el, element);

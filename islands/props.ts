@@ -2,7 +2,7 @@ import type { OwnUser } from "../src/realtime/protocol.ts";
 import type { IceServer } from "../src/config.ts";
 /** Everything the chat screen needs from the server, as plain serialisable data. */
 export interface ChatAppProps {
-  token: string;            // the session token, so the island can store it (no-JS logins)
+  token: string;            // the session token, kept in the island's memory only (never in storage)
   user: OwnUser;
   flash: string | null;     // a success toast to show once
   ice: { iceServers: IceServer[]; iceTransportPolicy: "all" | "relay" };

@@ -12,6 +12,7 @@ import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
 import { pageRoutes } from "./pages/index.ts";
+import { withPagePolicies } from "./pages/layout/security.ts";
 import { reportRoutes } from "./reports/index.ts";
 import { moderationRoutes } from "./moderation/index.ts";
 
@@ -20,9 +21,10 @@ export function buildApp(ctx: AppContext) {
     // One Bun server carries /ws and /peerjs: frames past 64 KB close with 1009.
     websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120 },
   })
-    .onError(({ code, error, request }) => errorResponse(code, error, request))
-    .onAfterHandle(({ set }) => {
+    .onError(({ code, error, request }) => withPagePolicies(errorResponse(code, error, request), ctx.config, request))
+    .onAfterHandle(({ set, request, responseValue }) => {
       set.headers["x-content-type-options"] = "nosniff";
+      if (responseValue instanceof Response) withPagePolicies(responseValue, ctx.config, request);
     })
     .get("/healthz", () => ({ ok: true }))
     .use(authRoutes(ctx))

@@ -1,7 +1,8 @@
 // One auth form with JavaScript on: live messages, the button disabled until the spec's rules
 // hold, and submission through the JSON API with a spinner and busy label. On success it keeps the
-// token and user id in localStorage (spec section 4), leaves a `flash` cookie for the success
-// toast and opens "/", which the server now renders as the chat screen.
+// user id in localStorage (spec section 4; the token never: issue 9, the answer's session cookie
+// carries the session to "/"), leaves a `flash` cookie for the success toast and opens "/", which
+// the server now renders as the chat screen.
 import { FLASH_COOKIE, writeCookie } from "./cookies.ts";
 import { rules, type AuthKind, type Values } from "./auth-rules.ts";
 import { clearBanNotice, isBanAnswer, showBanNotice, type BanAnswer } from "./ban-notice.ts";
@@ -95,7 +96,7 @@ export function enhanceAuthForm(form: HTMLFormElement, kind: AuthKind): void {
       const answer = (await response.json().catch(() => ({}))) as AuthAnswer;
       const session = kind === "guest" ? answer.data : answer;
       if (!response.ok || !session?.token || session.user?.id === undefined) return fail(answer);
-      localStorage.setItem("token", session.token);
+      localStorage.removeItem("token");
       localStorage.setItem("userId", String(session.user.id));
       writeCookie(FLASH_COOKIE, kind, 60);
       location.assign("/");

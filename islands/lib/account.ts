@@ -3,7 +3,7 @@ import { errorText, type ProfileChanges } from "./api.ts";
 import type { ChatController } from "./controller.ts";
 import { avatarProblem } from "./files.ts";
 import { getRealtime } from "./socket.ts";
-import { KEYS, writeKey } from "./storage.ts";
+import { forgetSession } from "./storage.ts";
 
 /** Saves the profile; answers true when saved. An empty name only leaves edit mode (no call). */
 export async function saveProfile(c: ChatController, changes: ProfileChanges): Promise<boolean> {
@@ -66,8 +66,7 @@ export async function logout(c: ChatController): Promise<void> {
   } catch (error) {
     console.error("Logout call failed; signing out locally", error);
   }
-  writeKey(KEYS.token, null);
-  writeKey(KEYS.userId, null);
+  forgetSession();
   c.notify.success("Logged out successfully");
   setTimeout(() => window.location.assign("/"), LEAVE_DELAY_MS);
 }

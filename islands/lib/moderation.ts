@@ -5,7 +5,7 @@ import { batch } from "@preact/signals-react";
 import { errorText } from "./api.ts";
 import type { ChatController } from "./controller.ts";
 import type { RealtimeClient } from "./socket.ts";
-import { KEYS, writeKey } from "./storage.ts";
+import { forgetSession } from "./storage.ts";
 import type { BanNotice, Message, OwnUser, WarningNotice } from "./types.ts";
 
 type Subscriber = Pick<RealtimeClient, "on">;
@@ -20,8 +20,7 @@ export function showBan(c: ChatController, notice: BanNotice | null): void {
   const current = c.store.banned.value;
   if (current && (current.notice || !notice)) return;
   c.store.banned.value = { notice };
-  writeKey(KEYS.token, null);
-  writeKey(KEYS.userId, null);
+  forgetSession();
   c.stop();
 }
 

@@ -1,8 +1,10 @@
 // The local storage keys of spec section 9, and the rule that restores the last selection.
+// The session token is not one of them (issue 9): the chat page hands it to the island as a prop
+// on every load (the httpOnly cookie carries the session across reloads), and it lives only in
+// memory, where a script injected later cannot find it in storage.
 import type { ChatUser, SettingsSection, Tab, ViewMode } from "./types.ts";
 
 export const KEYS = {
-  token: "token",
   userId: "userId",
   selectedUserId: "selectedUserId",
   selectedViewMode: "selectedViewMode",
@@ -38,6 +40,24 @@ export function writeKey(key: Key, value: string | number | null): void {
   } catch {
     // A full or blocked storage only costs the restore on the next visit.
   }
+}
+
+/** Where versions before issue 9 kept the session token. */
+const LEGACY_TOKEN_KEY = "token";
+
+/** Removes a token an earlier version left in localStorage; called on every island page load. */
+export function forgetStoredToken(): void {
+  try {
+    store()?.removeItem(LEGACY_TOKEN_KEY);
+  } catch {
+    // Blocked storage holds nothing to remove.
+  }
+}
+
+/** The session ended (logout, ban, revoked): nothing about it stays in this browser. */
+export function forgetSession(): void {
+  forgetStoredToken();
+  writeKey(KEYS.userId, null);
 }
 
 const TABS: Tab[] = ["users", "chats", "video", "settings"];

@@ -158,12 +158,13 @@ describe("chat screen at 1280 px", () => {
     await alice.keyboard.press("Escape");
   });
 
-  test("a reload restores the open chat", async () => {
+  test("a reload restores the open chat, through the session cookie, and removes a token an older version stored", async () => {
+    await alice.evaluate(() => localStorage.setItem("token", "left.by-an-old-version"));
     await alice.reload();
     await ready(alice);
     await alice.getByRole("textbox", { name: "Message Bob" }).waitFor();
     expect(await alice.locator(".chat-header-name").textContent()).toBe("Bob");
-    expect(await alice.evaluate(() => [localStorage.getItem("selectedViewMode"), localStorage.getItem("token") !== null])).toEqual(["chat", true]);
+    expect(await alice.evaluate(() => [localStorage.getItem("selectedViewMode"), localStorage.getItem("token")])).toEqual(["chat", null]);
   });
 
   test("the Video Chat tab shows its figures and the start button", async () => {

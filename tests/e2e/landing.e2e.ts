@@ -174,7 +174,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
       await screenshot(page, "js-register-ready");
       await signUp.click();
       await onChatScreen(page);
-      expect(await page.evaluate(() => [localStorage.getItem("token") !== null, localStorage.getItem("userId") !== null])).toEqual([true, true]);
+      // The token stays in the chat island's memory (issue 9); the user id is stored.
+      expect(await page.evaluate(() => [localStorage.getItem("token"), localStorage.getItem("userId") !== null])).toEqual([null, true]);
     });
 
     test("unticking the 18+ box shows why at once and holds Sign Up until it is ticked again", async () => {
