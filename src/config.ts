@@ -33,8 +33,15 @@ export interface Config {
   /** Origins allowed besides the site's own (for the socket and form posts). */
   allowedOrigins: string[];
   signupPerHour: number;
+  /** Failed logins for one account from one client address in the window. */
   loginFailLimit: number;
+  /** Failed logins for one account from all addresses together in the window. */
+  loginFailAccountLimit: number;
   loginFailWindowMs: number;
+  /** A session unused this long is refused and swept. */
+  sessionTtlMs: number;
+  /** `GET /api/users/:id` reads per user per minute. */
+  profileReadsPerMinute: number;
   socketRate: RateLimit;
   uploadsPerMinute: number;
   /** Reports a user may file in an hour (merged reports do not count). */
@@ -193,7 +200,10 @@ export function loadConfig(env: Env = process.env): Config {
     allowedOrigins: origins(env),
     signupPerHour: integer(env, "SIGNUP_RATE_LIMIT", 100, 1, 1_000_000),
     loginFailLimit: integer(env, "LOGIN_FAIL_LIMIT", 10, 1, 1_000_000),
+    loginFailAccountLimit: integer(env, "LOGIN_FAIL_ACCOUNT_LIMIT", 50, 1, 1_000_000),
     loginFailWindowMs: integer(env, "LOGIN_FAIL_WINDOW_MINUTES", 15, 1, 24 * 60) * 60_000,
+    sessionTtlMs: integer(env, "SESSION_TTL_DAYS", 30, 1, 3650) * 86_400_000,
+    profileReadsPerMinute: integer(env, "PROFILE_RATE_LIMIT", 120, 1, 1_000_000),
     socketRate: socketRate(env),
     uploadsPerMinute: integer(env, "UPLOAD_RATE_LIMIT", 60, 1, 1_000_000),
     reportsPerHour: integer(env, "REPORT_RATE_LIMIT", 20, 1, 1_000_000),

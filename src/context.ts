@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import type { Config } from "./config.ts";
 import type { Db, Storage } from "./db.ts";
 import { TokenBuckets, WindowCounter } from "./http/rate-limit.ts";
+import { LoginFailures } from "./auth/login-limit.ts";
 import { MessageClock } from "./messages/service.ts";
 import { Hub } from "./realtime/hub.ts";
 import { CallRegistry } from "./calls/registry.ts";
@@ -21,7 +22,7 @@ export interface AppContext {
   blocks: BlockRegistry;
   contacts: ContactRegistry;
   limits: {
-    loginFailures: WindowCounter;
+    loginFailures: LoginFailures;
     signups: WindowCounter;
     guests: WindowCounter;
     uploads: WindowCounter;
@@ -42,7 +43,7 @@ export function createContext(config: Config, storage: Storage): AppContext {
     blocks: new BlockRegistry(storage.db),
     contacts: new ContactRegistry(storage.db),
     limits: {
-      loginFailures: new WindowCounter(config.loginFailLimit, config.loginFailWindowMs),
+      loginFailures: new LoginFailures({ perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs }),
       signups: new WindowCounter(config.signupPerHour, 60 * 60_000),
       guests: new WindowCounter(config.signupPerHour, 60 * 60_000),
       uploads: new WindowCounter(config.uploadsPerMinute, 60_000),

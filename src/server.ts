@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createContext } from "./context.ts";
 import { openStorage } from "./db.ts";
 import { startRetention } from "./moderation/retention.ts";
+import { startSessionSweep } from "./auth/sessions.ts";
 import { watchBans } from "./moderation/watch.ts";
 import { MAX_REQUEST_BYTES } from "./uploads/limits.ts";
 
@@ -25,6 +26,8 @@ const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, max
 // after REPORT_RETENTION_DAYS (checked now and hourly).
 const stopWatching = watchBans(ctx);
 const stopRetention = startRetention(ctx);
+// Sessions unused for SESSION_TTL_DAYS are refused when used and deleted now and hourly.
+const stopSessionSweep = startSessionSweep(ctx);
 console.log(`Web Chat listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${app.server?.port} (data in ${config.dataDir})`);
 
 let stopping = false;
@@ -34,6 +37,7 @@ async function shutdown(signal: string) {
   console.log(`${signal}: closing sockets and the database`);
   stopWatching();
   stopRetention();
+  stopSessionSweep();
   ctx.hub.closeAll(1001, "Server shutting down");
   await app.stop();
   storage.sqlite.close();

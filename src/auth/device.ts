@@ -14,6 +14,8 @@ type Server = { requestIP(request: Request): { address: string } | null } | null
 
 export interface RequestOrigin extends Origin {
   deviceId: string;
+  /** The client address, for per-address limits in memory; only its keyed hash is ever stored. */
+  address: string;
   /** The Set-Cookie to send when the browser had no device cookie yet. */
   setCookie: string | null;
 }
@@ -37,6 +39,7 @@ export function requestOrigin(config: Config, request: Request, server: Server):
   const address = clientAddress(request, server?.requestIP(request)?.address, config);
   return {
     deviceId,
+    address,
     addressHash: addressHash(config.secret, address),
     setCookie: known ? null : deviceCookie(deviceId, isSecure(request, config)),
   };

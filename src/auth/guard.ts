@@ -8,7 +8,7 @@ import { sessionFor } from "./service.ts";
 
 export function authGuard(ctx: AppContext) {
   return new Elysia().resolve({ as: "scoped" }, ({ request }) => {
-    const session = sessionFor(ctx.db, ctx.config.secret, bearerToken(request.headers.get("authorization")));
+    const session = sessionFor(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
     if (!session) throw unauthorized("Your session has ended. Please sign in again.");
     return { session, user: session.user };
   });

@@ -9,7 +9,9 @@ import { toOwnUser } from "../users/service.ts";
 import { authGuard } from "./guard.ts";
 import { guestBody, loginBody, registerBody } from "./model.ts";
 import { requestOrigin, type RequestOrigin } from "./device.ts";
-import { createGuest, login, register, revokeSession } from "./service.ts";
+import { readJsonBody, refuseForeignOrigin } from "./json-body.ts";
+import { createGuest, findAccount, login, register } from "./service.ts";
+import { knownDevice, revokeSession } from "./sessions.ts";
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 
@@ -20,15 +22,27 @@ export function takeSignup(ctx: AppContext, request: Request, server: Server, ki
   if (!counter.take(address)) throw rateLimited(counter.retryAfter(address));
 }
 
-/** Login failures count per username, so one address cannot lock out everyone behind it. */
-export async function loginWithLimit(ctx: AppContext, username: string, password: string, origin: RequestOrigin) {
-  const key = username.trim().toLowerCase();
-  const wait = ctx.limits.loginFailures.retryAfter(key);
-  if (wait > 0) throw rateLimited(wait);
+/**
+ * Logs in within the failed-login budgets (login-limit.ts): a failure slot is reserved before the
+ * password hash and given back unless the password was wrong. Shared by the JSON API and the form.
+ */
+export async function loginWithLimit(ctx: AppContext, identifier: string, password: string, origin: RequestOrigin) {
+  const account = findAccount(ctx.db, identifier);
+  // A device cookie the server just made up (setCookie) has never signed in anywhere.
+  const known = account && origin.setCookie === null && knownDevice(ctx.db, account.id, origin.deviceId, ctx.config.sessionTtlMs);
+  const held = ctx.limits.loginFailures.reserve({
+    account: account ? `user:${account.id}` : `name:${identifier.trim().toLowerCase()}`,
+    address: origin.address,
+    knownDevice: known ? origin.deviceId : null,
+  });
+  if ("retryAfter" in held) throw rateLimited(held.retryAfter);
   try {
-    return await login(ctx.db, ctx.config.secret, username, password, origin);
+    const result = await login(ctx.db, ctx.config.secret, identifier, password, origin);
+    held.release();
+    return result;
   } catch (error) {
-    if ((error as { code?: string }).code === "invalid_credentials") ctx.limits.loginFailures.take(key);
+    // Only a wrong password spends the slot; a right one answered `banned` does not.
+    if (!(error instanceof AppError && error.code === "invalid_credentials")) held.release();
     throw error;
   }
 }
@@ -56,10 +70,17 @@ async function bannedWithDevice(request: Request, origin: RequestOrigin, run: ()
 export function authRoutes(ctx: AppContext) {
   const announce = (name: string) => ctx.hub.broadcast("new_user_registered", { name });
   const originOf = (request: Request, server: Parameters<typeof requestOrigin>[2]) => requestOrigin(ctx.config, request, server);
+  /** The site's own pages only, JSON only: checked before anything else, so a refusal sets no cookie. */
+  const sameSiteJson = async (request: Request) => {
+    refuseForeignOrigin(request, ctx.config);
+    return readJsonBody(request);
+  };
+  // Bodies are read by sameSiteJson, never by Elysia's parsers (which accept forms).
+  const own = { parse: "none" } as const;
 
   return new Elysia()
-    .post("/api/auth/register", async ({ body, request, server, set }) => {
-      const input = validate(registerBody, body);
+    .post("/api/auth/register", async ({ request, server, set }) => {
+      const input = validate(registerBody, await sameSiteJson(request));
       takeSignup(ctx, request, server, "register");
       const origin = originOf(request, server);
       const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
@@ -67,9 +88,9 @@ export function authRoutes(ctx: AppContext) {
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
       return { token, user: toOwnUser(user) };
-    })
-    .post("/api/auth/login", async ({ body, request, server, set }) => {
-      const input = validate(loginBody, body);
+    }, own)
+    .post("/api/auth/login", async ({ request, server, set }) => {
+      const input = validate(loginBody, await sameSiteJson(request));
       const identifier = input.username ?? input.email;
       if (!identifier) throw validationError({ username: "Enter your username or e-mail" });
       const origin = originOf(request, server);
@@ -78,9 +99,9 @@ export function authRoutes(ctx: AppContext) {
         set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
         return { token, user: toOwnUser(user) };
       });
-    })
-    .post("/api/guest/create", ({ body, request, server, set }) => {
-      const input = validate(guestBody, body);
+    }, own)
+    .post("/api/guest/create", async ({ request, server, set }) => {
+      const input = validate(guestBody, await sameSiteJson(request));
       takeSignup(ctx, request, server, "guest");
       const origin = originOf(request, server);
       const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
@@ -88,13 +109,19 @@ export function authRoutes(ctx: AppContext) {
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
       return { success: true, data: { token, user: toOwnUser(user) } };
-    })
+    }, own)
     .use(authGuard(ctx))
-    .get("/api/auth/me", ({ user }) => ({ user: toOwnUser(user) }))
-    .post("/api/auth/logout", ({ session, request, set }) => {
+    .get("/api/auth/me", ({ request, user }) => {
+      refuseForeignOrigin(request, ctx.config);
+      return { user: toOwnUser(user) };
+    })
+    .post("/api/auth/logout", async ({ session, request, set }) => {
+      refuseForeignOrigin(request, ctx.config);
+      // Nothing is read from it, but a form body is refused like on the other sign-in routes.
+      await readJsonBody(request, true);
       revokeSession(ctx.db, session.id);
       ctx.hub.closeSession(session.id, 4401, "Signed out");
       set.headers["set-cookie"] = clearedSessionCookie(isSecure(request, ctx.config));
       return { success: true };
-    });
+    }, own);
 }

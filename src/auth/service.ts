@@ -1,13 +1,16 @@
-// Accounts and sessions: register, log in, guests, the session behind a token, logout.
+// Accounts: register, log in, guests. Sessions (the row behind a token) are in sessions.ts.
 import { eq } from "drizzle-orm";
 import { randomInt } from "node:crypto";
-import { sessions, users, type UserRow } from "../../db/schema.ts";
+import { users, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { countryName } from "../geo/countries.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { activeBan, addBanDevice, banOnOrigin, bannedError, type Origin } from "../moderation/bans.ts";
 import { iso } from "../time.ts";
-import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
+import { startSession } from "./sessions.ts";
+
+// Sessions live in sessions.ts; these names stay importable from here for existing callers.
+export { liveSession, revokeSession, revokeUserSessions, sessionFor, type Session } from "./sessions.ts";
 
 export interface RegisterInput {
   username: string;
@@ -18,11 +21,6 @@ export interface RegisterInput {
   age: number;
   country_code: string;
   orientation?: string;
-}
-
-export interface Session {
-  id: string;
-  user: UserRow;
 }
 
 const invalidCredentials = () => new AppError(401, "invalid_credentials", "Invalid username or password");
@@ -46,13 +44,6 @@ export function assertNotBanned(user: UserRow, now = Date.now()): void {
   throw new AppError(403, "banned", "This account is banned", {
     until: user.bannedUntil === null ? null : iso(user.bannedUntil),
   });
-}
-
-function startSession(db: Db, secret: string, userId: number, origin: Origin): string {
-  const id = newSessionId();
-  const now = Date.now();
-  db.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now, deviceId: origin.deviceId, addressHash: origin.addressHash }).run();
-  return tokenFor(secret, id);
 }
 
 export async function register(db: Db, secret: string, input: RegisterInput, origin: Origin = NO_ORIGIN) {
@@ -103,10 +94,15 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
   return { token: startSession(db, secret, user.id, origin), user };
 }
 
-export async function login(db: Db, secret: string, identifier: string, password: string, origin: Origin = NO_ORIGIN) {
+/** The account a typed username or e-mail names, if any. */
+export function findAccount(db: Db, identifier: string): UserRow | undefined {
   const key = identifier.trim().toLowerCase();
   const column = key.includes("@") ? users.emailKey : users.usernameKey;
-  const user = db.select().from(users).where(eq(column, key)).get();
+  return db.select().from(users).where(eq(column, key)).get();
+}
+
+export async function login(db: Db, secret: string, identifier: string, password: string, origin: Origin = NO_ORIGIN) {
+  const user = findAccount(db, identifier);
   const ok = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !user.passwordHash || !ok) throw invalidCredentials();
   // Only after the password: a 403 never tells a stranger that an account exists.
@@ -138,31 +134,4 @@ export function createGuest(db: Db, secret: string, gender: "male" | "female", o
     return { token: startSession(db, secret, user.id, origin), user };
   }
   throw new AppError(500, "internal", "Could not create a guest name, please try again");
-}
-
-/** The live session behind a token, or null when it is forged, revoked or its user is banned. */
-export function sessionFor(db: Db, secret: string, token: unknown): Session | null {
-  const sessionId = sessionIdOf(secret, token);
-  return sessionId ? liveSession(db, sessionId) : null;
-}
-
-/** The session by id while it is not revoked and its user not banned. */
-export function liveSession(db: Db, sessionId: string): Session | null {
-  const row = db.select().from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, sessionId)).get();
-  if (!row) return null;
-  const user = row.users;
-  if (user.banned && (user.bannedUntil === null || user.bannedUntil > Date.now())) return null;
-  const now = Date.now();
-  // Touch at most once a minute: reads stay reads.
-  if (now - row.sessions.lastUsedAt > 60_000) db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, sessionId)).run();
-  return { id: sessionId, user };
-}
-
-export function revokeSession(db: Db, sessionId: string): void {
-  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
-}
-
-/** Ends every session of a user (a ban or a password change); returns their ids. */
-export function revokeUserSessions(db: Db, userId: number): string[] {
-  return db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().map((r) => r.id);
 }

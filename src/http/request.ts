@@ -25,10 +25,18 @@ export function cookieValue(cookieHeader: string | null | undefined, name: strin
 
 export const sessionCookieOf = (request: Request): string | null => cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
 
+/**
+ * The entry a trusted proxy appended to an X-Forwarded-* header: the last one. Earlier entries
+ * are the client's word. Address, protocol and host all come from this same hop.
+ */
+function lastForwarded(request: Request, header: string): string | undefined {
+  return request.headers.get(header)?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+}
+
 /** https directly, or behind a trusted proxy that says so. */
 export function isSecure(request: Request, config: Config): boolean {
   if (new URL(request.url).protocol === "https:") return true;
-  return config.trustProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+  return config.trustProxy && lastForwarded(request, "x-forwarded-proto")?.toLowerCase() === "https";
 }
 
 const YEAR = 365 * 24 * 60 * 60;
@@ -47,8 +55,7 @@ export const clearedSessionCookie = (secure: boolean): string =>
  */
 export function clientAddress(request: Request, socketAddress: string | undefined, config: Config): string {
   if (config.trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+    const last = lastForwarded(request, "x-forwarded-for");
     if (last) return last;
   }
   return socketAddress ?? "unknown";
@@ -57,7 +64,7 @@ export function clientAddress(request: Request, socketAddress: string | undefine
 /** The site's own origin as the browser sees it. */
 export function ownOrigin(request: Request, config: Config): string {
   const url = new URL(request.url);
-  const host = (config.trustProxy && request.headers.get("x-forwarded-host")) || request.headers.get("host") || url.host;
+  const host = (config.trustProxy && lastForwarded(request, "x-forwarded-host")) || request.headers.get("host") || url.host;
   return `${isSecure(request, config) ? "https" : "http"}://${host}`;
 }
 

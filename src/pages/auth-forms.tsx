@@ -112,7 +112,7 @@ export function authFormRoutes(ctx: AppContext) {
     )
     .post("/auth/logout", ({ request }) => {
       if (!originAllowed(request, ctx.config)) return new Response("This form was sent from another site.", { status: 403 });
-      const session = sessionFor(ctx.db, ctx.config.secret, sessionCookieOf(request));
+      const session = sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
       if (session) {
         revokeSession(ctx.db, session.id);
         ctx.hub.closeSession(session.id, 4401, "Signed out");

@@ -29,7 +29,7 @@ async function home(ctx: AppContext, request: Request): Promise<Response> {
   const page = pageInfo(ctx.config, request);
   const secure = isSecure(request, ctx.config);
   const token = sessionCookieOf(request);
-  const session = sessionFor(ctx.db, ctx.config.secret, token);
+  const session = sessionFor(ctx.db, ctx.config, token);
   if (!session || !token) {
     // A revoked or forged cookie is dropped, so later requests do not look it up again.
     return htmlResponse(<LandingPage page={page} form={emptyForm()} />, { cookies: token ? [clearedSessionCookie(secure)] : [] });

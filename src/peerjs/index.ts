@@ -49,7 +49,7 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
   });
   // The browser sends the httpOnly session cookie with the upgrade; the client library has no
   // way to add a token to the URL.
-  const signedIn = (sessionToken: string | null) => sessionFor(ctx.db, ctx.config.secret, sessionToken);
+  const signedIn = (sessionToken: string | null) => sessionFor(ctx.db, ctx.config, sessionToken);
 
   return new Elysia()
     .use(peerHttp(registry))

@@ -38,7 +38,7 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: `Invalid data for ${event}${where}: ${first?.message ?? "wrong shape"}` });
   }
   // Revocations made anywhere (logout, a ban from the command line) end the socket here too.
-  const user = liveSession(app.db, socket.sessionId)?.user;
+  const user = liveSession(app.db, socket.sessionId, app.config.sessionTtlMs)?.user;
   if (!user) return socket.close(4401, "Your session has ended");
   try {
     const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;

@@ -43,7 +43,7 @@ export function realtimeRoutes(ctx: AppContext) {
   }, Math.min(5000, ctx.config.wsIdleMs / 3));
   sweep.unref?.();
 
-  const session = (token: unknown) => sessionFor(ctx.db, ctx.config.secret, token);
+  const session = (token: unknown) => sessionFor(ctx.db, ctx.config, token);
 
   return new Elysia()
     .ws("/ws", {

@@ -30,7 +30,7 @@ function relPathOf(request: Request): string | null {
 /** Images in <img> send the cookie; scripts and tools may send the bearer instead. */
 function askerId(ctx: AppContext, request: Request): number | null {
   for (const token of [bearerToken(request.headers.get("authorization")), sessionCookieOf(request)]) {
-    const session = token ? sessionFor(ctx.db, ctx.config.secret, token) : null;
+    const session = token ? sessionFor(ctx.db, ctx.config, token) : null;
     if (session) return session.user.id;
   }
   return null;

@@ -2,7 +2,8 @@
 import { Elysia } from "elysia";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
-import { notFound, validationError } from "../http/errors.ts";
+import { notFound, rateLimited, validationError } from "../http/errors.ts";
+import { WindowCounter } from "../http/rate-limit.ts";
 import { validate } from "../http/validate.ts";
 import { ChangeLimit } from "../privacy/change-limit.ts";
 import { confirmAdult } from "./adult.ts";
@@ -15,6 +16,8 @@ export const CONFIRM_ADULT_PER_HOUR = 30;
 
 export function userRoutes(ctx: AppContext) {
   const confirmations = new ChangeLimit(CONFIRM_ADULT_PER_HOUR);
+  // Profiles one by one are for people looking at people: a script walking ids is held back.
+  const profileReads = new WindowCounter(ctx.config.profileReadsPerMinute, 60_000);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/users", ({ query, user }) => {
@@ -35,6 +38,8 @@ export function userRoutes(ctx: AppContext) {
     })
     .get("/api/users/avatar/info", ({ user }) => ({ avatar_url: avatarUrl(user.avatarPath) }))
     .get("/api/users/:id", ({ params, user }) => {
+      const reader = String(user.id);
+      if (!profileReads.take(reader)) throw rateLimited(profileReads.retryAfter(reader));
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A user id is a positive whole number" });
       const id = Number(params.id);
       // Someone who blocked you is simply not there; the blocker can still open your profile.

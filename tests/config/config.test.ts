@@ -20,6 +20,9 @@ describe("configuration", () => {
     expect(c.signupPerHour).toBe(100);
     expect(c.loginFailLimit).toBe(10);
     expect(c.loginFailWindowMs).toBe(15 * 60_000);
+    expect(c.loginFailAccountLimit).toBe(50);
+    expect(c.sessionTtlMs).toBe(30 * 86_400_000);
+    expect(c.profileReadsPerMinute).toBe(120);
     expect(c.socketRate).toEqual({ perSecond: 20, burst: 40 });
     expect(c.uploadsPerMinute).toBe(60);
     expect(c.reportsPerHour).toBe(20);
@@ -58,6 +61,10 @@ describe("configuration", () => {
     [{ REPORT_AUTO_SUSPEND: "three" }, /REPORT_AUTO_SUSPEND/],
     [{ CALL_RING_SECONDS: "0" }, /CALL_RING_SECONDS/],
     [{ REPORT_RETENTION_DAYS: "-1" }, /REPORT_RETENTION_DAYS/],
+    [{ LOGIN_FAIL_ACCOUNT_LIMIT: "0" }, /LOGIN_FAIL_ACCOUNT_LIMIT/],
+    [{ SESSION_TTL_DAYS: "0" }, /SESSION_TTL_DAYS/],
+    [{ SESSION_TTL_DAYS: "thirty" }, /SESSION_TTL_DAYS/],
+    [{ PROFILE_RATE_LIMIT: "-3" }, /PROFILE_RATE_LIMIT/],
   ])("stops on a bad value with one line naming it: %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(name);
   });

@@ -1,0 +1,73 @@
+// Sessions end after SESSION_TTL_DAYS (default 30) without use (API.md "General"): an unused token
+// is refused on HTTP and on /ws, and expired rows are swept.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startSessionSweep, sweepExpiredSessions } from "../../src/auth/sessions.ts";
+import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { connect } from "../support/ws.ts";
+
+const DAY = 86_400_000;
+let t: TestApp;
+let wsUrl: string;
+beforeAll(() => {
+  t = makeTestApp();
+  wsUrl = t.listen().wsUrl;
+});
+afterAll(() => t.close());
+
+const sessionId = (token: string) => token.slice(0, token.indexOf("."));
+const lastUsed = (token: string, at: number) => t.ctx.sqlite.run("UPDATE sessions SET last_used_at = ? WHERE id = ?", [at, sessionId(token)]);
+const rowCount = (token: string) => t.ctx.sqlite.query("SELECT count(*) AS n FROM sessions WHERE id = ?").get(sessionId(token)) as { n: number };
+
+describe("session expiry", () => {
+  test("a token unused for more than 30 days answers 401 and its row is gone", async () => {
+    const { token } = await registerUser(t);
+    lastUsed(token, Date.now() - 30 * DAY - 60_000);
+    const r = await t.call("GET", "/api/auth/me", { token });
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe("unauthorized");
+    expect(rowCount(token).n).toBe(0);
+  });
+
+  test("a token used within 30 days still works, and using it starts the 30 days again", async () => {
+    const { token } = await registerUser(t);
+    lastUsed(token, Date.now() - 29 * DAY);
+    expect((await t.call("GET", "/api/auth/me", { token })).status).toBe(200);
+    const row = t.ctx.sqlite.query("SELECT last_used_at AS at FROM sessions WHERE id = ?").get(sessionId(token)) as { at: number };
+    expect(row.at).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  test("the socket refuses an expired token", async () => {
+    const { token } = await registerUser(t);
+    lastUsed(token, Date.now() - 31 * DAY);
+    await expect(connect(wsUrl, token)).rejects.toThrow();
+  });
+
+  test("SESSION_TTL_DAYS sets the days", async () => {
+    const local = makeTestApp({ SESSION_TTL_DAYS: "1" });
+    try {
+      const { token } = await registerUser(local);
+      local.ctx.sqlite.run("UPDATE sessions SET last_used_at = ? WHERE id = ?", [Date.now() - DAY - 60_000, sessionId(token)]);
+      expect((await local.call("GET", "/api/auth/me", { token })).status).toBe(401);
+    } finally {
+      await local.close();
+    }
+  });
+
+  test("the sweep deletes expired rows and keeps live ones", async () => {
+    const fresh = await registerUser(t);
+    const stale = await registerUser(t);
+    lastUsed(stale.token, Date.now() - 40 * DAY);
+    const removed = sweepExpiredSessions(t.ctx.db, 30 * DAY, Date.now());
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(rowCount(stale.token).n).toBe(0);
+    expect(rowCount(fresh.token).n).toBe(1);
+  });
+
+  test("the sweep started with the server runs at once and stops when asked", async () => {
+    const stale = await registerUser(t);
+    lastUsed(stale.token, Date.now() - 40 * DAY);
+    const stop = startSessionSweep(t.ctx);
+    stop();
+    expect(rowCount(stale.token).n).toBe(0);
+  });
+});
