@@ -43,6 +43,8 @@ export interface Config {
   /** `GET /api/users/:id` reads per user per minute. */
   profileReadsPerMinute: number;
   socketRate: RateLimit;
+  /** `/peerjs` peers per signed-in session (PEER_CAP). */
+  peerCap: number;
   uploadsPerMinute: number;
   /** Reports a user may file in an hour (merged reports do not count). */
   reportsPerHour: number;
@@ -205,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlMs: integer(env, "SESSION_TTL_DAYS", 30, 1, 3650) * 86_400_000,
     profileReadsPerMinute: integer(env, "PROFILE_RATE_LIMIT", 120, 1, 1_000_000),
     socketRate: socketRate(env),
+    peerCap: integer(env, "PEER_CAP", 4, 1, 1000),
     uploadsPerMinute: integer(env, "UPLOAD_RATE_LIMIT", 60, 1, 1_000_000),
     reportsPerHour: integer(env, "REPORT_RATE_LIMIT", 20, 1, 1_000_000),
     reportAutoSuspend: integer(env, "REPORT_AUTO_SUSPEND", 3, 1, 1000),

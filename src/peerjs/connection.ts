@@ -1,9 +1,10 @@
 // A peer socket's life, as peer's WebSocketServer runs it: the checks on connect (in peer's
 // order), OPEN and the queued messages, frames in, and forgetting the client on close.
+import { capRefusal } from "./caps.ts";
 import { handleMessage, relay } from "./messages.ts";
 import type { PeerOptions } from "./options.ts";
 import { ID_TAKEN_TEXT, MessageType, parseClientMessage, PeerErrorText, type ServerMessage } from "./protocol.ts";
-import type { PeerClient, PeerRegistry, PeerSocket } from "./registry.ts";
+import type { PeerClient, PeerOwner, PeerRegistry, PeerSocket } from "./registry.ts";
 
 export interface ConnectParams {
   id: string | null;
@@ -28,7 +29,7 @@ export function connectParams(url: string): ConnectParams {
 }
 
 /**
- * A new socket of a signed-in user. Returns the client it now speaks for, or null when it was
+ * A new socket of a signed-in user's session. Returns the client it now speaks for, or null when it was
  * refused (it has then been sent the reason and closed).
  */
 export function connectPeer(
@@ -36,7 +37,7 @@ export function connectPeer(
   options: PeerOptions,
   socket: PeerSocket,
   params: ConnectParams,
-  userId: number,
+  owner: PeerOwner,
   now = Date.now(),
 ): PeerClient | null {
   const { id, token, key } = params;
@@ -47,15 +48,18 @@ export function connectPeer(
   if (client) {
     // Same id and token is the same browser reconnecting: peer swaps the socket and sends no
     // OPEN. The user check is ours: a leaked token alone does not hand an id to someone else.
-    if (token !== client.token || userId !== client.userId) return refuse(socket, MessageType.ID_TAKEN, ID_TAKEN_TEXT);
+    // A takeover is not a new peer, so the caps do not apply to it.
+    if (token !== client.token || owner.userId !== client.owner.userId) return refuse(socket, MessageType.ID_TAKEN, ID_TAKEN_TEXT);
     client.socket = socket;
   } else {
+    const capped = capRefusal(registry, options, owner);
+    if (capped) return refuse(socket, MessageType.ERROR, capped);
     if (registry.size >= options.concurrentLimit) return refuse(socket, MessageType.ERROR, PeerErrorText.CONNECTION_LIMIT_EXCEED);
-    client = { id, token, userId, socket, lastPing: now };
+    client = { id, token, owner, socket, lastPing: now };
     registry.add(client);
     send(socket, { type: MessageType.OPEN });
   }
-  for (const message of registry.takeQueue(id)) relay(registry, message, now);
+  for (const { message, userId } of registry.takeQueue(id)) relay(registry, message, userId, now);
   return client;
 }
 

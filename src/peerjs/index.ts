@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { sessionFor } from "../auth/service.ts";
 import type { AppContext } from "../context.ts";
-import { originAllowed, sessionCookieOf } from "../http/request.ts";
+import { clientAddress, originAllowed, sessionCookieOf } from "../http/request.ts";
 import { connectParams, connectPeer, peerClosed, peerFrame } from "./connection.ts";
 import { peerHttp } from "./http.ts";
 import { DEFAULT_PEER_OPTIONS, type PeerOptions } from "./options.ts";
@@ -13,6 +13,7 @@ import { startSweeps } from "./sweeps.ts";
 interface RawSocket {
   send(data: string): number;
   close(code?: number, reason?: string): void;
+  readonly remoteAddress: string;
 }
 
 /** Same code and reason as /ws gives a socket whose session ended. */
@@ -36,9 +37,19 @@ interface Connection {
   userId: number;
 }
 
+/**
+ * PEER_CAP per session from the configuration; the per-account and per-address caps (the same
+ * figures as /ws's SOCKET_CAP defaults, since a tab that calls holds one of each) never below it.
+ */
+function capsFrom(ctx: AppContext): Pick<PeerOptions, "maxPeersPerSession" | "maxPeersPerUser" | "maxPeersPerAddress"> {
+  const perSession = ctx.config.peerCap;
+  const { maxPeersPerUser, maxPeersPerAddress } = DEFAULT_PEER_OPTIONS;
+  return { maxPeersPerSession: perSession, maxPeersPerUser: Math.max(perSession, maxPeersPerUser), maxPeersPerAddress: Math.max(perSession, maxPeersPerAddress) };
+}
+
 export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}) {
-  const options: PeerOptions = { ...DEFAULT_PEER_OPTIONS, ...overrides };
-  const registry = new PeerRegistry();
+  const options: PeerOptions = { ...DEFAULT_PEER_OPTIONS, ...capsFrom(ctx), ...overrides };
+  const registry = new PeerRegistry(options);
   const stopSweeps = startSweeps(registry, options);
   const connections = new WeakMap<object, Connection>();
   // Each user's open peer sockets, so that a ban or "end sessions" closes them at once (4403 /
@@ -65,7 +76,8 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
         const session = signedIn(sessionToken);
         if (!session) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);
         const socket = adapt(ws.raw);
-        const client = connectPeer(registry, options, socket, connectParams(request.url), session.user.id);
+        const owner = { userId: session.user.id, sessionId: session.id, address: clientAddress(request, ws.raw.remoteAddress, ctx.config) };
+        const client = connectPeer(registry, options, socket, connectParams(request.url), owner);
         if (!client) return;
         connections.set(ws.raw, { client, socket, sessionToken, userId: session.user.id });
         const mine = byUser.get(session.user.id) ?? new Set<RawSocket>();
@@ -74,6 +86,11 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
       message(ws, frame) {
         const connection = connections.get(ws.raw);
         if (!connection) return;
+        // Every frame, even one peer would ignore, takes a token from the user's one bucket of
+        // socket events (shared with /ws, API.md). Past it the frame is dropped unanswered:
+        // peer's ERROR would make the browser's client destroy its peer, call and all. Checked
+        // before the session so that a flood costs no database read either.
+        if (!ctx.limits.socketEvents.take(connection.userId)) return;
         // A logout or ban ends the session; the next frame (a HEARTBEAT comes every 5 s) ends
         // the peer socket too, as /ws is ended at once.
         if (!signedIn(connection.sessionToken)) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);

@@ -4,11 +4,12 @@ import { type ClientMessage, MessageType, type RelayedMessage, type RelayedType 
 import type { PeerClient, PeerRegistry } from "./registry.ts";
 
 /**
- * Sends `message` to its destination. An absent destination gets it queued (except LEAVE and
- * EXPIRE, which only matter to someone connected); a destination whose socket can no longer
- * take it is closed and the sender told it LEFT.
+ * Sends `message` to its destination. An absent destination gets it queued, charged to `userId`
+ * who sent it (except LEAVE and EXPIRE, which only matter to someone connected); when a queue
+ * bound refuses it, the sender is answered EXPIRE at once, as if it had waited in vain. A
+ * destination whose socket can no longer take it is closed and the sender told it LEFT.
  */
-export function relay(registry: PeerRegistry, message: RelayedMessage, now = Date.now()): void {
+export function relay(registry: PeerRegistry, message: RelayedMessage, userId: number, now = Date.now()): void {
   const { type, src, dst } = message;
   const target = dst === undefined ? undefined : registry.get(dst);
   if (target && dst !== undefined) {
@@ -17,11 +18,11 @@ export function relay(registry: PeerRegistry, message: RelayedMessage, now = Dat
     // LEAVE bouncing forever between two dead sockets (Bun reports failure, ws did not).
     registry.remove(target);
     target.socket.close();
-    relay(registry, { type: MessageType.LEAVE, src: dst, dst: src }, now);
+    relay(registry, { type: MessageType.LEAVE, src: dst, dst: src }, userId, now);
     return;
   }
   if (type !== MessageType.LEAVE && type !== MessageType.EXPIRE && dst !== undefined) {
-    registry.enqueue(dst, message, now);
+    if (!registry.enqueue(dst, message, userId, now)) relay(registry, { type: MessageType.EXPIRE, src: dst, dst: src }, userId, now);
   } else if (type === MessageType.LEAVE && dst === undefined) {
     // A LEAVE addressed to nobody is the client saying goodbye: its id is free at once.
     const sender = registry.get(src);
@@ -38,7 +39,7 @@ const heartbeat: Handler<{ type: typeof MessageType.HEARTBEAT }> = (_registry, c
 
 const transmit: Handler<{ type: RelayedType; dst?: string; payload?: unknown }> = (registry, client, message, now) =>
   // Built field by field in peer's order; `src` is the sender's own id, never the client's word.
-  relay(registry, { type: message.type, src: client.id, dst: message.dst, payload: message.payload }, now);
+  relay(registry, { type: message.type, src: client.id, dst: message.dst, payload: message.payload }, client.owner.userId, now);
 
 const handlers: HandlerMap = {
   [MessageType.HEARTBEAT]: heartbeat,
@@ -55,6 +56,9 @@ export function handleMessage(registry: PeerRegistry, client: PeerClient, messag
   handler(registry, client, message, now);
 }
 
+/** The "user" behind what the server itself sends; such messages are never queued. */
+const SERVER = 0;
+
 /** Answers each sender of expired queued messages with one EXPIRE per destination. */
 export function expireQueued(registry: PeerRegistry, expired: RelayedMessage[], now = Date.now()): void {
   const seen = new Set<string>();
@@ -63,6 +67,7 @@ export function expireQueued(registry: PeerRegistry, expired: RelayedMessage[], 
     const pair = `${message.src}_${message.dst}`;
     if (seen.has(pair)) continue;
     seen.add(pair);
-    relay(registry, { type: MessageType.EXPIRE, src: message.dst, dst: message.src }, now);
+    // Never queued (EXPIRE), so charged to nobody.
+    relay(registry, { type: MessageType.EXPIRE, src: message.dst, dst: message.src }, SERVER, now);
   }
 }

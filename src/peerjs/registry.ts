@@ -1,7 +1,10 @@
-// Who holds which peer id, and the messages waiting for ids that are not connected (peer's
-// Realm). One registry per app instance; the socket layer and the sweeps are its only writers.
+// Who holds which peer id, how many each session, account and address holds, and the messages
+// waiting for ids that are not connected (peer's Realm). One registry per app instance; the
+// socket layer and the sweeps are its only writers.
 import { randomUUID } from "node:crypto";
 import type { PeerId, RelayedMessage } from "./protocol.ts";
+import { MessageQueues, type QueuedMessage, type QueueLimits } from "./queues.ts";
+import { DEFAULT_PEER_OPTIONS } from "./options.ts";
 
 /** What the registry needs from a connection, so that it runs without a server in tests. */
 export interface PeerSocket {
@@ -11,26 +14,36 @@ export interface PeerSocket {
   close(): void;
 }
 
+/** Who opened a peer: what the caps count by. */
+export interface PeerOwner {
+  userId: number;
+  /** The signed-in session (one browser), not its token. */
+  sessionId: string;
+  address: string;
+}
+
 export interface PeerClient {
   readonly id: PeerId;
   readonly token: string;
-  /** The signed-in user who opened it: only they may take the id over with its token. */
-  readonly userId: number;
+  /** Only the same user may take the id over with its token. */
+  readonly owner: PeerOwner;
   /** The latest socket; a reconnect with the same id and token replaces it. */
   socket: PeerSocket;
   /** Set at creation and by HEARTBEAT only, as in peer. */
   lastPing: number;
 }
 
-interface MessageQueue {
-  /** Expiry counts from here: the queue's creation, since it is deleted once read. */
-  createdAt: number;
-  messages: RelayedMessage[];
-}
+const ownerKeys = (owner: PeerOwner) => [`session:${owner.sessionId}`, `user:${owner.userId}`, `address:${owner.address}`];
 
 export class PeerRegistry {
   private readonly clients = new Map<PeerId, PeerClient>();
-  private readonly queues = new Map<PeerId, MessageQueue>();
+  /** Clients held per session, user and address; keys with none are removed. */
+  private readonly held = new Map<string, number>();
+  readonly queues: MessageQueues;
+
+  constructor(limits: QueueLimits = DEFAULT_PEER_OPTIONS) {
+    this.queues = new MessageQueues(limits);
+  }
 
   get size(): number {
     return this.clients.size;
@@ -44,14 +57,26 @@ export class PeerRegistry {
     return [...this.clients.values()];
   }
 
+  /** How many peers this owner's session, account and address hold now. */
+  heldBy(owner: PeerOwner): { session: number; user: number; address: number } {
+    const [session = 0, user = 0, address = 0] = ownerKeys(owner).map((key) => this.held.get(key) ?? 0);
+    return { session, user, address };
+  }
+
   add(client: PeerClient): void {
     this.clients.set(client.id, client);
+    for (const key of ownerKeys(client.owner)) this.held.set(key, (this.held.get(key) ?? 0) + 1);
   }
 
   /** Removes this client only: an id since taken by someone else stays theirs. */
   remove(client: PeerClient): boolean {
     if (this.clients.get(client.id) !== client) return false;
     this.clients.delete(client.id);
+    for (const key of ownerKeys(client.owner)) {
+      const left = (this.held.get(key) ?? 1) - 1;
+      if (left > 0) this.held.set(key, left);
+      else this.held.delete(key);
+    }
     return true;
   }
 
@@ -62,36 +87,28 @@ export class PeerRegistry {
     return id;
   }
 
-  enqueue(dst: PeerId, message: RelayedMessage, now = Date.now()): void {
-    const queue = this.queues.get(dst) ?? { createdAt: now, messages: [] };
-    queue.messages.push(message);
-    this.queues.set(dst, queue);
+  /** Keeps a message for an absent id, charged to `userId`; false when a bound refused it. */
+  enqueue(dst: PeerId, message: RelayedMessage, userId: number, now = Date.now()): boolean {
+    return this.queues.add(dst, message, userId, now);
   }
 
   /** Everything waiting for `id`, in order; the queue is gone afterwards. */
-  takeQueue(id: PeerId): RelayedMessage[] {
-    const messages = this.queues.get(id)?.messages ?? [];
-    this.queues.delete(id);
-    return messages;
+  takeQueue(id: PeerId): QueuedMessage[] {
+    return this.queues.take(id);
   }
 
   clearQueue(id: PeerId): void {
-    this.queues.delete(id);
+    this.queues.drop(id);
   }
 
   /** Removes and returns the messages of every queue older than `maxAgeMs`. */
   takeExpired(now: number, maxAgeMs: number): RelayedMessage[] {
-    const expired: RelayedMessage[] = [];
-    for (const [id, queue] of this.queues) {
-      if (now - queue.createdAt < maxAgeMs) continue;
-      expired.push(...queue.messages);
-      this.queues.delete(id);
-    }
-    return expired;
+    return this.queues.takeExpired(now, maxAgeMs);
   }
 
   clear(): void {
     this.clients.clear();
+    this.held.clear();
     this.queues.clear();
   }
 }

@@ -80,8 +80,11 @@ export class Transcript {
     this.lines.push(line);
   }
 
-  finish(): string[] {
+  async finish(): Promise<string[]> {
     for (const socket of this.sockets) socket.close();
+    // Ours counts peers per session (all scenarios share one): the next scenario must not meet
+    // this one's sockets still open. Each wait is bounded.
+    await Promise.all(this.sockets.map((socket) => closeOf(socket)));
     return this.lines;
   }
 }
@@ -95,7 +98,7 @@ export async function both(reference: Server, ours: Server, scenario: Scenario):
     try {
       await scenario(t);
     } finally {
-      t.finish();
+      await t.finish();
     }
     return t.lines;
   };

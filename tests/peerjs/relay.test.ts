@@ -22,8 +22,11 @@ class FakeSocket implements PeerSocket {
   }
 }
 
+/** A user's own session and address, so that no test here meets the caps by accident. */
+const ownerOf = (userId: number) => ({ userId, sessionId: `s${userId}`, address: `10.0.0.${userId}` });
+
 function join(registry: PeerRegistry, id: string, socket = new FakeSocket(), userId = 1, token = "tok") {
-  const client = connectPeer(registry, DEFAULT_PEER_OPTIONS, socket, { id, token, key: "peerjs" }, userId, 0);
+  const client = connectPeer(registry, DEFAULT_PEER_OPTIONS, socket, { id, token, key: "peerjs" }, ownerOf(userId), 0);
   if (!client) throw new Error(`${id} was refused: ${JSON.stringify(socket.sent)}`);
   socket.sent = [];
   return { client, socket };
@@ -47,15 +50,15 @@ describe("relaying", () => {
     const b = new FakeSocket(false);
     join(registry, "a", a);
     join(registry, "b", b);
-    relay(registry, { type: "OFFER", src: "a", dst: "b" });
+    relay(registry, { type: "OFFER", src: "a", dst: "b" }, 1);
     expect([a.closed, b.closed, registry.size]).toEqual([true, true, 0]);
   });
 
   test("expired messages give one EXPIRE per sender and destination, none to an absent sender", () => {
     const registry = new PeerRegistry();
     const alice = join(registry, "alice");
-    for (const payload of [1, 2]) relay(registry, { type: "OFFER", src: "alice", dst: "carol", payload }, 0);
-    relay(registry, { type: "OFFER", src: "ghost", dst: "carol" }, 0);
+    for (const payload of [1, 2]) relay(registry, { type: "OFFER", src: "alice", dst: "carol", payload }, 1, 0);
+    relay(registry, { type: "OFFER", src: "ghost", dst: "carol" }, 2, 0);
     expect(registry.takeExpired(4999, 5000)).toEqual([]);
     expireQueued(registry, registry.takeExpired(5000, 5000));
     expect(alice.socket.sent).toEqual([{ type: "EXPIRE", src: "carol", dst: "alice" }]);
@@ -68,7 +71,7 @@ describe("connecting and closing", () => {
     const registry = new PeerRegistry();
     join(registry, "alice");
     const socket = new FakeSocket();
-    const client = connectPeer(registry, { ...DEFAULT_PEER_OPTIONS, concurrentLimit: 1 }, socket, { id: "bob", token: "t", key: "peerjs" }, 1);
+    const client = connectPeer(registry, { ...DEFAULT_PEER_OPTIONS, concurrentLimit: 1 }, socket, { id: "bob", token: "t", key: "peerjs" }, ownerOf(2));
     expect(client).toBeNull();
     expect(socket.sent).toEqual([{ type: "ERROR", payload: { msg: "Server has reached its concurrent user limit" } }]);
     expect(socket.closed).toBe(true);
@@ -98,10 +101,11 @@ describe("connecting and closing", () => {
     const silent = join(registry, "silent");
     const beating = join(registry, "beating");
     peerFrame(registry, beating.client, { type: "HEARTBEAT" }, 80_000);
-    relay(registry, { type: "OFFER", src: "x", dst: "silent" });
+    relay(registry, { type: "OFFER", src: "x", dst: "silent" }, 2);
     dropSilent(registry, 90_000, 90_000);
     expect([silent.socket.closed, registry.get("silent")]).toEqual([true, undefined]);
     expect(registry.takeQueue("silent")).toEqual([]);
+    expect(registry.queues.bytes).toBe(0);
     expect([beating.socket.closed, registry.get("beating")]).toEqual([false, beating.client]);
   });
 });
@@ -112,14 +116,14 @@ describe("the sweeps", () => {
   test("expire queued messages while running, and nothing once stopped", async () => {
     const running = new PeerRegistry();
     const stopRunning = startSweeps(running, fast);
-    relay(running, { type: "OFFER", src: "a", dst: "b" });
+    relay(running, { type: "OFFER", src: "a", dst: "b" }, 1);
     const stopped = new PeerRegistry();
     startSweeps(stopped, fast)();
-    relay(stopped, { type: "OFFER", src: "a", dst: "b" });
+    relay(stopped, { type: "OFFER", src: "a", dst: "b" }, 1);
     await Bun.sleep(50);
     stopRunning();
     expect(running.takeQueue("b")).toEqual([]);
-    expect(stopped.takeQueue("b")).toEqual([{ type: "OFFER", src: "a", dst: "b" }]);
+    expect(stopped.takeQueue("b")).toEqual([{ message: { type: "OFFER", src: "a", dst: "b" }, userId: 1 }]);
   });
 });
 
