@@ -8,7 +8,7 @@ import { errorResponse } from "./http/error-response.ts";
 import { messageRoutes } from "./messages/index.ts";
 import { peerRoutes } from "./peerjs/index.ts";
 import { privacyRoutes } from "./privacy/index.ts";
-import { MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
+import { BACKPRESSURE_LIMIT_BYTES, MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
 import { pageRoutes } from "./pages/index.ts";
@@ -18,8 +18,9 @@ import { moderationRoutes } from "./moderation/index.ts";
 
 export function buildApp(ctx: AppContext) {
   return new Elysia({
-    // One Bun server carries /ws and /peerjs: frames past 64 KB close with 1009.
-    websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120 },
+    // One Bun server carries /ws and /peerjs: frames past 64 KB close with 1009, and a socket
+    // that stops reading is closed once 256 KB wait for it.
+    websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120, backpressureLimit: BACKPRESSURE_LIMIT_BYTES, closeOnBackpressureLimit: true },
   })
     .onError(({ code, error, request }) => withPagePolicies(errorResponse(code, error, request), ctx.config, request))
     .onAfterHandle(({ set, request, responseValue }) => {

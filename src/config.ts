@@ -43,8 +43,14 @@ export interface Config {
   /** `GET /api/users/:id` reads per user per minute. */
   profileReadsPerMinute: number;
   socketRate: RateLimit;
+  /** Open `/ws` sockets per user and per client address (SOCKET_CAP). */
+  socketCap: { perUser: number; perAddress: number };
   /** `/peerjs` peers per signed-in session (PEER_CAP). */
   peerCap: number;
+  /** New `/ws` connections per user per minute. */
+  socketConnectsPerMinute: number;
+  /** How long a user whose last socket closed stays announced online, so a quick return is not news. */
+  presenceGraceMs: number;
   uploadsPerMinute: number;
   /** Reports a user may file in an hour (merged reports do not count). */
   reportsPerHour: number;
@@ -112,6 +118,16 @@ function socketRate(env: Env): RateLimit {
   const burst = match[2] ? Number(match[2]) : perSecond * 2;
   if (perSecond < 1 || burst < perSecond) throw new ConfigError(`SOCKET_RATE_LIMIT needs rate >= 1 and burst >= rate, got "${raw}"`);
   return { perSecond, burst };
+}
+
+function socketCap(env: Env): Config["socketCap"] {
+  const raw = (env.SOCKET_CAP ?? "").trim();
+  if (raw === "") return { perUser: 10, perAddress: 50 };
+  const match = /^(\d+):(\d+)$/.exec(raw);
+  const perUser = Number(match?.[1]);
+  const perAddress = Number(match?.[2]);
+  if (!match || perUser < 1 || perAddress < perUser) throw new ConfigError(`SOCKET_CAP must be "per user:per address" with 1 <= per user <= per address, got "${raw}"`);
+  return { perUser, perAddress };
 }
 
 function iceServers(env: Env): IceServer[] {
@@ -207,7 +223,10 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlMs: integer(env, "SESSION_TTL_DAYS", 30, 1, 3650) * 86_400_000,
     profileReadsPerMinute: integer(env, "PROFILE_RATE_LIMIT", 120, 1, 1_000_000),
     socketRate: socketRate(env),
+    socketCap: socketCap(env),
     peerCap: integer(env, "PEER_CAP", 4, 1, 1000),
+    socketConnectsPerMinute: integer(env, "SOCKET_CONNECT_LIMIT", 30, 1, 1_000_000),
+    presenceGraceMs: integer(env, "PRESENCE_GRACE_SECONDS", 5, 0, 300) * 1000,
     uploadsPerMinute: integer(env, "UPLOAD_RATE_LIMIT", 60, 1, 1_000_000),
     reportsPerHour: integer(env, "REPORT_RATE_LIMIT", 20, 1, 1_000_000),
     reportAutoSuspend: integer(env, "REPORT_AUTO_SUSPEND", 3, 1, 1000),

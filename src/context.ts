@@ -36,7 +36,7 @@ export function createContext(config: Config, storage: Storage): AppContext {
     config,
     db: storage.db,
     sqlite: storage.sqlite,
-    hub: new Hub(),
+    hub: new Hub(config.presenceGraceMs),
     clock: new MessageClock(storage.db),
     calls: new CallRegistry(),
     roulette: new RouletteQueue(),

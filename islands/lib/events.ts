@@ -10,6 +10,38 @@ import type { Message } from "./types.ts";
 
 type Subscriber = Pick<RealtimeClient, "on">;
 
+/**
+ * Newcomers and unknown people coming online refresh the people list at most this often: a
+ * flood of guest sign-ups must not make every open tab fetch the list once per event.
+ */
+export const PEOPLE_REFRESH_MS = 3000;
+
+/** Runs `load` at once, then at most once per `intervalMs`, with one trailing run for what came between. */
+function throttled(load: () => void, intervalMs: number): { request(): void; cancel(): void } {
+  let last = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const run = () => {
+    timer = null;
+    last = Date.now();
+    load();
+  };
+  return {
+    request() {
+      if (timer) return;
+      const wait = last + intervalMs - Date.now();
+      if (wait <= 0) run();
+      else timer = setTimeout(run, wait);
+    },
+    cancel() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
+/** Presence toasts only name people I have a conversation with, so strangers cannot flood my screen. */
+const inMyChats = (c: ChatController, userId: number) => c.store.chats.value.some((u) => u.id === userId);
+
 /** Applies a status change to the open chat and to the chat list's latest messages. */
 function updateMessages(c: ChatController, change: (list: Message[]) => Message[]): void {
   const { store } = c;
@@ -37,8 +69,9 @@ function setPresence(c: ChatController, userId: number, online: boolean): void {
 }
 
 /** Subscribes every chat-screen handler; returns one function that removes them all. */
-export function attachChatEvents(c: ChatController, socket: Subscriber): () => void {
+export function attachChatEvents(c: ChatController, socket: Subscriber, peopleRefreshMs: number = PEOPLE_REFRESH_MS): () => void {
   const me = () => c.store.me.value.id;
+  const people = throttled(() => void c.loadUsers(), peopleRefreshMs);
   const offs = [
     socket.on("new_message", ({ message }) => void receiveMessage(c, message)),
     socket.on("message_sent", ({ message }) => addOwnMessage(c, message)),
@@ -61,22 +94,22 @@ export function attachChatEvents(c: ChatController, socket: Subscriber): () => v
       if (userId === me()) return;
       const wasOnline = c.knownUser(userId)?.is_online === true;
       setPresence(c, userId, true);
-      if (!c.knownUser(userId)) void c.loadUsers();
-      if (!wasOnline) c.notify.info(`${name} is now online`);
+      if (!c.knownUser(userId)) people.request();
+      if (!wasOnline && inMyChats(c, userId)) c.notify.info(`${name} is now online`);
     }),
     socket.on("user_offline", ({ userId, name }) => {
       if (userId === me()) return;
+      const wasOnline = c.knownUser(userId)?.is_online === true;
       setPresence(c, userId, false);
-      c.notify.info(`${name} went offline`);
+      if (wasOnline && inMyChats(c, userId)) c.notify.info(`${name} went offline`);
     }),
     // I blocked or unblocked someone, in this tab or another.
     socket.on("block_changed", ({ userId, blocked }) => applyBlock(c, userId, blocked)),
-    socket.on("new_user_registered", ({ name }) => {
-      c.notify.info(`${name} joined the chat`);
-      void c.loadUsers();
-    }),
+    // A newcomer is in nobody's chat list yet, so no toast: the people list shows them.
+    socket.on("new_user_registered", () => people.request()),
   ];
   return () => {
+    people.cancel();
     for (const off of offs) off();
   };
 }

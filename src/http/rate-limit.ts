@@ -48,28 +48,61 @@ export class WindowCounter {
   }
 }
 
-/** Socket events: `perSecond` on average with bursts up to `burst`, per user. */
+/**
+ * Socket events and new connections: `perSecond` on average with bursts up to `burst`, per user.
+ * A bucket outlives the socket that used it (reconnecting buys nothing); once it has filled up
+ * again it is the same as no bucket, so a sweep drops it and memory holds only recent keys.
+ */
 export class TokenBuckets {
   private readonly buckets = new Map<number, { tokens: number; at: number }>();
+  private lastSweep: number;
 
   constructor(
     private readonly perSecond: number,
     private readonly burst: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.lastSweep = now();
+  }
 
   take(key: number): boolean {
     const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
-    bucket.at = now;
-    this.buckets.set(key, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
+    // At most one sweep per refill time: linear work every few seconds, never per event.
+    if (now - this.lastSweep >= this.refillMs) this.sweep();
+    const tokens = this.tokensAt(key, now);
+    if (tokens < 1) {
+      this.buckets.set(key, { tokens, at: now });
+      return false;
+    }
+    this.buckets.set(key, { tokens: tokens - 1, at: now });
     return true;
   }
 
-  forget(key: number): void {
-    this.buckets.delete(key);
+  /** Whole seconds until `key` may take a token, or 0 when it may now (for Retry-After). */
+  retryAfter(key: number): number {
+    const tokens = this.tokensAt(key, this.now());
+    return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / this.perSecond);
+  }
+
+  /** Drops every bucket that has filled up again. */
+  sweep(): void {
+    const now = this.now();
+    this.lastSweep = now;
+    for (const key of this.buckets.keys()) if (this.tokensAt(key, now) >= this.burst) this.buckets.delete(key);
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** How long an empty bucket takes to fill up. */
+  private get refillMs(): number {
+    return (this.burst / this.perSecond) * 1000;
+  }
+
+  private tokensAt(key: number, now: number): number {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return this.burst;
+    return Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
   }
 }

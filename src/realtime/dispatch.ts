@@ -1,4 +1,4 @@
-// One frame in: parse, rate-limit, validate against the protocol, run the handler, answer the ack.
+// One frame in: rate-limit, parse, validate against the protocol, run the handler, answer the ack.
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../http/errors.ts";
 import { liveSession } from "../auth/service.ts";
@@ -19,17 +19,17 @@ const isEventName = (name: unknown): name is ClientEventName => typeof name === 
 /** `frame` is what Elysia parsed: an object for JSON objects, otherwise a string, number or buffer. */
 export async function dispatch(app: AppContext, handlers: HandlerMap, socket: ClientSocket, frame: unknown): Promise<void> {
   socket.lastHeardAt = Date.now();
-  if (typeof frame !== "object" || frame === null || Array.isArray(frame) || frame instanceof Uint8Array || frame instanceof ArrayBuffer) {
-    return refuse(socket, undefined, undefined, { code: SocketErrorCode.invalidFrame, message: "A frame must be a JSON object" });
-  }
-  const { event, data = {}, ack: rawAck } = frame as { event?: unknown; data?: unknown; ack?: unknown };
+  const isObject = typeof frame === "object" && frame !== null && !Array.isArray(frame) && !(frame instanceof Uint8Array) && !(frame instanceof ArrayBuffer);
+  const { event, data = {}, ack: rawAck } = (isObject ? frame : {}) as { event?: unknown; data?: unknown; ack?: unknown };
   const ack = Number.isSafeInteger(rawAck) ? (rawAck as number) : undefined;
   const eventName = typeof event === "string" ? event.slice(0, 64) : undefined;
+  // Every frame spends the user's budget, invalid or not, so garbage cannot be sent faster than events.
+  if (!app.limits.socketEvents.take(socket.userId)) {
+    return refuse(socket, ack, eventName, { code: SocketErrorCode.rateLimited, message: "Too many events. Please slow down." });
+  }
+  if (!isObject) return refuse(socket, undefined, undefined, { code: SocketErrorCode.invalidFrame, message: "A frame must be a JSON object" });
   if (!isEventName(event)) {
     return refuse(socket, ack, eventName, { code: SocketErrorCode.unknownEvent, message: `Unknown event "${eventName ?? ""}"` });
-  }
-  if (!app.limits.socketEvents.take(socket.userId)) {
-    return refuse(socket, ack, event, { code: SocketErrorCode.rateLimited, message: "Too many events. Please slow down." });
   }
   const schema = clientEvents[event];
   if (!Value.Check(schema, data)) {

@@ -1,5 +1,7 @@
-// Who is connected: every open socket by user and by session, presence (several tabs are one
-// presence), and the send helpers every handler uses. One `disconnect` path cleans up.
+// Who is connected: every open socket by user and by session, how many per client address,
+// presence (several tabs are one presence; see presence.ts for the grace before "offline"), and
+// the send helpers every handler uses. One `disconnect` path cleans up.
+import { PresenceAnnouncer } from "./presence.ts";
 import type { ClientSocket } from "./socket.ts";
 import type { ServerEventName, ServerEvents } from "./protocol.ts";
 
@@ -23,9 +25,16 @@ export const encodeEvent = <K extends ServerEventName>(event: K, data: ServerEve
 
 export class Hub {
   private readonly byUser = new Map<number, Set<ClientSocket>>();
+  private readonly byAddress = new Map<string, number>();
   private readonly presenceListeners: PresenceListener[] = [];
   private readonly closeListeners: CloseListener[] = [];
   private readonly expelListeners: ExpelListener[] = [];
+  private readonly presence: PresenceAnnouncer;
+
+  /** `presenceGraceMs`: how long a user with no present socket stays announced online. */
+  constructor(presenceGraceMs = 0) {
+    this.presence = new PresenceAnnouncer(presenceGraceMs, (userId, online) => this.announce(userId, online));
+  }
 
   onPresence(listener: PresenceListener): void {
     this.presenceListeners.push(listener);
@@ -40,40 +49,55 @@ export class Hub {
   }
 
   connect(socket: ClientSocket): void {
-    const wasOnline = this.isOnline(socket.userId);
     let set = this.byUser.get(socket.userId);
     if (!set) this.byUser.set(socket.userId, (set = new Set()));
     set.add(socket);
-    if (!wasOnline) this.announce(socket.userId, true);
+    this.byAddress.set(socket.address, this.socketsAt(socket.address) + 1);
+    this.presence.update(socket.userId, this.isPresent(socket.userId));
   }
 
   disconnect(socket: ClientSocket): void {
     const set = this.byUser.get(socket.userId);
     if (!set?.delete(socket)) return;
-    const wasOnline = socket.present || this.isOnline(socket.userId);
     if (set.size === 0) this.byUser.delete(socket.userId);
+    const left = this.socketsAt(socket.address) - 1;
+    if (left > 0) this.byAddress.set(socket.address, left);
+    else this.byAddress.delete(socket.address);
     const last = set.size === 0;
     for (const listener of this.closeListeners) listener(socket, last);
-    if (wasOnline && !this.isOnline(socket.userId)) this.announce(socket.userId, false);
+    this.presence.update(socket.userId, this.isPresent(socket.userId));
   }
 
   /** `user_logout` / `user_back_online` from one tab. */
   setPresent(socket: ClientSocket, present: boolean): void {
     if (socket.present === present) return;
-    const before = this.isOnline(socket.userId);
     socket.present = present;
-    const after = this.isOnline(socket.userId);
-    if (before !== after) this.announce(socket.userId, after);
+    this.presence.update(socket.userId, this.isPresent(socket.userId));
   }
 
+  /** Online as everyone has been told (and as the users row says): still true during the grace. */
   isOnline(userId: number): boolean {
+    return this.presence.isAnnounced(userId);
+  }
+
+  /** Has a socket open now that has not sent `user_logout`: someone a call can reach. */
+  isPresent(userId: number): boolean {
     for (const socket of this.byUser.get(userId) ?? []) if (socket.present) return true;
     return false;
+  }
+
+  /** Open sockets from one client address (for SOCKET_CAP). */
+  socketsAt(address: string): number {
+    return this.byAddress.get(address) ?? 0;
   }
 
   /** Has at least one open socket, present or not: messages can be delivered to it. */
   isConnected(userId: number): boolean {
     return (this.byUser.get(userId)?.size ?? 0) > 0;
+  }
+
+  socketCount(userId: number): number {
+    return this.byUser.get(userId)?.size ?? 0;
   }
 
   socketsOf(userId: number): ClientSocket[] {
@@ -112,11 +136,15 @@ export class Hub {
 
   /** Closes every socket of a user here and tells the other transports to do the same. */
   expel(userId: number, code: number, reason: string): void {
+    for (const socket of this.socketsOf(userId)) socket.present = false;
     this.closeUser(userId, code, reason);
+    this.presence.offlineNow(userId);
     for (const listener of this.expelListeners) listener(userId, code, reason);
   }
 
+  /** Shutting down: every socket closes and presence stops (start-up marks everyone offline). */
   closeAll(code: number, reason: string): void {
+    this.presence.stop();
     for (const socket of this.allSockets()) socket.close(code, reason);
   }
 

@@ -1,10 +1,11 @@
-// The /ws endpoint: authenticates the upgrade, wraps Bun's socket for the hub, feeds frames to
-// the dispatcher and closes sockets that fall silent.
+// The /ws endpoint: authenticates and admits the upgrade (socket caps, connection rate), wraps
+// Bun's socket for the hub, feeds frames to the dispatcher and closes sockets that fall silent.
 import { Elysia } from "elysia";
 import { randomUUID } from "node:crypto";
 import { sessionFor } from "../auth/service.ts";
 import type { AppContext } from "../context.ts";
-import { originAllowed } from "../http/request.ts";
+import { clientAddress, originAllowed } from "../http/request.ts";
+import { Admission } from "./admission.ts";
 import { dispatch } from "./dispatch.ts";
 import { handlers } from "./handlers/index.ts";
 import { socketOpened, wireLifecycle } from "./lifecycle.ts";
@@ -13,16 +14,26 @@ import type { ClientSocket } from "./socket.ts";
 /** Frames larger than this close the socket with 1009 (Bun enforces it). */
 export const MAX_FRAME_BYTES = 64 * 1024;
 
+/**
+ * What Bun may queue for one socket that does not read before closing it (Bun's default is
+ * 16 MB, so 100 stalled sockets cost 1.6 GB; here 1,000 cost at most about 256 MB). About sixty
+ * of the largest messages: only a client that has stopped reading gets that far behind, and a
+ * closed client reconnects and catches up from the API. Set on the server in app.ts, so it holds
+ * for /peerjs too.
+ */
+export const BACKPRESSURE_LIMIT_BYTES = 256 * 1024;
+
 interface RawSocket {
   send(data: string): unknown;
   close(code?: number, reason?: string): void;
 }
 
-function adapt(raw: RawSocket, userId: number, sessionId: string): ClientSocket {
+function adapt(raw: RawSocket, userId: number, sessionId: string, address: string): ClientSocket {
   return {
     id: randomUUID(),
     userId,
     sessionId,
+    address,
     present: true,
     lastHeardAt: Date.now(),
     sendText: (text) => {
@@ -35,6 +46,7 @@ function adapt(raw: RawSocket, userId: number, sessionId: string): ClientSocket 
 export function realtimeRoutes(ctx: AppContext) {
   wireLifecycle(ctx);
   const sockets = new WeakMap<object, ClientSocket>();
+  const admission = new Admission(ctx.hub, ctx.config.socketCap, ctx.config.socketConnectsPerMinute);
 
   // Silent sockets are closed; the client pings every 15 s, so 45 s means it is gone.
   const sweep = setInterval(() => {
@@ -48,14 +60,23 @@ export function realtimeRoutes(ctx: AppContext) {
   return new Elysia()
     .ws("/ws", {
       // Runs twice per upgrade (STACK-NOTES): checks only, no side effects.
-      beforeHandle({ request, query, status }) {
+      beforeHandle({ request, query, status, server, set }) {
         if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
-        if (!session(query.token)) return status(401, { error: "Please sign in", code: "unauthorized" });
+        const found = session(query.token);
+        if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
+        const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
+        const refusal = admission.admit(request, found.user.id, address);
+        if (refusal) {
+          set.headers["retry-after"] = String(refusal.retryAfter);
+          return status(429, { error: refusal.message, code: "rate_limited" });
+        }
       },
       open(ws) {
         const found = session(ws.data.query.token);
         if (!found) return ws.close(4401, "Please sign in");
-        const socket = adapt(ws.raw, found.user.id, found.id);
+        const address = clientAddress(ws.data.request, ws.raw.remoteAddress, ctx.config);
+        if (!admission.fits(found.user.id, address)) return ws.close(4429, "Too many open connections");
+        const socket = adapt(ws.raw, found.user.id, found.id, address);
         sockets.set(ws.raw, socket);
         socketOpened(ctx, socket);
       },

@@ -9,6 +9,8 @@ import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 
 export function wireLifecycle(ctx: AppContext): void {
+  // Called only when the announced presence changes (hub.ts, presence.ts), so a flapping account
+  // neither floods everyone nor rewrites its row.
   ctx.hub.onPresence((userId, online) => {
     setPresence(ctx.db, userId, online, Date.now());
     const name = findUser(ctx.db, userId)?.name ?? "";
@@ -17,7 +19,6 @@ export function wireLifecycle(ctx: AppContext): void {
   });
 
   ctx.hub.onClose((socket, lastOfUser) => {
-    if (lastOfUser) ctx.limits.socketEvents.forget(socket.userId);
     if (ctx.roulette.socketOf(socket.userId) === socket) leaveRoulette(ctx, socket.userId, "roulette_partner_disconnected");
     const call = ctx.calls.of(socket.userId);
     if (call) {

@@ -4,6 +4,8 @@ export interface ClientSocket {
   readonly id: string;
   readonly userId: number;
   readonly sessionId: string;
+  /** The client address the upgrade came from (for the per-address socket cap). */
+  readonly address: string;
   /** False after `user_logout`: the socket stays open but no longer counts for presence. */
   present: boolean;
   lastHeardAt: number;

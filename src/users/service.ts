@@ -136,8 +136,9 @@ export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, inp
   return row;
 }
 
+/** Writes only a change, so repeating the same state costs no write. */
 export function setPresence(db: Db, userId: number, online: boolean, at: number): void {
-  db.update(users).set({ isOnline: online, lastSeen: at }).where(eq(users.id, userId)).run();
+  db.update(users).set({ isOnline: online, lastSeen: at }).where(and(eq(users.id, userId), ne(users.isOnline, online))).run();
 }
 
 /** After a restart nobody has a socket yet. */

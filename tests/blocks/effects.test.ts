@@ -7,7 +7,8 @@ import { connectedUser, type ConnectedUser, listeningApp } from "../support/list
 import { connect, type TestSocket } from "../support/ws.ts";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
 
-const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
+// Presence at once (no grace), so the block's effect on presence is seen without waiting.
+const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000", PRESENCE_GRACE_SECONDS: "0" });
 
 type Person = ConnectedUser;
 

@@ -35,6 +35,7 @@ describe("realtime events", () => {
     const { controller, toasts } = harness(counters);
     const bob = user({ id: 2, name: "Bob", is_online: false });
     controller.store.users.value = [bob];
+    controller.store.chats.value = [bob];
     const socket = emitter();
     attachChatEvents(controller, socket);
     socket.emit("user_online", { userId: 2, name: "Bob" });
@@ -44,8 +45,41 @@ describe("realtime events", () => {
     expect(after?.is_online).toBe(false);
     expect(Date.now() - new Date(after?.last_seen ?? 0).getTime()).toBeLessThan(5000);
     socket.emit("user_offline", { userId: 1, name: "Me" });
-    socket.emit("new_user_registered", { name: "Dana" });
-    expect(toasts).toEqual(["info:Bob is now online", "info:Bob went offline", "info:Dana joined the chat"]);
+    expect(toasts).toEqual(["info:Bob is now online", "info:Bob went offline"]);
+  });
+
+  test("online and offline toasts are shown only for people in my chat list, once per change", () => {
+    const { controller, toasts } = harness(counters);
+    const bob = user({ id: 2, name: "Bob", is_online: false });
+    const stranger = user({ id: 3, name: "Chosen Name", is_online: false });
+    controller.store.users.value = [bob, stranger];
+    controller.store.chats.value = [bob];
+    const socket = emitter();
+    attachChatEvents(controller, socket);
+    for (let i = 0; i < 20; i++) {
+      socket.emit("user_online", { userId: 3, name: "Chosen Name" });
+      socket.emit("user_offline", { userId: 3, name: "Chosen Name" });
+    }
+    expect(controller.store.users.value.find((u) => u.id === 3)?.is_online).toBe(false);
+    socket.emit("user_offline", { userId: 2, name: "Bob" });
+    socket.emit("user_online", { userId: 2, name: "Bob" });
+    socket.emit("user_online", { userId: 2, name: "Bob" });
+    expect(toasts).toEqual(["info:Bob is now online"]);
+  });
+
+  test("newcomers refresh the people list without a toast, at most once per interval however many arrive", async () => {
+    const { controller, toasts, calls } = harness({ ...counters, "GET /api/users": () => ({ users: [], total: 0, online: 0 }) });
+    const socket = emitter();
+    const detach = attachChatEvents(controller, socket, 40);
+    for (let i = 0; i < 50; i++) socket.emit("new_user_registered", { name: `Guest_${i}` });
+    for (let i = 0; i < 50; i++) socket.emit("user_online", { userId: 100 + i, name: `Guest_${i}` });
+    await wait(10);
+    expect(calls.filter((c) => c.startsWith("GET /api/users")).length).toBe(1);
+    await wait(80);
+    // One more for what arrived during the interval, then nothing.
+    expect(calls.filter((c) => c.startsWith("GET /api/users")).length).toBe(2);
+    expect(toasts).toEqual([]);
+    detach();
   });
 
   test("delivery and read receipts move the ticks; a read by me refetches the counters", async () => {

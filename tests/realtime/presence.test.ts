@@ -3,7 +3,9 @@ import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
-const t = listeningApp();
+// Going offline is announced after a grace (5 s by default; abuse-presence.test.ts covers the
+// flapping it absorbs); 1 s keeps these tests quick.
+const t = listeningApp({ PRESENCE_GRACE_SECONDS: "1" });
 
 const isOnline = (id: number) => (t.ctx.sqlite.query("SELECT is_online FROM users WHERE id = ?").get(id) as { is_online: number }).is_online === 1;
 

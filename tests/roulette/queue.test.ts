@@ -3,7 +3,7 @@ import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { MAX_ENDED_CHARS, MAX_ENDED_SESSIONS, SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
 
-const socket = (userId: number): ClientSocket => ({ id: `s${userId}`, userId, sessionId: "x", present: true, lastHeardAt: 0, sendText() {}, close() {} });
+const socket = (userId: number): ClientSocket => ({ id: `s${userId}`, userId, sessionId: "x", address: "127.0.0.1", present: true, lastHeardAt: 0, sendText() {}, close() {} });
 const any = { gender: "any" as const, country: "any" };
 const profile = (userId: number, gender = "male", countryCode: string | null = "DE") => ({ userId, gender, countryCode });
 

@@ -24,7 +24,7 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     requireContact(app.db, user.id, receiverId);
     // A block (either way) or a "contacts only" setting answers exactly like an absent person,
     // so a call never reveals either.
-    if (!app.hub.isOnline(receiverId) || refusal(app, user.id, receiverId)) {
+    if (!app.hub.isPresent(receiverId) || refusal(app, user.id, receiverId)) {
       app.hub.send(socket, "call_rejected", { reason: "offline" });
       return { status: "offline" };
     }

@@ -1,0 +1,54 @@
+// Who may open another /ws socket (API.md "Rate limits"): at most SOCKET_CAP open sockets per
+// user and per client address, and SOCKET_CONNECT_LIMIT new connections a minute per user, so one
+// account cannot hold thousands of sockets or flap presence by reconnecting.
+import { TokenBuckets } from "../http/rate-limit.ts";
+import type { Hub } from "./hub.ts";
+
+export interface Refusal {
+  /** Seconds, for Retry-After. */
+  retryAfter: number;
+  message: string;
+}
+
+/** A socket closes whenever its tab does; this is only a hint of when to try again. */
+const CAP_RETRY_SECONDS = 10;
+
+export class Admission {
+  /** Elysia runs beforeHandle twice per upgrade with the same Request: decide (and count) once. */
+  private readonly decided = new WeakMap<Request, Refusal | null>();
+  private readonly connects: TokenBuckets;
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly cap: { perUser: number; perAddress: number },
+    connectsPerMinute: number,
+  ) {
+    this.connects = new TokenBuckets(connectsPerMinute / 60, connectsPerMinute);
+  }
+
+  /** At the upgrade: a refusal to answer with 429, or null to go ahead. */
+  admit(request: Request, userId: number, address: string): Refusal | null {
+    if (this.decided.has(request)) return this.decided.get(request) ?? null;
+    const refusal = this.decide(userId, address);
+    this.decided.set(request, refusal);
+    return refusal;
+  }
+
+  /**
+   * Checked again when the socket opens, where counting is exact: upgrades that raced past
+   * `admit` together are closed with 4429.
+   */
+  fits(userId: number, address: string): boolean {
+    return this.hub.socketCount(userId) < this.cap.perUser && this.hub.socketsAt(address) < this.cap.perAddress;
+  }
+
+  private decide(userId: number, address: string): Refusal | null {
+    if (!this.fits(userId, address)) {
+      return { retryAfter: CAP_RETRY_SECONDS, message: "Too many open connections. Close another tab or window and try again." };
+    }
+    if (!this.connects.take(userId)) {
+      return { retryAfter: this.connects.retryAfter(userId), message: "Too many new connections. Please wait a moment and try again." };
+    }
+    return null;
+  }
+}

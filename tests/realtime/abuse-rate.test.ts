@@ -1,0 +1,53 @@
+// Finding 4: the socket event limit (20 a second, bursts of 40) holds across reconnects, and
+// frames that are invalid or name unknown events spend the same budget.
+import { describe, expect, test } from "bun:test";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
+import { connect } from "../support/ws.ts";
+
+const t = listeningApp({ SOCKET_RATE_LIMIT: "20:40", SIGNUP_RATE_LIMIT: "1000" });
+
+const storedBy = (userId: number) => (t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE sender_id = ?").get(userId) as { n: number }).n;
+
+describe("the socket event budget", () => {
+  test("an open, send 45, close loop cannot store more than the bucket allows", async () => {
+    const sender = await registerUser(t);
+    const receiver = await registerUser(t);
+    const started = Date.now();
+    // Bounded: 10 rounds (under 30 connections a minute) or 3 s.
+    for (let round = 0; round < 10 && Date.now() - started < 3000; round++) {
+      const s = await connect(t.wsUrl, sender.token);
+      for (let i = 0; i < 45; i++) s.send("send_message", { receiverId: receiver.user.id, content: `round ${round} #${i}`, messageType: "text" });
+      s.close();
+      await s.closed;
+    }
+    await Bun.sleep(200);
+    const seconds = (Date.now() - started) / 1000;
+    // 40 at once, then 20 a second; one more for the rounding of a partly refilled token.
+    expect(storedBy(sender.user.id)).toBeLessThanOrEqual(40 + Math.ceil(20 * seconds) + 1);
+  });
+
+  test("1000 invalid frames are mostly refused with rate_limited", async () => {
+    const me = await registerUser(t);
+    const s = await connect(t.wsUrl, me.token);
+    for (let i = 0; i < 1000; i++) s.raw(i % 2 ? "not json at all" : "[1,2,3]");
+    const end = Date.now() + 5000;
+    while (s.frames.length < 1000 && Date.now() < end) await Bun.sleep(20);
+    const codes = s.frames.map((f) => f.data?.code);
+    expect(codes.length).toBe(1000);
+    expect(codes.filter((c) => c === "rate_limited").length).toBeGreaterThanOrEqual(900);
+    expect(codes.filter((c) => c === "invalid_frame").length).toBeLessThanOrEqual(100);
+    s.close();
+  });
+
+  test("unknown events spend the same budget as valid ones", async () => {
+    const me = await registerUser(t);
+    const other = await registerUser(t);
+    const s = await connect(t.wsUrl, me.token);
+    for (let i = 0; i < 40; i++) s.send("no_such_event", {});
+    const answer = await s.ask("send_message", { receiverId: other.user.id, content: "after the flood", messageType: "text" });
+    expect(answer.error?.code).toBe("rate_limited");
+    expect(storedBy(me.user.id)).toBe(0);
+    s.close();
+  });
+});

@@ -1,0 +1,115 @@
+// Finding 1: one account or one address cannot hold unbounded sockets, cannot open them at any
+// rate, and a socket that stops reading is closed instead of buffering without bound.
+import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/config.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp, type ListeningApp } from "../support/listening.ts";
+import { connect, type TestSocket } from "../support/ws.ts";
+import { rawUpgrade } from "./raw-socket.ts";
+
+/** Polls until `check` holds (at most `ms`), so a test waits for the server's close handlers. */
+async function until(check: () => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await Bun.sleep(10);
+  }
+  return check();
+}
+
+async function closeAll(t: ListeningApp, sockets: TestSocket[]): Promise<void> {
+  for (const s of sockets) s.close();
+  expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+}
+
+describe("socket caps (SOCKET_CAP 10:50)", () => {
+  const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
+
+  test("the defaults are the contract's: 10 sockets per user, 50 per address, 30 new a minute, 5 s before offline", () => {
+    expect(t.ctx.config.socketCap).toEqual({ perUser: 10, perAddress: 50 });
+    expect(t.ctx.config.socketConnectsPerMinute).toBe(30);
+    expect(t.ctx.config.presenceGraceMs).toBe(5000);
+  });
+
+  test("a SOCKET_CAP that is not \"user:address\" stops start-up with a line naming it", () => {
+    for (const bad of ["lots", "10", "0:50", "60:50"]) expect(() => loadConfig({ DATA_DIR: t.dataDir, SOCKET_CAP: bad })).toThrow(/SOCKET_CAP/);
+    expect(loadConfig({ DATA_DIR: t.dataDir, SOCKET_CAP: "3:7" }).socketCap).toEqual({ perUser: 3, perAddress: 7 });
+  });
+
+  test("an account's eleventh open socket is refused with 429 and Retry-After", async () => {
+    const ann = await registerUser(t);
+    const open = await Promise.all(Array.from({ length: 10 }, () => connect(t.wsUrl, ann.token)));
+    const refused = await rawUpgrade(t.listen().port, ann.token);
+    refused.destroy();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    open[0]!.close();
+    await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 9);
+    const again = await connect(t.wsUrl, ann.token);
+    await closeAll(t, [...open.slice(1), again]);
+  });
+
+  test("one address holds at most fifty sockets, whatever the accounts", async () => {
+    const people = await Promise.all(Array.from({ length: 6 }, () => registerUser(t)));
+    const open: TestSocket[] = [];
+    for (const person of people.slice(0, 5)) for (let i = 0; i < 10; i++) open.push(await connect(t.wsUrl, person.token));
+    const refused = await rawUpgrade(t.listen().port, people[5]!.token);
+    refused.destroy();
+    expect(refused.status).toBe(429);
+    await closeAll(t, open);
+  });
+
+  test("sockets racing past the cap together are refused or closed with 4429, never kept", async () => {
+    const bea = await registerUser(t);
+    const port = t.listen().port;
+    const attempts = await Promise.all(Array.from({ length: 16 }, () => rawUpgrade(port, bea.token)));
+    const upgraded = attempts.filter((a) => a.status === 101);
+    expect(attempts.filter((a) => a.status !== 101).every((a) => a.status === 429)).toBe(true);
+    expect(await until(() => t.ctx.hub.socketsOf(bea.user.id).length <= 10)).toBe(true);
+    expect(upgraded.length).toBeGreaterThanOrEqual(10);
+    for (const a of attempts) a.destroy();
+    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+  });
+
+  test("the 31st new connection of one account within a minute is refused with 429 and Retry-After", async () => {
+    const cal = await registerUser(t);
+    for (let i = 0; i < 30; i++) {
+      const s = await connect(t.wsUrl, cal.token);
+      s.close();
+      await s.closed;
+    }
+    const refused = await rawUpgrade(t.listen().port, cal.token);
+    refused.destroy();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // Someone else is not held back by it.
+    const other = await registerUser(t);
+    await closeAll(t, [await connect(t.wsUrl, other.token)]);
+  });
+});
+
+describe("a socket that stops reading", () => {
+  // The event limit is lifted here so that the socket's own answers fill its queue quickly.
+  const t = listeningApp({ SOCKET_RATE_LIMIT: "100000:100000" });
+
+  test("is closed once its queue passes the backpressure limit, long before Bun's 16 MB default", async () => {
+    const sender = await registerUser(t);
+    const receiver = await registerUser(t);
+    const slow = await rawUpgrade(t.listen().port, sender.token);
+    expect(slow.status).toBe(101);
+    slow.stopReading();
+    const content = "x".repeat(4000);
+    let sent = 0;
+    // Each frame makes about 8.5 KB of answers (message_sent and the ack); 1,500 frames are about
+    // 13 MB, which fills the loopback buffers (a few MB) and passes a 256 KB server queue, but
+    // not the 16 MB Bun queues by default.
+    const deadline = Date.now() + 10_000;
+    while (t.ctx.hub.socketsOf(sender.user.id).length > 0 && sent < 1500 && Date.now() < deadline) {
+      slow.sendText(JSON.stringify({ event: "send_message", data: { receiverId: receiver.user.id, content, messageType: "text" }, ack: sent }));
+      sent += 1;
+      if (sent % 50 === 0) await Bun.sleep(5);
+    }
+    expect(await until(() => t.ctx.hub.socketsOf(sender.user.id).length === 0, 5000)).toBe(true);
+    slow.destroy();
+  }, 20_000);
+});

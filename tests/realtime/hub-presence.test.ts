@@ -1,0 +1,96 @@
+// The hub's presence without a server: offline only after the grace, a ban at once, nothing
+// after shutdown, and the per-address count behind SOCKET_CAP.
+import { describe, expect, test } from "bun:test";
+import { Hub } from "../../src/realtime/hub.ts";
+import type { ClientSocket } from "../../src/realtime/socket.ts";
+
+let next = 0;
+function socket(userId: number, address = "10.0.0.1"): ClientSocket & { closedWith?: number } {
+  const s: ClientSocket & { closedWith?: number } = {
+    id: `s${++next}`,
+    userId,
+    sessionId: `session-${userId}`,
+    address,
+    present: true,
+    lastHeardAt: 0,
+    sendText() {},
+    close(code) {
+      s.closedWith = code;
+    },
+  };
+  return s;
+}
+
+function recordingHub(graceMs: number) {
+  const hub = new Hub(graceMs);
+  const heard: string[] = [];
+  hub.onPresence((userId, online) => heard.push(`${userId} ${online ? "online" : "offline"}`));
+  return { hub, heard };
+}
+
+describe("the hub's presence", () => {
+  test("the last socket closing is announced only after the grace, and a return within it cancels it", async () => {
+    const { hub, heard } = recordingHub(40);
+    const first = socket(1);
+    hub.connect(first);
+    hub.disconnect(first);
+    expect(heard).toEqual(["1 online"]);
+    expect(hub.isOnline(1)).toBe(true);
+    expect(hub.isPresent(1)).toBe(false);
+    hub.connect(socket(1));
+    await Bun.sleep(80);
+    expect(heard).toEqual(["1 online"]);
+    const last = hub.socketsOf(1)[0]!;
+    hub.disconnect(last);
+    await Bun.sleep(80);
+    expect(heard).toEqual(["1 online", "1 offline"]);
+    expect(hub.isOnline(1)).toBe(false);
+  });
+
+  test("user_logout waits for the grace like a close, and user_back_online within it cancels it", async () => {
+    const { hub, heard } = recordingHub(40);
+    const s = socket(2);
+    hub.connect(s);
+    hub.setPresent(s, false);
+    hub.setPresent(s, true);
+    hub.setPresent(s, false);
+    await Bun.sleep(80);
+    expect(heard).toEqual(["2 online", "2 offline"]);
+  });
+
+  test("a ban announces offline at once, without waiting for the sockets to close", () => {
+    const { hub, heard } = recordingHub(60_000);
+    const s = socket(3);
+    hub.connect(s);
+    hub.expel(3, 4403, "banned");
+    expect(s.closedWith).toBe(4403);
+    expect(heard).toEqual(["3 online", "3 offline"]);
+    hub.disconnect(s);
+    expect(heard).toEqual(["3 online", "3 offline"]);
+  });
+
+  test("after shutdown nothing more is announced", async () => {
+    const { hub, heard } = recordingHub(20);
+    const s = socket(4);
+    hub.connect(s);
+    hub.closeAll(1001, "bye");
+    hub.disconnect(s);
+    await Bun.sleep(50);
+    expect(heard).toEqual(["4 online"]);
+  });
+
+  test("counts open sockets per client address", () => {
+    const { hub } = recordingHub(0);
+    const a = socket(5, "192.0.2.1");
+    const b = socket(6, "192.0.2.1");
+    hub.connect(a);
+    hub.connect(b);
+    hub.connect(socket(7, "192.0.2.2"));
+    expect(hub.socketsAt("192.0.2.1")).toBe(2);
+    hub.disconnect(a);
+    hub.disconnect(a);
+    expect(hub.socketsAt("192.0.2.1")).toBe(1);
+    hub.disconnect(b);
+    expect(hub.socketsAt("192.0.2.1")).toBe(0);
+  });
+});
