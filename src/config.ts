@@ -52,6 +52,10 @@ export interface Config {
   /** How long a user whose last socket closed stays announced online, so a quick return is not news. */
   presenceGraceMs: number;
   uploadsPerMinute: number;
+  /** STORAGE_QUOTA_MB: bytes of chat files one user may have stored. */
+  storageQuotaBytes: number;
+  /** UPLOAD_INFLIGHT_MB: upload bytes being received at once, over all users. */
+  uploadInflightBytes: number;
   /** Reports a user may file in an hour (merged reports do not count). */
   reportsPerHour: number;
   /** Weighted sexual-content or under-18 reports within 24 h that suspend a user from roulette. */
@@ -228,6 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
     socketConnectsPerMinute: integer(env, "SOCKET_CONNECT_LIMIT", 30, 1, 1_000_000),
     presenceGraceMs: integer(env, "PRESENCE_GRACE_SECONDS", 5, 0, 300) * 1000,
     uploadsPerMinute: integer(env, "UPLOAD_RATE_LIMIT", 60, 1, 1_000_000),
+    storageQuotaBytes: integer(env, "STORAGE_QUOTA_MB", 1024, 1, 100_000_000) * 1024 * 1024,
+    uploadInflightBytes: integer(env, "UPLOAD_INFLIGHT_MB", 256, 1, 1_000_000) * 1024 * 1024,
     reportsPerHour: integer(env, "REPORT_RATE_LIMIT", 20, 1, 1_000_000),
     reportAutoSuspend: integer(env, "REPORT_AUTO_SUSPEND", 3, 1, 1000),
     callRingMs: integer(env, "CALL_RING_SECONDS", 60, 1, 3600) * 1000,

@@ -10,6 +10,7 @@ import { CallRegistry } from "./calls/registry.ts";
 import { RouletteQueue } from "./roulette/queue.ts";
 import { BlockRegistry } from "./blocks/registry.ts";
 import { ContactRegistry } from "./privacy/contacts.ts";
+import { createUploadGate, type UploadGate } from "./uploads/gate.ts";
 
 export interface AppContext {
   config: Config;
@@ -21,6 +22,8 @@ export interface AppContext {
   roulette: RouletteQueue;
   blocks: BlockRegistry;
   contacts: ContactRegistry;
+  /** Upload quota, bytes in flight, the decode queue and the disk (src/uploads/gate.ts). */
+  uploads: UploadGate;
   limits: {
     loginFailures: LoginFailures;
     signups: WindowCounter;
@@ -42,6 +45,7 @@ export function createContext(config: Config, storage: Storage): AppContext {
     roulette: new RouletteQueue(),
     blocks: new BlockRegistry(storage.db),
     contacts: new ContactRegistry(storage.db),
+    uploads: createUploadGate(config, storage.db),
     limits: {
       loginFailures: new LoginFailures({ perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs }),
       signups: new WindowCounter(config.signupPerHour, 60 * 60_000),

@@ -10,6 +10,9 @@ export type ErrorCode =
   | "username_taken"
   | "email_taken"
   | "too_large"
+  | "quota_exceeded"
+  | "storage_full"
+  | "busy"
   | "unsupported_type"
   | "rate_limited"
   | "not_paired"
@@ -50,3 +53,7 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, "rate_limited", "Too many attempts. Please wait a little and try again.", {
     retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
   });
+
+/** 503 when a shared resource (decoding, upload bandwidth) is taken; the client retries later. */
+export const busy = (message: string, retryAfterSeconds: number) =>
+  new AppError(503, "busy", message, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) });

@@ -1,5 +1,5 @@
 // HTTP: replacing and removing the signed-in user's avatar. Only real raster images are kept,
-// re-encoded without metadata, under a new random name each time.
+// re-encoded without metadata (animations keep their frames), under a new random name each time.
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { users } from "../../db/schema.ts";
@@ -8,15 +8,22 @@ import type { AppContext } from "../context.ts";
 import type { Db } from "../db.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { avatarUrl } from "../users/service.ts";
-import { detect, RASTER_TYPES } from "./detect.ts";
-import { stripMetadata } from "./images.ts";
+import { detectFile } from "./detect.ts";
 import { assertSize, MAX_AVATAR_BYTES } from "./limits.ts";
-import { filesOf, readForm } from "./multipart.ts";
+import { cleanSpooled } from "./prepare.ts";
+import { receiveUpload, type ReceiveRules } from "./receive.ts";
 import { assertUploadBudget, takeUploads } from "./send.ts";
-import { removeUpload, saveUpload } from "./storage.ts";
+import { asStorageError, placeUpload, removeUpload } from "./storage.ts";
 
 const unsupported = () =>
   new AppError(415, "unsupported_type", "An avatar must be a JPEG, PNG, GIF or WebP image (jpeg, jpg, png, gif, webp)");
+
+const rules: ReceiveRules = {
+  fileField: "avatar",
+  maxFileBytes: MAX_AVATAR_BYTES,
+  maxFiles: 1,
+  tooMany: () => validationError({ avatar: "Choose one image for your avatar" }),
+};
 
 /** Sets the new path and answers the old one, in one transaction so two uploads cannot both keep theirs. */
 function swapAvatar(db: Db, userId: number, path: string | null): string | null {
@@ -27,15 +34,6 @@ function swapAvatar(db: Db, userId: number, path: string | null): string | null 
   });
 }
 
-async function cleanAvatar(file: File): Promise<{ bytes: Uint8Array; ext: string }> {
-  const original = new Uint8Array(await file.arrayBuffer());
-  const found = await detect(original);
-  if (found.kind !== "raster") throw unsupported();
-  const bytes = await stripMetadata(original, found.mime);
-  if (!bytes) throw unsupported();
-  return { bytes, ext: RASTER_TYPES[found.mime] };
-}
-
 export function avatarRoutes(ctx: AppContext) {
   return new Elysia()
     .use(authGuard(ctx))
@@ -43,16 +41,24 @@ export function avatarRoutes(ctx: AppContext) {
       "/api/users/avatar/upload",
       async ({ request, user }) => {
         assertUploadBudget(ctx, user.id);
-        const form = await readForm(request);
-        const [file] = filesOf(form, "avatar");
-        if (!file) throw validationError({ avatar: "Choose an image for your avatar" });
-        assertSize(file, MAX_AVATAR_BYTES, "avatar");
-        takeUploads(ctx, user.id, 1);
-        const { bytes, ext } = await cleanAvatar(file);
-        const path = await saveUpload(ctx.config.dataDir, "avatars", ext, bytes);
-        const old = swapAvatar(ctx.db, user.id, path);
-        await removeUpload(ctx.config.dataDir, old);
-        return { avatar_url: avatarUrl(path) };
+        const received = await receiveUpload(ctx, user.id, request, rules);
+        try {
+          const [file] = received.files;
+          if (!file) throw validationError({ avatar: "Choose an image for your avatar" });
+          assertSize(file, MAX_AVATAR_BYTES, "avatar");
+          takeUploads(ctx, user.id, 1);
+          const found = await detectFile(file.path);
+          if (found.kind !== "raster") throw unsupported();
+          const cleaned = await cleanSpooled(ctx, user.id, file, found.mime, received);
+          const path = await placeUpload(ctx.config.dataDir, "avatars", cleaned.ext, cleaned.path).catch((error) => {
+            throw asStorageError(error);
+          });
+          const old = swapAvatar(ctx.db, user.id, path);
+          await removeUpload(ctx.config.dataDir, old);
+          return { avatar_url: avatarUrl(path) };
+        } finally {
+          await received.dispose();
+        }
       },
       { parse: "none" },
     )

@@ -1,5 +1,6 @@
-// Reading multipart uploads ourselves (routes use `parse: "none"`), so repeated fields stay a
-// list, a text field named like a file is not JSON-parsed, and a broken body is a 400.
+// Reading small multipart bodies whole (report evidence, already capped by its reader; uploads
+// stream through receive.ts instead), so repeated fields stay a list, a text field named like a
+// file is not JSON-parsed, and a broken body is a 400.
 import { validationError } from "../http/errors.ts";
 
 export async function readForm(request: Request): Promise<FormData> {
@@ -18,9 +19,9 @@ export async function readForm(request: Request): Promise<FormData> {
 export const filesOf = (form: FormData, field: string): File[] =>
   form.getAll(field).filter((value): value is File => typeof value !== "string");
 
-/** A positive whole-number id from a text field. */
-export function idField(form: FormData, field: string): number {
-  const raw = form.get(field);
+/** A positive whole-number id from a text field (of a FormData or the streamed fields). */
+export function idField(fields: { get(name: string): unknown }, field: string): number {
+  const raw = fields.get(field);
   if (typeof raw !== "string" || raw.trim() === "") throw validationError({ [field]: `${field} is required` });
   if (!/^[1-9]\d{0,15}$/.test(raw.trim())) throw validationError({ [field]: `${field} must be a user id` });
   return Number(raw.trim());

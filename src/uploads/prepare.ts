@@ -1,28 +1,52 @@
-// Turns one uploaded chat file into what is stored: the type decided by content, images
-// cleaned of metadata, and a display name that cannot pose as a path.
+// Turns one received file into what is stored: the type decided by content, pictures cleaned of
+// metadata through the decode queue (and written back to the spool), and a display name that
+// cannot pose as a path. Nothing is placed under uploads/ here.
+import type { AppContext } from "../context.ts";
 import { AppError } from "../http/errors.ts";
-import { detect, RASTER_TYPES } from "./detect.ts";
-import { stripMetadata } from "./images.ts";
-import { displayName } from "./names.ts";
+import { detectFile, RASTER_TYPES, type ImageMime } from "./detect.ts";
+import { cleanImage, refusalMessage } from "./images.ts";
+import type { Received, SpooledFile } from "./receive.ts";
+import { asStorageError, spoolPath, writeNew } from "./storage.ts";
 
 export interface PreparedFile {
-  bytes: Uint8Array;
+  /** The spool file to place: the upload itself, or its cleaned copy. */
+  path: string;
+  size: number;
   ext: string;
   mime: string;
   messageType: "image" | "file";
   name: string;
 }
 
-export async function prepareChatFile(file: File): Promise<PreparedFile> {
-  const original = new Uint8Array(await file.arrayBuffer());
-  const name = displayName(file.name);
-  const found = await detect(original);
-  if (found.kind === "raster") {
-    const cleaned = await stripMetadata(original, found.mime);
-    if (cleaned) return { bytes: cleaned, ext: RASTER_TYPES[found.mime], mime: found.mime, messageType: "image", name };
-    // Image magic bytes over data that does not decode: its metadata (a photo's location) cannot
-    // be removed, so it is not stored at all rather than passed on as a download.
-    throw new AppError(415, "unsupported_type", `"${name}" looks like an image but could not be read, so it was not sent. Try another file.`);
+/** A picture decoded in `ownerId`'s turn, re-encoded without metadata into a new spool file. */
+export async function cleanSpooled(ctx: AppContext, ownerId: number, file: SpooledFile, mime: ImageMime, received: Received) {
+  const cleaned = await ctx.uploads.decoder.run(String(ownerId), () => cleanImage(file.path, mime));
+  if (!cleaned.ok) throw new AppError(415, "unsupported_type", refusalMessage(cleaned, file.name));
+  const ext = RASTER_TYPES[cleaned.mime];
+  const path = spoolPath(ctx.config.dataDir, ext);
+  received.track(path);
+  try {
+    await writeNew(ctx.uploads.disk, path, cleaned.bytes);
+  } catch (error) {
+    throw asStorageError(error);
   }
-  return { bytes: original, ext: found.ext, mime: found.mime, messageType: "file", name };
+  return { path, size: cleaned.bytes.byteLength, ext, mime: cleaned.mime };
+}
+
+export async function prepareChatFile(ctx: AppContext, ownerId: number, file: SpooledFile, received: Received): Promise<PreparedFile> {
+  const found = await detectFile(file.path);
+  switch (found.kind) {
+    case "raster":
+    case "convertible":
+      return { ...(await cleanSpooled(ctx, ownerId, file, found.mime, received)), messageType: "image", name: file.name };
+    case "uncleanable":
+      // Its metadata (a photo's location) cannot be removed, so it is not passed on as a download either.
+      throw new AppError(
+        415,
+        "unsupported_type",
+        `"${file.name}" is a kind of picture whose metadata (such as a location) cannot be removed here, so it was not sent. Send it as JPEG, PNG, GIF, WebP, TIFF or AVIF.`,
+      );
+    case "other":
+      return { path: file.path, size: file.size, ext: found.ext, mime: found.mime, messageType: "file", name: file.name };
+  }
 }

@@ -1,5 +1,6 @@
-// Sending files to a person: checked, counted against the per-user budget, cleaned, written
-// under random names, stored as messages in one transaction and announced like text.
+// Sending files to a person: checked, counted against the per-user budget and quota, cleaned,
+// placed under random names, stored as messages in one transaction and announced like text.
+// A failure at any step removes what was placed, so no file exists without its message.
 import type { UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { rateLimited } from "../http/errors.ts";
@@ -9,9 +10,10 @@ import { admitMessage } from "../privacy/gate.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { assertSize, MAX_FILE_BYTES } from "./limits.ts";
 import { prepareChatFile, type PreparedFile } from "./prepare.ts";
-import { removeUpload, saveUpload } from "./storage.ts";
+import type { Received } from "./receive.ts";
+import { asStorageError, placeUpload, removeUpload } from "./storage.ts";
 
-/** Refuses before the body is even read when the user has no budget left at all. */
+/** Refuses before the body is even read when the user has no budget or no room left at all. */
 export function assertUploadBudget(ctx: AppContext, userId: number): void {
   const wait = ctx.limits.uploads.retryAfter(String(userId));
   if (wait > 0) throw rateLimited(wait);
@@ -26,21 +28,23 @@ export async function sendFiles(
   ctx: AppContext,
   sender: UserRow,
   receiverId: number,
-  files: File[],
+  received: Received,
   field: string,
   groupId: string | null,
 ): Promise<Message[]> {
-  for (const file of files) assertSize(file, MAX_FILE_BYTES, field);
+  for (const file of received.files) assertSize(file, MAX_FILE_BYTES, field);
   requireContact(ctx.db, sender.id, receiverId);
   admitMessage(ctx, sender.id, receiverId);
-  takeUploads(ctx, sender.id, files.length);
-  // One at a time: image re-encoding is CPU-heavy and the server has few cores.
+  takeUploads(ctx, sender.id, received.files.length);
+  // One at a time: each picture waits for its turn in the decode queue anyway.
   const prepared: PreparedFile[] = [];
-  for (const file of files) prepared.push(await prepareChatFile(file));
+  for (const file of received.files) prepared.push(await prepareChatFile(ctx, sender.id, file, received));
+  const total = prepared.reduce((sum, file) => sum + file.size, 0);
+  ctx.uploads.ledger.reserve(sender.id, total);
   const paths: string[] = [];
   let rows;
   try {
-    for (const file of prepared) paths.push(await saveUpload(ctx.config.dataDir, "files", file.ext, file.bytes));
+    for (const file of prepared) paths.push(await placeUpload(ctx.config.dataDir, "files", file.ext, file.path));
     rows = storeFiles(
       ctx.db,
       ctx.clock,
@@ -51,15 +55,17 @@ export async function sendFiles(
         messageType: file.messageType,
         fileName: file.name,
         filePath: paths[i]!,
-        fileSize: file.bytes.byteLength,
+        fileSize: file.size,
         fileMime: file.mime,
         groupId,
       })),
     );
   } catch (error) {
     // No message points at these files, so nobody could ever fetch them.
+    ctx.uploads.ledger.release(sender.id, total);
     await Promise.all(paths.map((path) => removeUpload(ctx.config.dataDir, path)));
-    throw error;
+    throw asStorageError(error);
   }
+  ctx.uploads.ledger.commit(sender.id, total);
   return announceStored(ctx, sender, rows);
 }
