@@ -1,0 +1,67 @@
+// How many bytes of chat files each user has stored, for STORAGE_QUOTA_MB. Loaded from the
+// messages at start (one grouped query), kept in memory, and re-read for one user from the
+// database before a refusal, so files a moderator removed meanwhile are no longer counted.
+import { eq, isNotNull, sql } from "drizzle-orm";
+import { messages } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+import { AppError } from "../http/errors.ts";
+
+const total = sql<number>`coalesce(sum(${messages.fileSize}), 0)`;
+
+const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+export class StorageLedger {
+  private readonly stored = new Map<number, number>();
+  /** Bytes of uploads being stored right now, counted before their message exists. */
+  private readonly pending = new Map<number, number>();
+
+  constructor(
+    private readonly db: Db,
+    readonly quotaBytes: number,
+  ) {
+    const rows = db.select({ userId: messages.senderId, bytes: total }).from(messages).where(isNotNull(messages.filePath)).groupBy(messages.senderId).all();
+    for (const row of rows) this.stored.set(row.userId, Number(row.bytes));
+  }
+
+  usedBy(userId: number): number {
+    return (this.stored.get(userId) ?? 0) + (this.pending.get(userId) ?? 0);
+  }
+
+  private refresh(userId: number): void {
+    const row = this.db.select({ bytes: total }).from(messages).where(eq(messages.senderId, userId)).get();
+    this.stored.set(userId, Number(row?.bytes ?? 0));
+  }
+
+  /** Before reading a body: refuses at once when nothing more fits. */
+  assertRoom(userId: number): void {
+    if (this.usedBy(userId) < this.quotaBytes) return;
+    this.refresh(userId);
+    if (this.usedBy(userId) >= this.quotaBytes) throw this.exceeded(userId, null);
+  }
+
+  /** Counts `bytes` as pending for the user, or throws 413 quota_exceeded. */
+  reserve(userId: number, bytes: number): void {
+    if (this.usedBy(userId) + bytes > this.quotaBytes) this.refresh(userId);
+    if (this.usedBy(userId) + bytes > this.quotaBytes) throw this.exceeded(userId, bytes);
+    this.pending.set(userId, (this.pending.get(userId) ?? 0) + bytes);
+  }
+
+  /** The message was stored: the bytes are now the user's files. */
+  commit(userId: number, bytes: number): void {
+    this.release(userId, bytes);
+    this.stored.set(userId, (this.stored.get(userId) ?? 0) + bytes);
+  }
+
+  /** The upload failed: its bytes were never stored. */
+  release(userId: number, bytes: number): void {
+    const left = (this.pending.get(userId) ?? 0) - bytes;
+    if (left > 0) this.pending.set(userId, left);
+    else this.pending.delete(userId);
+  }
+
+  private exceeded(userId: number, bytes: number | null): AppError {
+    const used = `Your files take up ${mb(this.usedBy(userId))} of the ${mb(this.quotaBytes)} each person may store`;
+    const why = bytes === null ? "so nothing more can be sent" : `and this upload (${mb(bytes)}) does not fit`;
+    return new AppError(413, "quota_exceeded", `${used}, ${why}.`);
+  }
+}
