@@ -1,0 +1,132 @@
+// A WebSocket client over plain TCP: it reads the status of a refused upgrade (429, 503...) where
+// a WebSocket object only sees a failure, and it can stop reading, as a hostile client would.
+import { randomBytes } from "node:crypto";
+import { connect, type Socket } from "node:net";
+
+export interface RawSocket {
+  /** The upgrade answer's status: 101 when the socket opened; 0 when no answer came. */
+  status: number;
+  /** Stops reading: the kernel's buffers fill, then whatever the server queues for this socket. */
+  stopReading(): void;
+  /** Reads again and answers whether the server ended the connection within `ms`. */
+  endedWithin(ms: number): Promise<boolean>;
+  /** Reads the server's text frames from now on (replacing the discarding reader). */
+  onText(listener: (text: string) => void): void;
+  sendText(text: string): void;
+  /** Settles when the connection is gone, whoever ended it. */
+  closed: Promise<void>;
+  /** Sends a close frame and drops the connection. */
+  close(): void;
+  destroy(): void;
+}
+
+/** A masked client frame: text (0x1) or close (0x8). */
+function frame(opcode: number, payload: Buffer): Buffer {
+  const mask = randomBytes(4);
+  const length = payload.length;
+  const head =
+    length < 126
+      ? Buffer.from([0x80 | opcode, 0x80 | length])
+      : Buffer.from([0x80 | opcode, 0x80 | 126, length >> 8, length & 0xff]);
+  if (length > 0xffff) throw new Error("the bench's frames stay under 64 KB");
+  return Buffer.concat([head, mask, payload.map((b, i) => b ^ mask[i % 4]!)]);
+}
+
+/** Close code 1000, as a browser sends when a tab closes its socket. */
+const CLOSE_FRAME = frame(0x8, Buffer.from([0x03, 0xe8]));
+
+/** Splits the server's (unmasked, unfragmented) frames out of the byte stream; text frames go to `listener`. */
+function textReader(listener: (text: string) => void): (chunk: Buffer) => void {
+  let pending = Buffer.alloc(0);
+  return (chunk) => {
+    pending = Buffer.concat([pending, chunk]);
+    for (;;) {
+      if (pending.length < 2) return;
+      const short = pending[1]! & 0x7f;
+      const offset = short === 126 ? 4 : short === 127 ? 10 : 2;
+      if (pending.length < offset) return;
+      const length = short === 126 ? pending.readUInt16BE(2) : short === 127 ? Number(pending.readBigUInt64BE(2)) : short;
+      if (pending.length < offset + length) return;
+      if ((pending[0]! & 0x0f) === 0x1) listener(pending.subarray(offset, offset + length).toString("utf8"));
+      pending = pending.subarray(offset + length);
+    }
+  };
+}
+
+export function rawUpgrade(port: number, path: string, headers: Record<string, string> = {}, timeoutMs = 5000): Promise<RawSocket> {
+  return new Promise((resolve) => {
+    const socket: Socket = connect(port, "127.0.0.1");
+    let head = "";
+    let ended = false;
+    socket.on("end", () => (ended = true));
+    const closed = new Promise<void>((done) =>
+      socket.on("close", () => {
+        ended = true;
+        done();
+      }),
+    );
+    const fail = () => {
+      socket.destroy();
+      resolve(handle(0));
+    };
+    const timer = setTimeout(fail, timeoutMs);
+    socket.on("error", () => {
+      clearTimeout(timer);
+      fail();
+    });
+    // What arrives between the upgrade and onText/stopReading, the first frames included.
+    let early: Buffer[] = [];
+    const handle = (status: number): RawSocket => ({
+      status,
+      closed,
+      stopReading: () => {
+        socket.removeAllListeners("data");
+        socket.pause();
+        early = [];
+      },
+      async endedWithin(ms) {
+        socket.on("data", () => {});
+        socket.resume();
+        const end = Date.now() + ms;
+        while (!ended && Date.now() < end) await Bun.sleep(20);
+        return ended;
+      },
+      onText: (listener) => {
+        socket.removeAllListeners("data");
+        const read = textReader(listener);
+        for (const chunk of early) read(chunk);
+        early = [];
+        socket.on("data", read);
+      },
+      sendText: (text) => void socket.write(frame(0x1, Buffer.from(text))),
+      close: () => {
+        if (!socket.destroyed) socket.end(CLOSE_FRAME);
+        // The server answers a close frame by closing; one that does not is dropped after 1 s.
+        setTimeout(() => socket.destroy(), 1000);
+      },
+      destroy: () => socket.destroy(),
+    });
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString("latin1");
+      const end = head.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      clearTimeout(timer);
+      socket.off("data", onData);
+      // Keeps reading until told otherwise, so an ordinary client really is reading.
+      early = [Buffer.from(head.slice(end + 4), "latin1")];
+      socket.on("data", (more: Buffer) => early.push(more));
+      resolve(handle(Number(head.split(" ")[1]) || 0));
+    };
+    socket.on("data", onData);
+    const lines = [
+      `GET ${path} HTTP/1.1`,
+      `Host: 127.0.0.1:${port}`,
+      "Upgrade: websocket",
+      "Connection: Upgrade",
+      `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}`,
+      "Sec-WebSocket-Version: 13",
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+  });
+}
