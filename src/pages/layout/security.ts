@@ -22,7 +22,6 @@ export const PERMISSIONS_POLICY = [
   "payment=()",
   "usb=()",
   "serial=()",
-  "bluetooth=()",
   "midi=()",
   "accelerometer=()",
   "gyroscope=()",
