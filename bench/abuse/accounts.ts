@@ -1,6 +1,6 @@
 // Accounts and ordinary (reading) sockets for the abuse bench. Every client names its address in
 // X-Forwarded-For (the server runs with TRUST_PROXY), so that per-address caps see many clients.
-import { rawUpgrade } from "./raw-ws.ts";
+import { rawUpgrade, socketPath } from "../../tests/support/raw-ws.ts";
 import type { BenchServer } from "./server.ts";
 
 export interface Account {
@@ -38,7 +38,7 @@ export interface Reader {
 }
 
 export async function openReader(server: BenchServer, account: Account, onFrame: (frame: Frame) => void = () => {}): Promise<Reader> {
-  const socket = await rawUpgrade(server.port, `/ws?token=${encodeURIComponent(account.token)}`, { "x-forwarded-for": account.address });
+  const socket = await rawUpgrade(server.port, socketPath(account.token), { "x-forwarded-for": account.address });
   if (socket.status !== 101) {
     socket.destroy();
     throw new Error(`a reading socket was refused with ${socket.status}`);

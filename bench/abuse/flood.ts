@@ -2,7 +2,7 @@
 // who has a conversation with it (so it is in the watcher's chat list), keeps a socket open and
 // counts the user_online / user_offline events about the flooder.
 import { address, guest, openReader, tally } from "./accounts.ts";
-import { rawUpgrade } from "./raw-ws.ts";
+import { rawUpgrade, socketPath } from "../../tests/support/raw-ws.ts";
 import type { BenchServer } from "./server.ts";
 
 export interface FloodOptions {
@@ -41,7 +41,7 @@ export async function presenceFlood(server: BenchServer, o: FloodOptions): Promi
 
   const statuses: number[] = [];
   const deadline = Date.now() + o.seconds * 1000;
-  const path = `/ws?token=${encodeURIComponent(flooder.token)}`;
+  const path = socketPath(flooder.token);
   await Promise.all(
     Array.from({ length: o.parallel }, async () => {
       while (Date.now() < deadline && statuses.length < o.maxAttempts) {

@@ -4,7 +4,7 @@
 // their ten sockets. The push is concentrated because loopback's kernel buffers take the first
 // few MB of each socket: only past them does the server's own queue (and RSS) grow.
 import { address, guest, openReader, tally, type Account } from "./accounts.ts";
-import { rawUpgrade, type RawSocket } from "./raw-ws.ts";
+import { rawUpgrade, socketPath, type RawSocket } from "../../tests/support/raw-ws.ts";
 import { peakSampler, tcpBuffersMb, type BenchServer } from "./server.ts";
 
 export interface SocketsOptions {
@@ -50,7 +50,7 @@ export async function nonReadingSockets(server: BenchServer, o: SocketsOptions):
 
   const raws = await inBatches(o.sockets, 50, (i) => {
     const victim = victims[Math.floor(i / o.perUser)]!;
-    return rawUpgrade(server.port, `/ws?token=${encodeURIComponent(victim.token)}`, { "x-forwarded-for": victim.address });
+    return rawUpgrade(server.port, socketPath(victim.token), { "x-forwarded-for": victim.address });
   });
   const open: RawSocket[] = [];
   for (const raw of raws) {

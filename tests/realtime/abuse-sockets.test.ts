@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp, type ListeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
-import { rawUpgrade } from "./raw-socket.ts";
+import { rawUpgrade, socketPath } from "../support/raw-ws.ts";
 
 /** Polls until `check` holds (at most `ms`), so a test waits for the server's close handlers. */
 async function until(check: () => boolean, ms = 3000): Promise<boolean> {
@@ -39,7 +39,7 @@ describe("socket caps (SOCKET_CAP 10:50)", () => {
   test("an account's eleventh open socket is refused with 429 and Retry-After", async () => {
     const ann = await registerUser(t);
     const open = await Promise.all(Array.from({ length: 10 }, () => connect(t.wsUrl, ann.token)));
-    const refused = await rawUpgrade(t.listen().port, ann.token);
+    const refused = await rawUpgrade(t.listen().port, socketPath(ann.token));
     refused.destroy();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
@@ -53,7 +53,7 @@ describe("socket caps (SOCKET_CAP 10:50)", () => {
     const people = await Promise.all(Array.from({ length: 6 }, () => registerUser(t)));
     const open: TestSocket[] = [];
     for (const person of people.slice(0, 5)) for (let i = 0; i < 10; i++) open.push(await connect(t.wsUrl, person.token));
-    const refused = await rawUpgrade(t.listen().port, people[5]!.token);
+    const refused = await rawUpgrade(t.listen().port, socketPath(people[5]!.token));
     refused.destroy();
     expect(refused.status).toBe(429);
     await closeAll(t, open);
@@ -62,7 +62,7 @@ describe("socket caps (SOCKET_CAP 10:50)", () => {
   test("sockets racing past the cap together are refused or closed with 4429, never kept", async () => {
     const bea = await registerUser(t);
     const port = t.listen().port;
-    const attempts = await Promise.all(Array.from({ length: 16 }, () => rawUpgrade(port, bea.token)));
+    const attempts = await Promise.all(Array.from({ length: 16 }, () => rawUpgrade(port, socketPath(bea.token))));
     const upgraded = attempts.filter((a) => a.status === 101);
     expect(attempts.filter((a) => a.status !== 101).every((a) => a.status === 429)).toBe(true);
     expect(await until(() => t.ctx.hub.socketsOf(bea.user.id).length <= 10)).toBe(true);
@@ -78,7 +78,7 @@ describe("socket caps (SOCKET_CAP 10:50)", () => {
       s.close();
       await s.closed;
     }
-    const refused = await rawUpgrade(t.listen().port, cal.token);
+    const refused = await rawUpgrade(t.listen().port, socketPath(cal.token));
     refused.destroy();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
@@ -95,7 +95,7 @@ describe("a socket that stops reading", () => {
   test("is closed once its queue passes the backpressure limit, long before Bun's 16 MB default", async () => {
     const sender = await registerUser(t);
     const receiver = await registerUser(t);
-    const slow = await rawUpgrade(t.listen().port, sender.token);
+    const slow = await rawUpgrade(t.listen().port, socketPath(sender.token));
     expect(slow.status).toBe(101);
     slow.stopReading();
     const content = "x".repeat(4000);

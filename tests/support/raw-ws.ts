@@ -1,11 +1,14 @@
-// A WebSocket client over plain TCP: it reads the status of a refused upgrade (429, 503...) where
-// a WebSocket object only sees a failure, and it can stop reading, as a hostile client would.
+// A WebSocket client over plain TCP, for the abuse tests and the abuse bench: it reads the status
+// and headers of a refused upgrade (429, 503...) where a WebSocket object only sees a failure, and
+// it can stop reading, as a hostile client would.
 import { randomBytes } from "node:crypto";
 import { connect, type Socket } from "node:net";
 
 export interface RawSocket {
   /** The upgrade answer's status: 101 when the socket opened; 0 when no answer came. */
   status: number;
+  /** The upgrade answer's headers, names in lower case. */
+  headers: Record<string, string>;
   /** Stops reading: the kernel's buffers fill, then whatever the server queues for this socket. */
   stopReading(): void;
   /** Reads again and answers whether the server ended the connection within `ms`. */
@@ -28,7 +31,7 @@ function frame(opcode: number, payload: Buffer): Buffer {
     length < 126
       ? Buffer.from([0x80 | opcode, 0x80 | length])
       : Buffer.from([0x80 | opcode, 0x80 | 126, length >> 8, length & 0xff]);
-  if (length > 0xffff) throw new Error("the bench's frames stay under 64 KB");
+  if (length > 0xffff) throw new Error("raw frames stay under 64 KB");
   return Buffer.concat([head, mask, payload.map((b, i) => b ^ mask[i % 4]!)]);
 }
 
@@ -53,6 +56,9 @@ function textReader(listener: (text: string) => void): (chunk: Buffer) => void {
   };
 }
 
+/** The socket endpoint's path for an account's token. */
+export const socketPath = (token: string): string => `/ws?token=${encodeURIComponent(token)}`;
+
 export function rawUpgrade(port: number, path: string, headers: Record<string, string> = {}, timeoutMs = 5000): Promise<RawSocket> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, "127.0.0.1");
@@ -76,8 +82,9 @@ export function rawUpgrade(port: number, path: string, headers: Record<string, s
     });
     // What arrives between the upgrade and onText/stopReading, the first frames included.
     let early: Buffer[] = [];
-    const handle = (status: number): RawSocket => ({
+    const handle = (status: number, headers: Record<string, string> = {}): RawSocket => ({
       status,
+      headers,
       closed,
       stopReading: () => {
         socket.removeAllListeners("data");
@@ -112,10 +119,16 @@ export function rawUpgrade(port: number, path: string, headers: Record<string, s
       if (end < 0) return;
       clearTimeout(timer);
       socket.off("data", onData);
+      const [statusLine = "", ...lines] = head.slice(0, end).split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(":");
+        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
       // Keeps reading until told otherwise, so an ordinary client really is reading.
       early = [Buffer.from(head.slice(end + 4), "latin1")];
       socket.on("data", (more: Buffer) => early.push(more));
-      resolve(handle(Number(head.split(" ")[1]) || 0));
+      resolve(handle(Number(statusLine.split(" ")[1]) || 0, headers));
     };
     socket.on("data", onData);
     const lines = [
