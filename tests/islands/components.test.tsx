@@ -1,29 +1,20 @@
 // The chat screen's components in happy-dom: tab badges, list states, the image grid, the input,
 // avatar checks and the server render.
-import { reactRoot, registerDom, unregisterDom } from "../support/dom.ts";
+import "../support/dom.ts"; // happy-dom in place before the islands load
 
-import { afterAll, afterEach, describe, expect, spyOn, test } from "bun:test";
-import { act, type ReactNode } from "react";
+import { describe, expect, spyOn, test } from "bun:test";
+import { act } from "react";
 import { renderToString } from "react-dom/server";
 import ChatApp from "../../islands/ChatApp.tsx";
 import ChatScreen from "../../islands/chat/ChatScreen.tsx";
-import { ChatContext } from "../../islands/chat/context.ts";
 import ImageGrid from "../../islands/chat/ImageGrid.tsx";
 import MessageInput from "../../islands/chat/MessageInput.tsx";
 import { uploadAvatar } from "../../islands/lib/account.ts";
-import type { ChatController } from "../../islands/lib/controller.ts";
 import { me, message, user } from "./fixtures.ts";
-import { harness, wait } from "./harness.ts";
+import { chatDom, harness, text, wait } from "./harness.ts";
 
-registerDom();
-afterAll(() => unregisterDom());
-const dom = reactRoot();
-afterEach(() => localStorage.clear());
+const { render } = chatDom();
 
-const render = (controller: ChatController, node: ReactNode): Promise<HTMLElement> =>
-  dom.mountAsync(<ChatContext.Provider value={controller}>{node}</ChatContext.Provider>);
-
-const text = (el: Element) => el.textContent ?? "";
 const bob = user({ id: 2, name: "Bob", is_online: true });
 const baseRoutes = {
   "GET /api/users": () => ({ users: [bob], total: 1, online: 1 }),

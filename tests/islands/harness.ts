@@ -1,9 +1,14 @@
-// A chat controller over a scripted API and a fake socket, for tests.
+// A chat controller over a scripted API and a fake socket, for tests, and the DOM set-up of the
+// files that render the chat screen's components with it.
+import { afterAll, afterEach } from "bun:test";
+import { act, createElement, type ReactNode } from "react";
+import { ChatContext } from "../../islands/chat/context.ts";
 import { ChatController, type RealtimePort } from "../../islands/lib/controller.ts";
 import { createApi } from "../../islands/lib/api.ts";
 import { createStore } from "../../islands/lib/store.ts";
 import type { OwnUser } from "../../islands/lib/types.ts";
 import { me, message } from "./fixtures.ts";
+import { reactRoot, registerDom, unregisterDom } from "../support/dom.ts";
 
 type Route = (init: RequestInit | undefined, path: string) => unknown;
 
@@ -54,3 +59,23 @@ export function harness(routes: Record<string, Route> = {}, user: OwnUser = me()
 }
 
 export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * For a file that renders chat components: happy-dom until the file ends, one React root,
+ * localStorage emptied after each test, and `render` inside the controller's ChatContext.
+ */
+export function chatDom() {
+  registerDom();
+  afterAll(() => unregisterDom());
+  const dom = reactRoot();
+  afterEach(() => localStorage.clear());
+  const render = (controller: ChatController, node: ReactNode): Promise<HTMLElement> =>
+    dom.mountAsync(createElement(ChatContext.Provider, { value: controller }, node));
+  return { dom, render };
+}
+
+export const text = (el: Element | null | undefined) => el?.textContent ?? "";
+/** Lets lazily loaded chunks and pending requests finish. */
+export const settle = () => act(async () => wait(30));
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });

@@ -1,15 +1,13 @@
 // A moderator's actions on the chat screen in happy-dom (issue 8): the ban page replacing the
 // screen, warnings that only "I understand" dismisses, removed messages on both sides and in the
 // chat list, and the Moderation entry in Settings for moderators only.
-import { reactRoot, registerDom, unregisterDom } from "../support/dom.ts";
+import "../support/dom.ts"; // happy-dom in place before the islands load
 
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { act, useEffect, type ReactNode } from "react";
+import { describe, expect, test } from "bun:test";
+import { act, useEffect } from "react";
 import ChatRow from "../../islands/chat/ChatRow.tsx";
-import { ChatContext } from "../../islands/chat/context.ts";
 import MessageBubble from "../../islands/chat/MessageBubble.tsx";
 import SettingsSidebar from "../../islands/chat/SettingsSidebar.tsx";
-import type { ChatController } from "../../islands/lib/controller.ts";
 import { attachModerationEvents, loadWarnings, markRemoved, queueWarnings, showBan } from "../../islands/lib/moderation.ts";
 import type { ServerEventKey, ServerEventMap } from "../../islands/lib/socket.ts";
 import type { BanNotice, Message, WarningNotice } from "../../islands/lib/types.ts";
@@ -17,20 +15,11 @@ import BanPage from "../../islands/moderation/BanPage.tsx";
 import ModerationLayer from "../../islands/moderation/ModerationLayer.tsx";
 import { banEnd } from "../../islands/moderation/texts.ts";
 import { me, message, user } from "./fixtures.ts";
-import { harness, wait } from "./harness.ts";
+import { chatDom, harness, json, settle, text } from "./harness.ts";
 
-registerDom();
-afterAll(() => unregisterDom());
-const dom = reactRoot();
-afterEach(() => localStorage.clear());
-
-const render = (controller: ChatController, node: ReactNode): Promise<HTMLElement> =>
-  dom.mountAsync(<ChatContext.Provider value={controller}>{node}</ChatContext.Provider>);
-const text = (el: Element | null | undefined) => el?.textContent ?? "";
-const settle = () => act(async () => wait(30));
+const { dom, render } = chatDom();
 const button = (root: ParentNode, label: string) =>
   Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label) ?? null;
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** A socket whose events the test fires by hand. */
 function emitter() {

@@ -1,11 +1,10 @@
 // Safety on the chat screen in happy-dom: the report dialog, blocking from the chat header, the
 // Blocked people and Privacy settings, pictures from strangers, refusals and the 18+ gate.
-import { reactRoot, registerDom, unregisterDom } from "../support/dom.ts";
+import "../support/dom.ts"; // happy-dom in place before the islands load
 
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { act, type ReactNode } from "react";
+import { describe, expect, test } from "bun:test";
+import { act } from "react";
 import ChatWindow from "../../islands/chat/ChatWindow.tsx";
-import { ChatContext } from "../../islands/chat/context.ts";
 import ImageGrid from "../../islands/chat/ImageGrid.tsx";
 import MessageBubble from "../../islands/chat/MessageBubble.tsx";
 import type { ChatController } from "../../islands/lib/controller.ts";
@@ -18,22 +17,12 @@ import PrivacySettings from "../../islands/safety/PrivacySettings.tsx";
 import ReportDialog, { REPORT_THANKS, type ReportTarget } from "../../islands/safety/ReportDialog.tsx";
 import SafetyDialogs from "../../islands/safety/SafetyDialogs.tsx";
 import { me, message, user } from "./fixtures.ts";
-import { harness, wait } from "./harness.ts";
+import { chatDom, harness, json, settle, text, wait } from "./harness.ts";
 
-registerDom();
-afterAll(() => unregisterDom());
-const dom = reactRoot();
-afterEach(() => localStorage.clear());
+const { render } = chatDom();
 
-const render = (controller: ChatController, node: ReactNode): Promise<HTMLElement> =>
-  dom.mountAsync(<ChatContext.Provider value={controller}>{node}</ChatContext.Provider>);
-
-const text = (el: Element | null | undefined) => el?.textContent ?? "";
 const bob = user({ id: 2, name: "Bob", is_online: true });
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const bodyOf = (init: RequestInit | undefined): unknown => JSON.parse(String(init?.body ?? "null"));
-/** Lets lazily loaded chunks and pending requests finish. */
-const settle = () => act(async () => wait(30));
 const click = (el: Element | null | undefined) =>
   act(async () => {
     if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
