@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { fileOf, pngBytes, uploadForm } from "./fixtures.ts";
+import { aliceAndBob, fileOf, pngBytes, uploadForm } from "./fixtures.ts";
 
 const TEN_MB = 10485760;
 
-let t: TestApp;
-let alice: Awaited<ReturnType<typeof registerUser>>;
-let bob: Awaited<ReturnType<typeof registerUser>>;
+const u = aliceAndBob();
 
-beforeAll(async () => {
-  t = makeTestApp();
-  [alice, bob] = [await registerUser(t), await registerUser(t)];
-});
-afterAll(() => t.close());
+const upload = (files: File[], receiverId: number | string = u.bob.user.id, token = u.alice.token) =>
+  u.t.call("POST", "/api/messages/upload", { token, body: uploadForm(receiverId, "file", files) });
 
-const upload = (files: File[], receiverId: number | string = bob.user.id, token = alice.token) =>
-  t.call("POST", "/api/messages/upload", { token, body: uploadForm(receiverId, "file", files) });
+const uploadMany = (files: File[], receiverId: number | string = u.bob.user.id, token = u.alice.token) =>
+  u.t.call("POST", "/api/messages/upload-multiple", { token, body: uploadForm(receiverId, "files", files) });
 
-const uploadMany = (files: File[], receiverId: number | string = bob.user.id, token = alice.token) =>
-  t.call("POST", "/api/messages/upload-multiple", { token, body: uploadForm(receiverId, "files", files) });
-
-const storedFiles = () => readdirSync(join(t.dataDir, "uploads", "files"));
+const storedFiles = () => readdirSync(join(u.t.dataDir, "uploads", "files"));
 
 describe("POST /api/messages/upload", () => {
   test("stores a file under a random name and answers 201 with the message", async () => {
@@ -30,9 +21,9 @@ describe("POST /api/messages/upload", () => {
     expect(res.status).toBe(201);
     const { message } = res.body;
     expect(message).toMatchObject({
-      sender_id: alice.user.id,
-      receiver_id: bob.user.id,
-      sender_name: alice.user.name,
+      sender_id: u.alice.user.id,
+      receiver_id: u.bob.user.id,
+      sender_name: u.alice.user.name,
       content: "report.txt",
       message_type: "file",
       file_name: "report.txt",
@@ -42,7 +33,7 @@ describe("POST /api/messages/upload", () => {
     });
     expect(message.file_path).toMatch(/^files\/[0-9a-f]{32}\.bin$/);
     expect(message.file_path).not.toContain("report");
-    expect(existsSync(join(t.dataDir, "uploads", message.file_path))).toBe(true);
+    expect(existsSync(join(u.t.dataDir, "uploads", message.file_path))).toBe(true);
   });
 
   test("calls a PNG an image even when it is named .txt", async () => {
@@ -100,7 +91,7 @@ describe("POST /api/messages/upload", () => {
     expect(noFile.body.fields).toHaveProperty("file");
     for (const receiverId of [undefined, "", "abc", "-3"]) {
       const body = uploadForm(receiverId, "file", [fileOf("x", "a.txt")]);
-      const res = await t.call("POST", "/api/messages/upload", { token: alice.token, body });
+      const res = await u.t.call("POST", "/api/messages/upload", { token: u.alice.token, body });
       expect(res.status).toBe(400);
       expect(res.body.fields).toHaveProperty("receiverId");
     }
@@ -108,9 +99,9 @@ describe("POST /api/messages/upload", () => {
 
   test("refuses a file field sent as text", async () => {
     const form = new FormData();
-    form.append("receiverId", String(bob.user.id));
+    form.append("receiverId", String(u.bob.user.id));
     form.append("file", "I am not a file");
-    const res = await t.call("POST", "/api/messages/upload", { token: alice.token, body: form });
+    const res = await u.t.call("POST", "/api/messages/upload", { token: u.alice.token, body: form });
     expect(res.status).toBe(400);
   });
 
@@ -118,14 +109,14 @@ describe("POST /api/messages/upload", () => {
     const unknown = await upload([fileOf("x", "a.txt")], 999999);
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe("not_found");
-    expect((await upload([fileOf("x", "a.txt")], alice.user.id)).status).toBe(400);
+    expect((await upload([fileOf("x", "a.txt")], u.alice.user.id)).status).toBe(400);
   });
 
   test("refuses a JSON body and a malformed multipart body with 400", async () => {
-    const json = await t.call("POST", "/api/messages/upload", { token: alice.token, json: { receiverId: bob.user.id } });
+    const json = await u.t.call("POST", "/api/messages/upload", { token: u.alice.token, json: { receiverId: u.bob.user.id } });
     expect(json.status).toBe(400);
-    const broken = await t.call("POST", "/api/messages/upload", {
-      token: alice.token,
+    const broken = await u.t.call("POST", "/api/messages/upload", {
+      token: u.alice.token,
       body: "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\nunterminated",
       headers: { "content-type": "multipart/form-data; boundary=x" },
     });
@@ -133,7 +124,7 @@ describe("POST /api/messages/upload", () => {
   });
 
   test("needs a bearer token", async () => {
-    const res = await t.call("POST", "/api/messages/upload", { body: uploadForm(bob.user.id, "file", [fileOf("x", "a.txt")]) });
+    const res = await u.t.call("POST", "/api/messages/upload", { body: uploadForm(u.bob.user.id, "file", [fileOf("x", "a.txt")]) });
     expect(res.status).toBe(401);
   });
 });

@@ -1,5 +1,21 @@
-// Files for upload tests: real images made with sharp, and multipart forms around them.
+// Files for upload tests: real images made with sharp, multipart forms around them, and the app
+// with two users that the upload test files share.
+import { afterAll, beforeAll } from "bun:test";
 import sharp from "sharp";
+import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+
+type Registered = Awaited<ReturnType<typeof registerUser>>;
+
+/** For a whole file: a test app with Alice and Bob registered in beforeAll, closed in afterAll; read it inside tests. */
+export function aliceAndBob(): { t: TestApp; alice: Registered; bob: Registered } {
+  const pair = {} as { t: TestApp; alice: Registered; bob: Registered };
+  beforeAll(async () => {
+    pair.t = makeTestApp();
+    [pair.alice, pair.bob] = [await registerUser(pair.t), await registerUser(pair.t)];
+  });
+  afterAll(() => pair.t.close());
+  return pair;
+}
 
 export const bytesOf = (text: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(text);
 

@@ -1,29 +1,20 @@
 // Issue 9, finding 8: whatever the format, no location reaches the other person. Animated GIF
 // and WebP keep their animation; TIFF and AVIF become JPEG; what cannot be cleaned is refused.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { heicHeader, tiffWithGps, withGifXmp } from "./crafted.ts";
-import { animatedGif, fileOf, uploadForm } from "./fixtures.ts";
+import { aliceAndBob, animatedGif, fileOf, uploadForm } from "./fixtures.ts";
 
 const GPS_EXIF = { IFD0: { Copyright: "secret location" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "52/1 31/1 12/1" } };
 
-let t: TestApp;
-let alice: Awaited<ReturnType<typeof registerUser>>;
-let bob: Awaited<ReturnType<typeof registerUser>>;
+const u = aliceAndBob();
 
-beforeAll(async () => {
-  t = makeTestApp();
-  [alice, bob] = [await registerUser(t), await registerUser(t)];
-});
-afterAll(() => t.close());
-
-const stored = (relPath: string) => readFileSync(join(t.dataDir, "uploads", relPath));
+const stored = (relPath: string) => readFileSync(join(u.t.dataDir, "uploads", relPath));
 
 async function sendImage(bytes: Uint8Array<ArrayBuffer>, name: string) {
-  const res = await t.call("POST", "/api/messages/upload", { token: alice.token, body: uploadForm(bob.user.id, "file", [fileOf(bytes, name)]) });
+  const res = await u.t.call("POST", "/api/messages/upload", { token: u.alice.token, body: uploadForm(u.bob.user.id, "file", [fileOf(bytes, name)]) });
   return res;
 }
 
@@ -102,16 +93,16 @@ describe("chat pictures in every format", () => {
 
 describe("avatars in every format", () => {
   test("re-encodes an animated GIF avatar without its XMP location, keeping the animation", async () => {
-    const res = await t.call("POST", "/api/users/avatar/upload", { token: alice.token, body: uploadForm(undefined, "avatar", [fileOf(withGifXmp(await animatedGif()), "me.gif")]) });
+    const res = await u.t.call("POST", "/api/users/avatar/upload", { token: u.alice.token, body: uploadForm(undefined, "avatar", [fileOf(withGifXmp(await animatedGif()), "me.gif")]) });
     expect(res.status).toBe(200);
-    const file = readFileSync(join(t.dataDir, res.body.avatar_url));
+    const file = readFileSync(join(u.t.dataDir, res.body.avatar_url));
     expect(file.includes("GPSLatitude")).toBe(false);
     expect((await sharp(file, { animated: true }).metadata()).pages).toBe(2);
   });
 
   test("refuses a TIFF avatar with 415 and keeps nothing of it", async () => {
-    const res = await t.call("POST", "/api/users/avatar/upload", { token: bob.token, body: uploadForm(undefined, "avatar", [fileOf(tiffWithGps(), "me.tif")]) });
+    const res = await u.t.call("POST", "/api/users/avatar/upload", { token: u.bob.token, body: uploadForm(undefined, "avatar", [fileOf(tiffWithGps(), "me.tif")]) });
     expect(res.status).toBe(415);
-    expect((await t.call("GET", "/api/users/avatar/info", { token: bob.token })).body.avatar_url).toBeNull();
+    expect((await u.t.call("GET", "/api/users/avatar/info", { token: u.bob.token })).body.avatar_url).toBeNull();
   });
 });

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { animatedGif, fileOf, jpegWithExif, uploadForm } from "./fixtures.ts";
+import { aliceAndBob, animatedGif, fileOf, jpegWithExif, uploadForm } from "./fixtures.ts";
 
-let t: TestApp;
-let alice: Awaited<ReturnType<typeof registerUser>>;
-let bob: Awaited<ReturnType<typeof registerUser>>;
-
-beforeAll(async () => {
-  t = makeTestApp();
-  [alice, bob] = [await registerUser(t), await registerUser(t)];
-});
-afterAll(() => t.close());
+const u = aliceAndBob();
 
 async function sendImage(bytes: Uint8Array<ArrayBuffer>, name: string) {
-  const res = await t.call("POST", "/api/messages/upload", { token: alice.token, body: uploadForm(bob.user.id, "file", [fileOf(bytes, name)]) });
+  const res = await u.t.call("POST", "/api/messages/upload", { token: u.alice.token, body: uploadForm(u.bob.user.id, "file", [fileOf(bytes, name)]) });
   expect(res.status).toBe(201);
-  return { message: res.body.message, stored: readFileSync(join(t.dataDir, "uploads", res.body.message.file_path)) };
+  return { message: res.body.message, stored: readFileSync(join(u.t.dataDir, "uploads", res.body.message.file_path)) };
 }
 
 describe("photo metadata", () => {
