@@ -2,23 +2,14 @@
 import type { ReportListItem } from "../../../moderation/queries/reports.ts";
 import { contextLabel, reasonLabel } from "../format.ts";
 import { Time } from "./Time.tsx";
+import { ColumnHeads } from "./ColumnHeads.tsx";
 
 export function ReportTable({ reports, caption }: { reports: ReportListItem[]; caption: string }) {
   if (reports.length === 0) return <p className="mod-muted">{caption}: none.</p>;
   return (
     <table className="mod-table">
       <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Report</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Where</th>
-          <th scope="col">Reporter</th>
-          <th scope="col">Reported</th>
-          <th scope="col">Status</th>
-          <th scope="col">Made</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={["Report", "Reason", "Where", "Reporter", "Reported", "Status", "Made"]} />
       <tbody>
         {reports.map((r) => (
           <tr key={r.id}>

@@ -5,6 +5,7 @@ import { ModPage } from "../components/ModPage.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { Time } from "../components/Time.tsx";
 import type { ModView } from "../view.ts";
+import { ColumnHeads } from "../components/ColumnHeads.tsx";
 
 export interface AuditQuery {
   action: string;
@@ -53,17 +54,7 @@ export function AuditPage({ view, query, actions, result }: { view: ModView; que
       <p className="mod-muted">{`${result.total} ${result.total === 1 ? "entry" : "entries"}. The log is append-only.`}</p>
       {result.rows.length === 0 ? null : (
         <table className="mod-table mod-audit">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Whom</th>
-              <th scope="col">Why</th>
-              <th scope="col">Reports</th>
-              <th scope="col">Detail</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={["When", "Who", "Action", "Whom", "Why", "Reports", "Detail"]} />
           <tbody>
             {result.rows.map(({ entry, actorName, targetName }) => (
               <tr key={entry.id} data-action={entry.action}>

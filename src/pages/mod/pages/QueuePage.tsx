@@ -7,6 +7,7 @@ import { ModPage } from "../components/ModPage.tsx";
 import { Ago } from "../components/Time.tsx";
 import { contextLabel, reasonLabel } from "../format.ts";
 import type { ModView } from "../view.ts";
+import { ColumnHeads } from "../components/ColumnHeads.tsx";
 
 export function QueuePage({ view, filter, result }: { view: ModView; filter: QueueFilter; result: Paged<QueueRow> }) {
   return (
@@ -44,18 +45,7 @@ export function QueuePage({ view, filter, result }: { view: ModView; filter: Que
         <p>Nothing here.</p>
       ) : (
         <table className="mod-table mod-queue">
-          <thead>
-            <tr>
-              <th scope="col">Report</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Reported</th>
-              <th scope="col">Reporters</th>
-              <th scope="col">Where</th>
-              <th scope="col">Details</th>
-              <th scope="col">Status</th>
-              <th scope="col">Made</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Report", "Reason", "Reported", "Reporters", "Where", "Details", "Status", "Made"]} />
           <tbody>
             {result.rows.map((row) => (
               <tr key={row.id} className={row.reason === "underage" ? "mod-urgent" : undefined} data-report={row.id}>

@@ -3,6 +3,7 @@ import type { UserRow } from "../../../../db/schema.ts";
 import { ModPage } from "../components/ModPage.tsx";
 import { Time } from "../components/Time.tsx";
 import type { ModView } from "../view.ts";
+import { ColumnHeads } from "../components/ColumnHeads.tsx";
 
 export function UsersPage({ view, query, results }: { view: ModView; query: string; results: UserRow[] }) {
   return (
@@ -20,16 +21,7 @@ export function UsersPage({ view, query, results }: { view: ModView; query: stri
         <p>Nobody matches “{query}”.</p>
       ) : (
         <table className="mod-table">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Account</th>
-              <th scope="col">Role</th>
-              <th scope="col">Since</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={["User", "Name", "E-mail", "Account", "Role", "Since"]} />
           <tbody>
             {results.map((user) => (
               <tr key={user.id}>
