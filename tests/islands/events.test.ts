@@ -4,26 +4,12 @@ import { registerDom, unregisterDom } from "../support/dom.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { attachChatEvents } from "../../islands/lib/events.ts";
 import { attachPresence } from "../../islands/lib/presence.ts";
-import type { ServerEventKey, ServerEventMap } from "../../islands/lib/socket.ts";
 import { message, user } from "./fixtures.ts";
-import { harness, wait } from "./harness.ts";
+import { emitter, harness, wait } from "./harness.ts";
 
 registerDom();
 afterAll(() => unregisterDom());
 
-/** A socket whose events the test fires by hand. */
-function emitter() {
-  const handlers = new Map<string, (data: unknown) => void>();
-  return {
-    on<K extends ServerEventKey>(event: K, handler: (data: ServerEventMap[K]) => void) {
-      handlers.set(event, handler as (data: unknown) => void);
-      return () => handlers.delete(event);
-    },
-    emit<K extends ServerEventKey>(event: K, data: ServerEventMap[K]) {
-      handlers.get(event)?.(data);
-    },
-  };
-}
 
 const counters = {
   "GET /api/messages/unread/count": () => ({ unread_count: 0 }),

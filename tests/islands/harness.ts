@@ -5,6 +5,7 @@ import { act, createElement, type ReactNode } from "react";
 import { ChatContext } from "../../islands/chat/context.ts";
 import { ChatController, type RealtimePort } from "../../islands/lib/controller.ts";
 import { createApi } from "../../islands/lib/api.ts";
+import type { ServerEventKey, ServerEventMap } from "../../islands/lib/socket.ts";
 import { createStore } from "../../islands/lib/store.ts";
 import type { OwnUser } from "../../islands/lib/types.ts";
 import { me, message } from "./fixtures.ts";
@@ -79,3 +80,20 @@ export const text = (el: Element | null | undefined) => el?.textContent ?? "";
 export const settle = () => act(async () => wait(30));
 export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+/**
+ * A socket whose events the test fires by hand. `wrap` runs each handler: pass React's `act`
+ * when the handler renders, so the test sees the result at once.
+ */
+export function emitter(wrap: (run: () => void) => void = (run) => run()) {
+  const handlers = new Map<string, (data: unknown) => void>();
+  return {
+    on<K extends ServerEventKey>(event: K, handler: (data: ServerEventMap[K]) => void) {
+      handlers.set(event, handler as (data: unknown) => void);
+      return () => handlers.delete(event);
+    },
+    emit<K extends ServerEventKey>(event: K, data: ServerEventMap[K]) {
+      wrap(() => handlers.get(event)?.(data));
+    },
+  };
+}

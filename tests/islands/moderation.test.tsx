@@ -9,31 +9,19 @@ import ChatRow from "../../islands/chat/ChatRow.tsx";
 import MessageBubble from "../../islands/chat/MessageBubble.tsx";
 import SettingsSidebar from "../../islands/chat/SettingsSidebar.tsx";
 import { attachModerationEvents, loadWarnings, markRemoved, queueWarnings, showBan } from "../../islands/lib/moderation.ts";
-import type { ServerEventKey, ServerEventMap } from "../../islands/lib/socket.ts";
 import type { BanNotice, Message, WarningNotice } from "../../islands/lib/types.ts";
 import BanPage from "../../islands/moderation/BanPage.tsx";
 import ModerationLayer from "../../islands/moderation/ModerationLayer.tsx";
 import { banEnd } from "../../islands/moderation/texts.ts";
 import { me, message, user } from "./fixtures.ts";
-import { chatDom, harness, json, settle, text } from "./harness.ts";
+import { chatDom, emitter, harness, json, settle, text } from "./harness.ts";
 
 const { dom, render } = chatDom();
 const button = (root: ParentNode, label: string) =>
   Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label) ?? null;
 
-/** A socket whose events the test fires by hand. */
-function emitter() {
-  const handlers = new Map<string, (data: unknown) => void>();
-  return {
-    on<K extends ServerEventKey>(event: K, handler: (data: ServerEventMap[K]) => void) {
-      handlers.set(event, handler as (data: unknown) => void);
-      return () => handlers.delete(event);
-    },
-    emit<K extends ServerEventKey>(event: K, data: ServerEventMap[K]) {
-      act(() => handlers.get(event)?.(data));
-    },
-  };
-}
+/** Handlers render, so each event runs inside act(). */
+const actEmitter = () => emitter((run) => act(run));
 
 const ban: BanNotice = { reason: "Nudity on camera.\nSecond time this week.", until: "2026-11-30T14:05:00.000Z", appeal_url: "/appeal/tok123" };
 const warning = (id: number, reason: string, at = `2026-11-22T10:00:0${id}.000Z`): WarningNotice => ({ id, reason, created_at: at });
@@ -83,7 +71,7 @@ describe("a ban while the chat screen is open", () => {
     const { controller } = harness();
     localStorage.setItem("token", "tok");
     localStorage.setItem("userId", "1");
-    const socket = emitter();
+    const socket = actEmitter();
     attachModerationEvents(controller, socket);
     const log: string[] = [];
     const el = await render(controller, <ModerationLayer><Screen log={log} /></ModerationLayer>);
@@ -169,7 +157,7 @@ describe("warnings", () => {
 
   test("a warning on the open socket joins the queue once, in order, even if the page load brought it too", () => {
     const { controller } = harness();
-    const socket = emitter();
+    const socket = actEmitter();
     attachModerationEvents(controller, socket);
     queueWarnings(controller, [warning(6, "Second", "2026-11-22T10:00:06.000Z")]);
     socket.emit("warning", warning(5, "First", "2026-11-22T10:00:05.000Z"));
@@ -186,7 +174,7 @@ describe("removed content", () => {
     const gone = message({ id: 40, content: "something awful" });
     controller.store.messages.value = [message({ id: 39 }), gone];
     controller.store.chats.value = [{ ...bob, latest_message: gone }];
-    const socket = emitter();
+    const socket = actEmitter();
     attachModerationEvents(controller, socket);
     socket.emit("message_removed", { messageId: 40 });
     const [kept, removed] = controller.store.messages.value;
