@@ -1,11 +1,11 @@
 // HTTP: block and unblock a person (or a Video Roulette stranger, never named), and one's list.
+import { Budget, HOUR_MS } from "../http/rate-limit.ts";
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
-import { ChangeLimit } from "../privacy/change-limit.ts";
 import { requireUser } from "../users/service.ts";
 import { block, blockView, listBlocks, unblock } from "./service.ts";
 
@@ -25,7 +25,7 @@ function pathId(raw: string): number {
 }
 
 export function blockRoutes(ctx: AppContext) {
-  const changes = new ChangeLimit(BLOCK_CHANGES_PER_HOUR);
+  const changes = new Budget(BLOCK_CHANGES_PER_HOUR, HOUR_MS);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/blocks", ({ user }) => listBlocks(ctx, user.id))

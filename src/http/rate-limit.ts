@@ -1,6 +1,10 @@
 // In-memory limiters. Keys are a user, a username or an address; counts live in this process,
 // which is right for the one-server deployment this product targets.
 
+import { rateLimited } from "./errors.ts";
+
+export const HOUR_MS = 60 * 60_000;
+
 /** Counts events in a fixed window per key: login failures, sign-ups, uploads. */
 export class WindowCounter {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -104,5 +108,23 @@ export class TokenBuckets {
     const bucket = this.buckets.get(key);
     if (!bucket) return this.burst;
     return Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+  }
+}
+
+/**
+ * A per-user budget that refuses for the route: past `limit` in the window it throws 429
+ * `rate_limited` with Retry-After. For cheap calls that still write a row or tell other sockets
+ * (blocks, privacy, confirmations, warnings, profile reads), so a script cannot flood them.
+ */
+export class Budget {
+  private readonly counter: WindowCounter;
+
+  constructor(limit: number, windowMs: number, now: () => number = Date.now) {
+    this.counter = new WindowCounter(limit, windowMs, now);
+  }
+
+  take(key: number | string): void {
+    const name = String(key);
+    if (!this.counter.take(name)) throw rateLimited(this.counter.retryAfter(name));
   }
 }

@@ -1,10 +1,10 @@
 // HTTP for the person being moderated: their unacknowledged warnings, and acknowledging one.
 // (The console itself is server-rendered under /mod, in src/pages/mod.)
+import { Budget, HOUR_MS } from "../http/rate-limit.ts";
 import { Elysia } from "elysia";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { validationError } from "../http/errors.ts";
-import { ChangeLimit } from "../privacy/change-limit.ts";
 import { acknowledge, unacknowledged } from "./warnings.ts";
 
 /** Reading is cheap; acknowledging writes a row. A person has a handful of warnings at most. */
@@ -12,8 +12,8 @@ export const WARNING_ACKS_PER_HOUR = 60;
 export const WARNING_READS_PER_HOUR = 600;
 
 export function moderationRoutes(ctx: AppContext) {
-  const acks = new ChangeLimit(WARNING_ACKS_PER_HOUR);
-  const reads = new ChangeLimit(WARNING_READS_PER_HOUR);
+  const acks = new Budget(WARNING_ACKS_PER_HOUR, HOUR_MS);
+  const reads = new Budget(WARNING_READS_PER_HOUR, HOUR_MS);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/warnings", ({ user }) => {

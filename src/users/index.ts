@@ -2,10 +2,9 @@
 import { Elysia } from "elysia";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
-import { notFound, rateLimited, validationError } from "../http/errors.ts";
-import { WindowCounter } from "../http/rate-limit.ts";
+import { notFound, validationError } from "../http/errors.ts";
+import { Budget, HOUR_MS } from "../http/rate-limit.ts";
 import { validate } from "../http/validate.ts";
-import { ChangeLimit } from "../privacy/change-limit.ts";
 import { confirmAdult } from "./adult.ts";
 import { listQuery, profileBody } from "./model.ts";
 import { avatarUrl, listUsers, requireUser, toOwnUser, toPublicUser, updateProfile } from "./service.ts";
@@ -15,9 +14,9 @@ const MAX_LIST_LIMIT = 500;
 export const CONFIRM_ADULT_PER_HOUR = 30;
 
 export function userRoutes(ctx: AppContext) {
-  const confirmations = new ChangeLimit(CONFIRM_ADULT_PER_HOUR);
+  const confirmations = new Budget(CONFIRM_ADULT_PER_HOUR, HOUR_MS);
   // Profiles one by one are for people looking at people: a script walking ids is held back.
-  const profileReads = new WindowCounter(ctx.config.profileReadsPerMinute, 60_000);
+  const profileReads = new Budget(ctx.config.profileReadsPerMinute, 60_000);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/users", ({ query, user }) => {
@@ -38,8 +37,7 @@ export function userRoutes(ctx: AppContext) {
     })
     .get("/api/users/avatar/info", ({ user }) => ({ avatar_url: avatarUrl(user.avatarPath) }))
     .get("/api/users/:id", ({ params, user }) => {
-      const reader = String(user.id);
-      if (!profileReads.take(reader)) throw rateLimited(profileReads.retryAfter(reader));
+      profileReads.take(user.id);
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A user id is a positive whole number" });
       const id = Number(params.id);
       // Someone who blocked you is simply not there; the blocker can still open your profile.
