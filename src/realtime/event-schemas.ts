@@ -1,0 +1,121 @@
+// The server's events and the entities they carry, as TypeBox schemas, so the API document
+// (src/api-docs) can show them. protocol.ts stays the source of the types; the check at the end
+// of this file fails the build if a schema here and its interface there disagree in any field.
+import { Type as t, type Static, type TSchema } from "@sinclair/typebox";
+import type { BanNotice, Message, OwnUser, PublicUser, RoulettePartner, ServerEventName, ServerEvents, WarningNotice } from "./protocol.ts";
+
+const IsoTime = t.String({ format: "date-time" });
+const Nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()]);
+const Empty = t.Object({});
+
+export const publicUserSchema = t.Object({
+  id: t.Integer(),
+  username: t.String(),
+  name: t.String(),
+  gender: t.String(),
+  orientation: t.String(),
+  age: Nullable(t.Integer()),
+  country_code: Nullable(t.String()),
+  country_name: Nullable(t.String()),
+  avatar_url: Nullable(t.String()),
+  is_online: t.Boolean(),
+  last_seen: IsoTime,
+  created_at: IsoTime,
+  is_guest: t.Boolean(),
+});
+
+export const ownUserSchema = t.Composite([
+  publicUserSchema,
+  t.Object({
+    email: Nullable(t.String()),
+    adult_confirmed_at: Nullable(IsoTime),
+    allow_from: t.Union([t.Literal("everyone"), t.Literal("contacts")]),
+    role: t.Union([t.Literal("user"), t.Literal("moderator"), t.Literal("admin")]),
+  }),
+]);
+
+export const messageSchema = t.Object({
+  id: t.Integer(),
+  sender_id: t.Integer(),
+  receiver_id: t.Integer(),
+  sender_name: t.String(),
+  content: t.String(),
+  message_type: t.Union([t.Literal("text"), t.Literal("emoji"), t.Literal("file"), t.Literal("image")]),
+  file_name: Nullable(t.String()),
+  file_path: Nullable(t.String()),
+  file_size: Nullable(t.Integer()),
+  group_id: Nullable(t.String()),
+  client_message_id: Nullable(t.String()),
+  clientMessageId: Nullable(t.String()),
+  created_at: IsoTime,
+  is_delivered: t.Boolean(),
+  delivered_at: Nullable(IsoTime),
+  is_read: t.Boolean(),
+  read_at: Nullable(IsoTime),
+  is_removed: t.Boolean(),
+});
+
+export const roulettePartnerSchema = t.Object({
+  id: t.String(),
+  name: t.Literal("Stranger"),
+  gender: t.String(),
+  country_code: Nullable(t.String()),
+  country_name: Nullable(t.String()),
+  age: Nullable(t.Integer()),
+});
+
+export const banNoticeSchema = t.Object({ reason: t.String(), until: Nullable(IsoTime), appeal_url: t.String() });
+export const warningNoticeSchema = t.Object({ id: t.Integer(), reason: t.String(), created_at: IsoTime });
+
+const presence = t.Object({ userId: t.Integer(), name: t.String() });
+
+export const serverEventSchemas = {
+  pong: Empty,
+  error: t.Object({ code: t.String(), message: t.String(), event: t.Optional(t.String()) }),
+  user_online: presence,
+  user_offline: presence,
+  user_typing: t.Object({ userId: t.Integer(), name: t.String(), isTyping: t.Boolean() }),
+  new_user_registered: t.Object({ name: t.String() }),
+  new_message: t.Object({ message: messageSchema }),
+  message_sent: t.Object({ message: messageSchema }),
+  message_delivered: t.Object({ messageId: t.Integer(), deliveredAt: IsoTime, receiverId: t.Integer() }),
+  messages_read_batch: t.Object({ messageIds: t.Array(t.Integer()), receiverId: t.Integer(), readAt: IsoTime }),
+  incoming_call: t.Object({ callerId: t.Integer(), callerName: t.String(), callerPeerId: t.String() }),
+  call_answered: t.Object({ answererPeerId: t.String() }),
+  call_rejected: t.Object({
+    reason: t.Union([t.Literal("offline"), t.Literal("busy"), t.Literal("declined"), t.Literal("no_answer")]),
+  }),
+  call_ended: Empty,
+  roulette_partner_found: t.Object({ partner: roulettePartnerSchema, shouldCreateOffer: t.Boolean() }),
+  roulette_partner_disconnected: Empty,
+  roulette_partner_next: Empty,
+  roulette_offer: t.Object({ offer: t.Unknown(), partnerId: t.String() }),
+  roulette_answer: t.Object({ answer: t.Unknown(), partnerId: t.String() }),
+  roulette_ice_candidate: t.Object({ candidate: t.Unknown(), partnerId: t.String() }),
+  roulette_text: t.Object({ text: t.String(), at: IsoTime }),
+  roulette_contact: t.Object({ user: publicUserSchema }),
+  block_changed: t.Object({ userId: t.Integer(), blocked: t.Boolean() }),
+  banned: banNoticeSchema,
+  warning: warningNoticeSchema,
+  message_removed: t.Object({ messageId: t.Integer() }),
+};
+
+// The drift check: each schema and its interface must be assignable both ways, every server
+// event must have a schema, and no schema may name an event that does not exist. A failure names
+// the event or entity that drifted.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type NoneDrifted<Names extends never> = Names;
+export type EventSchemasAgree = NoneDrifted<
+  | Exclude<keyof typeof serverEventSchemas, ServerEventName>
+  | Exclude<ServerEventName, keyof typeof serverEventSchemas>
+  | { [K in ServerEventName]: Same<Static<(typeof serverEventSchemas)[K]>, ServerEvents[K]> extends true ? never : K }[ServerEventName]
+>;
+type Drifted<Name extends string, Schema extends TSchema, Type> = Same<Static<Schema>, Type> extends true ? never : Name;
+export type EntitySchemasAgree = NoneDrifted<
+  | Drifted<"PublicUser", typeof publicUserSchema, PublicUser>
+  | Drifted<"OwnUser", typeof ownUserSchema, OwnUser>
+  | Drifted<"Message", typeof messageSchema, Message>
+  | Drifted<"RoulettePartner", typeof roulettePartnerSchema, RoulettePartner>
+  | Drifted<"BanNotice", typeof banNoticeSchema, BanNotice>
+  | Drifted<"WarningNotice", typeof warningNoticeSchema, WarningNotice>
+>;
