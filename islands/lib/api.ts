@@ -1,5 +1,6 @@
 // HTTP client for the contract in API.md: bearer token on every call, errors parsed from
 // {error, code, fields} into ApiError.
+import { perf, routeKind } from "./perf.ts";
 import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem, WarningNotice } from "./types.ts";
 
 export class ApiError extends Error {
@@ -52,7 +53,17 @@ export interface MessagePage {
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-export function createApi(token: string, fetcher: FetchLike = (input, init) => fetch(input, init)) {
+export function createApi(token: string, fetchOnce: FetchLike = (input, init) => fetch(input, init)) {
+  // Every call is timed per route (lib/perf.ts), failures included: a slow refusal is slow too.
+  const fetcher: FetchLike = async (input, init) => {
+    const stop = perf.start(routeKind(init?.method ?? "GET", input));
+    try {
+      return await fetchOnce(input, init);
+    } finally {
+      stop();
+    }
+  };
+
   async function call<T>(method: string, path: string, body?: BodyInit | object): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
     let payload: BodyInit | undefined;

@@ -6,6 +6,7 @@
 // `client.send("call_user", {...})` or `client.request(...)` when an ack is wanted, and follow the
 // connection with `client.onStatus(listener)`.
 import type { ClientEventName, ClientEvents, Message, ServerEvents } from "../../src/realtime/protocol.ts";
+import { perf } from "./perf.ts";
 
 /** Older servers sent single read receipts; the spec still lists the event (section 7). */
 export interface LegacyServerEvents {
@@ -187,7 +188,13 @@ export class RealtimeClient {
         this.pending.delete(ack);
         reject(new AckError("timeout", `No answer to ${event}`));
       }, timeoutMs);
-      this.pending.set(ack, { resolve: (d) => resolve(d as AckReply<K>), reject, timer });
+      // Send to ack (lib/perf.ts): what a person waits for before a message shows as sent.
+      const stop = perf.start(`ack ${event}`);
+      const settled = (d: unknown) => {
+        stop();
+        resolve(d as AckReply<K>);
+      };
+      this.pending.set(ack, { resolve: settled, reject, timer });
       socket.send(JSON.stringify({ event, data, ack }));
     });
   }
