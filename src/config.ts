@@ -74,7 +74,16 @@ export interface Config {
   operatorAddress: string;
   /** OPTIONAL_SCRIPTS: none by default, so nothing optional loads unless the operator adds it. */
   optionalScripts: OptionalScript[];
+  /** METRICS_TOKEN: when set, /metrics wants it as a bearer token; when not, only loopback clients may scrape. */
+  metricsToken: string | null;
+  /** LOG_FORMAT: "json" writes one JSON object a line, for log collectors; "text" is for people. */
+  logFormat: LogFormat;
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = "text" | "json";
 
 export class ConfigError extends Error {}
 
@@ -180,6 +189,21 @@ function optionalScripts(env: Env): OptionalScript[] {
   });
 }
 
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = (env[name] ?? "").trim().toLowerCase();
+  if (raw === "") return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${env[name]}"`);
+  return raw as T;
+}
+
+/** A scrape token is a password: long enough not to be guessed, and free of spaces a header would split. */
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError("METRICS_TOKEN must be 16 to 256 printable characters without spaces");
+  return raw;
+}
+
 function email(env: Env, name: string, fallback: string): string {
   const value = (env[name] ?? fallback).trim();
   if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw new ConfigError(`${name} must be an e-mail address, got "${value}"`);
@@ -246,5 +270,8 @@ export function loadConfig(env: Env = process.env): Config {
     operatorName: (env.OPERATOR_NAME ?? "").trim() || "Web Chat",
     operatorAddress: (env.OPERATOR_ADDRESS ?? "").trim() || "Address available on request at the contact e-mail",
     optionalScripts: optionalScripts(env),
+    metricsToken: metricsToken(env),
+    logFormat: oneOf(env, "LOG_FORMAT", ["text", "json"], "text"),
+    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
   };
 }

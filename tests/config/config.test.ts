@@ -65,6 +65,10 @@ describe("configuration", () => {
     [{ SESSION_TTL_DAYS: "0" }, /SESSION_TTL_DAYS/],
     [{ SESSION_TTL_DAYS: "thirty" }, /SESSION_TTL_DAYS/],
     [{ PROFILE_RATE_LIMIT: "-3" }, /PROFILE_RATE_LIMIT/],
+    [{ METRICS_TOKEN: "short" }, /METRICS_TOKEN/],
+    [{ METRICS_TOKEN: "has a space in the middle" }, /METRICS_TOKEN/],
+    [{ LOG_FORMAT: "xml" }, /LOG_FORMAT/],
+    [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/],
   ])("stops on a bad value with one line naming it: %j", (env, name) => {
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(name);
   });
@@ -89,5 +93,12 @@ describe("configuration", () => {
     expect(c.reportsPerHour).toBe(5);
     expect(c.reportAutoSuspend).toBe(4);
     expect(c.callRingMs).toBe(30_000);
+  });
+
+  test("logs readable text at info and guards /metrics by loopback unless a token is given", () => {
+    const defaults = loadConfig({ DATA_DIR: dir() });
+    expect([defaults.logFormat, defaults.logLevel, defaults.metricsToken]).toEqual(["text", "info", null]);
+    const set = loadConfig({ DATA_DIR: dir(), LOG_FORMAT: "JSON", LOG_LEVEL: "debug", METRICS_TOKEN: "scrape-token-0123456789" });
+    expect([set.logFormat, set.logLevel, set.metricsToken]).toEqual(["json", "debug", "scrape-token-0123456789"]);
   });
 });
