@@ -25,7 +25,9 @@ export default function ChatWindow({ contact }: { contact: ChatUser }) {
   });
   return (
     <section {...getRootProps({ className: "chat-window", role: "region", "aria-label": `Chat with ${contact.name}` })}>
-      <input {...getInputProps({ "aria-label": "Attach files" })} />
+      {/* The Attach files button opens it: hidden and without react-dropzone's own label, or it is
+          announced as a second button. */}
+      <input {...getInputProps({ "aria-hidden": true, "aria-label": undefined, tabIndex: -1 })} />
       <ChatHeader contact={contact} />
       <MessageList contact={contact} />
       <ConversationNotice contact={contact} />

@@ -53,6 +53,9 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
     if (!controller.sendText(text)) return;
     typing.current?.stop();
     setText("");
+    setEmojiOpen(false);
+    // The send button disables itself once the box is empty: the next message starts in the box.
+    area.current?.focus();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -42,9 +42,9 @@ export default function ProfileView({ user }: { user: ChatUser }) {
           <Avatar name={user.name} url={user.avatar_url} size="xl" online={user.is_online} />
           <h2 id="profile-name">{user.name}</h2>
           <p className="muted">@{user.username}</p>
-          <p className="muted small">
-            <span className={`status-pill ${user.is_online ? "is-online" : ""}`}>{user.is_online ? "Online" : "Offline"}</span>
-            Last seen recently
+          {/* One presence line: the spec's 'Last seen recently' is for someone who is not online. */}
+          <p className="muted small presence-line">
+            {user.is_online ? <span className="status-pill is-online">Online</span> : "Last seen recently"}
           </p>
           <div className="profile-actions">
             <button type="button" className="button primary" onClick={() => controller.setViewMode("chat")}>

@@ -7,11 +7,13 @@ import { act } from "react";
 import { renderToString } from "react-dom/server";
 import ChatApp from "../../islands/ChatApp.tsx";
 import ChatScreen from "../../islands/chat/ChatScreen.tsx";
+import ChatWindow from "../../islands/chat/ChatWindow.tsx";
 import ImageGrid from "../../islands/chat/ImageGrid.tsx";
 import MessageInput from "../../islands/chat/MessageInput.tsx";
+import ProfileView from "../../islands/chat/ProfileView.tsx";
 import { uploadAvatar } from "../../islands/lib/account.ts";
 import { me, message, user } from "./fixtures.ts";
-import { chatDom, harness, text, wait } from "./harness.ts";
+import { chatDom, harness, settle, text, wait } from "./harness.ts";
 
 const { render } = chatDom();
 
@@ -21,6 +23,12 @@ const baseRoutes = {
   "GET /api/messages/chat-users-with-messages": () => ({ users: [] }),
   "GET /api/messages/unread/count": () => ({ unread_count: 0 }),
   "GET /api/messages/unread/per-user": () => ({ items: [] }),
+};
+/** Opening Bob's conversation loads its messages and marks them read. */
+const conversationRoutes = {
+  ...baseRoutes,
+  "GET /api/messages/2": () => ({ messages: [], hasMore: false, oldestMessageTime: null }),
+  "PUT /api/messages/mark-read/2": () => ({ updatedCount: 0, readMessages: [] }),
 };
 
 describe("the screen", () => {
@@ -126,7 +134,7 @@ describe("image grid", () => {
 
 describe("message input", () => {
   test("Enter sends, Shift+Enter does not, and typing starts once", async () => {
-    const { controller, sent } = harness(baseRoutes);
+    const { controller, sent } = harness(conversationRoutes);
     controller.select(bob, "chat");
     const el = await render(controller, <MessageInput contact={bob} onAttach={() => {}} />);
     const area = el.querySelector("textarea")!;
@@ -147,6 +155,66 @@ describe("message input", () => {
     await wait(5);
     expect(sent.map((s) => s.event)).toEqual(["typing_start", "send_message", "typing_stop"]);
     expect(area.value).toBe("");
+  });
+});
+
+describe("message input details", () => {
+  test("sending closes the emoji picker and leaves the focus in the message box", async () => {
+    const { controller, sent } = harness(conversationRoutes);
+    controller.select(bob, "chat");
+    const el = await render(controller, <MessageInput contact={bob} onAttach={() => {}} />);
+    const area = el.querySelector("textarea")!;
+    await act(async () => {
+      el.querySelector<HTMLButtonElement>(".emoji-button")!.click();
+    });
+    await settle();
+    const popover = () => el.querySelector<HTMLElement>('[role="dialog"][aria-label="Emoji picker"]');
+    expect(popover()?.hidden).toBe(false);
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, "hi 🙂");
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await act(async () => {
+      el.querySelector<HTMLButtonElement>('button[aria-label="Send message"]')!.click();
+    });
+    expect(sent.filter((s) => s.event === "send_message")).toHaveLength(1);
+    expect(popover()?.hidden).toBe(true);
+    expect(el.querySelector(".emoji-button")?.getAttribute("aria-expanded")).toBe("false");
+    expect(document.activeElement).toBe(area);
+  });
+
+  test("offers one Attach files button: the file input behind it is hidden from assistive technology", async () => {
+    const { controller } = harness(conversationRoutes);
+    controller.store.ready.value = true;
+    controller.select(bob, "chat");
+    const el = await render(controller, <ChatWindow contact={bob} />);
+    await settle();
+    const input = el.querySelector<HTMLInputElement>('input[type="file"]')!;
+    expect(input.getAttribute("aria-hidden")).toBe("true");
+    expect(input.tabIndex).toBe(-1);
+    expect(input.hasAttribute("aria-label")).toBe(false);
+    expect(exposedButtons(el, "Attach files")).toHaveLength(1);
+  });
+});
+
+/** Buttons (a file input is one) named `name` that assistive technology is told about. */
+function exposedButtons(root: HTMLElement, name: string): Element[] {
+  return [...root.querySelectorAll('button, input[type="file"]')].filter(
+    (el) => !el.closest('[aria-hidden="true"]') && (el.getAttribute("aria-label") ?? el.textContent?.trim()) === name,
+  );
+}
+
+describe("profile view", () => {
+  test("shows one presence line: Online, or 'Last seen recently' when offline", async () => {
+    const { controller } = harness(baseRoutes);
+    const online = await render(controller, <ProfileView user={bob} />);
+    expect(text(online.querySelector(".presence-line"))).toBe("Online");
+    expect(text(online)).not.toContain("Last seen");
+    expect(text(online)).not.toContain("Offline");
+    const away = await render(controller, <ProfileView user={{ ...bob, is_online: false }} />);
+    expect(text(away.querySelector(".presence-line"))).toBe("Last seen recently");
+    expect(text(away)).not.toContain("Online");
+    expect(text(away)).not.toContain("Offline");
   });
 });
 
