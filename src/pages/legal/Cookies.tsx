@@ -33,7 +33,8 @@ export function CookiesPage({ page }: { page: PageInfo }) {
         </li>
       </ul>
       <p>
-        The chat app also keeps your session token, user id and where you left off in your browser's local storage; see the{" "}
+        The chat app also keeps your user id, where you left off and your recently used emoji in your browser's local storage (never your
+        session token); see the{" "}
         <a href="/privacy">Privacy Policy</a>.
       </p>
 

@@ -1,7 +1,22 @@
+import { CONSENT_COOKIE, FLASH_COOKIE } from "../../../islands/enhance/cookies.ts";
+import { KEYS } from "../../../islands/lib/storage.ts";
+import { SESSION_COOKIE } from "../../http/request.ts";
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
 import { REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES, UNDER_18_RETENTION } from "../safety-texts.ts";
 import { LegalPage } from "./LegalPage.tsx";
 import { RelayNote } from "./RelayNote.tsx";
+
+/** Every key islands/lib/storage.ts writes, explained: a new key fails to compile until it is. */
+const storedKeys: Record<(typeof KEYS)[keyof typeof KEYS], string> = {
+  userId: "your user id.",
+  selectedUserId: "the person whose chat or profile you had open.",
+  selectedViewMode: "whether that was their chat or their profile.",
+  activeTab: "the tab you were on (All Users, Chats, Video Chat or Settings).",
+  selectedSettingsSection: "the part of Settings you had open.",
+};
+
+/** Where emoji-picker-react keeps its recently used emoji (tests/pages/privacy-storage.test.ts checks). */
+const EMOJI_RECENT_KEY = "epr_suggested";
 
 export function PrivacyPage({ page }: { page: PageInfo }) {
   const { config } = page;
@@ -85,11 +100,24 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
 
       <h2>Cookies and local storage</h2>
       <p>
-        We use one necessary session cookie, <code>sid</code>, which keeps you signed in, and the <code>consent</code> cookie, which
-        remembers your cookie choice. Your browser also keeps, in its local storage, your session token (<code>token</code>) and user id (
-        <code>userId</code>) and where you left the app (<code>selectedUserId</code>, <code>selectedViewMode</code>, <code>activeTab</code>,{" "}
-        <code>selectedSettingsSection</code>, a preferred theme colour and your recently used emoji). Optional analytics and advertising
-        cookies are used only with your consent; see the <a href="/cookies">Cookies Policy</a>.
+        We use one necessary session cookie, <code>{SESSION_COOKIE}</code>, which keeps you signed in, the <code>{CONSENT_COOKIE}</code>{" "}
+        cookie, which remembers your cookie choice, and for one minute after you sign in the <code>{FLASH_COOKIE}</code> cookie, which
+        shows the “signed in” message once. Your session token is not kept in local storage. The chat app keeps these in your browser's
+        local storage:
+      </p>
+      <ul>
+        {Object.values(KEYS).map((key) => (
+          <li key={key}>
+            <code>{key}</code>: {storedKeys[key]}
+          </li>
+        ))}
+        <li>
+          <code>{EMOJI_RECENT_KEY}</code>: the emoji you used recently, kept by the emoji picker.
+        </li>
+      </ul>
+      <p>
+        Nothing else is kept in your browser, except optional analytics and advertising cookies, which are used only with your consent; see the{" "}
+        <a href="/cookies">Cookies Policy</a>.
       </p>
 
       <h2>Who sees your data</h2>
