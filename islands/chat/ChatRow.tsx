@@ -23,7 +23,7 @@ export default function ChatRow({ user, now }: { user: ChatUser; now: Date }) {
   const meId = store.me.value.id;
   const selected = store.selected.value?.id === user.id;
   const latest = user.latest_message ?? null;
-  const unread = badgeText(user.unread_count ?? store.unreadByUser.value[user.id] ?? 0);
+  const unread = badgeText(store.unreadByUser.value[user.id] ?? 0);
   const mine = latest?.sender_id === meId;
   return (
     <li>

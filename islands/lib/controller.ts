@@ -6,13 +6,14 @@ import type { Api } from "./api.ts";
 import { batches, acceptableFiles } from "./files.ts";
 import { addOwnMessage } from "./inbox.ts";
 import { sortChats, sortUsers } from "./lists.ts";
-import { addMessages, clearUnread, clientMessageId } from "./messages.ts";
+import { addMessages, clientMessageId } from "./messages.ts";
 import type { RealtimeClient } from "./socket.ts";
 import { showRefusal } from "./safety.ts";
 import { findSavedUser, KEYS, readSaved, saveSelection, writeKey } from "./storage.ts";
 import type { ChatStore } from "./store.ts";
-import type { ChatUser, SettingsSection, Tab, ViewMode } from "./types.ts";
+import type { ChatUser, SettingsSection, Tab, UnreadItem, ViewMode } from "./types.ts";
 import { Timers } from "./timers.ts";
+import { UnreadCounters } from "./unread.ts";
 
 export type RealtimePort = Pick<RealtimeClient, "on" | "send" | "request" | "connected">;
 export interface Notifier {
@@ -23,17 +24,29 @@ export interface Notifier {
 
 export const INITIAL_UNREAD_DELAY_MS = 500;
 export const TAB_UNREAD_DELAY_MS = 100;
+/** After an answer about the counters was refused for a change made here, ask again this soon... */
+export const STALE_UNREAD_RETRY_MS = 300;
+/** ...but at most this many times in a row: a stream of messages must not become a stream of requests. */
+export const STALE_UNREAD_RETRIES = 3;
+
+const countsOf = (items: { id: number; count: number | undefined }[]): Record<number, number> =>
+  Object.fromEntries(items.filter((i) => (i.count ?? 0) > 0).map((i) => [i.id, i.count ?? 0]));
 
 export class ChatController {
   private inflightCursor: string | null = null;
   private readonly timers = new Timers();
+  private staleRetries = 0;
+  private retryPending = false;
+  readonly unread: UnreadCounters;
 
   constructor(
     readonly store: ChatStore,
     readonly api: Api,
     private readonly realtime: () => RealtimePort | null,
     readonly notify: Notifier,
-  ) {}
+  ) {
+    this.unread = new UnreadCounters(store);
+  }
 
   get socket(): RealtimePort | null {
     return this.realtime();
@@ -80,6 +93,7 @@ export class ChatController {
   }
 
   async loadChats(): Promise<void> {
+    const stamp = this.unread.stamp();
     let users: ChatUser[] = [];
     try {
       users = (await this.api.chatUsers()).users;
@@ -97,22 +111,40 @@ export class ChatController {
       const known: Record<number, boolean> = {};
       for (const u of users) if (u.is_contact !== undefined) known[u.id] = u.is_contact;
       this.store.contacts.value = { ...this.store.contacts.value, ...known };
+      // The list's counts speak for the people in it, as of when it was asked for.
+      this.unread.applyServer(countsOf(users.map((u) => ({ id: u.id, count: u.unread_count }))), stamp, false);
     });
+    this.retryUnreadIfOwed();
   }
 
+  /**
+   * The per-person counts; the Chats badge is their sum (the per-person list names everyone the
+   * total counts, so asking for the total as well could only disagree with it).
+   */
   async refreshUnread(): Promise<void> {
+    const stamp = this.unread.stamp();
+    let items: UnreadItem[];
     try {
-      const [count, perUser] = await Promise.all([this.api.unreadCount(), this.api.unreadPerUser()]);
-      const byUser: Record<number, number> = {};
-      for (const item of perUser.items) if (item.unread_count > 0) byUser[item.sender_id] = item.unread_count;
-      batch(() => {
-        this.store.unreadTotal.value = count.unread_count;
-        this.store.unreadByUser.value = byUser;
-        this.store.chats.value = this.store.chats.value.map((c) => ({ ...c, unread_count: byUser[c.id] ?? 0 }));
-      });
+      items = (await this.api.unreadPerUser()).items;
     } catch (error) {
       console.error("Failed to load unread counters", error);
+      return;
     }
+    if (this.unread.applyServer(countsOf(items.map((i) => ({ id: i.sender_id, count: i.unread_count }))), stamp, true)) {
+      this.staleRetries = 0;
+    }
+    this.retryUnreadIfOwed();
+  }
+
+  /** Asks for the counters again when an answer was refused for a change made here (unread.ts). */
+  private retryUnreadIfOwed(): void {
+    if (!this.unread.refreshOwed || this.retryPending || this.staleRetries >= STALE_UNREAD_RETRIES) return;
+    this.staleRetries += 1;
+    this.retryPending = true;
+    this.timers.later(() => {
+      this.retryPending = false;
+      void this.refreshUnread();
+    }, STALE_UNREAD_RETRY_MS);
   }
 
   selectTab(tab: Tab): void {
@@ -210,16 +242,23 @@ export class ChatController {
 
   /** Marks the contact's messages to me as read and clears their unread count. */
   async markChatRead(senderId: number): Promise<void> {
-    batch(() => {
-      const counters = clearUnread({ total: this.store.unreadTotal.value, byUser: this.store.unreadByUser.value }, senderId);
-      this.store.unreadTotal.value = counters.total;
-      this.store.unreadByUser.value = counters.byUser;
-      this.store.chats.value = this.store.chats.value.map((c) => (c.id === senderId ? { ...c, unread_count: 0 } : c));
+    await this.whileReading(senderId, async () => {
+      try {
+        await this.api.markRead(senderId);
+      } catch (error) {
+        console.error("Failed to mark messages read", error);
+      }
     });
+  }
+
+  /** Runs a mark-read with the sender's count held at zero until the server has it (unread.ts). */
+  async whileReading(senderId: number, markRead: () => Promise<void>): Promise<void> {
+    this.unread.beginRead(senderId);
     try {
-      await this.api.markRead(senderId);
-    } catch (error) {
-      console.error("Failed to mark messages read", error);
+      await markRead();
+    } finally {
+      this.unread.endRead(senderId);
+      this.retryUnreadIfOwed();
     }
   }
 

@@ -3,7 +3,7 @@
 import { batch } from "@preact/signals-react";
 import type { ChatController } from "./controller.ts";
 import { chatsWithMessage, fallbackUser, sortUsers, withUser } from "./lists.ts";
-import { addMessages, countUnread, incomingOutcome } from "./messages.ts";
+import { addMessages, incomingOutcome } from "./messages.ts";
 import type { ChatUser, Message } from "./types.ts";
 
 /** A message I sent: shown once, listed, and the view scrolls to it. */
@@ -34,12 +34,8 @@ export async function receiveMessage(c: ChatController, message: Message): Promi
     if (store.selected.value?.id === outcome.contactId) {
       store.messages.value = addMessages(store.messages.value, [message]);
     }
-    store.chats.value = chatsWithMessage(store.chats.value, contact, message, outcome.unread);
-    if (outcome.unread) {
-      const counters = countUnread({ total: store.unreadTotal.value, byUser: store.unreadByUser.value }, message.sender_id);
-      store.unreadTotal.value = counters.total;
-      store.unreadByUser.value = counters.byUser;
-    }
+    store.chats.value = chatsWithMessage(store.chats.value, contact, message, false);
+    if (outcome.unread) c.unread.add(message.sender_id);
   });
   if (outcome.markRead) await markMessageRead(c, message);
 }
@@ -52,12 +48,15 @@ async function markMessageRead(c: ChatController, message: Message): Promise<voi
     readAt: new Date().toISOString(),
     messageIds: [message.id],
   };
-  try {
-    if (socket?.connected) await socket.request("messages_read", data);
-    else await c.api.markRead(message.sender_id);
-  } catch (error) {
-    console.error("Failed to mark message read", error);
-  }
+  // An answer about the counters computed before this read must not count the message again.
+  await c.whileReading(message.sender_id, async () => {
+    try {
+      if (socket?.connected) await socket.request("messages_read", data);
+      else await c.api.markRead(message.sender_id);
+    } catch (error) {
+      console.error("Failed to mark message read", error);
+    }
+  });
 }
 
 /** An unknown sender is fetched and added to the lists; on failure a stand-in is built. */

@@ -92,7 +92,7 @@ describe("lists", () => {
 
   test("fetches the unread counters 500 ms after start and 100 ms after a tab switch", async () => {
     const { controller, calls } = harness(lists);
-    const counted = () => calls.filter((c) => c === "GET /api/messages/unread/count").length;
+    const counted = () => calls.filter((c) => c === "GET /api/messages/unread/per-user").length;
     await controller.start();
     expect(counted()).toBe(0);
     await wait(560);

@@ -80,10 +80,10 @@ describe("realtime events", () => {
       [true, "2026-11-22T10:00:01.000Z"],
       [true, "2026-11-22T10:00:05.000Z"],
     ]);
-    expect(calls).not.toContain("GET /api/messages/unread/count");
+    expect(calls).not.toContain("GET /api/messages/unread/per-user");
     socket.emit("messages_read_batch", { messageIds: [], receiverId: 1, readAt: "2026-11-22T10:00:06.000Z" });
     await wait(5);
-    expect(calls).toContain("GET /api/messages/unread/count");
+    expect(calls).toContain("GET /api/messages/unread/per-user");
   });
 
   test("typing events set and clear the contact's typing flag", () => {
