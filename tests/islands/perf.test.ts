@@ -92,22 +92,22 @@ describe("performance metrics", () => {
   });
 
   test("the realtime client records the time from sending a message to its ack", async () => {
-    const socket: SocketLike & { opened(): void; answer(frame: object): void } = {
-      readyState: 0,
-      onopen: null,
-      onclose: null,
-      onmessage: null,
-      onerror: null,
-      send: () => {},
-      close: () => {},
+    const socket = new (class implements SocketLike {
+      readyState = 0;
+      onopen: ((ev: Event) => void) | null = null;
+      onclose: ((ev: CloseEvent) => void) | null = null;
+      onmessage: ((ev: MessageEvent) => void) | null = null;
+      onerror: ((ev: Event) => void) | null = null;
+      send() {}
+      close() {}
       opened() {
         this.readyState = 1;
         this.onopen?.(new Event("open"));
-      },
-      answer(frame) {
+      }
+      answer(frame: object) {
         this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
-      },
-    };
+      }
+    })();
     const client = new RealtimeClient({ url: "ws://test/ws", createSocket: () => socket });
     client.connect();
     socket.opened();
