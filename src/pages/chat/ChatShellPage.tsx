@@ -1,8 +1,10 @@
 // The signed-in user's page at "/": the layout plus the ChatApp island, which draws the whole
-// chat screen. No header or footer: the island fills the viewport.
+// chat screen. No header or footer: the island fills the viewport (less the cookie banner while it
+// waits for an answer: public/styles/base.css).
 import { Document } from "../layout/Document.tsx";
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
 import { Island } from "./Island.tsx";
+import { NoScriptNotice } from "./NoScriptNotice.tsx";
 import type { RenderedIsland } from "./islands.ts";
 
 export function ChatShellPage({ page, chat }: { page: PageInfo; chat: RenderedIsland<"ChatApp"> }) {
@@ -10,6 +12,7 @@ export function ChatShellPage({ page, chat }: { page: PageInfo; chat: RenderedIs
     <Document page={page} title="Chat" styles={["base"]} scripts={["client"]} islands={[chat.name]} bodyClass="page-chat" noIndex>
       <main id="main" className="chat-main">
         <h1 className="sr-only">{SITE_NAME}</h1>
+        <NoScriptNotice />
         <Island island={chat} />
       </main>
     </Document>
