@@ -41,12 +41,16 @@ export const users = sqliteTable(
     rouletteSuspendedUntil: integer("roulette_suspended_until"),
     /** The reason a moderator gave (null for the automatic suspension). */
     rouletteSuspensionReason: text("roulette_suspension_reason"),
+    /** The optional free-form profile object (src/users/profile.ts bounds it), as JSON text. */
+    profile: text("profile"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),
     uniqueIndex("users_email_key").on(t.emailKey),
     // The people list: online first, most recently seen first.
     index("users_presence").on(t.isOnline, t.lastSeen),
+    // Find Users by country: that country's people already in the list's order.
+    index("users_country").on(t.countryCode, t.isOnline, t.lastSeen),
   ],
 );
 

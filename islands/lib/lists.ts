@@ -105,6 +105,7 @@ export function fallbackUser(message: Message): ChatUser {
     last_seen: message.created_at,
     created_at: message.created_at,
     is_guest: false,
+    profile: null,
   };
 }
 

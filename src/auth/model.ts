@@ -1,5 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 import { fields } from "../users/model.ts";
+import { profileField } from "../users/profile.ts";
 
 /** "I am 18 or older and I accept the Terms": required, true. Forms send "on"/"true". */
 export const adultField = t.Union([t.Literal(true), t.Literal("true"), t.Literal("on")], {
@@ -16,7 +17,7 @@ export const registerBody = t.Object({
   country_code: fields.countryCode,
   country_name: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Null()])),
   orientation: t.Optional(fields.orientation),
-  profile: t.Optional(t.Unknown()),
+  profile: profileField,
   adult: adultField,
 });
 

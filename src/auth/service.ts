@@ -7,6 +7,8 @@ import { countryName } from "../geo/countries.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { activeBan, addBanDevice, banOnOrigin, bannedError, type Origin } from "../moderation/bans.ts";
 import { iso } from "../time.ts";
+import type { Profile } from "../realtime/protocol.ts";
+import { profileText } from "../users/profile.ts";
 import { startSession } from "./sessions.ts";
 
 // Sessions live in sessions.ts; these names stay importable from here for existing callers.
@@ -21,6 +23,7 @@ export interface RegisterInput {
   age: number;
   country_code: string;
   orientation?: string;
+  profile?: Profile | null;
 }
 
 const invalidCredentials = () => new AppError(401, "invalid_credentials", "Invalid username or password");
@@ -51,6 +54,7 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
   if (!name) throw validationError({ name: "Name must be 1 to 50 characters" });
   const country = countryName(input.country_code);
   if (!country) throw validationError({ country_code: "Choose a country" });
+  const profile = profileText(input.profile);
   assertOriginNotBanned(db, secret, origin);
   const usernameKey = input.username.toLowerCase();
   const emailKey = input.email.trim().toLowerCase();
@@ -81,6 +85,7 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
         lastSeen: now,
         createdAt: now,
         adultConfirmedAt: now,
+        profile,
       })
       .returning()
       .get();

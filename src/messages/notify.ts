@@ -9,7 +9,8 @@ import { markDelivered, toMessage } from "./service.ts";
 /**
  * After storing: `message_sent` to every socket of the sender, `new_message` to every socket of
  * the receiver and, when the receiver is connected, the delivery mark and `message_delivered`.
- * Returns the messages as sent to the sender (delivered when that happened at once).
+ * Returns the messages as sent to the sender (delivered when that happened at once). Each side
+ * gets its own copy: `partner_id` names the other person, which differs between the two.
  */
 export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRow[]): Message[] {
   return rows.map((row) => {
@@ -18,9 +19,10 @@ export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRo
     const receiverConnected = ctx.hub.isConnected(row.receiverId);
     const deliveredAt = receiverConnected ? Date.now() : null;
     if (deliveredAt !== null) markDelivered(ctx.db, row.id, deliveredAt);
-    const message = toMessage({ ...row, deliveredAt: row.deliveredAt ?? deliveredAt }, sender.name);
+    const stored = { ...row, deliveredAt: row.deliveredAt ?? deliveredAt };
+    const message = toMessage(stored, sender.name, sender.id);
     ctx.hub.sendToUser(sender.id, "message_sent", { message });
-    ctx.hub.sendToUser(row.receiverId, "new_message", { message });
+    ctx.hub.sendToUser(row.receiverId, "new_message", { message: toMessage(stored, sender.name, row.receiverId) });
     if (deliveredAt !== null) {
       ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
     }

@@ -25,7 +25,8 @@ export class MessageClock {
   }
 }
 
-export function toMessage(row: MessageRow, senderName: string): Message {
+/** `viewerId`: whose screen it goes to, for `partner_id` (the other person of the conversation). */
+export function toMessage(row: MessageRow, senderName: string, viewerId: number): Message {
   return {
     id: row.id,
     sender_id: row.senderId,
@@ -46,6 +47,7 @@ export function toMessage(row: MessageRow, senderName: string): Message {
     is_read: row.readAt !== null,
     read_at: isoOrNull(row.readAt),
     is_removed: row.removedAt !== null,
+    partner_id: row.senderId === viewerId ? row.receiverId : row.senderId,
   };
 }
 
@@ -161,9 +163,9 @@ export function senderNames(db: Db, ids: number[]): Map<number, string> {
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-export function withNames(db: Db, rows: MessageRow[]): Message[] {
+export function withNames(db: Db, rows: MessageRow[], viewerId: number): Message[] {
   const names = senderNames(db, rows.map((r) => r.senderId));
-  return rows.map((r) => toMessage(r, names.get(r.senderId) ?? ""));
+  return rows.map((r) => toMessage(r, names.get(r.senderId) ?? "", viewerId));
 }
 
 /** A page of a conversation, oldest first; `before` is an ISO time (the previous page's oldest). */
@@ -181,7 +183,7 @@ export function conversation(db: Db, userId: number, contactId: number, limit: n
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit).reverse();
   return {
-    messages: withNames(db, page),
+    messages: withNames(db, page, userId),
     hasMore,
     oldestMessageTime: page.length > 0 ? iso(page[0]!.createdAt) : null,
   };
@@ -231,7 +233,7 @@ export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: Chat
     .filter(({ contact }) => !view.hidden.has(contact.id) && !isBannedNow(contact, now))
     .map(({ message, contact, unread }) => ({
       ...toPublicUser(contact),
-      latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name),
+      latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name, userId),
       unread_count: unread,
       is_contact: view.hasWritten(contact.id),
     }));

@@ -2,6 +2,7 @@
 // (src/api-docs) can show them. protocol.ts stays the source of the types; the check at the end
 // of this file fails the build if a schema here and its interface there disagree in any field.
 import { Type as t, type Static, type TSchema } from "@sinclair/typebox";
+import { profileSchema } from "../users/profile.ts";
 import type { BanNotice, Message, OwnUser, PublicUser, RoulettePartner, ServerEventName, ServerEvents, WarningNotice } from "./protocol.ts";
 
 const IsoTime = t.String({ format: "date-time" });
@@ -22,6 +23,7 @@ export const publicUserSchema = t.Object({
   last_seen: IsoTime,
   created_at: IsoTime,
   is_guest: t.Boolean(),
+  profile: Nullable(profileSchema),
 });
 
 export const ownUserSchema = t.Composite([
@@ -53,6 +55,7 @@ export const messageSchema = t.Object({
   is_read: t.Boolean(),
   read_at: Nullable(IsoTime),
   is_removed: t.Boolean(),
+  partner_id: t.Integer(),
 });
 
 export const roulettePartnerSchema = t.Object({

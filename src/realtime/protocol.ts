@@ -61,6 +61,9 @@ export const ROULETTE_TEXT_MAX = 500;
 export type ClientEventName = keyof typeof clientEvents;
 export type ClientEvents = { [K in ClientEventName]: Static<(typeof clientEvents)[K]> };
 
+/** A user's optional free-form profile: a flat object of plain values (src/users/profile.ts bounds it). */
+export type Profile = Record<string, string | number | boolean | null>;
+
 /** The user as the API and socket send it (API.md "Entities as JSON"). */
 export interface PublicUser {
   id: number;
@@ -76,6 +79,8 @@ export interface PublicUser {
   last_seen: string;
   created_at: string;
   is_guest: boolean;
+  /** Null when the user gave none. */
+  profile: Profile | null;
 }
 
 export type AllowFrom = "everyone" | "contacts";
@@ -114,6 +119,8 @@ export interface Message {
   read_at: string | null;
   /** Removed by a moderator: content and file fields are empty. */
   is_removed: boolean;
+  /** The other person of the conversation as the viewer sees it: receiver_id on their own message, else sender_id. */
+  partner_id: number;
 }
 
 /** A roulette partner is a stranger: no user id, username, avatar or orientation. */

@@ -2,38 +2,32 @@
 import { Elysia } from "elysia";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
-import { notFound, validationError } from "../http/errors.ts";
-import { Budget, HOUR_MS } from "../http/rate-limit.ts";
+import { notFound, rateLimited, validationError } from "../http/errors.ts";
+import { Budget, HOUR_MS, TokenBuckets } from "../http/rate-limit.ts";
 import { validate } from "../http/validate.ts";
 import { confirmAdult } from "./adult.ts";
-import { listQuery, profileBody } from "./model.ts";
+import { parseListQuery } from "./list-query.ts";
+import { profileBody } from "./model.ts";
 import { avatarUrl, listUsers, requireUser, toOwnUser, toPublicUser, updateProfile } from "./service.ts";
 
-const MAX_LIST_LIMIT = 500;
 /** Confirming is a one-time act; a generous budget only stops a script hammering the row. */
 export const CONFIRM_ADULT_PER_HOUR = 30;
+/**
+ * Each search or page may read the whole filtered set (a name is matched anywhere in it): typing
+ * and scrolling stay far below this, a script looping over the list does not.
+ */
+export const LIST_READS = { perSecond: 3, burst: 30 };
 
 export function userRoutes(ctx: AppContext) {
   const confirmations = new Budget(CONFIRM_ADULT_PER_HOUR, HOUR_MS);
   // Profiles one by one are for people looking at people: a script walking ids is held back.
   const profileReads = new Budget(ctx.config.profileReadsPerMinute, 60_000);
+  const listReads = new TokenBuckets(LIST_READS.perSecond, LIST_READS.burst);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/users", ({ query, user }) => {
-      const q = validate(listQuery, query);
-      const number = (raw: string | undefined) => (raw === undefined ? undefined : Number(raw));
-      return listUsers(ctx.db, user.id, {
-        q: q.q?.trim() || undefined,
-        gender: q.gender || undefined,
-        orientation: q.orientation || undefined,
-        country: q.country?.trim() || undefined,
-        minAge: number(q.minAge),
-        maxAge: number(q.maxAge),
-        onlineOnly: q.online === "1" || q.online === "true",
-        // "At most 500": a larger limit is capped.
-        limit: q.limit === undefined ? undefined : Math.min(Number(q.limit), MAX_LIST_LIMIT),
-        hidden: ctx.blocks.hiddenFrom(user.id),
-      });
+      if (!listReads.take(user.id)) throw rateLimited(listReads.retryAfter(user.id));
+      return listUsers(ctx.db, user.id, parseListQuery(query, ctx.blocks.hiddenFrom(user.id)));
     })
     .get("/api/users/avatar/info", ({ user }) => ({ avatar_url: avatarUrl(user.avatarPath) }))
     .get("/api/users/:id", ({ params, user }) => {

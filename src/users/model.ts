@@ -35,15 +35,3 @@ export const profileBody = t.Object({
   // The spec's client sends avatar_url too; avatars change only through the upload calls.
   avatar_url: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])),
 });
-
-export const listQuery = t.Object({
-  q: t.Optional(t.String({ maxLength: 100 })),
-  gender: t.Optional(t.String({ maxLength: 32 })),
-  orientation: t.Optional(t.String({ maxLength: 32 })),
-  country: t.Optional(t.String({ maxLength: 100 })),
-  // Numbers stay digit strings here: converting first would quietly turn "2.5" into 2.
-  minAge: t.Optional(t.String({ pattern: "^[0-9]{1,3}$", error: "minAge must be a whole number" })),
-  maxAge: t.Optional(t.String({ pattern: "^[0-9]{1,3}$", error: "maxAge must be a whole number" })),
-  online: t.Optional(t.Union([t.Literal("1"), t.Literal("0"), t.Literal("true"), t.Literal("false")])),
-  limit: t.Optional(t.String({ pattern: "^[1-9][0-9]{0,8}$", error: "limit must be a positive whole number" })),
-});

@@ -1,11 +1,13 @@
 // People: the public shape of a user, the people list, profiles and presence columns.
-import { and, desc, eq, gte, isNotNull, like, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
-import { countryName, isCountryCode } from "../geo/countries.ts";
+import { countryName } from "../geo/countries.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
+import { afterCursor, encodeCursor, type UserCursor } from "./cursor.ts";
+import { readProfile } from "./profile.ts";
 
 export const avatarUrl = (path: string | null): string | null => (path ? `/uploads/${path}` : null);
 
@@ -24,6 +26,7 @@ export function toPublicUser(row: UserRow): PublicUser {
     last_seen: iso(row.lastSeen),
     created_at: iso(row.createdAt),
     is_guest: row.isGuest,
+    profile: readProfile(row.profile),
   };
 }
 
@@ -56,50 +59,71 @@ export interface UserFilters {
   q?: string;
   gender?: string;
   orientation?: string;
-  /** A country code or a country name. */
-  country?: string;
+  countryCode?: string;
   minAge?: number;
   maxAge?: number;
   onlineOnly?: boolean;
-  limit?: number;
+  limit: number;
+  /** Start after this row (the previous page's nextCursor); absent for the first page. */
+  cursor?: UserCursor;
   /** People kept apart from the caller by a block (either direction): never listed. */
   hidden?: ReadonlySet<number>;
 }
 
-/** Everyone but the caller: online first (most recently seen first), then by last_seen. */
-export function listUsers(db: Db, callerId: number, filters: UserFilters) {
+export interface UserPage {
+  users: PublicUser[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+  /** The whole filtered set; counted for the first page only (a cursor page leaves them out). */
+  total?: number;
+  online?: number;
+}
+
+/** `LIKE` with the user's text taken literally: % and _ match only themselves. */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+
+function filterCondition(callerId: number, filters: UserFilters): SQL | undefined {
   const where: SQL[] = [ne(users.id, callerId), notBanned(Date.now())];
   if (filters.hidden && filters.hidden.size > 0) where.push(notInArray(users.id, [...filters.hidden]));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
-    const match = or(sql`${users.name} LIKE ${pattern} ESCAPE '\\'`, sql`${users.username} LIKE ${pattern} ESCAPE '\\'`);
-    if (match) where.push(match);
+    const pattern = contains(filters.q);
+    where.push(sql`(${users.name} LIKE ${pattern} ESCAPE '\\' OR ${users.username} LIKE ${pattern} ESCAPE '\\')`);
   }
   if (filters.gender) where.push(eq(users.gender, filters.gender));
   if (filters.orientation) where.push(eq(users.orientation, filters.orientation));
-  if (filters.country) {
-    const byCode = isCountryCode(filters.country) ? eq(users.countryCode, filters.country.toUpperCase()) : undefined;
-    const byName = like(users.countryName, filters.country);
-    const match = byCode ? or(byCode, byName) : byName;
-    if (match) where.push(match);
-  }
+  // By code: the stored name is always the server's name for the code.
+  if (filters.countryCode) where.push(eq(users.countryCode, filters.countryCode));
   if (filters.minAge !== undefined) where.push(isNotNull(users.age), gte(users.age, filters.minAge));
   if (filters.maxAge !== undefined) where.push(isNotNull(users.age), lte(users.age, filters.maxAge));
   if (filters.onlineOnly) where.push(eq(users.isOnline, true));
-  const condition = and(...where);
+  return and(...where);
+}
+
+/**
+ * Everyone but the caller: online first (most recently seen first), then by last_seen, one page
+ * at a time. The page walks the presence index from the cursor and stops after `limit` rows.
+ */
+export function listUsers(db: Db, callerId: number, filters: UserFilters): UserPage {
+  const condition = filterCondition(callerId, filters);
   const rows = db
     .select()
     .from(users)
-    .where(condition)
+    .where(filters.cursor ? and(condition, afterCursor(filters.cursor)) : condition)
     .orderBy(desc(users.isOnline), desc(users.lastSeen), desc(users.id))
-    .limit(filters.limit ?? 100)
+    .limit(filters.limit + 1)
     .all();
+  const page = rows.slice(0, filters.limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > filters.limit && last ? encodeCursor({ online: last.isOnline, lastSeen: last.lastSeen, id: last.id }) : null;
+  const answer: UserPage = { users: page.map(toPublicUser), nextCursor };
+  // Counting reads the whole filtered set: once per search, not once per page scrolled.
+  if (filters.cursor) return answer;
   const counts = db
     .select({ total: sql<number>`count(*)`, online: sql<number>`coalesce(sum(${users.isOnline}), 0)` })
     .from(users)
     .where(condition)
     .get();
-  return { users: rows.map(toPublicUser), total: counts?.total ?? 0, online: counts?.online ?? 0 };
+  return { ...answer, total: counts?.total ?? 0, online: counts?.online ?? 0 };
 }
 
 export interface ProfileInput {

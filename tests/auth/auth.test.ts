@@ -82,6 +82,37 @@ describe("register", () => {
     expect([a.status, b.status]).toEqual([201, 201]);
   });
 
+  test("stores the optional profile object and returns it in the own and the public user (null when absent)", async () => {
+    const profile = { bio: "Hiking and jazz", languages: "fr, en", height_cm: 170, smoker: false, website: null };
+    const withProfile = await t.call("POST", "/api/auth/register", { json: { ...valid("prof_1"), profile } });
+    expect(withProfile.status).toBe(201);
+    expect(withProfile.body.user.profile).toEqual(profile);
+    const without = await t.call("POST", "/api/auth/register", { json: valid("prof_2") });
+    const nulled = await t.call("POST", "/api/auth/register", { json: { ...valid("prof_3"), profile: null } });
+    expect([without.body.user.profile, nulled.body.user.profile]).toEqual([null, null]);
+    const me = await t.call("GET", "/api/auth/me", { token: withProfile.body.token });
+    expect(me.body.user.profile).toEqual(profile);
+    const seen = await t.call("GET", `/api/users/${withProfile.body.user.id}`, { token: without.body.token });
+    expect(seen.body.user.profile).toEqual(profile);
+  });
+
+  test.each([
+    ["an array", [1, 2]],
+    ["text", "about me"],
+    ["a number", 7],
+    ["a nested object", { address: { city: "Paris" } }],
+    ["a list value", { tags: ["a"] }],
+    ["21 keys", Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i]))],
+    ["more than 2 KB", { bio: "x".repeat(2100) }],
+    ["2 KB of multi-byte text", { bio: "é".repeat(1100) }],
+  ])("refuses a profile that is %s with 400 on fields.profile", async (_label, profile) => {
+    const r = await t.call("POST", "/api/auth/register", { json: { ...valid("prof_bad"), profile } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("validation");
+    expect(r.body.fields.profile).toBeString();
+    expect((await t.call("POST", "/api/auth/login", { json: { username: "prof_bad", password: "password123" } })).status).toBe(401);
+  });
+
   test.each([
     ["malformed JSON", "{bad json"],
     ["a JSON array", "[1,2]"],

@@ -59,9 +59,17 @@ describe("query plans", () => {
 
   test("the people list walks the presence index in order", () => {
     for (const filters of [{}, { hidden: new Set([2, 3]) }]) {
-      const plans = plansOf(() => listUsers(db, 1, filters));
+      const plans = plansOf(() => listUsers(db, 1, { limit: 100, ...filters }));
       expect(plans[0]).toContain("users_presence");
       expect(plans[0]).not.toContain("TEMP B-TREE");
     }
+  });
+
+  test("a later page starts at its cursor in the presence index; a country search reads its own index in order", () => {
+    const [page] = plansOf(() => listUsers(db, 1, { limit: 50, cursor: { online: false, lastSeen: Date.now(), id: 9 } }));
+    expect(page).toContain("SEARCH users USING INDEX users_presence ((is_online,last_seen)<(?,?))");
+    const [country] = plansOf(() => listUsers(db, 1, { limit: 50, countryCode: "IS" }));
+    expect(country).toContain("users_country (country_code=?)");
+    assertIndexed([page!, country!]);
   });
 });

@@ -64,6 +64,7 @@ const bodies: { type?: string; body: string }[] = [
   { type: "application/json", body: '"text"' },
   { type: "application/json", body: '{"name":{"$gt":""},"username":["a"],"password":true,"gender":null,"age":1e400,"receiverId":{}}' },
   { type: "application/json", body: JSON.stringify({ name: "x".repeat(100_000), username: "\u0000\uffff", country_code: "ZZ" }) },
+  { type: "application/json", body: '{"username":"no500_p","email":"p@x.io","password":"password1","name":"P","gender":"male","age":30,"country_code":"DE","adult":true,"profile":{"__proto__":{"a":1},"constructor":"x","k":1e400}}' },
   { type: "application/json", body: '{"context":"roulette","reason":"spam","rouletteId":{"$ne":1},"reportedUserId":"1e999","messageId":-1,"details":[]}' },
   { type: "multipart/form-data; boundary=zzz", body: "--zzz\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nbroken" },
   { type: "multipart/form-data", body: "no boundary at all" },
@@ -73,7 +74,17 @@ const bodies: { type?: string; body: string }[] = [
   { body: "" },
 ];
 
-const queries = ["", "?limit=abc", "?limit=-5&before=not-a-date", "?before=2026-13-45T99:99:99Z", "?q=%25%5F%5C&minAge=x&online=maybe", "?country[]=a&gender[x]=1"];
+const queries = [
+  "",
+  "?limit=abc",
+  "?limit=-5&before=not-a-date",
+  "?before=2026-13-45T99:99:99Z",
+  "?q=%25%5F%5C&minAge=x&online=maybe",
+  "?country[]=a&gender[x]=1",
+  "?cursor=1.99999999999999999999.1&limit=999999999",
+  "?cursor[]=0.1.1&cursor=%00",
+  "?cursor=0.0.1&q=%00%E2%80%AE&country=%E0%A4%A",
+];
 
 const fill = (path: string, id: string) => path.replace("{id}", id).replace("{path}", `files/${id}`);
 

@@ -19,6 +19,7 @@ export function user(overrides: Partial<ChatUser> = {}): ChatUser {
     last_seen: "2026-11-20T10:00:00.000Z",
     created_at: "2026-01-01T10:00:00.000Z",
     is_guest: false,
+    profile: null,
     ...overrides,
   };
 }
@@ -36,6 +37,8 @@ export function me(overrides: Partial<OwnUser> = {}): OwnUser {
 
 export function message(overrides: Partial<Message> = {}): Message {
   const id = overrides.id ?? nextId++;
+  const sender = overrides.sender_id ?? 2;
+  const receiver = overrides.receiver_id ?? 1;
   return {
     id,
     sender_id: 2,
@@ -55,6 +58,8 @@ export function message(overrides: Partial<Message> = {}): Message {
     is_read: false,
     read_at: null,
     is_removed: false,
+    // Seen by me (id 1): the other person.
+    partner_id: sender === 1 ? receiver : sender,
     ...overrides,
   };
 }

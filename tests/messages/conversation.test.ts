@@ -29,7 +29,7 @@ describe("GET /api/messages/:contactId", () => {
     expect(res.body.oldestMessageTime).toBe(res.body.messages[0].created_at);
     const [first] = res.body.messages;
     expect(Object.keys(first)).toEqual(
-      expect.arrayContaining(["id", "sender_id", "receiver_id", "sender_name", "content", "message_type", "file_name", "file_path", "file_size", "group_id", "created_at", "is_delivered", "delivered_at", "is_read", "read_at"]),
+      expect.arrayContaining(["id", "sender_id", "receiver_id", "sender_name", "content", "message_type", "file_name", "file_path", "file_size", "group_id", "created_at", "is_delivered", "delivered_at", "is_read", "read_at", "partner_id"]),
     );
     expect(first.sender_name).toBe(alice.user.name);
     expect(first.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
