@@ -69,6 +69,10 @@ export default function CallLayer({ socket, ice, notify, children }: Props) {
     };
   }, [socket, chat]);
 
+  useEffect(() => {
+    chat.store.callOpen.value = request !== null;
+  }, [request, chat]);
+
   const onClose = useCallback((notice: string | null) => {
     setRequest(null);
     if (notice) notifyRef.current(notice);

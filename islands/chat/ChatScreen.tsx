@@ -1,6 +1,6 @@
 // The screen's frame: sidebar (tab content and tab bar) beside the main area.
 import { useSignals } from "@preact/signals-react/runtime";
-import { Toaster } from "react-hot-toast";
+import ChatToaster from "./ChatToaster.tsx";
 import { useChat } from "./context.ts";
 import MainArea from "./MainArea.tsx";
 import Sidebar from "./Sidebar.tsx";
@@ -20,8 +20,7 @@ export default function ChatScreen() {
       <section className="main-area" id="chat-main" aria-label="Conversation">
         <MainArea />
       </section>
-      {/* Mounted after hydration: toasts exist only in the browser. */}
-      {store.ready.value && <Toaster position="top-right" />}
+      <ChatToaster />
     </div>
   );
 }

@@ -39,8 +39,52 @@ function throttled(load: () => void, intervalMs: number): { request(): void; can
   };
 }
 
+/**
+ * A contact who goes offline and is back within this long (a reload, a moment without signal)
+ * makes no toast at all. The server already waits 5 s before it announces anyone offline; this
+ * covers what gets past it (a slow reload, a server set to a shorter grace).
+ */
+export const OFFLINE_TOAST_GRACE_MS = 5000;
+
+export interface EventTimings {
+  peopleRefreshMs?: number;
+  offlineToastGraceMs?: number;
+}
+
 /** Presence toasts only name people I have a conversation with, so strangers cannot flood my screen. */
 const inMyChats = (c: ChatController, userId: number) => c.store.chats.value.some((u) => u.id === userId);
+
+/**
+ * "went offline" waits out the grace and is dropped if the person comes back; "is now online"
+ * then says nothing either, since nobody was told they had left. Holds one timer per contact
+ * inside the grace.
+ */
+function presenceToasts(c: ChatController, graceMs: number) {
+  const leaving = new Map<number, ReturnType<typeof setTimeout>>();
+  return {
+    online(userId: number, name: string, wasOnline: boolean): void {
+      const pending = leaving.get(userId);
+      if (pending !== undefined) {
+        clearTimeout(pending);
+        leaving.delete(userId);
+        return;
+      }
+      if (!wasOnline && inMyChats(c, userId)) c.notify.info(`${name} is now online`);
+    },
+    offline(userId: number, name: string, wasOnline: boolean): void {
+      if (!wasOnline || leaving.has(userId) || !inMyChats(c, userId)) return;
+      const timer = setTimeout(() => {
+        leaving.delete(userId);
+        if (inMyChats(c, userId)) c.notify.info(`${name} went offline`);
+      }, graceMs);
+      leaving.set(userId, timer);
+    },
+    cancel(): void {
+      for (const timer of leaving.values()) clearTimeout(timer);
+      leaving.clear();
+    },
+  };
+}
 
 /** Applies a status change to the open chat and to the chat list's latest messages. */
 function updateMessages(c: ChatController, change: (list: Message[]) => Message[]): void {
@@ -69,9 +113,10 @@ function setPresence(c: ChatController, userId: number, online: boolean): void {
 }
 
 /** Subscribes every chat-screen handler; returns one function that removes them all. */
-export function attachChatEvents(c: ChatController, socket: Subscriber, peopleRefreshMs: number = PEOPLE_REFRESH_MS): () => void {
+export function attachChatEvents(c: ChatController, socket: Subscriber, timings: EventTimings = {}): () => void {
   const me = () => c.store.me.value.id;
-  const people = throttled(() => void c.loadUsers(), peopleRefreshMs);
+  const people = throttled(() => void c.loadUsers(), timings.peopleRefreshMs ?? PEOPLE_REFRESH_MS);
+  const toasts = presenceToasts(c, timings.offlineToastGraceMs ?? OFFLINE_TOAST_GRACE_MS);
   const offs = [
     socket.on("new_message", ({ message }) => void receiveMessage(c, message)),
     socket.on("message_sent", ({ message }) => addOwnMessage(c, message)),
@@ -95,13 +140,13 @@ export function attachChatEvents(c: ChatController, socket: Subscriber, peopleRe
       const wasOnline = c.knownUser(userId)?.is_online === true;
       setPresence(c, userId, true);
       if (!c.knownUser(userId)) people.request();
-      if (!wasOnline && inMyChats(c, userId)) c.notify.info(`${name} is now online`);
+      toasts.online(userId, name, wasOnline);
     }),
     socket.on("user_offline", ({ userId, name }) => {
       if (userId === me()) return;
       const wasOnline = c.knownUser(userId)?.is_online === true;
       setPresence(c, userId, false);
-      if (wasOnline && inMyChats(c, userId)) c.notify.info(`${name} went offline`);
+      toasts.offline(userId, name, wasOnline);
     }),
     // I blocked or unblocked someone, in this tab or another.
     socket.on("block_changed", ({ userId, blocked }) => applyBlock(c, userId, blocked)),
@@ -110,6 +155,7 @@ export function attachChatEvents(c: ChatController, socket: Subscriber, peopleRe
   ];
   return () => {
     people.cancel();
+    toasts.cancel();
     for (const off of offs) off();
   };
 }

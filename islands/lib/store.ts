@@ -50,6 +50,8 @@ export function createStore(me: OwnUser) {
     revealed: signal<Record<number, true>>({}),
     /** Set while the 18+ confirmation is on screen: answers whoever asked (safety/adult-gate.ts). */
     adultPrompt: signal<((confirmed: boolean) => void) | null>(null),
+    /** A call screen is open (calls/CallLayer.tsx): the toasts keep off it. */
+    callOpen: signal(false),
     /** Set once this account is banned: the whole screen becomes the ban page (moderation/). */
     banned: signal<BanState | null>(null),
     /** A moderator's warnings not yet acknowledged, oldest first; the first is on screen. */

@@ -17,13 +17,13 @@ const counters = {
 };
 
 describe("realtime events", () => {
-  test("presence updates the lists with a toast naming the user, and my own is ignored", () => {
+  test("presence updates the lists with a toast naming the user, and my own is ignored", async () => {
     const { controller, toasts } = harness(counters);
     const bob = user({ id: 2, name: "Bob", is_online: false });
     controller.store.users.value = [bob];
     controller.store.chats.value = [bob];
     const socket = emitter();
-    attachChatEvents(controller, socket);
+    const detach = attachChatEvents(controller, socket, { offlineToastGraceMs: 20 });
     socket.emit("user_online", { userId: 2, name: "Bob" });
     expect(controller.store.users.value[0]?.is_online).toBe(true);
     socket.emit("user_offline", { userId: 2, name: "Bob" });
@@ -31,7 +31,45 @@ describe("realtime events", () => {
     expect(after?.is_online).toBe(false);
     expect(Date.now() - new Date(after?.last_seen ?? 0).getTime()).toBeLessThan(5000);
     socket.emit("user_offline", { userId: 1, name: "Me" });
+    await wait(40);
     expect(toasts).toEqual(["info:Bob is now online", "info:Bob went offline"]);
+    detach();
+  });
+
+  test("someone who goes offline and comes back within the grace (a reload) makes no toast at all", async () => {
+    const { controller, toasts } = harness(counters);
+    const bob = user({ id: 2, name: "Bob", is_online: true });
+    controller.store.users.value = [bob];
+    controller.store.chats.value = [bob];
+    const socket = emitter();
+    const detach = attachChatEvents(controller, socket, { offlineToastGraceMs: 50 });
+    socket.emit("user_offline", { userId: 2, name: "Bob" });
+    expect(controller.store.users.value[0]?.is_online).toBe(false);
+    await wait(20);
+    socket.emit("user_online", { userId: 2, name: "Bob" });
+    expect(controller.store.users.value[0]?.is_online).toBe(true);
+    await wait(80);
+    expect(toasts).toEqual([]);
+    // Gone for longer than the grace: one toast, after it.
+    socket.emit("user_offline", { userId: 2, name: "Bob" });
+    await wait(20);
+    expect(toasts).toEqual([]);
+    await wait(60);
+    expect(toasts).toEqual(["info:Bob went offline"]);
+    detach();
+  });
+
+  test("detaching drops the offline toasts still waiting out the grace", async () => {
+    const { controller, toasts } = harness(counters);
+    const bob = user({ id: 2, name: "Bob", is_online: true });
+    controller.store.users.value = [bob];
+    controller.store.chats.value = [bob];
+    const socket = emitter();
+    const detach = attachChatEvents(controller, socket, { offlineToastGraceMs: 20 });
+    socket.emit("user_offline", { userId: 2, name: "Bob" });
+    detach();
+    await wait(40);
+    expect(toasts).toEqual([]);
   });
 
   test("online and offline toasts are shown only for people in my chat list, once per change", () => {
@@ -56,7 +94,7 @@ describe("realtime events", () => {
   test("newcomers refresh the people list without a toast, at most once per interval however many arrive", async () => {
     const { controller, toasts, calls } = harness({ ...counters, "GET /api/users": () => ({ users: [], total: 0, online: 0 }) });
     const socket = emitter();
-    const detach = attachChatEvents(controller, socket, 40);
+    const detach = attachChatEvents(controller, socket, { peopleRefreshMs: 40 });
     for (let i = 0; i < 50; i++) socket.emit("new_user_registered", { name: `Guest_${i}` });
     for (let i = 0; i < 50; i++) socket.emit("user_online", { userId: 100 + i, name: `Guest_${i}` });
     await wait(10);
