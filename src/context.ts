@@ -11,6 +11,8 @@ import { RouletteQueue } from "./roulette/queue.ts";
 import { BlockRegistry } from "./blocks/registry.ts";
 import { ContactRegistry } from "./privacy/contacts.ts";
 import { createUploadGate, type UploadGate } from "./uploads/gate.ts";
+import { createLogger, type Logger } from "./observability/log.ts";
+import { createMetrics, type AppMetrics } from "./observability/metrics.ts";
 
 export interface AppContext {
   config: Config;
@@ -24,6 +26,10 @@ export interface AppContext {
   contacts: ContactRegistry;
   /** Upload quota, bytes in flight, the decode queue and the disk (src/uploads/gate.ts). */
   uploads: UploadGate;
+  /** Counters and gauges for /metrics (src/observability/metrics.ts). */
+  metrics: AppMetrics;
+  /** One-line logs in LOG_FORMAT at LOG_LEVEL. */
+  log: Logger;
   limits: {
     loginFailures: LoginFailures;
     signups: WindowCounter;
@@ -35,17 +41,21 @@ export interface AppContext {
 }
 
 export function createContext(config: Config, storage: Storage): AppContext {
+  const hub = new Hub(config.presenceGraceMs);
+  const roulette = new RouletteQueue();
   return {
     config,
     db: storage.db,
     sqlite: storage.sqlite,
-    hub: new Hub(config.presenceGraceMs),
+    hub,
     clock: new MessageClock(storage.db),
     calls: new CallRegistry(),
-    roulette: new RouletteQueue(),
+    roulette,
     blocks: new BlockRegistry(storage.db),
     contacts: new ContactRegistry(storage.db),
     uploads: createUploadGate(config, storage.db),
+    metrics: createMetrics({ hub, roulette }),
+    log: createLogger({ level: config.logLevel, format: config.logFormat }),
     limits: {
       loginFailures: new LoginFailures({ perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs }),
       signups: new WindowCounter(config.signupPerHour, 60 * 60_000),

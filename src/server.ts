@@ -7,13 +7,15 @@ import { startRetention } from "./moderation/retention.ts";
 import { startSessionSweep } from "./auth/sessions.ts";
 import { watchBans } from "./moderation/watch.ts";
 import { MAX_REQUEST_BYTES } from "./uploads/limits.ts";
+import { createLogger } from "./observability/log.ts";
 
 let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
-    console.error(`Configuration error: ${error.message}`);
+    // The configured format is unknown when the configuration itself is wrong: plain text.
+    createLogger({ level: "error", format: "text" }).error(`Configuration error: ${error.message}`);
     process.exit(1);
   }
   throw error;
@@ -28,13 +30,18 @@ const stopWatching = watchBans(ctx);
 const stopRetention = startRetention(ctx);
 // Sessions unused for SESSION_TTL_DAYS are refused when used and deleted now and hourly.
 const stopSessionSweep = startSessionSweep(ctx);
-console.log(`Web Chat listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${app.server?.port} (data in ${config.dataDir})`);
+ctx.log.info("Web Chat listening", {
+  url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${app.server?.port}`,
+  data_dir: config.dataDir,
+  log_level: config.logLevel,
+  metrics: config.metricsToken === null ? "loopback only" : "bearer token",
+});
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: closing sockets and the database`);
+  ctx.log.info("shutting down: closing sockets and the database", { signal });
   stopWatching();
   stopRetention();
   stopSessionSweep();

@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
+import { errorFields, type Logger } from "../observability/log.ts";
 
 export interface Session {
   id: string;
@@ -72,12 +73,12 @@ export function sweepExpiredSessions(db: Db, ttlMs: number, now: number): number
 }
 
 /** Sweeps now and every hour (server.ts); returns the stop function. */
-export function startSessionSweep(ctx: { db: Db; config: Pick<Config, "sessionTtlMs"> }, everyMs = 60 * 60_000): () => void {
+export function startSessionSweep(ctx: { db: Db; config: Pick<Config, "sessionTtlMs">; log: Logger }, everyMs = 60 * 60_000): () => void {
   const run = () => {
     try {
       sweepExpiredSessions(ctx.db, ctx.config.sessionTtlMs, Date.now());
     } catch (error) {
-      console.error("[sessions] sweep failed:", error);
+      ctx.log.error("session sweep failed", errorFields(error));
     }
   };
   run();

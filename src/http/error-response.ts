@@ -1,6 +1,10 @@
 // The one place where anything thrown becomes an answer: the contract's `{error, code, fields?}`
 // with the right status. Nothing a client sends may produce a 500 with details.
 import { notFoundPage } from "../pages/not-found.tsx";
+import type { Logger } from "../observability/log.ts";
+import { errorFields } from "../observability/log.ts";
+import { pathForLog } from "../observability/log-path.ts";
+import { requestIdOf } from "../observability/request-log.ts";
 import { AppError } from "./errors.ts";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -9,7 +13,8 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     headers: { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", ...headers },
   });
 
-export function errorResponse(code: string | number | undefined, error: unknown, request: Request): Response {
+/** `log` is where a 500 is written with its request id (a caller mapping only AppErrors may omit it). */
+export function errorResponse(code: string | number | undefined, error: unknown, request: Request, log?: Logger): Response {
   if (error instanceof AppError) {
     const retry = error.extra.retryAfter;
     const headers: Record<string, string> = typeof retry === "number" ? { "retry-after": String(retry) } : {};
@@ -31,6 +36,6 @@ export function errorResponse(code: string | number | undefined, error: unknown,
   if (error instanceof Error && /body.*(too large|exceed)/i.test(error.message)) {
     return json(413, { error: "The request is too large", code: "too_large" });
   }
-  console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
+  log?.error("request failed", { request_id: requestIdOf(request), method: request.method, path: pathForLog(request.url), ...errorFields(error) });
   return json(500, { error: "Something went wrong on our side. Please try again.", code: "internal" });
 }

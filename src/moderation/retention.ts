@@ -7,6 +7,7 @@ import { bans, reports } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { writeAudit } from "./audit.ts";
 import { deleteStill } from "./files.ts";
+import { errorFields } from "../observability/log.ts";
 
 const DAY_MS = 86_400_000;
 /** Rows per transaction: a long backlog is cleared in steps that never hold the writer long. */
@@ -46,12 +47,12 @@ export function sweepRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config">
 }
 
 /** Runs the sweep now and every hour; returns the stop function. */
-export function startRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config">, everyMs = 60 * 60_000): () => void {
+export function startRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config" | "log">, everyMs = 60 * 60_000): () => void {
   const run = () => {
     try {
       sweepRetention(ctx, Date.now());
     } catch (error) {
-      console.error("[retention] sweep failed:", error);
+      ctx.log.error("retention sweep failed", errorFields(error));
     }
   };
   run();

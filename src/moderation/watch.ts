@@ -7,8 +7,9 @@ import { bans } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { isRunning } from "./bans.ts";
 import { expelBanned } from "./effects.ts";
+import { errorFields } from "../observability/log.ts";
 
-type Ctx = Pick<AppContext, "db" | "hub" | "config">;
+type Ctx = Pick<AppContext, "db" | "hub" | "config" | "log">;
 
 export class BanWatcher {
   private lastSeen: number;
@@ -37,7 +38,7 @@ export function watchBans(ctx: Ctx, everyMs = 2000): () => void {
     try {
       watcher.check();
     } catch (error) {
-      console.error("[moderation] ban watcher failed:", error);
+      ctx.log.error("ban watcher failed", errorFields(error));
     }
   }, everyMs);
   timer.unref?.();

@@ -90,7 +90,7 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
         // socket events (shared with /ws, API.md). Past it the frame is dropped unanswered:
         // peer's ERROR would make the browser's client destroy its peer, call and all. Checked
         // before the session so that a flood costs no database read either.
-        if (!ctx.limits.socketEvents.take(connection.userId)) return;
+        if (!ctx.limits.socketEvents.take(connection.userId)) return ctx.metrics.socketRefusals.peerjs.inc();
         // A logout or ban ends the session; the next frame (a HEARTBEAT comes every 5 s) ends
         // the peer socket too, as /ws is ended at once.
         if (!signedIn(connection.sessionToken)) return ws.raw.close(SIGNED_OUT.code, SIGNED_OUT.reason);

@@ -86,6 +86,17 @@ export class Hub {
     return false;
   }
 
+  /** Open sockets of everyone, and users announced online: read by /metrics when scraped. */
+  get openSockets(): number {
+    let count = 0;
+    for (const set of this.byUser.values()) count += set.size;
+    return count;
+  }
+
+  get usersOnline(): number {
+    return this.presence.announcedCount;
+  }
+
   /** Open sockets from one client address (for SOCKET_CAP). */
   socketsAt(address: string): number {
     return this.byAddress.get(address) ?? 0;

@@ -38,6 +38,11 @@ export class PresenceAnnouncer {
     this.goOffline(userId);
   }
 
+  /** Users announced online now (for /metrics). */
+  get announcedCount(): number {
+    return this.announced.size;
+  }
+
   /** Online as far as everyone else knows (true during the grace). */
   isAnnounced(userId: number): boolean {
     return this.announced.has(userId);

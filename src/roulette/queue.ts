@@ -52,9 +52,15 @@ export class RouletteQueue {
   /** Pairs that must never meet again: one reported the other. */
   private readonly apart = new Set<string>();
   readonly sessions: RouletteSessions;
+  /** Pairings made since start, for /metrics. */
+  pairsFormed = 0;
 
   constructor(private readonly now: () => number = Date.now) {
     this.sessions = new RouletteSessions(now);
+  }
+
+  get waitingCount(): number {
+    return this.waiting.size;
   }
 
   isWaiting(userId: number): boolean {
@@ -112,6 +118,7 @@ export class RouletteQueue {
     }
     this.waiting.delete(partner.profile.userId);
     const session = this.sessions.start(profile.userId, partner.profile.userId);
+    this.pairsFormed += 1;
     this.pairs.set(profile.userId, { partnerId: partner.profile.userId, socket, sessionId: session.id });
     this.pairs.set(partner.profile.userId, { partnerId: profile.userId, socket: partner.socket, sessionId: session.id });
     return { offerer: me, answerer: partner, session };

@@ -67,5 +67,7 @@ export async function sendFiles(
     throw asStorageError(error);
   }
   ctx.uploads.ledger.commit(sender.id, total);
+  for (const file of prepared) ctx.metrics.uploads[file.messageType].inc();
+  ctx.metrics.messagesStored.inc(rows.length);
   return announceStored(ctx, sender, rows);
 }

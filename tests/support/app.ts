@@ -34,7 +34,7 @@ export interface TestResponse {
 
 export function makeTestApp(env: Record<string, string> = {}): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), "webchat-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", LOG_LEVEL: "silent", ...env });
   const storage = openStorage(dataDir);
   const ctx = createContext(config, storage);
   const app = buildApp(ctx);

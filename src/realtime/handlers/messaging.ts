@@ -28,6 +28,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
       (receiverId) => admitMessage(app, user.id, receiverId),
     );
     if (!created) return { message: toMessage(row, user.name, user.id) };
+    app.metrics.messagesStored.inc();
     const [message] = announceStored(app, user, [row]);
     return { message };
   },
