@@ -15,6 +15,8 @@ import { pageRoutes } from "./pages/index.ts";
 import { withPagePolicies } from "./pages/layout/security.ts";
 import { reportRoutes } from "./reports/index.ts";
 import { moderationRoutes } from "./moderation/index.ts";
+import { metricsRoutes } from "./observability/index.ts";
+import { answered, requestLogging } from "./observability/request-log.ts";
 
 export function buildApp(ctx: AppContext) {
   return new Elysia({
@@ -22,12 +24,14 @@ export function buildApp(ctx: AppContext) {
     // that stops reading is closed once 256 KB wait for it.
     websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120, backpressureLimit: BACKPRESSURE_LIMIT_BYTES, closeOnBackpressureLimit: true },
   })
-    .onError(({ code, error, request }) => withPagePolicies(errorResponse(code, error, request), ctx.config, request))
+    .use(requestLogging(ctx))
+    .onError(({ code, error, request }) => answered(request, withPagePolicies(errorResponse(code, error, request, ctx.log), ctx.config, request)))
     .onAfterHandle(({ set, request, responseValue }) => {
       set.headers["x-content-type-options"] = "nosniff";
       if (responseValue instanceof Response) withPagePolicies(responseValue, ctx.config, request);
     })
     .get("/healthz", () => ({ ok: true }))
+    .use(metricsRoutes(ctx))
     .use(authRoutes(ctx))
     .use(userRoutes(ctx))
     .use(privacyRoutes(ctx))
