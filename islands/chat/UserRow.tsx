@@ -24,13 +24,14 @@ export default function UserRow({ user }: { user: ChatUser }) {
       >
         <Avatar name={user.name} url={user.avatar_url} online={user.is_online} />
         <span className="row-main">
+          {/* The name has the first line to itself: beside "Seen less than a minute ago" a phone cut it. */}
           <span className="row-title">
             <span className="row-name">{user.name}</span>
-            <span className={`status-text ${user.is_online ? "is-online" : ""}`}>
-              {user.is_online ? "Online" : `Seen ${relativeTime(user.last_seen)}`}
-            </span>
           </span>
           <span className="row-sub">{details || `@${user.username}`}</span>
+          <span className={`status-text row-status ${user.is_online ? "is-online" : ""}`}>
+            {user.is_online ? "Online" : `Seen ${relativeTime(user.last_seen)}`}
+          </span>
         </span>
         {unread && (
           <span className="badge badge-unread" aria-label={`${unread} unread`}>
