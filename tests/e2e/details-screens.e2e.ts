@@ -98,6 +98,24 @@ describe("the message box", () => {
   }, 60_000);
 });
 
+describe("performance metrics", () => {
+  test("the page load, each API route and the send-to-ack time show in window.__webchatPerf", async () => {
+    const page = await openSignedIn(browser, server, "details_me", { context: DESKTOP });
+    await page.locator(".row", { hasText: "Nora Whitfield" }).click();
+    await page.getByRole("button", { name: "Start Chat" }).click();
+    const box = page.getByRole("textbox", { name: "Message Nora Whitfield" });
+    await box.fill("Hello Nora");
+    await box.press("Enter");
+    await page.locator(".bubble", { hasText: "Hello Nora" }).waitFor();
+    await page.waitForFunction(() => window.__webchatPerf?.["ack send_message"]?.count === 1);
+    const summary = await page.evaluate(() => window.__webchatPerf ?? {});
+    expect(Object.keys(summary)).toEqual(expect.arrayContaining(["first_load", "api GET /api/users", "api GET /api/messages/:id", "ack send_message"]));
+    expect(summary["first_load"]?.count).toBe(1);
+    expect(summary["first_load"]?.lastMs).toBeGreaterThan(0);
+    await page.context().close();
+  }, 60_000);
+});
+
 describe("with JavaScript off", () => {
   test("the chat page says the chat needs JavaScript instead of loading forever", async () => {
     const page = await firstVisit({ ...MOBILE, javaScriptEnabled: false });
