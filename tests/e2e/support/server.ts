@@ -52,11 +52,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  // PORT=0: the server prints the port it got ("listening on http://localhost:PORT").
+  // PORT=0: the server prints the port it got ("Web Chat listening url=http://127.0.0.1:PORT", text or JSON logs).
   const deadline = Date.now() + 15_000;
   let port = 0;
   while (Date.now() < deadline) {
-    port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(output)?.[1] ?? 0);
+    port = Number(/listening\b.*?http:\/\/[^:\s"]+:(\d+)/.exec(output)?.[1] ?? 0);
     if (port) {
       const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
       if (ok) return { url: `http://127.0.0.1:${port}`, port, dataDir, output: () => output, stop };
