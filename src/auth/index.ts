@@ -1,5 +1,7 @@
 // HTTP: register, login, guest entry, the current user and logout.
 import { Elysia } from "elysia";
+import { answers } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import type { AppContext } from "../context.ts";
 import { errorResponse } from "../http/error-response.ts";
 import { AppError, rateLimited, validationError } from "../http/errors.ts";
@@ -88,7 +90,18 @@ export function authRoutes(ctx: AppContext) {
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
       return { token, user: toOwnUser(user) };
-    }, own)
+    }, {
+      ...own,
+      detail: operation({
+        tag: "Auth",
+        summary: "Create an account and sign in",
+        description: "JSON only; an Origin header must be the site's own. Everyone else hears new_user_registered.",
+        public: true,
+        json: registerBody,
+        ok: { status: 201, description: "The new session", schema: answers.session },
+        errors: [400, 403, 409, 415, 429],
+      }),
+    })
     .post("/api/auth/login", async ({ request, server, set }) => {
       const input = validate(loginBody, await sameSiteJson(request));
       const identifier = input.username ?? input.email;
@@ -99,7 +112,18 @@ export function authRoutes(ctx: AppContext) {
         set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
         return { token, user: toOwnUser(user) };
       });
-    }, own)
+    }, {
+      ...own,
+      detail: operation({
+        tag: "Auth",
+        summary: "Sign in with a username (or e-mail) and password",
+        description: "A wrong name or password answer alike (401 invalid_credentials); a banned account answers 403 banned with until, reason and appeal_url.",
+        public: true,
+        json: loginBody,
+        ok: { description: "The new session", schema: answers.session },
+        errors: [400, 401, 403, 415, 429],
+      }),
+    })
     .post("/api/guest/create", async ({ request, server, set }) => {
       const input = validate(guestBody, await sameSiteJson(request));
       takeSignup(ctx, request, server, "guest");
@@ -109,12 +133,23 @@ export function authRoutes(ctx: AppContext) {
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
       return { success: true, data: { token, user: toOwnUser(user) } };
-    }, own)
+    }, {
+      ...own,
+      detail: operation({
+        tag: "Auth",
+        summary: "Enter as a guest",
+        description: "A generated username such as Guest_k3x9q2.",
+        public: true,
+        json: guestBody,
+        ok: { status: 201, description: "The guest's session", schema: answers.guestSession },
+        errors: [400, 403, 415, 429],
+      }),
+    })
     .use(authGuard(ctx))
     .get("/api/auth/me", ({ request, user }) => {
       refuseForeignOrigin(request, ctx.config);
       return { user: toOwnUser(user) };
-    })
+    }, { detail: operation({ tag: "Auth", summary: "The signed-in user", ok: { description: "The own record", schema: answers.ownUser }, errors: [403] }) })
     .post("/api/auth/logout", async ({ session, request, set }) => {
       refuseForeignOrigin(request, ctx.config);
       // Nothing is read from it, but a form body is refused like on the other sign-in routes.
@@ -123,5 +158,14 @@ export function authRoutes(ctx: AppContext) {
       ctx.hub.closeSession(session.id, 4401, "Signed out");
       set.headers["set-cookie"] = clearedSessionCookie(isSecure(request, ctx.config));
       return { success: true };
-    }, own);
+    }, {
+      ...own,
+      detail: operation({
+        tag: "Auth",
+        summary: "End this session",
+        description: "Its sockets close with 4401; the user goes offline when no other session is connected.",
+        ok: { description: "Signed out", schema: answers.success },
+        errors: [403, 415],
+      }),
+    });
 }

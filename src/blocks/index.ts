@@ -2,6 +2,8 @@
 import { Budget, HOUR_MS } from "../http/rate-limit.ts";
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { ref } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { notFound, validationError } from "../http/errors.ts";
@@ -19,6 +21,12 @@ const blockBody = t.Object({
   rouletteId: t.Optional(t.String({ minLength: 1, maxLength: 64, error: "rouletteId is the id of a Video Roulette session" })),
 });
 
+const blockAnswer = t.Object({ block: t.Object({ user: t.Union([ref.PublicUser, t.Null()]), created_at: t.String({ format: "date-time" }) }) });
+const blockList = t.Object({
+  users: t.Array(t.Intersect([ref.PublicUser, t.Object({ blocked_at: t.String({ format: "date-time" }) })])),
+  strangers: t.Integer(),
+});
+
 function pathId(raw: string): number {
   if (!/^[1-9]\d{0,15}$/.test(raw)) throw validationError({ userId: idError });
   return Number(raw);
@@ -28,7 +36,14 @@ export function blockRoutes(ctx: AppContext) {
   const changes = new Budget(BLOCK_CHANGES_PER_HOUR, HOUR_MS);
   return new Elysia()
     .use(authGuard(ctx))
-    .get("/api/blocks", ({ user }) => listBlocks(ctx, user.id))
+    .get("/api/blocks", ({ user }) => listBlocks(ctx, user.id), {
+      detail: operation({
+        tag: "Safety",
+        summary: "The people I blocked, newest first",
+        description: "strangers counts Video Roulette strangers blocked, who are never named.",
+        ok: { description: "The list", schema: blockList },
+      }),
+    })
     .post("/api/blocks", ({ body, user, set }) => {
       const input = validate(blockBody, body);
       if ((input.userId === undefined) === (input.rouletteId === undefined)) {
@@ -48,6 +63,15 @@ export function blockRoutes(ctx: AppContext) {
       const result = block(ctx, user, blockedId, false);
       set.status = result.created ? 201 : 200;
       return blockView(blocked, result.createdAt);
+    }, {
+      detail: operation({
+        tag: "Safety",
+        summary: "Block a person, or the current Video Roulette stranger",
+        description: "Send userId or rouletteId. Ends any call or roulette pair between the two; 200 when the block already existed.",
+        json: blockBody,
+        ok: { status: 201, description: "Blocked (user is null for a stranger)", schema: blockAnswer },
+        errors: [400, 404, 429],
+      }),
     })
     .delete("/api/blocks/:userId", ({ params, user, set }) => {
       const blockedId = pathId(params.userId);
@@ -55,5 +79,14 @@ export function blockRoutes(ctx: AppContext) {
       unblock(ctx, user, blockedId);
       set.status = 204;
       return "";
+    }, {
+      detail: operation({
+        tag: "Safety",
+        summary: "Unblock a person",
+        description: "Also 204 when there was no block.",
+        path: { userId: "The blocked person's id" },
+        ok: { status: 204, description: "Not blocked (any more)" },
+        errors: [400, 429],
+      }),
     });
 }

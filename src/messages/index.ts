@@ -2,6 +2,8 @@
 // File uploads live in src/uploads; sending text goes over the socket.
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { ref } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { validationError } from "../http/errors.ts";
@@ -42,6 +44,10 @@ function parseBefore(raw: string | undefined): number | undefined {
   return ms;
 }
 
+const time = t.String({ format: "date-time" });
+const chatUser = t.Intersect([ref.PublicUser, t.Object({ unread_count: t.Integer(), is_contact: t.Boolean() })]);
+const chatUserWithLatest = t.Intersect([chatUser, t.Object({ latest_message: t.Union([ref.Message, t.Null()]) })]);
+
 export function messageRoutes(ctx: AppContext) {
   const viewOf = (userId: number): ChatView => ({
     hidden: ctx.blocks.hiddenFrom(userId),
@@ -51,12 +57,35 @@ export function messageRoutes(ctx: AppContext) {
     new Elysia()
       .use(authGuard(ctx))
       // Static paths first: they must never be read as a contact id (tests/messages pins this).
-      .get("/api/messages/chat-users-with-messages", ({ user }) => ({ users: chatUsers(ctx.db, user, viewOf(user.id)) }))
+      .get("/api/messages/chat-users-with-messages", ({ user }) => ({ users: chatUsers(ctx.db, user, viewOf(user.id)) }), {
+        detail: operation({
+          tag: "Messages",
+          summary: "My conversations, newest first, with the latest message and unread count",
+          ok: { description: "One entry per person", schema: t.Object({ users: t.Array(chatUserWithLatest) }) },
+        }),
+      })
       .get("/api/messages/chat-users", ({ user }) => ({
         users: chatUsers(ctx.db, user, viewOf(user.id)).map(({ latest_message: _, ...rest }) => rest),
-      }))
-      .get("/api/messages/unread/count", ({ user }) => ({ unread_count: unreadCount(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }))
-      .get("/api/messages/unread/per-user", ({ user }) => ({ items: unreadPerUser(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }))
+      }), {
+        detail: operation({
+          tag: "Messages",
+          summary: "Legacy: my conversations without the latest message",
+          ok: { description: "One entry per person", schema: t.Object({ users: t.Array(chatUser) }) },
+        }),
+      })
+      .get("/api/messages/unread/count", ({ user }) => ({ unread_count: unreadCount(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }), {
+        detail: operation({ tag: "Messages", summary: "How many messages to me are unread", ok: { description: "The count", schema: t.Object({ unread_count: t.Integer() }) } }),
+      })
+      .get("/api/messages/unread/per-user", ({ user }) => ({ items: unreadPerUser(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }), {
+        detail: operation({
+          tag: "Messages",
+          summary: "Unread messages to me, per sender",
+          ok: {
+            description: "One item per sender with unread messages",
+            schema: t.Object({ items: t.Array(t.Object({ sender_id: t.Integer(), sender_name: t.String(), unread_count: t.Integer() })) }),
+          },
+        }),
+      })
       .put(
         "/api/messages/mark-read/:senderId",
         ({ params, user }) => {
@@ -68,7 +97,20 @@ export function messageRoutes(ctx: AppContext) {
           return { updatedCount: rows.length, readMessages: rows.map((row) => ({ id: row.id, read_at: iso(readAt) })) };
         },
         // The client sends no body; whatever it sends (even "{" with a JSON type) is ignored.
-        { parse: "none" },
+        {
+          parse: "none",
+          detail: operation({
+            tag: "Messages",
+            summary: "Mark every message from this sender to me read",
+            description: "The sender hears messages_read_batch (not across a block).",
+            path: { senderId: "The other person's id" },
+            ok: {
+              description: "What changed",
+              schema: t.Object({ updatedCount: t.Integer(), readMessages: t.Array(t.Object({ id: t.Integer(), read_at: time })) }),
+            },
+            errors: [400, 404],
+          }),
+        },
       )
       .get("/api/messages/:contactId", ({ params, query, user }) => {
         const contactId = otherUserId("contactId", params.contactId, user.id);
@@ -80,6 +122,19 @@ export function messageRoutes(ctx: AppContext) {
         // Past messages stay readable after a block. `contact`: the caller has written to this
         // person, so the client shows their pictures unblurred.
         return { ...conversation(ctx.db, user.id, contactId, limit, before), contact: ctx.contacts.hasWritten(user.id, contactId) };
+      }, {
+        detail: operation({
+          tag: "Messages",
+          summary: "One page of a conversation, oldest first",
+          description: "The next page: before = this page's oldestMessageTime. Paging never skips or repeats a message.",
+          path: { contactId: "The other person's id" },
+          query: pageQuery,
+          ok: {
+            description: "The page",
+            schema: t.Object({ messages: t.Array(ref.Message), hasMore: t.Boolean(), oldestMessageTime: t.Union([time, t.Null()]), contact: t.Boolean() }),
+          },
+          errors: [400, 404],
+        }),
       })
   );
 }

@@ -1,7 +1,10 @@
 // HTTP for the person being moderated: their unacknowledged warnings, and acknowledging one.
 // (The console itself is server-rendered under /mod, in src/pages/mod.)
+import { Type as t } from "@sinclair/typebox";
 import { Budget, HOUR_MS } from "../http/rate-limit.ts";
 import { Elysia } from "elysia";
+import { ref } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { validationError } from "../http/errors.ts";
@@ -19,10 +22,25 @@ export function moderationRoutes(ctx: AppContext) {
     .get("/api/warnings", ({ user }) => {
       reads.take(user.id);
       return { warnings: unacknowledged(ctx.db, user.id) };
+    }, {
+      detail: operation({
+        tag: "Safety",
+        summary: "A moderator's warnings to me not yet acknowledged",
+        ok: { description: "Oldest first", schema: t.Object({ warnings: t.Array(ref.WarningNotice) }) },
+        errors: [429],
+      }),
     })
     .post("/api/warnings/:id/acknowledge", ({ params, user }) => {
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A warning id is a positive whole number" });
       acks.take(user.id);
       return { warning: acknowledge(ctx.db, user.id, Number(params.id)) };
+    }, {
+      detail: operation({
+        tag: "Safety",
+        summary: "Acknowledge a warning",
+        path: { id: "The warning's id" },
+        ok: { description: "The warning", schema: t.Object({ warning: ref.WarningNotice }) },
+        errors: [400, 404, 429],
+      }),
     });
 }

@@ -2,6 +2,8 @@
 import { Budget, HOUR_MS } from "../http/rate-limit.ts";
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { answers } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { validate } from "../http/validate.ts";
@@ -20,5 +22,14 @@ export function privacyRoutes(ctx: AppContext) {
     const { allowFrom } = validate(privacyBody, body);
     changes.take(user.id);
     return { user: toOwnUser(setAllowFrom(ctx.db, ctx.contacts, user.id, allowFrom)) };
+  }, {
+    detail: operation({
+      tag: "Safety",
+      summary: "Choose who may message and call me",
+      description: '"contacts" are people the user has written to; strangers then get 403 not_accepting.',
+      json: privacyBody,
+      ok: { description: "The own record with allow_from", schema: answers.ownUser },
+      errors: [400, 429],
+    }),
   });
 }

@@ -1,6 +1,7 @@
 // The server's events and the entities they carry, as TypeBox schemas, so the API document
-// (src/api-docs) can show them. protocol.ts stays the source of the types; the check at the end
-// of this file fails the build if a schema here and its interface there disagree in any field.
+// (src/api-docs) can show them; an entity's title is the name the document shows it by.
+// protocol.ts stays the source of the types; the check at the end of this file fails the build
+// if a schema here and its interface there disagree in any field.
 import { Type as t, type Static, type TSchema } from "@sinclair/typebox";
 import { profileSchema } from "../users/profile.ts";
 import type { BanNotice, Message, OwnUser, PublicUser, RoulettePartner, ServerEventName, ServerEvents, WarningNotice } from "./protocol.ts";
@@ -24,7 +25,7 @@ export const publicUserSchema = t.Object({
   created_at: IsoTime,
   is_guest: t.Boolean(),
   profile: Nullable(profileSchema),
-});
+}, { title: "PublicUser" });
 
 export const ownUserSchema = t.Composite([
   publicUserSchema,
@@ -34,7 +35,7 @@ export const ownUserSchema = t.Composite([
     allow_from: t.Union([t.Literal("everyone"), t.Literal("contacts")]),
     role: t.Union([t.Literal("user"), t.Literal("moderator"), t.Literal("admin")]),
   }),
-]);
+], { title: "OwnUser" });
 
 export const messageSchema = t.Object({
   id: t.Integer(),
@@ -56,7 +57,7 @@ export const messageSchema = t.Object({
   read_at: Nullable(IsoTime),
   is_removed: t.Boolean(),
   partner_id: t.Integer(),
-});
+}, { title: "Message" });
 
 export const roulettePartnerSchema = t.Object({
   id: t.String(),
@@ -65,10 +66,10 @@ export const roulettePartnerSchema = t.Object({
   country_code: Nullable(t.String()),
   country_name: Nullable(t.String()),
   age: Nullable(t.Integer()),
-});
+}, { title: "RoulettePartner" });
 
-export const banNoticeSchema = t.Object({ reason: t.String(), until: Nullable(IsoTime), appeal_url: t.String() });
-export const warningNoticeSchema = t.Object({ id: t.Integer(), reason: t.String(), created_at: IsoTime });
+export const banNoticeSchema = t.Object({ reason: t.String(), until: Nullable(IsoTime), appeal_url: t.String() }, { title: "BanNotice" });
+export const warningNoticeSchema = t.Object({ id: t.Integer(), reason: t.String(), created_at: IsoTime }, { title: "WarningNotice" });
 
 const presence = t.Object({ userId: t.Integer(), name: t.String() });
 

@@ -1,11 +1,15 @@
 // HTTP: POST /api/reports (API.md "Safety"). JSON, or multipart when a still goes with it.
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { validate } from "../http/validate.ts";
 import { reportBody } from "./model.ts";
 import { readReportRequest } from "./request.ts";
 import { fileReport, loadReportedPairs } from "./service.ts";
+
+const reportAnswer = t.Object({ report: t.Object({ id: t.Integer(), status: t.String(), created_at: t.String({ format: "date-time" }) }) });
 
 export function reportRoutes(ctx: AppContext) {
   // The app is built once per context: this is where reported pairs enter the roulette queue.
@@ -19,6 +23,19 @@ export function reportRoutes(ctx: AppContext) {
       set.status = filed.merged ? 200 : 201;
       return { report: filed.report };
     },
-    { parse: "none" },
+    {
+      parse: "none",
+      detail: operation({
+        tag: "Safety",
+        summary: "Report a person or a Video Roulette stranger",
+        description:
+          "JSON, or multipart with the same fields plus evidence (an image, re-encoded without metadata). " +
+          "A report of the same person in the same context within 10 minutes merges into the first (200).",
+        json: reportBody,
+        multipart: t.Composite([reportBody, t.Object({ evidence: t.Optional(t.String({ format: "binary" })) })]),
+        ok: { status: 201, description: "Received", schema: reportAnswer },
+        errors: [400, 404, 413, 415, 429],
+      }),
+    },
   );
 }

@@ -1,7 +1,10 @@
 // HTTP: sending one file or a group of files in a chat.
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { randomUUID } from "node:crypto";
 import type { UserRow } from "../../db/schema.ts";
+import { answers } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { validationError } from "../http/errors.ts";
@@ -42,6 +45,10 @@ async function upload(ctx: AppContext, user: UserRow, request: Request, rules: R
   }
 }
 
+const receiverId = t.String({ pattern: "^[1-9][0-9]{0,15}$", description: "The other person's id" });
+const file = t.String({ format: "binary", description: `1 byte to ${MAX_FILE_BYTES} bytes` });
+const uploadErrors = [400, 403, 404, 413, 415, 429];
+
 export function chatUploadRoutes(ctx: AppContext) {
   return new Elysia()
     .use(authGuard(ctx))
@@ -52,7 +59,17 @@ export function chatUploadRoutes(ctx: AppContext) {
         set.status = 201;
         return { message };
       },
-      { parse: "none" },
+      {
+        parse: "none",
+        detail: operation({
+          tag: "Messages",
+          summary: "Send one file in a chat",
+          description: "Pictures are re-encoded without metadata. Both sides hear it like a text message (message_sent, new_message).",
+          multipart: t.Object({ file, receiverId }),
+          ok: { status: 201, description: "The stored message", schema: answers.message },
+          errors: uploadErrors,
+        }),
+      },
     )
     .post(
       "/api/messages/upload-multiple",
@@ -61,6 +78,16 @@ export function chatUploadRoutes(ctx: AppContext) {
         set.status = 201;
         return { messages };
       },
-      { parse: "none" },
+      {
+        parse: "none",
+        detail: operation({
+          tag: "Messages",
+          summary: `Send up to ${MAX_FILES_PER_UPLOAD} files at once`,
+          description: "Repeat the files field; the messages share one group_id.",
+          multipart: t.Object({ files: t.Array(file, { maxItems: MAX_FILES_PER_UPLOAD }), receiverId }),
+          ok: { status: 201, description: "The stored messages", schema: answers.messages },
+          errors: uploadErrors,
+        }),
+      },
     );
 }

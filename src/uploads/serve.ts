@@ -2,6 +2,7 @@
 // Everything that is not a raster image is a download that cannot run script, and a file the
 // asker may not see is a 404 exactly like a file that does not exist.
 import { Elysia } from "elysia";
+import { operation } from "../api-docs/operation.ts";
 import { sessionFor } from "../auth/service.ts";
 import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
@@ -71,6 +72,19 @@ async function serve(ctx: AppContext, request: Request, withBody: boolean): Prom
 
 export function serveUploads(ctx: AppContext) {
   return new Elysia()
-    .get("/uploads/*", ({ request }) => serve(ctx, request, true))
-    .head("/uploads/*", ({ request }) => serve(ctx, request, false));
+    .get("/uploads/*", ({ request }) => serve(ctx, request, true), {
+      detail: operation({
+        tag: "Messages",
+        summary: "A stored file: an avatar to anyone, a chat file only to its sender and receiver",
+        description:
+          "The session cookie (for <img>) or a bearer token says who asks; anyone else gets 404. " +
+          "Anything but a raster image is an attachment that cannot run script.",
+        public: true,
+        path: { path: "The file_path of a message, or the path of an avatar_url under /uploads/" },
+        ok: { description: "The file" },
+        errors: [404],
+      }),
+    })
+    // HEAD is GET without the body: documented once, under GET.
+    .head("/uploads/*", ({ request }) => serve(ctx, request, false), { detail: { hide: true } });
 }

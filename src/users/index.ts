@@ -1,14 +1,24 @@
 // HTTP: the people list, one person, the signed-in user's profile and their 18+ confirmation.
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { answers, ref } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { notFound, rateLimited, validationError } from "../http/errors.ts";
 import { Budget, HOUR_MS, TokenBuckets } from "../http/rate-limit.ts";
 import { validate } from "../http/validate.ts";
 import { confirmAdult } from "./adult.ts";
-import { parseListQuery } from "./list-query.ts";
+import { listQuery, parseListQuery } from "./list-query.ts";
 import { profileBody } from "./model.ts";
 import { avatarUrl, listUsers, requireUser, toOwnUser, toPublicUser, updateProfile } from "./service.ts";
+
+const userPage = t.Object({
+  users: t.Array(ref.PublicUser),
+  nextCursor: t.Union([t.String(), t.Null()]),
+  total: t.Optional(t.Integer()),
+  online: t.Optional(t.Integer()),
+});
 
 /** Confirming is a one-time act; a generous budget only stops a script hammering the row. */
 export const CONFIRM_ADULT_PER_HOUR = 30;
@@ -28,8 +38,19 @@ export function userRoutes(ctx: AppContext) {
     .get("/api/users", ({ query, user }) => {
       if (!listReads.take(user.id)) throw rateLimited(listReads.retryAfter(user.id));
       return listUsers(ctx.db, user.id, parseListQuery(query, ctx.blocks.hiddenFrom(user.id)));
+    }, {
+      detail: operation({
+        tag: "Users",
+        summary: "Find people: everyone but me, online first, filtered and paged on the server",
+        description: "The next page: cursor = the previous answer's nextCursor. total and online count the whole filtered set on the first page.",
+        query: listQuery,
+        ok: { description: "One page", schema: userPage },
+        errors: [400, 429],
+      }),
     })
-    .get("/api/users/avatar/info", ({ user }) => ({ avatar_url: avatarUrl(user.avatarPath) }))
+    .get("/api/users/avatar/info", ({ user }) => ({ avatar_url: avatarUrl(user.avatarPath) }), {
+      detail: operation({ tag: "Users", summary: "My avatar's address", ok: { description: "null without one", schema: answers.avatar } }),
+    })
     .get("/api/users/:id", ({ params, user }) => {
       profileReads.take(user.id);
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A user id is a positive whole number" });
@@ -37,10 +58,28 @@ export function userRoutes(ctx: AppContext) {
       // Someone who blocked you is simply not there; the blocker can still open your profile.
       if (ctx.blocks.hasBlocked(id, user.id)) throw notFound("User not found");
       return { user: toPublicUser(requireUser(ctx.db, id)) };
+    }, {
+      detail: operation({
+        tag: "Users",
+        summary: "One person's public profile",
+        description: "404 for an unknown id and for someone who blocked the caller.",
+        path: { id: "The person's id" },
+        ok: { description: "The person", schema: answers.publicUser },
+        errors: [400, 404, 429],
+      }),
     })
     .put("/api/users/profile", ({ body, user }) => {
       const input = validate(profileBody, body);
       return { user: toOwnUser(updateProfile(ctx.db, user, input)) };
+    }, {
+      detail: operation({
+        tag: "Users",
+        summary: "Change my profile",
+        description: "A registered user's age stays within 18 to 99 and cannot be removed; avatars change only through the avatar calls.",
+        json: profileBody,
+        ok: { description: "The own record", schema: answers.ownUser },
+        errors: [400],
+      }),
     })
     .post(
       "/api/users/confirm-adult",
@@ -49,6 +88,15 @@ export function userRoutes(ctx: AppContext) {
         return { user: toOwnUser(confirmAdult(ctx.db, user.id, Date.now()) ?? requireUser(ctx.db, user.id)) };
       },
       // Nothing is read from the body: the act of calling is the confirmation.
-      { parse: "none" },
+      {
+        parse: "none",
+        detail: operation({
+          tag: "Users",
+          summary: "Confirm that I am 18 or older",
+          description: "Needed before Video Roulette and calls by accounts made before the 18+ rule.",
+          ok: { description: "The own record with adult_confirmed_at", schema: answers.ownUser },
+          errors: [429],
+        }),
+      },
     );
 }
