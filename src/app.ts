@@ -1,5 +1,6 @@
 // Builds the Elysia app from the feature modules. server.ts listens with it; tests build it too.
 import { Elysia } from "elysia";
+import { apiDocs, healthDetail } from "./api-docs/index.ts";
 import { authRoutes } from "./auth/index.ts";
 import { blockRoutes } from "./blocks/index.ts";
 import type { AppContext } from "./context.ts";
@@ -30,7 +31,7 @@ export function buildApp(ctx: AppContext) {
       set.headers["x-content-type-options"] = "nosniff";
       if (responseValue instanceof Response) withPagePolicies(responseValue, ctx.config, request);
     })
-    .get("/healthz", () => ({ ok: true }))
+    .get("/healthz", () => ({ ok: true }), { detail: healthDetail })
     .use(metricsRoutes(ctx))
     .use(authRoutes(ctx))
     .use(userRoutes(ctx))
@@ -41,6 +42,7 @@ export function buildApp(ctx: AppContext) {
     .use(uploadRoutes(ctx))
     .use(reportRoutes(ctx))
     .use(moderationRoutes(ctx))
+    .use(apiDocs)
     .use(realtimeRoutes(ctx))
     .use(peerRoutes(ctx))
     .use(pageRoutes(ctx));

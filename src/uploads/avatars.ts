@@ -1,8 +1,11 @@
 // HTTP: replacing and removing the signed-in user's avatar. Only real raster images are kept,
 // re-encoded without metadata (animations keep their frames), under a new random name each time.
 import { eq } from "drizzle-orm";
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { users } from "../../db/schema.ts";
+import { answers } from "../api-docs/answers.ts";
+import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import type { Db } from "../db.ts";
@@ -55,13 +58,22 @@ export function avatarRoutes(ctx: AppContext) {
           });
           const old = swapAvatar(ctx.db, user.id, path);
           await removeUpload(ctx.config.dataDir, old);
-          ctx.metrics.uploads.avatar.inc();
           return { avatar_url: avatarUrl(path) };
         } finally {
           await received.dispose();
         }
       },
-      { parse: "none" },
+      {
+        parse: "none",
+        detail: operation({
+          tag: "Users",
+          summary: "Replace my avatar",
+          description: "JPEG, PNG, GIF or WebP by content, re-encoded without metadata; the old file is deleted.",
+          multipart: t.Object({ avatar: t.String({ format: "binary", description: `At most ${MAX_AVATAR_BYTES} bytes` }) }),
+          ok: { description: "The new address", schema: answers.avatar },
+          errors: [400, 413, 415, 429],
+        }),
+      },
     )
     .delete(
       "/api/users/avatar",
@@ -70,6 +82,9 @@ export function avatarRoutes(ctx: AppContext) {
         await removeUpload(ctx.config.dataDir, old);
         return { success: true };
       },
-      { parse: "none" },
+      {
+        parse: "none",
+        detail: operation({ tag: "Users", summary: "Remove my avatar", description: "Deletes the file.", ok: { description: "Removed", schema: answers.success } }),
+      },
     );
 }
