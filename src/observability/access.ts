@@ -1,11 +1,13 @@
 // Who may read /metrics. With METRICS_TOKEN set: whoever sends it as a bearer token, compared in
-// constant time. Without it: only clients on this machine, judged by the socket's address (or, with
-// TRUST_PROXY, the address the proxy saw), never by a header a client can write.
+// constant time. Without it: only clients on this machine, judged by the socket's address, never by a
+// header a client can write. Behind a proxy (TRUST_PROXY) every request arrives from the proxy, often
+// on loopback, and a proxy that forgets X-Forwarded-For would pass strangers off as local: there the
+// token is the only way in.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { bearerToken, clientAddress } from "../http/request.ts";
 
-export type MetricsAccess = "allowed" | "token_required" | "loopback_only";
+export type MetricsAccess = "allowed" | "token_required" | "loopback_only" | "proxy_needs_token";
 
 /** Hashing first gives equal lengths, so the comparison time says nothing about the token. */
 const digest = (value: string) => createHash("sha256").update(value).digest();
@@ -20,5 +22,6 @@ export function metricsAccess(request: Request, socketAddress: string | undefine
     const given = bearerToken(request.headers.get("authorization"));
     return given !== null && timingSafeEqual(digest(given), digest(config.metricsToken)) ? "allowed" : "token_required";
   }
+  if (config.trustProxy) return "proxy_needs_token";
   return isLoopback(clientAddress(request, socketAddress, config)) ? "allowed" : "loopback_only";
 }

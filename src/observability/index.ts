@@ -26,6 +26,7 @@ export function metricsRoutes(ctx: AppContext) {
           set.headers["www-authenticate"] = 'Bearer realm="metrics"';
           throw unauthorized("Send the metrics token as Authorization: Bearer <METRICS_TOKEN>");
         }
+        if (access === "proxy_needs_token") throw forbidden("Behind a proxy (TRUST_PROXY), metrics need METRICS_TOKEN");
         if (access === "loopback_only") throw forbidden("Metrics are served only to this machine; set METRICS_TOKEN to scrape from elsewhere");
         return new Response(ctx.metrics.registry.render(), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } });
       },
