@@ -97,7 +97,7 @@ describe("who may read /metrics", () => {
 
   test("behind a trusted proxy, loopback proves nothing: without METRICS_TOKEN nobody reads it", async () => {
     const { url } = proxied.listen();
-    for (const headers of [{}, { "x-forwarded-for": "203.0.113.9" }, { "x-forwarded-for": "203.0.113.9, 127.0.0.1" }]) {
+    for (const headers of [{} as Record<string, string>, { "x-forwarded-for": "203.0.113.9" }, { "x-forwarded-for": "203.0.113.9, 127.0.0.1" }]) {
       const response = await fetch(`${url}/metrics`, { headers });
       expect(response.status).toBe(403);
       expect((await response.json()).error).toContain("METRICS_TOKEN");
