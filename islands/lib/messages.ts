@@ -76,26 +76,6 @@ export function incomingOutcome(message: Message, ctx: IncomingContext): Incomin
   return { contactId, unread: toMe && !open, showInOpenChat: open, markRead: toMe && open };
 }
 
-export interface UnreadCounters {
-  total: number;
-  byUser: Record<number, number>;
-}
-
-export function countUnread(counters: UnreadCounters, senderId: number): UnreadCounters {
-  return {
-    total: counters.total + 1,
-    byUser: { ...counters.byUser, [senderId]: (counters.byUser[senderId] ?? 0) + 1 },
-  };
-}
-
-/** After reading a chat: its count leaves the total. */
-export function clearUnread(counters: UnreadCounters, senderId: number): UnreadCounters {
-  const gone = counters.byUser[senderId] ?? 0;
-  const byUser = { ...counters.byUser };
-  delete byUser[senderId];
-  return { total: Math.max(0, counters.total - gone), byUser };
-}
-
 /** A client-made id that makes sending safe to retry (at most 64 characters, API.md). */
 export function clientMessageId(): string {
   const c = globalThis.crypto;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { addMessages, clearUnread, countUnread, groupTickState, incomingOutcome, markDelivered, markRead, tickState } from "../../islands/lib/messages.ts";
+import { addMessages, groupTickState, incomingOutcome, markDelivered, markRead, tickState } from "../../islands/lib/messages.ts";
 import { message } from "./fixtures.ts";
 
 describe("conversation messages", () => {
@@ -53,14 +53,5 @@ describe("incoming messages and counters", () => {
 
   test("a message not addressed to me never counts", () => {
     expect(incomingOutcome(message({ sender_id: 2, receiver_id: 7 }), { meId: me, openChatId: null }).unread).toBe(false);
-  });
-
-  test("counting raises the total and the sender's own count; reading clears only that sender", () => {
-    let counters = { total: 0, byUser: {} as Record<number, number> };
-    counters = countUnread(counters, 2);
-    counters = countUnread(counters, 2);
-    counters = countUnread(counters, 3);
-    expect(counters).toEqual({ total: 3, byUser: { 2: 2, 3: 1 } });
-    expect(clearUnread(counters, 2)).toEqual({ total: 1, byUser: { 3: 1 } });
   });
 });
