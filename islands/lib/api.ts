@@ -2,6 +2,7 @@
 // {error, code, fields} into ApiError.
 import { perf, routeKind } from "./perf.ts";
 import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem, WarningNotice } from "./types.ts";
+import type { PeoplePage } from "./user-search.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -92,7 +93,8 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
   return {
     me: () => call<{ user: OwnUser }>("GET", "/api/auth/me"),
     logout: () => call<{ success: boolean }>("POST", "/api/auth/logout"),
-    users: () => call<{ users: PublicUser[]; total: number; online: number }>("GET", "/api/users?limit=500"),
+    /** `query`: see user-search.ts peopleQuery (filters, limit, cursor). */
+    users: (query = "limit=50") => call<PeoplePage>("GET", `/api/users?${query}`),
     user: (id: number) => call<{ user: PublicUser }>("GET", `/api/users/${id}`),
     updateProfile: (changes: ProfileChanges) => call<{ user: OwnUser }>("PUT", "/api/users/profile", changes),
     countries: () => call<{ countries: Country[] }>("GET", "/api/geo/countries"),

@@ -5,7 +5,7 @@ import { batch } from "@preact/signals-react";
 import type { Api } from "./api.ts";
 import { batches, acceptableFiles } from "./files.ts";
 import { addOwnMessage } from "./inbox.ts";
-import { sortChats, sortUsers } from "./lists.ts";
+import { sortChats } from "./lists.ts";
 import { addMessages, clientMessageId } from "./messages.ts";
 import type { RealtimeClient } from "./socket.ts";
 import { showRefusal } from "./safety.ts";
@@ -14,6 +14,7 @@ import type { ChatStore } from "./store.ts";
 import type { ChatUser, SettingsSection, Tab, UnreadItem, ViewMode } from "./types.ts";
 import { Timers } from "./timers.ts";
 import { UnreadCounters } from "./unread.ts";
+import { PeopleList } from "./user-search.ts";
 
 export type RealtimePort = Pick<RealtimeClient, "on" | "send" | "request" | "connected">;
 export interface Notifier {
@@ -38,6 +39,8 @@ export class ChatController {
   private staleRetries = 0;
   private retryPending = false;
   readonly unread: UnreadCounters;
+  /** All Users and Find Users: searched and paged on the server. */
+  readonly people: PeopleList;
 
   constructor(
     readonly store: ChatStore,
@@ -46,6 +49,7 @@ export class ChatController {
     readonly notify: Notifier,
   ) {
     this.unread = new UnreadCounters(store);
+    this.people = new PeopleList(store, (query) => api.users(query));
   }
 
   get socket(): RealtimePort | null {
@@ -81,15 +85,9 @@ export class ChatController {
   }
 
 
-  async loadUsers(): Promise<void> {
-    try {
-      const { users } = await this.api.users();
-      this.store.users.value = sortUsers(users);
-    } catch (error) {
-      console.error("Failed to load users", error);
-    } finally {
-      this.store.usersLoading.value = false;
-    }
+  /** The first page again, for the filters on screen. */
+  loadUsers(): Promise<void> {
+    return this.people.reload();
   }
 
   async loadChats(): Promise<void> {

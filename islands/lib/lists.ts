@@ -45,15 +45,17 @@ export const EMPTY_FILTERS: UserFilters = {
 };
 
 /**
- * The Find Users filters: name substring (case-insensitive), exact gender, orientation and
- * country_name, an age range (users with no age are left out once a bound is set), online only.
+ * The Find Users filters: name substring (case-insensitive, in the name or the username, as the
+ * server matches it), exact gender, orientation and country_name, an age range (users with no age
+ * are left out once a bound is set), online only. The server searches; this keeps what is shown
+ * true to the filters as presence changes and people are added between answers.
  */
 export function filterUsers<T extends ChatUser>(users: T[], f: UserFilters): T[] {
   const name = f.name.trim().toLowerCase();
   const min = f.minAge === "" ? null : Number(f.minAge);
   const max = f.maxAge === "" ? null : Number(f.maxAge);
   return users.filter((u) => {
-    if (name && !u.name.toLowerCase().includes(name)) return false;
+    if (name && !u.name.toLowerCase().includes(name) && !u.username.toLowerCase().includes(name)) return false;
     if (f.gender && u.gender !== f.gender) return false;
     if (f.orientation && u.orientation !== f.orientation) return false;
     if (f.country && u.country_name !== f.country) return false;

@@ -2,6 +2,7 @@
 // server render never shares state between requests).
 import { computed, signal } from "@preact/signals-react";
 import type { Refusal, SafetyDialog } from "./safety.ts";
+import { onlineNow, type PeopleCount } from "./user-search.ts";
 import type { ConnectionStatus } from "./socket.ts";
 import type { BanNotice, ChatUser, LightboxImage, Message, OwnUser, SettingsSection, Tab, ViewMode, WarningNotice } from "./types.ts";
 
@@ -12,6 +13,7 @@ export interface BanState {
 
 export function createStore(me: OwnUser) {
   const users = signal<ChatUser[]>([]);
+  const everyoneCount = signal<PeopleCount | null>(null);
   const tab = signal<Tab>("users");
   const selected = signal<ChatUser | null>(null);
   const viewMode = signal<ViewMode>("chat");
@@ -20,8 +22,11 @@ export function createStore(me: OwnUser) {
     /** False until the browser has read local storage: the first render equals the server's. */
     ready: signal(false),
     connection: signal<ConnectionStatus>("idle"),
+    /** The people list as loaded so far, page by page, for the Find Users filters on screen (user-search.ts). */
     users,
     usersLoading: signal(true),
+    /** The server's count of everyone (not only the loaded pages), for the online counter. */
+    everyoneCount,
     chats: signal<ChatUser[]>([]),
     chatsLoading: signal(true),
     unreadTotal: signal(0),
@@ -57,7 +62,10 @@ export function createStore(me: OwnUser) {
     /** A moderator's warnings not yet acknowledged, oldest first; the first is on screen. */
     warnings: signal<WarningNotice[]>([]),
     /** Counts yourself, as the spec's "online count plus one". */
-    onlineCount: computed(() => users.value.filter((u) => u.is_online).length + 1),
+    onlineCount: computed(() => {
+      const count = everyoneCount.value;
+      return (count ? onlineNow(count, users.value) : users.value.filter((u) => u.is_online).length) + 1;
+    }),
     /** The contact whose chat is on screen in chat view, or null. */
     openChatId: computed(() =>
       selected.value && viewMode.value === "chat" && (tab.value === "users" || tab.value === "chats") ? selected.value.id : null,

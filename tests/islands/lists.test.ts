@@ -34,6 +34,10 @@ describe("Find Users filters", () => {
   const ids = (f: Partial<typeof EMPTY_FILTERS>) => filterUsers(people, { ...EMPTY_FILTERS, ...f }).map((u) => u.id);
 
   test("matches a name substring without regard to case", () => expect(ids({ name: "ANNA" })).toEqual([1, 3]));
+  test("matches the username too, as the server's search does, so no server answer is hidden", () => {
+    const list = [user({ id: 7, name: "Nobody", username: "hidden_Handle" }), user({ id: 8, name: "Other", username: "other" })];
+    expect(filterUsers(list, { ...EMPTY_FILTERS, name: "handle" }).map((u) => u.id)).toEqual([7]);
+  });
   test("matches gender, orientation and country exactly", () => {
     expect(ids({ gender: "female" })).toEqual([1, 3]);
     expect(ids({ orientation: "heterosexual" })).toEqual([2, 3]);

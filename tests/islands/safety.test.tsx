@@ -225,7 +225,7 @@ describe("blocking from the chat header", () => {
     expect(controller.store.users.value).toEqual([]);
     handlers.get("block_changed")?.({ userId: 2, blocked: false });
     await wait(10);
-    expect(calls).toContain("GET /api/users?limit=500");
+    expect(calls).toContain("GET /api/users?limit=50");
     expect(controller.store.users.value.map((u) => u.id)).toEqual([2]);
   });
 
