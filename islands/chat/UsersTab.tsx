@@ -1,27 +1,40 @@
-// All Users: the online counter, the search toggle with the Find Users panel, and the list.
+// All Users: the online counter, the search toggle with the Find Users panel, and the list, which
+// the server searches and pages (lib/user-search.ts) as the filters change and the list scrolls.
 import { useSignals } from "@preact/signals-react/runtime";
-import { useMemo, useState } from "react";
+import { useRef, useState } from "react";
 import { EMPTY_FILTERS, filterUsers, filtersActive, type UserFilters } from "../lib/lists.ts";
+import { onlineNow, sameFilters } from "../lib/user-search.ts";
 import { useChat } from "./context.ts";
 import EmptyState from "./EmptyState.tsx";
 import FindUsersPanel from "./FindUsersPanel.tsx";
 import Icon from "./icons.tsx";
 import ListSkeleton from "./ListSkeleton.tsx";
+import { useCountryNames, useLoadMoreOnScroll, useSearchAsYouType } from "./usePeopleSearch.ts";
 import UserRow from "./UserRow.tsx";
 
 export default function UsersTab() {
   useSignals();
-  const { store } = useChat();
+  const { store, people, api } = useChat();
   const [searchOpen, setSearchOpen] = useState(false);
   const [filters, setFilters] = useState<UserFilters>(EMPTY_FILTERS);
+  const scroller = useRef<HTMLDivElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const wanted = searchOpen ? filters : EMPTY_FILTERS;
+  const active = filtersActive(wanted);
   const users = store.users.value;
-  const countries = useMemo(
-    () => [...new Set(users.map((u) => u.country_name).filter((c): c is string => Boolean(c)))].sort(),
-    [users],
+  // Until the server answers a change, what it sent before is narrowed here at once.
+  const shown = active ? filterUsers(users, wanted) : users;
+  const countries = useCountryNames(api, searchOpen, () =>
+    [...new Set(users.map((u) => u.country_name).filter((c): c is string => Boolean(c)))].sort(),
   );
-  const active = searchOpen && filtersActive(filters);
-  const shown = active ? filterUsers(users, filters) : users;
-  const othersOnline = users.some((u) => u.is_online);
+  useSearchAsYouType(people, wanted);
+  useLoadMoreOnScroll(people, scroller, sentinel, shown.length);
+
+  const answered = sameFilters(people.filters, wanted) && !people.searching.value;
+  const count = people.count.value;
+  const onlineFound = count ? onlineNow(count, users) : 0;
+  // With "online only", everyone found is online: the total follows the online count.
+  const found = count ? (wanted.onlineOnly ? onlineFound : count.total) : 0;
 
   const closeSearch = () => {
     setFilters(EMPTY_FILTERS);
@@ -51,22 +64,20 @@ export default function UsersTab() {
       {searchOpen && <FindUsersPanel filters={filters} countries={countries} onChange={setFilters} />}
       {active && (
         <div className="result-header" role="status">
-          <span>
-            {shown.filter((u) => u.is_online).length} of {shown.length} found
-          </span>
+          <span>{answered ? `${onlineFound} of ${found} found` : "Searching..."}</span>
           <button type="button" className="link-button" onClick={closeSearch} aria-label="Clear results">
             <Icon name="close" size={16} />
           </button>
         </div>
       )}
-      <div className="list-scroll">
-        {store.usersLoading.value ? (
+      <div className="list-scroll" ref={scroller} aria-busy={!answered || people.loadingMore.value}>
+        {store.usersLoading.value || (!answered && shown.length === 0) ? (
           <ListSkeleton rows={8} />
         ) : active && shown.length === 0 ? (
           <EmptyState icon="search" title="No users found" text="Try adjusting your search filters" />
         ) : (
           <>
-            {!active && !othersOnline && (
+            {!active && store.onlineCount.value <= 1 && (
               <div className="welcome-note">
                 <strong>Welcome, {store.me.value.name}!</strong>
                 <span>No one else is online right now. New people join all the time, so check back soon.</span>
@@ -77,6 +88,13 @@ export default function UsersTab() {
                 <UserRow key={user.id} user={user} />
               ))}
             </ul>
+            {people.hasMore.value && (
+              <div className="list-more" ref={sentinel}>
+                <button type="button" className="button small" disabled={people.loadingMore.value} onClick={() => void people.loadMore()}>
+                  {people.loadingMore.value ? "Loading..." : "Show more people"}
+                </button>
+              </div>
+            )}
           </>
         )}
       </div>
