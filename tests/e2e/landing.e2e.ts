@@ -56,7 +56,9 @@ const ADULT_ERROR = "Please confirm that you are 18 or older and accept the Term
 
 const onChatScreen = async (page: Page) => {
   await page.waitForURL(`${server.url}/`);
-  await page.waitForSelector('[data-island="ChatApp"]');
+  await page.waitForSelector('[data-island="ChatApp"]', { state: "attached" });
+  // With JavaScript off the island stays hidden and the page says the chat needs JavaScript.
+  await page.locator(".chat-app .tab-bar, #noscript-title").first().waitFor();
 };
 
 for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const) {
