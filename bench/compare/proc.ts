@@ -1,0 +1,110 @@
+// Child processes of the comparison bench and what /proc says about them. Every child is
+// registered here and killed when the bench ends, fails or is interrupted.
+import { existsSync, readFileSync } from "node:fs";
+import type { Subprocess } from "bun";
+
+const children = new Set<Subprocess>();
+
+function killAll(): void {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
+}
+
+process.on("exit", killAll);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+/** `taskset -c <core>` when the machine has taskset and that core, else nothing. */
+export function pinned(core: number): string[] {
+  const hasTaskset = ["/usr/bin/taskset", "/bin/taskset"].some(existsSync);
+  return hasTaskset && navigator.hardwareConcurrency > core ? ["taskset", "-c", String(core)] : [];
+}
+
+export const SERVER_CORE = pinned(0);
+export const LOAD_CORE = pinned(1);
+
+export interface Child {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  /** The last 4 KB the child wrote to stdout and stderr. */
+  log(): string;
+  /** Everything the child wrote to stdout. */
+  stdout(): string;
+  stop(): Promise<void>;
+}
+
+function collect(stream: ReadableStream<Uint8Array>, keep: (text: string) => void): void {
+  const decoder = new TextDecoder();
+  void (async () => {
+    for await (const chunk of stream) keep(decoder.decode(chunk));
+  })();
+}
+
+export function spawnChild(cmd: string[], env: Record<string, string>, cwd?: string): Child {
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  children.add(proc);
+  let tail = "";
+  let out = "";
+  collect(proc.stdout, (text) => {
+    out += text;
+    tail = (tail + text).slice(-4096);
+  });
+  collect(proc.stderr, (text) => (tail = (tail + text).slice(-4096)));
+  return {
+    proc,
+    log: () => tail,
+    stdout: () => out,
+    async stop() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+      children.delete(proc);
+    },
+  };
+}
+
+/**
+ * The real server's pid: with taskset in front, Bun's child is taskset, which execs the server,
+ * so the pid is the same process.
+ */
+export const pidOf = (child: Child): number => child.proc.pid;
+
+/** User plus system CPU time of a process, in microseconds. */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1e6) / 100;
+}
+
+/** Resident memory of a process, in KB. */
+export function rssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): number {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
+
+/** Polls `url` until it answers 200, the child exits, or `limitMs` passes. */
+export async function waitReady(url: string, child: Child, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (child.proc.exitCode !== null) throw new Error(`the server exited: ${child.log().trim()}`);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await Bun.sleep(100);
+  }
+  throw new Error(`the server did not answer ${url} within ${limitMs / 1000} s: ${child.log().trim()}`);
+}

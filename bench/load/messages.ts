@@ -1,0 +1,97 @@
+// The message load, in its own process: one sender and one receiver socket per pair of users;
+// each sender keeps `window` messages in flight (sending the next when an ack comes back). After
+// a warm-up, a measured window counts deliveries at the receivers and acks at the senders, and
+// reads the server's CPU time from /proc around it. Prints one JSON line (MessageResult).
+//   bun bench/load/messages.ts <spec.json>     (written by bench/compare.ts)
+import { cpuMicros } from "../compare/proc.ts";
+import { connect, inBatches, quantile, type Client, type Target } from "./clients.ts";
+
+export interface MessageSpec {
+  target: Target;
+  pairs: { sender: { id: number; token: string }; receiver: { id: number; token: string } }[];
+  warmupMs: number;
+  measureMs: number;
+  window: number;
+  serverPid: number;
+}
+
+export interface MessageResult {
+  sockets: number;
+  connectMs: number;
+  /** Messages delivered at receivers per second in the measured window. */
+  deliveredPerSecond: number;
+  ackedPerSecond: number;
+  ackP50: number;
+  ackP99: number;
+  /** Server CPU (user + system) per acknowledged message, in microseconds. */
+  cpuPerMessageUs: number;
+  errors: Record<string, number>;
+}
+
+const spec = (await Bun.file(process.argv[2]!).json()) as MessageSpec;
+const started = performance.now();
+const deadline = Date.now() + 60_000;
+const clients = await inBatches(spec.pairs.length, 50, deadline, async (i) => {
+  const pair = spec.pairs[i]!;
+  return { pair, sender: await connect(spec.target, pair.sender.token), receiver: await connect(spec.target, pair.receiver.token) };
+});
+if (clients.length < spec.pairs.length) throw new Error(`only ${clients.length * 2} of ${spec.pairs.length * 2} sockets opened within 60 s`);
+const connectMs = performance.now() - started;
+
+let measuring = false;
+let stopping = false;
+let delivered = 0;
+let acked = 0;
+const latencies: number[] = [];
+const errors: Record<string, number> = {};
+
+async function sendLoop(index: number, sender: Client, receiverId: number, lane: number): Promise<void> {
+  for (let n = 0; !stopping; n++) {
+    const sentAt = performance.now();
+    const counted = measuring;
+    const answer = await sender.request("send_message", { receiverId, content: `message ${n} from lane ${lane}`, messageType: "text", clientMessageId: `b${index}-${lane}-${n}` });
+    if (answer.error) {
+      errors[answer.error.code] = (errors[answer.error.code] ?? 0) + 1;
+      if (answer.error.code === "closed") return;
+      continue;
+    }
+    if (measuring) acked++;
+    if (counted && measuring) latencies.push(performance.now() - sentAt);
+  }
+}
+
+for (const { receiver } of clients) receiver.on("new_message", () => measuring && delivered++);
+for (const { sender } of clients) {
+  // Listened to (and parsed) as a browser would; not counted.
+  sender.on("message_sent", () => {});
+  sender.on("message_delivered", () => {});
+}
+const loops = clients.flatMap(({ pair, sender }, i) => Array.from({ length: spec.window }, (_, lane) => sendLoop(i, sender, pair.receiver.id, lane)));
+
+await Bun.sleep(spec.warmupMs);
+const cpuBefore = cpuMicros(spec.serverPid);
+const windowStart = performance.now();
+measuring = true;
+await Bun.sleep(spec.measureMs);
+measuring = false;
+const seconds = (performance.now() - windowStart) / 1000;
+const cpu = cpuMicros(spec.serverPid) - cpuBefore;
+stopping = true;
+await Promise.race([Promise.all(loops), Bun.sleep(5000)]);
+for (const { sender, receiver } of clients) {
+  sender.close();
+  receiver.close();
+}
+latencies.sort((a, b) => a - b);
+const result: MessageResult = {
+  sockets: clients.length * 2,
+  connectMs,
+  deliveredPerSecond: delivered / seconds,
+  ackedPerSecond: acked / seconds,
+  ackP50: quantile(latencies, 0.5),
+  ackP99: quantile(latencies, 0.99),
+  cpuPerMessageUs: acked > 0 ? cpu / acked : NaN,
+  errors,
+};
+console.log(JSON.stringify(result));
+process.exit(0);
