@@ -8,6 +8,8 @@ import { startSessionSweep } from "./auth/sessions.ts";
 import { watchBans } from "./moderation/watch.ts";
 import { MAX_REQUEST_BYTES } from "./uploads/limits.ts";
 import { createLogger } from "./observability/log.ts";
+import { existsSync } from "node:fs";
+import { MANIFEST_FILE } from "./pages/assets/manifest.ts";
 
 let config: Config;
 try {
@@ -36,6 +38,8 @@ ctx.log.info("Web Chat listening", {
   log_level: config.logLevel,
   metrics: config.metricsToken === null ? "loopback only" : "bearer token",
 });
+// Pages then go out without their scripts and styles; `npm start` builds first, a bare `bun src/server.ts` may not.
+if (!existsSync(MANIFEST_FILE)) ctx.log.warn("no browser build: run `bun scripts/build-client.ts`", { missing: MANIFEST_FILE });
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -40,7 +40,7 @@ async function home(ctx: AppContext, request: Request): Promise<Response> {
     user: toOwnUser(session.user),
     flash: flash ? flashText(flash, session.user.username) : null,
     ice: { iceServers: ctx.config.iceServers, iceTransportPolicy: ctx.config.iceTransportPolicy },
-  });
+  }, ctx.log);
   return htmlResponse(<ChatShellPage page={page} chat={chat} />, { noStore: true, cookies: flash ? [clearedFlashCookie(secure)] : [] });
 }
 

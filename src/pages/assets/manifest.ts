@@ -27,14 +27,9 @@ export const BUILD_URL = "/build/";
 
 const empty: Manifest = { scripts: {}, styles: {}, islands: {} };
 let cached: { mtimeMs: number; manifest: Manifest } | null = null;
-let warned = false;
 
 export function readManifest(): Manifest {
-  if (!existsSync(MANIFEST_FILE)) {
-    if (!warned) console.warn("[pages] public/build/manifest.json is missing: run `bun scripts/build-client.ts`");
-    warned = true;
-    return empty;
-  }
+  if (!existsSync(MANIFEST_FILE)) return empty;
   const { mtimeMs } = statSync(MANIFEST_FILE);
   if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, manifest: JSON.parse(readFileSync(MANIFEST_FILE, "utf8")) as Manifest };
   return cached.manifest;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createElement, type ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import type { ChatAppProps } from "../../../islands/props.ts";
+import { errorFields, type Logger } from "../../observability/log.ts";
 
 /** Each island's props: plain serialisable data. */
 export interface IslandProps {
@@ -30,12 +31,12 @@ async function loadIsland<N extends IslandName>(name: N): Promise<ComponentType<
   return module.default ?? null;
 }
 
-export async function renderIsland<N extends IslandName>(name: N, props: IslandProps[N]): Promise<RenderedIsland<N>> {
+export async function renderIsland<N extends IslandName>(name: N, props: IslandProps[N], log: Logger): Promise<RenderedIsland<N>> {
   try {
     const Component = await loadIsland(name);
     return { name, props, html: Component ? renderToString(createElement(Component, props)) : null };
   } catch (error) {
-    console.error(`[islands] ${name} could not be rendered on the server; the browser will render it:`, error);
+    log.error("island not rendered on the server; the browser renders it", { island: name, ...errorFields(error) });
     return { name, props, html: null };
   }
 }
