@@ -78,7 +78,7 @@ export async function start(name: SystemName, accounts: number, dataDir?: string
   const port = freePort();
   const dbFile = join(dir, "bench.sqlite");
   const seeded = name === "project" ? [] : seedUsers(dbFile, SECRET, accounts);
-  const env =
+  const env: Record<string, string> =
     name === "project"
       ? { ...PROJECT_ENV, DATA_DIR: dir, HOST: "127.0.0.1", PORT: String(port), JWT_SECRET: SECRET }
       : { DB_FILE: dbFile, PORT: String(port), BENCH_SECRET: SECRET, NODE_ENV: "production" };

@@ -1,0 +1,121 @@
+// The comparison bench (issue 11): this project, a Node + Socket.IO + better-sqlite3 peer doing
+// the same work per message on the same schema, and a raw Bun.serve + bun:sqlite group-commit
+// floor, each a child process pinned to core 0 (where taskset exists), loaded by a generator in its
+// own process on core 1. Systems are interleaved over the rounds (project, peer, floor, project,
+// ...); then idle sockets for all three, and roulette and history for the project alone. Ends
+// with a Markdown table for the README. Every part is bounded in time; children die with it.
+//   bun bench/compare.ts               (npm run bench; about 8 to 12 minutes)
+//   BENCH_QUICK=1 bun bench/compare.ts (one round, smaller counts; under 2 minutes)
+//   PARTS=messages,sockets ROUNDS=5 MEASURE_SECONDS=8 WINDOW=4 bun bench/compare.ts
+import { cpus, loadavg } from "node:os";
+import type { MessageResult } from "./load/messages.ts";
+import type { SocketsResult } from "./load/sockets.ts";
+import { history, roulette, type HistoryOptions } from "./compare/project-only.ts";
+import { SERVER_CORE } from "./compare/proc.ts";
+import { short, table, type Figures } from "./compare/report.ts";
+import { runLoad } from "./compare/run-load.ts";
+import { ensurePeerInstalled, LABELS, SYSTEMS, start, type SystemName } from "./compare/systems.ts";
+
+const QUICK = ["1", "true", "yes"].includes((process.env.BENCH_QUICK ?? "").toLowerCase());
+const num = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number`);
+  return value;
+};
+
+const o = {
+  rounds: num("ROUNDS", QUICK ? 1 : 3),
+  socketCounts: [40, num("MANY_SOCKETS", QUICK ? 200 : 1000)],
+  warmupMs: num("WARMUP_SECONDS", QUICK ? 0.5 : 1) * 1000,
+  measureMs: num("MEASURE_SECONDS", QUICK ? 2 : 5) * 1000,
+  window: num("WINDOW", 1),
+  idle: num("IDLE_SOCKETS", QUICK ? 1000 : 5000),
+  openLimitS: 60,
+  roulette: { waiting: num("ROULETTE_WAITING", QUICK ? 200 : 1000), seekers: num("ROULETTE_SEEKERS", QUICK ? 20 : 50), warmupMs: 1000, measureMs: QUICK ? 2000 : 5000 },
+  history: {
+    big: num("HISTORY_BIG", QUICK ? 10_000 : 100_000),
+    small: 1000,
+    filler: num("HISTORY_FILLER", QUICK ? 0 : 899_000),
+    requests: QUICK ? 100 : 300,
+  } satisfies HistoryOptions,
+};
+const PARTS = ["messages", "sockets", "roulette", "history"] as const;
+const chosen = (process.env.PARTS ?? PARTS.join(",")).split(",");
+const wanted = (part: (typeof PARTS)[number]) => chosen.includes(part);
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+const errorsOf = (e: Record<string, number>) => (Object.keys(e).length ? ` errors ${JSON.stringify(e)}` : "");
+const bunVersion = Bun.version;
+const nodeVersion = Bun.spawnSync(["node", "--version"]).stdout.toString().trim();
+const machine = `${navigator.hardwareConcurrency} cores (${cpus()[0]?.model ?? "unknown CPU"}), Linux; bun ${bunVersion}, node ${nodeVersion}; servers ${SERVER_CORE.length ? "pinned to core 0 with taskset, load on core 1" : "not pinned (no taskset)"}`;
+const loadBefore = loadavg()[0]!;
+const begun = performance.now();
+
+console.log(`Comparison bench (${QUICK ? "BENCH_QUICK" : "full"}): ${machine}; load average ${loadBefore.toFixed(2)} at start`);
+if (wanted("messages")) ensurePeerInstalled();
+
+const figures: Figures = { messages: { project: new Map(), peer: new Map(), floor: new Map() }, sockets: {} };
+
+if (wanted("messages")) {
+  const accounts = Math.max(...o.socketCounts);
+  for (let round = 1; round <= o.rounds; round++) {
+    for (const name of SYSTEMS) {
+      const server = await start(name, accounts);
+      try {
+        for (const sockets of o.socketCounts) {
+          const pairs = Array.from({ length: sockets / 2 }, (_, i) => ({ sender: server.accounts[2 * i]!, receiver: server.accounts[2 * i + 1]! }));
+          const r = await runLoad<MessageResult>("messages", { target: server.target, pairs, warmupMs: o.warmupMs, measureMs: o.measureMs, window: o.window, serverPid: server.pid });
+          const list = figures.messages[name].get(sockets) ?? [];
+          list.push(r);
+          figures.messages[name].set(sockets, list);
+          console.log(
+            `round ${round} ${LABELS[name].padEnd(14)} ${String(sockets).padStart(5)} sockets: ${fmt(r.deliveredPerSecond).padStart(6)} msgs/s, ack p50 ${fmt(r.ackP50, 1)} ms p99 ${fmt(r.ackP99, 1)} ms, CPU ${fmt(r.cpuPerMessageUs)} us/msg, RSS ${fmt(r.rssKb / 1024)} MB, opened in ${fmt(r.connectMs / 1000, 1)} s${errorsOf(r.errors)}`,
+          );
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+}
+
+if (wanted("sockets")) {
+  for (const name of SYSTEMS) {
+    const server = await start(name, o.idle);
+    try {
+      await Bun.sleep(1000);
+      const r = await runLoad<SocketsResult>("sockets", { target: server.target, tokens: server.accounts.map((a) => a.token), limitMs: o.openLimitS * 1000, serverPid: server.pid });
+      figures.sockets[name] = r;
+      console.log(
+        `${LABELS[name].padEnd(14)} ${r.opened} of ${r.asked} idle signed-in sockets opened in ${fmt(r.openMs / 1000, 1)} s (${r.failed} failed); RSS ${fmt(r.rssBeforeKb / 1024)} → ${fmt(r.rssAfterKb / 1024)} MB, ${fmt(r.kbPerSocket, 1)} KB per socket`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+if (wanted("roulette")) {
+  const r = await roulette(o.roulette);
+  figures.roulette = r;
+  console.log(`roulette: ${r.waiting} waiting, ${r.seekers} seekers: ${fmt(r.pairsPerSecond)} pairings/s, join-to-pair p50 ${fmt(r.p50, 1)} ms p99 ${fmt(r.p99, 1)} ms; ${r.timeouts} waited over 5 s${errorsOf(r.errors)}`);
+}
+
+if (wanted("history")) {
+  const { result, seedSeconds } = await history(o.history);
+  figures.history = { result, options: o.history };
+  const h = o.history;
+  console.log(`history: seeded ${short(h.big)} + ${short(h.small)} + ${short(h.filler)} messages in ${fmt(seedSeconds, 1)} s; ${h.requests} requests each`);
+  for (const [label, r] of Object.entries(result)) console.log(`  ${label.padEnd(16)} status ${r.status}, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms`);
+}
+
+const date = new Date().toISOString().slice(0, 10);
+console.log(
+  [
+    "",
+    `Measured ${date} on ${machine}; ${o.rounds} round(s) interleaved, ${o.measureMs / 1000} s measured per run after ${o.warmupMs / 1000} s warm-up, ${o.window} message(s) in flight per sender; medians over rounds. Load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${fmt((performance.now() - begun) / 1000)} s in all.`,
+    "",
+    table(figures, o.socketCounts, o.idle, o.openLimitS),
+  ].join("\n"),
+);
+process.exit(0);

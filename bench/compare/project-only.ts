@@ -1,0 +1,95 @@
+// The figures measured on the project alone: roulette pairings with many people waiting, and the
+// history page and chat list of a user with many messages (seeded straight into the SQLite file
+// while the server is stopped, then read through the running server).
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { HistoryResult } from "../load/history.ts";
+import type { RouletteResult } from "../load/roulette.ts";
+import { runLoad } from "./run-load.ts";
+import { openTuned, seedMessages, type Account } from "./seed.ts";
+import { start } from "./systems.ts";
+
+export interface RouletteOptions {
+  waiting: number;
+  seekers: number;
+  warmupMs: number;
+  measureMs: number;
+}
+
+export async function roulette(o: RouletteOptions): Promise<RouletteResult> {
+  // Sign-up alternates women and men: 2 x waiting accounts give `waiting` women and enough men.
+  const server = await start("project", 2 * Math.max(o.waiting, o.seekers));
+  try {
+    const women = server.accounts.filter((a) => a.gender === "female").slice(0, o.waiting);
+    const men = server.accounts.filter((a) => a.gender === "male").slice(0, o.seekers);
+    return await runLoad<RouletteResult>("roulette", { target: server.target, waiting: women.map((a) => a.token), seekers: men.map((a) => a.token), warmupMs: o.warmupMs, measureMs: o.measureMs });
+  } finally {
+    await server.stop();
+  }
+}
+
+export interface HistoryOptions {
+  /** Messages of the busy user (with one contact). */
+  big: number;
+  /** Messages of the quiet user, for the flat check. */
+  small: number;
+  /** Messages between two other users, so the file holds big + small + filler in all. */
+  filler: number;
+  requests: number;
+}
+
+export interface HistoryFigures {
+  result: HistoryResult;
+  seedSeconds: number;
+}
+
+/** The project's SQLite file in its data folder (chat.sqlite today). */
+function projectDbFile(dir: string): string {
+  const named = join(dir, "chat.sqlite");
+  if (existsSync(named)) return named;
+  const found = readdirSync(dir).find((f) => f.endsWith(".sqlite") || f.endsWith(".db"));
+  if (!found) throw new Error(`no SQLite file in the project's DATA_DIR ${dir}`);
+  return join(dir, found);
+}
+
+export async function history(o: HistoryOptions): Promise<HistoryFigures> {
+  const dir = mkdtempSync(join(tmpdir(), "webchat-compare-history-"));
+  try {
+    // First start: migrations and six signed-up users (busy, contact, quiet, contact, two fillers).
+    const first = await start("project", 6, dir);
+    await first.stop();
+    const [busy, busyContact, quiet, quietContact, fillA, fillB] = Array.from({ length: 6 }, (_, i) => {
+      const account = first.accounts[i];
+      if (!account) throw new Error("the project made fewer than six accounts");
+      return account;
+    }) as [Account, Account, Account, Account, Account, Account];
+    const seeding = performance.now();
+    const db = openTuned(projectDbFile(dir));
+    seedMessages(db, busy.id, busyContact.id, o.big);
+    seedMessages(db, quiet.id, quietContact.id, o.small);
+    if (o.filler > 0) seedMessages(db, fillA.id, fillB.id, o.filler);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close();
+    const seedSeconds = (performance.now() - seeding) / 1000;
+    const server = await start("project", 0, dir);
+    try {
+      const request = (label: string, path: string, token: string) => ({ label, path, token });
+      const result = await runLoad<HistoryResult>("history", {
+        base: server.target.base,
+        count: o.requests,
+        requests: [
+          request("history big", `/api/messages/${busyContact.id}`, busy.token),
+          request("history small", `/api/messages/${quietContact.id}`, quiet.token),
+          request("chat list big", "/api/messages/chat-users-with-messages", busy.token),
+          request("chat list small", "/api/messages/chat-users-with-messages", quiet.token),
+        ],
+      });
+      return { result, seedSeconds };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
