@@ -1,9 +1,9 @@
 // All Users: the online counter, the search toggle with the Find Users panel, and the list, which
 // the server searches and pages (lib/user-search.ts) as the filters change and the list scrolls.
 import { useSignals } from "@preact/signals-react/runtime";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { EMPTY_FILTERS, filterUsers, filtersActive, type UserFilters } from "../lib/lists.ts";
-import { onlineNow, sameFilters } from "../lib/user-search.ts";
+import { onlineNow, peopleQuery, sameFilters } from "../lib/user-search.ts";
 import { useChat } from "./context.ts";
 import EmptyState from "./EmptyState.tsx";
 import FindUsersPanel from "./FindUsersPanel.tsx";
@@ -29,6 +29,11 @@ export default function UsersTab() {
   );
   useSearchAsYouType(people, wanted);
   useLoadMoreOnScroll(people, scroller, sentinel, shown.length);
+  // New results start at the top, wherever the previous list was scrolled to.
+  const searched = peopleQuery(people.filters, null);
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0;
+  }, [searched]);
 
   const answered = sameFilters(people.filters, wanted) && !people.searching.value;
   const count = people.count.value;

@@ -66,6 +66,15 @@ export interface PeopleStore {
 
 const reportOf = (users: readonly PublicUser[]) => users.map((u): [number, boolean] => [u.id, u.is_online]);
 
+/**
+ * People first seen after a count was taken join its baseline as they were seen; people already
+ * in it keep the state the count was taken with, or their changes since would be lost.
+ */
+function withReported(count: PeopleCount, users: readonly PublicUser[]): PeopleCount {
+  const fresh = users.filter((u) => !count.reported.has(u.id));
+  return fresh.length === 0 ? count : { ...count, reported: new Map([...count.reported, ...reportOf(fresh)]) };
+}
+
 export class PeopleList {
   /** The counts for the filters on screen; for no filters they are store.everyoneCount too. */
   readonly count = signal<PeopleCount | null>(null);
@@ -103,7 +112,7 @@ export class PeopleList {
       batch(() => {
         this.store.users.value = sortUsers(page.users);
         this.count.value = count;
-        if (!filtersActive(filters)) this.store.everyoneCount.value = count;
+        this.noteEveryone(filters, page.users);
         this.cursor = page.nextCursor ?? null;
         this.hasMore.value = this.cursor !== null;
       });
@@ -138,7 +147,8 @@ export class PeopleList {
         const shown = new Set(this.store.users.value.map((u) => u.id));
         const added = page.users.filter((u) => !shown.has(u.id));
         this.store.users.value = sortUsers([...this.store.users.value, ...added]);
-        this.trackReported(added, !filtersActive(this.current));
+        if (this.count.value) this.count.value = withReported(this.count.value, added);
+        this.noteEveryone(this.current, added);
         this.cursor = page.nextCursor ?? null;
         this.hasMore.value = this.cursor !== null;
       });
@@ -149,11 +159,10 @@ export class PeopleList {
     }
   }
 
-  private trackReported(added: readonly PublicUser[], everyone: boolean): void {
-    const count = this.count.value;
-    if (!count || added.length === 0) return;
-    const next = { ...count, reported: new Map([...count.reported, ...reportOf(added)]) };
-    this.count.value = next;
-    if (everyone) this.store.everyoneCount.value = next;
+  /** A search's people are part of everyone too: their presence changes then move the online counter. */
+  private noteEveryone(filters: UserFilters, users: readonly PublicUser[]): void {
+    const everyone = this.store.everyoneCount.value;
+    if (!filtersActive(filters)) this.store.everyoneCount.value = this.count.value;
+    else if (everyone) this.store.everyoneCount.value = withReported(everyone, users);
   }
 }

@@ -142,4 +142,17 @@ describe("counters", () => {
     expect(list.count.value).toMatchObject({ total: 1, online: 1 });
     expect(onlineNow(store.everyoneCount.value!, store.users.value)).toBe(12);
   });
+
+  test("someone first seen in a search who comes online raises the everyone count too", async () => {
+    const { store, list } = peopleList(async (query) =>
+      query.includes("q=")
+        ? { users: [user({ id: 9 })], nextCursor: null, total: 1, online: 0 }
+        : { users: [user({ id: 1 })], nextCursor: "0.1.1", total: 80, online: 0 },
+    );
+    await list.search(EMPTY_FILTERS);
+    await list.search({ ...EMPTY_FILTERS, name: "far down the list" });
+    store.users.value = withPresence(store.users.value, 9, true);
+    expect(onlineNow(store.everyoneCount.value!, store.users.value)).toBe(1);
+    expect(onlineNow(list.count.value!, store.users.value)).toBe(1);
+  });
 });
