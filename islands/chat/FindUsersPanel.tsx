@@ -26,7 +26,7 @@ export default function FindUsersPanel({ filters, countries, onChange }: Props) 
     <form className="find-users" role="search" aria-label="Find Users" onSubmit={(e) => e.preventDefault()}>
       <h2 className="panel-title">Find Users</h2>
       <Field id={`${id}-name`} label="Name">
-        <input id={`${id}-name`} type="search" value={filters.name} placeholder="Search by name..." autoFocus onChange={(e) => set("name", e.target.value)} />
+        <input id={`${id}-name`} type="search" value={filters.name} placeholder="Search by name..." maxLength={100} autoFocus onChange={(e) => set("name", e.target.value)} />
       </Field>
       <div className="field-row">
         <Field id={`${id}-gender`} label="Gender">
