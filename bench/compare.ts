@@ -29,6 +29,8 @@ const o = {
   warmupMs: num("WARMUP_SECONDS", QUICK ? 0.5 : 1) * 1000,
   measureMs: num("MEASURE_SECONDS", QUICK ? 2 : 5) * 1000,
   window: num("WINDOW", 1),
+  /** Offered messages a second for the paced run over the larger socket count (0: no paced run). */
+  offered: num("OFFERED_RATE", 5000),
   idle: num("IDLE_SOCKETS", QUICK ? 1000 : 5000),
   openLimitS: 60,
   roulette: { waiting: num("ROULETTE_WAITING", QUICK ? 200 : 1000), seekers: num("ROULETTE_SEEKERS", QUICK ? 20 : 50), warmupMs: 1000, measureMs: QUICK ? 2000 : 5000 },
@@ -54,7 +56,9 @@ const begun = performance.now();
 console.log(`Comparison bench (${QUICK ? "BENCH_QUICK" : "full"}): ${machine}; load average ${loadBefore.toFixed(2)} at start`);
 if (wanted("messages")) ensurePeerInstalled();
 
-const figures: Figures = { messages: { project: new Map(), peer: new Map(), floor: new Map() }, sockets: {} };
+const figures: Figures = { messages: { project: new Map(), peer: new Map(), floor: new Map() }, paced: { project: [], peer: [], floor: [] }, sockets: {} };
+const messageLine = (round: number, name: SystemName, what: string, r: MessageResult) =>
+  `round ${round} ${LABELS[name].padEnd(14)} ${what}: ${fmt(r.deliveredPerSecond).padStart(6)} msgs/s, ack p50 ${fmt(r.ackP50, 1)} ms p99 ${fmt(r.ackP99, 1)} ms, CPU ${fmt(r.cpuPerMessageUs)} us/msg, RSS ${fmt(r.rssKb / 1024)} MB, opened in ${fmt(r.connectMs / 1000, 1)} s${errorsOf(r.errors)}`;
 
 if (wanted("messages")) {
   const accounts = Math.max(...o.socketCounts);
@@ -62,15 +66,17 @@ if (wanted("messages")) {
     for (const name of SYSTEMS) {
       const server = await start(name, accounts);
       try {
+        const pairsOf = (sockets: number) => Array.from({ length: sockets / 2 }, (_, i) => ({ sender: server.accounts[2 * i]!, receiver: server.accounts[2 * i + 1]! }));
+        const load = { target: server.target, warmupMs: o.warmupMs, measureMs: o.measureMs, window: o.window, serverPid: server.pid };
         for (const sockets of o.socketCounts) {
-          const pairs = Array.from({ length: sockets / 2 }, (_, i) => ({ sender: server.accounts[2 * i]!, receiver: server.accounts[2 * i + 1]! }));
-          const r = await runLoad<MessageResult>("messages", { target: server.target, pairs, warmupMs: o.warmupMs, measureMs: o.measureMs, window: o.window, serverPid: server.pid });
-          const list = figures.messages[name].get(sockets) ?? [];
-          list.push(r);
-          figures.messages[name].set(sockets, list);
-          console.log(
-            `round ${round} ${LABELS[name].padEnd(14)} ${String(sockets).padStart(5)} sockets: ${fmt(r.deliveredPerSecond).padStart(6)} msgs/s, ack p50 ${fmt(r.ackP50, 1)} ms p99 ${fmt(r.ackP99, 1)} ms, CPU ${fmt(r.cpuPerMessageUs)} us/msg, RSS ${fmt(r.rssKb / 1024)} MB, opened in ${fmt(r.connectMs / 1000, 1)} s${errorsOf(r.errors)}`,
-          );
+          const r = await runLoad<MessageResult>("messages", { ...load, pairs: pairsOf(sockets) });
+          figures.messages[name].set(sockets, [...(figures.messages[name].get(sockets) ?? []), r]);
+          console.log(messageLine(round, name, `${String(sockets).padStart(5)} sockets`, r));
+        }
+        if (o.offered > 0) {
+          const r = await runLoad<MessageResult>("messages", { ...load, pairs: pairsOf(accounts), ratePerSecond: o.offered });
+          figures.paced[name].push(r);
+          console.log(messageLine(round, name, `${accounts} sockets, ${o.offered}/s offered`, r));
         }
       } finally {
         await server.stop();
@@ -87,7 +93,7 @@ if (wanted("sockets")) {
       const r = await runLoad<SocketsResult>("sockets", { target: server.target, tokens: server.accounts.map((a) => a.token), limitMs: o.openLimitS * 1000, serverPid: server.pid });
       figures.sockets[name] = r;
       console.log(
-        `${LABELS[name].padEnd(14)} ${r.opened} of ${r.asked} idle signed-in sockets opened in ${fmt(r.openMs / 1000, 1)} s (${r.failed} failed); RSS ${fmt(r.rssBeforeKb / 1024)} → ${fmt(r.rssAfterKb / 1024)} MB, ${fmt(r.kbPerSocket, 1)} KB per socket`,
+        `${LABELS[name].padEnd(14)} ${r.opened} of ${r.asked} idle signed-in sockets opened in ${fmt(r.openMs / 1000, 1)} s (${r.failed} refused or not open by the limit); RSS ${fmt(r.rssBeforeKb / 1024)} → ${fmt(r.rssAfterKb / 1024)} MB, ${fmt(r.kbPerSocket, 1)} KB per socket`,
       );
     } finally {
       await server.stop();
@@ -115,7 +121,7 @@ console.log(
     "",
     `Measured ${date} on ${machine}; ${o.rounds} round(s) interleaved, ${o.measureMs / 1000} s measured per run after ${o.warmupMs / 1000} s warm-up, ${o.window} message(s) in flight per sender; medians over rounds. Load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${fmt((performance.now() - begun) / 1000)} s in all.`,
     "",
-    table(figures, o.socketCounts, o.idle, o.openLimitS),
+    table(figures, { socketCounts: o.socketCounts, offered: o.offered, idle: o.idle, openLimitS: o.openLimitS }),
   ].join("\n"),
 );
 process.exit(0);

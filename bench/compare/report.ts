@@ -10,6 +10,8 @@ import { LABELS, SYSTEMS, type SystemName } from "./systems.ts";
 export interface Figures {
   /** Per system, per socket count, one result per round. */
   messages: Record<SystemName, Map<number, MessageResult[]>>;
+  /** Per system, the paced runs (offered rate over the larger socket count), one per round. */
+  paced: Record<SystemName, MessageResult[]>;
   sockets: Partial<Record<SystemName, SocketsResult>>;
   roulette?: RouletteResult;
   history?: { result: HistoryResult; options: HistoryOptions };
@@ -32,13 +34,27 @@ function messageFigure(f: Figures, system: SystemName, sockets: number, pick: (r
   return median((f.messages[system].get(sockets) ?? []).map(pick));
 }
 
-export function table(f: Figures, socketCounts: number[], idleCount: number, openLimitS: number): string {
+export interface Shape {
+  socketCounts: number[];
+  offered: number;
+  idle: number;
+  openLimitS: number;
+}
+
+export function table(f: Figures, { socketCounts, offered, idle: idleCount, openLimitS }: Shape): string {
   const rows: [string, Record<SystemName, string>][] = [];
   const each = (cell: (s: SystemName) => string): Record<SystemName, string> => ({ project: cell("project"), peer: cell("peer"), floor: cell("floor") });
   const only = (project: string): Record<SystemName, string> => ({ project, peer: "–", floor: "–" });
   for (const n of socketCounts) {
     rows.push([`messages stored + delivered per second, ${int(n)} sockets`, each((s) => int(messageFigure(f, s, n, (r) => r.deliveredPerSecond)))]);
     rows.push([`ack latency p50 / p99 (ms), ${int(n)} sockets`, each((s) => `${ms(messageFigure(f, s, n, (r) => r.ackP50))} / ${ms(messageFigure(f, s, n, (r) => r.ackP99))}`)]);
+  }
+  if (offered > 0) {
+    const paced = (s: SystemName, pick: (r: MessageResult) => number) => median(f.paced[s].map(pick));
+    rows.push([
+      `${int(offered)} messages/s offered over ${int(socketCounts.at(-1)!)} sockets: achieved, ack p50 / p99 (ms)`,
+      each((s) => `${int(paced(s, (r) => r.deliveredPerSecond))}, ${ms(paced(s, (r) => r.ackP50))} / ${ms(paced(s, (r) => r.ackP99))}`),
+    ]);
   }
   rows.push([`server CPU per message (us), ${socketCounts.map(int).join(" / ")} sockets`, each((s) => socketCounts.map((n) => int(messageFigure(f, s, n, (r) => r.cpuPerMessageUs))).join(" / "))]);
   const most = socketCounts.at(-1)!;

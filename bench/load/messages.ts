@@ -1,9 +1,10 @@
 // The message load, in its own process: one sender and one receiver socket per pair of users;
-// each sender keeps `window` messages in flight (sending the next when an ack comes back). After
+// each sender keeps `window` messages in flight (sending the next when an ack comes back, or, when
+// `ratePerSecond` is set, at its share of that offered rate once the ack is back). After
 // a warm-up, a measured window counts deliveries at the receivers and acks at the senders, and
 // reads the server's CPU time from /proc around it. Prints one JSON line (MessageResult).
 //   bun bench/load/messages.ts <spec.json>     (written by bench/compare.ts)
-import { cpuMicros } from "../compare/proc.ts";
+import { cpuMicros, rssKb } from "../compare/proc.ts";
 import { connect, inBatches, quantile, type Client, type Target } from "./clients.ts";
 
 export interface MessageSpec {
@@ -12,6 +13,8 @@ export interface MessageSpec {
   warmupMs: number;
   measureMs: number;
   window: number;
+  /** When set, the senders together offer this many messages a second (still never more than `window` in flight each). */
+  ratePerSecond?: number;
   serverPid: number;
 }
 
@@ -25,6 +28,8 @@ export interface MessageResult {
   ackP99: number;
   /** Server CPU (user + system) per acknowledged message, in microseconds. */
   cpuPerMessageUs: number;
+  /** Server RSS at the end of the measured window, sockets still open, in KB. */
+  rssKb: number;
   errors: Record<string, number>;
 }
 
@@ -45,11 +50,23 @@ let acked = 0;
 const latencies: number[] = [];
 const errors: Record<string, number> = {};
 
+const lanes = clients.length * spec.window;
+/** Every run makes its own client message ids: a repeated id would be answered from the store, not sent. */
+const run = crypto.randomUUID().slice(0, 8);
+/** Each lane's time between sends when paced, in ms; 0 sends as soon as the ack is back. */
+const interval = spec.ratePerSecond ? (lanes / spec.ratePerSecond) * 1000 : 0;
+
 async function sendLoop(index: number, sender: Client, receiverId: number, lane: number): Promise<void> {
+  let nextAt = performance.now() + Math.random() * interval;
   for (let n = 0; !stopping; n++) {
+    if (interval > 0) {
+      const wait = nextAt - performance.now();
+      if (wait > 0) await Bun.sleep(wait);
+      nextAt += interval;
+    }
     const sentAt = performance.now();
     const counted = measuring;
-    const answer = await sender.request("send_message", { receiverId, content: `message ${n} from lane ${lane}`, messageType: "text", clientMessageId: `b${index}-${lane}-${n}` });
+    const answer = await sender.request("send_message", { receiverId, content: `message ${n} from lane ${lane}`, messageType: "text", clientMessageId: `${run}-${index}-${lane}-${n}` });
     if (answer.error) {
       errors[answer.error.code] = (errors[answer.error.code] ?? 0) + 1;
       if (answer.error.code === "closed") return;
@@ -76,6 +93,7 @@ await Bun.sleep(spec.measureMs);
 measuring = false;
 const seconds = (performance.now() - windowStart) / 1000;
 const cpu = cpuMicros(spec.serverPid) - cpuBefore;
+const rss = rssKb(spec.serverPid);
 stopping = true;
 await Promise.race([Promise.all(loops), Bun.sleep(5000)]);
 for (const { sender, receiver } of clients) {
@@ -91,6 +109,7 @@ const result: MessageResult = {
   ackP50: quantile(latencies, 0.5),
   ackP99: quantile(latencies, 0.99),
   cpuPerMessageUs: acked > 0 ? cpu / acked : NaN,
+  rssKb: rss,
   errors,
 };
 console.log(JSON.stringify(result));
