@@ -1,13 +1,31 @@
-// Child processes of the comparison bench and what /proc says about them. Every child is
-// registered here and killed when the bench ends, fails or is interrupted.
-import { existsSync, readFileSync } from "node:fs";
+// Child processes of the comparison bench and what /proc says about them. Every child and
+// temporary folder is registered here: children are killed and folders removed when the bench
+// ends, fails or is interrupted.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Subprocess } from "bun";
 
 const children = new Set<Subprocess>();
+const folders = new Set<string>();
 
 function killAll(): void {
   for (const child of children) child.kill("SIGKILL");
   children.clear();
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  folders.clear();
+}
+
+/** A fresh folder under the system's temporary directory, removed by `removeFolder` or at exit. */
+export function tempFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  folders.add(dir);
+  return dir;
+}
+
+export function removeFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  folders.delete(dir);
 }
 
 process.on("exit", killAll);

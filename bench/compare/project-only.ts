@@ -1,11 +1,11 @@
 // The figures measured on the project alone: roulette pairings with many people waiting, and the
 // history page and chat list of a user with many messages (seeded straight into the SQLite file
 // while the server is stopped, then read through the running server).
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HistoryResult } from "../load/history.ts";
 import type { RouletteResult } from "../load/roulette.ts";
+import { removeFolder, tempFolder } from "./proc.ts";
 import { runLoad } from "./run-load.ts";
 import { openTuned, seedMessages, type Account } from "./seed.ts";
 import { start } from "./systems.ts";
@@ -54,7 +54,7 @@ function projectDbFile(dir: string): string {
 }
 
 export async function history(o: HistoryOptions): Promise<HistoryFigures> {
-  const dir = mkdtempSync(join(tmpdir(), "webchat-compare-history-"));
+  const dir = tempFolder("webchat-compare-history-");
   try {
     // First start: migrations and six signed-up users (busy, contact, quiet, contact, two fillers).
     const first = await start("project", 6, dir);
@@ -90,6 +90,6 @@ export async function history(o: HistoryOptions): Promise<HistoryFigures> {
       await server.stop();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeFolder(dir);
   }
 }

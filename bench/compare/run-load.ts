@@ -1,12 +1,11 @@
 // Runs one load script of bench/load/ in its own process, pinned to core 1 where taskset exists,
 // with its spec in a temporary file; answers the JSON line it prints last.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LOAD_CORE, spawnChild } from "./proc.ts";
+import { LOAD_CORE, removeFolder, spawnChild, tempFolder } from "./proc.ts";
 
 export async function runLoad<T>(script: "messages" | "sockets" | "roulette" | "history", spec: object, limitMs = 180_000): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), "webchat-load-"));
+  const dir = tempFolder("webchat-load-");
   const file = join(dir, "spec.json");
   writeFileSync(file, JSON.stringify(spec));
   const child = spawnChild([...LOAD_CORE, process.execPath, join(import.meta.dir, "..", "load", `${script}.ts`), file], {});
@@ -17,6 +16,6 @@ export async function runLoad<T>(script: "messages" | "sockets" | "roulette" | "
     return JSON.parse(last) as T;
   } finally {
     await child.stop();
-    rmSync(dir, { recursive: true, force: true });
+    removeFolder(dir);
   }
 }

@@ -2,11 +2,10 @@
 // exists) with a fresh temporary database: the project (`bun src/server.ts`, rate limits opened
 // wide, accounts made through its own guest sign-up), the Socket.IO + better-sqlite3 peer on Node
 // and the raw Bun floor (both on the project's schema, accounts seeded before start).
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Target } from "../load/clients.ts";
-import { freePort, SERVER_CORE, spawnChild, waitReady, type Child } from "./proc.ts";
+import { freePort, removeFolder, SERVER_CORE, spawnChild, tempFolder, waitReady, type Child } from "./proc.ts";
 import { seedUsers, type Account } from "./seed.ts";
 
 export type SystemName = "project" | "peer" | "floor";
@@ -74,7 +73,7 @@ function command(name: SystemName): string[] {
  * history figures seed it first); otherwise a fresh one is made and removed on stop.
  */
 export async function start(name: SystemName, accounts: number, dataDir?: string): Promise<Running> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), `webchat-compare-${name}-`));
+  const dir = dataDir ?? tempFolder(`webchat-compare-${name}-`);
   const port = freePort();
   const dbFile = join(dir, "bench.sqlite");
   const seeded = name === "project" ? [] : seedUsers(dbFile, SECRET, accounts);
@@ -86,7 +85,7 @@ export async function start(name: SystemName, accounts: number, dataDir?: string
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await child.stop();
-    if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    if (!dataDir) removeFolder(dir);
   };
   try {
     await waitReady(`${base}/healthz`, child);
