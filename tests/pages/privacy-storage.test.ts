@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { CONSENT_COOKIE, FLASH_COOKIE } from "../../islands/enhance/cookies.ts";
 import { KEYS } from "../../islands/lib/storage.ts";
 import { SESSION_COOKIE } from "../../src/http/request.ts";
+import { DEVICE_COOKIE } from "../../src/auth/device.ts";
 import { makeTestApp } from "../support/app.ts";
 
 const t = makeTestApp();
@@ -24,7 +25,7 @@ describe("the Privacy Policy on browser storage", () => {
     const named = [...html.matchAll(/<code>([^<]+)<\/code>/g)].map((m) => m[1]);
     const picker = emojiPickerKeys();
     expect(picker.length).toBeGreaterThan(0);
-    for (const key of [...Object.values(KEYS), ...picker, SESSION_COOKIE, CONSENT_COOKIE, FLASH_COOKIE]) {
+    for (const key of [...Object.values(KEYS), ...picker, SESSION_COOKIE, DEVICE_COOKIE, CONSENT_COOKIE, FLASH_COOKIE]) {
       expect({ key, named: named.includes(key) }).toEqual({ key, named: true });
     }
   });

@@ -1,3 +1,4 @@
+import { DEVICE_COOKIE } from "../../auth/device.ts";
 import { ConsentForm } from "../layout/ConsentBanner.tsx";
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
 import { LegalPage } from "./LegalPage.tsx";
@@ -23,7 +24,12 @@ export function CookiesPage({ page }: { page: PageInfo }) {
       <p>These are always on, because the site does not work without them. They are never used to track you.</p>
       <ul>
         <li>
-          <code>sid</code>: keeps you signed in. It is HttpOnly (scripts cannot read it) and lasts one year or until you log out.
+          <code>sid</code>: keeps you signed in. It is HttpOnly (scripts cannot read it) and lasts one year or until you log out; the
+          session behind it ends sooner if you stay away for {page.config.sessionTtlMs / 86_400_000} days.
+        </li>
+        <li>
+          <code>{DEVICE_COOKIE}</code>: a random id for this browser (HttpOnly, two years). It lets a browser you have signed in from get past
+          failed-login limits that strangers cause, and keeps a ban on an account from being dodged with a fresh one.
         </li>
         <li>
           <code>consent</code>: remembers your cookie choice for one year.

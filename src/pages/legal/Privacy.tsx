@@ -1,6 +1,7 @@
 import { CONSENT_COOKIE, FLASH_COOKIE } from "../../../islands/enhance/cookies.ts";
 import { KEYS } from "../../../islands/lib/storage.ts";
 import { SESSION_COOKIE } from "../../http/request.ts";
+import { DEVICE_COOKIE } from "../../auth/device.ts";
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
 import { REPORT_RETENTION_DAYS, REPORTED_MESSAGES, ROULETTE_TEXT_MINUTES, UNDER_18_RETENTION } from "../safety-texts.ts";
 import { LegalPage } from "./LegalPage.tsx";
@@ -100,9 +101,10 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
 
       <h2>Cookies and local storage</h2>
       <p>
-        We use one necessary session cookie, <code>{SESSION_COOKIE}</code>, which keeps you signed in, the <code>{CONSENT_COOKIE}</code>{" "}
-        cookie, which remembers your cookie choice, and for one minute after you sign in the <code>{FLASH_COOKIE}</code> cookie, which
-        shows the “signed in” message once. Your session token is not kept in local storage. The chat app keeps these in your browser's
+        We use these necessary cookies: the session cookie <code>{SESSION_COOKIE}</code>, which keeps you signed in, the <code>{CONSENT_COOKIE}</code>{" "}
+        cookie, which remembers your cookie choice, the <code>{DEVICE_COOKIE}</code> cookie, a random id for this browser that lets it
+        past failed-login limits strangers cause and keeps bans from being dodged, and for one minute after you sign in the{" "}
+        <code>{FLASH_COOKIE}</code> cookie, which shows the “signed in” message once. Your session token is not kept in local storage. The chat app keeps these in your browser's
         local storage:
       </p>
       <ul>
