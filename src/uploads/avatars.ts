@@ -58,6 +58,7 @@ export function avatarRoutes(ctx: AppContext) {
           });
           const old = swapAvatar(ctx.db, user.id, path);
           await removeUpload(ctx.config.dataDir, old);
+          ctx.metrics.uploads.avatar.inc();
           return { avatar_url: avatarUrl(path) };
         } finally {
           await received.dispose();
