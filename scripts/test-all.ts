@@ -29,24 +29,32 @@ async function run(label: string, cmd: string[], env: Record<string, string> = {
   return output;
 }
 
-function count(output: string) {
+/** A stack frame as bun prints one: "      at parseError (/path/api.ts:37:10)". */
+const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
+
+function count(label: string, output: string) {
   const pass = /^\s*(\d+) pass\s*$/m.exec(output);
   const fail = /^\s*(\d+) fail\s*$/m.exec(output);
   passed += Number(pass?.[1] ?? 0);
   failed += Number(fail?.[1] ?? 0);
+  // A passing run should read clean: a stack trace there is an error some test let through unseen.
+  if (Number(fail?.[1] ?? 0) === 0 && STACK_FRAME.test(output)) {
+    broken = true;
+    console.log(`=== ${label} passed but printed a stack trace: ${STACK_FRAME.exec(output)![0].trim()}`);
+  }
 }
 
 const bun = process.execPath;
 const only = process.argv.slice(2);
 
 if (only.length === 0) await run("type-check", [join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
-if (only.length === 0 || only.includes("fast")) count(await run("unit, HTTP, socket and component tests", [bun, "test", "--timeout", "20000"]));
+if (only.length === 0 || only.includes("fast")) count("fast suites", await run("unit, HTTP, socket and component tests", [bun, "test", "--timeout", "20000"]));
 
 const e2eDir = join(root, "tests", "e2e");
 const e2eFiles = existsSync(e2eDir) ? readdirSync(e2eDir).filter((f) => f.endsWith(".e2e.ts")).sort() : [];
 if ((only.length === 0 || only.includes("e2e")) && e2eFiles.length > 0) {
   await run("client build", [bun, "scripts/build-client.ts"]);
-  for (const file of e2eFiles) count(await run(`browser: ${file}`, [bun, "test", "--timeout", "120000", `./tests/e2e/${file}`]));
+  for (const file of e2eFiles) count(file, await run(`browser: ${file}`, [bun, "test", "--timeout", "120000", `./tests/e2e/${file}`]));
 }
 
 console.log(`\n${passed} passed, ${failed} failed`);
