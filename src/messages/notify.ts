@@ -6,6 +6,11 @@ import type { Message } from "../realtime/protocol.ts";
 import { iso } from "../time.ts";
 import { markDelivered, toMessage } from "./service.ts";
 
+/** The delivery time to store with a new message: now, when the receiver has a socket open. */
+export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): number | null {
+  return ctx.hub.isConnected(receiverId) ? Date.now() : null;
+}
+
 /**
  * After storing: `message_sent` to every socket of the sender, `new_message` to every socket of
  * the receiver and, when the receiver is connected, the delivery mark and `message_delivered`.
@@ -16,10 +21,14 @@ export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRo
   return rows.map((row) => {
     // Writing to someone makes them a contact (privacy "contacts", unblurred pictures).
     ctx.contacts.add(sender.id, row.receiverId);
-    const receiverConnected = ctx.hub.isConnected(row.receiverId);
-    const deliveredAt = receiverConnected ? Date.now() : null;
-    if (deliveredAt !== null) markDelivered(ctx.db, row.id, deliveredAt);
-    const stored = { ...row, deliveredAt: row.deliveredAt ?? deliveredAt };
+    // Text messages carry their delivery time from the insert (deliveredNow); a file stored while
+    // the receiver was away but who connected since is marked here.
+    let stored = row;
+    if (row.deliveredAt === null && ctx.hub.isConnected(row.receiverId)) {
+      stored = { ...row, deliveredAt: Date.now() };
+      markDelivered(ctx.db, row.id, stored.deliveredAt!);
+    }
+    const deliveredAt = stored.deliveredAt;
     const message = toMessage(stored, sender.name, sender.id);
     ctx.hub.sendToUser(sender.id, "message_sent", { message });
     ctx.hub.sendToUser(row.receiverId, "new_message", { message: toMessage(stored, sender.name, row.receiverId) });

@@ -6,6 +6,9 @@ import type { Db } from "../db.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { Message, MessageType, PublicUser } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
+import { conversationList, conversationsAfterRead, conversationsAfterStore, unreadByPartner } from "./conversations.ts";
+import { historyPage, participantNames } from "./history.ts";
+import { statements, userExists } from "./statements.ts";
 import { isBannedNow, notBanned, toPublicUser } from "../users/service.ts";
 
 export const MAX_TEXT = 4000;
@@ -53,11 +56,35 @@ export function toMessage(row: MessageRow, senderName: string, viewerId: number)
 
 const pair = (a: number, b: number) => ({ pairLo: Math.min(a, b), pairHi: Math.max(a, b) });
 
-export function requireContact(db: Db, senderId: number, receiverId: number): UserRow {
+export function requireContact(db: Db, senderId: number, receiverId: number): void {
   if (receiverId === senderId) throw validationError({ receiverId: "You cannot send a message to yourself" });
-  const receiver = db.select().from(users).where(eq(users.id, receiverId)).get();
-  if (!receiver) throw notFound("That user does not exist");
-  return receiver;
+  if (!userExists(db, receiverId)) throw notFound("That user does not exist");
+}
+
+/**
+ * Every stored message passes here, text or file, so whatever must follow each insert (a
+ * conversation's summary, a counter) has one place to go. `deliveredAt` is set when the receiver
+ * has a socket open now, so delivery costs no second write.
+ */
+export function insertMessage(db: Db, values: Omit<NewMessageRow, "id" | "pairLo" | "pairHi">): MessageRow {
+  const { senderId, receiverId } = values;
+  const row = statements(db).insert.get({
+    senderId,
+    receiverId,
+    ...pair(senderId, receiverId),
+    content: values.content,
+    messageType: values.messageType,
+    fileName: values.fileName ?? null,
+    filePath: values.filePath ?? null,
+    fileSize: values.fileSize ?? null,
+    fileMime: values.fileMime ?? null,
+    groupId: values.groupId ?? null,
+    clientMessageId: values.clientMessageId ?? null,
+    createdAt: values.createdAt,
+    deliveredAt: values.deliveredAt ?? null,
+  })!;
+  conversationsAfterStore(db, [row]);
+  return row;
 }
 
 export interface TextInput {
@@ -71,6 +98,7 @@ export interface TextInput {
  * Stores a text or emoji message; `created: false` when clientMessageId names one already stored.
  * `admit` refuses (throws) when the receiver may not be written to; it runs after the receiver is
  * known to exist, so an unknown id stays a 404 and a retry of a stored message stays idempotent.
+ * `deliveredAt` answers the delivery time to store (now, when the receiver is connected).
  */
 export function storeText(
   db: Db,
@@ -78,34 +106,27 @@ export function storeText(
   sender: UserRow,
   input: TextInput,
   admit: (receiverId: number) => void = () => {},
+  deliveredAt: (receiverId: number) => number | null = () => null,
 ): { row: MessageRow; created: boolean } {
   const content = input.content.trim();
   if (content.length < 1 || content.length > MAX_TEXT) {
     throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
   }
   if (input.clientMessageId !== undefined) {
-    const existing = db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.senderId, sender.id), eq(messages.clientMessageId, input.clientMessageId)))
-      .get();
+    const existing = statements(db).byClientId.get({ senderId: sender.id, clientMessageId: input.clientMessageId });
     if (existing) return { row: existing, created: false };
   }
   requireContact(db, sender.id, input.receiverId);
   admit(input.receiverId);
-  const row = db
-    .insert(messages)
-    .values({
-      senderId: sender.id,
-      receiverId: input.receiverId,
-      ...pair(sender.id, input.receiverId),
-      content,
-      messageType: input.messageType ?? "text",
-      clientMessageId: input.clientMessageId ?? null,
-      createdAt: clock.next(),
-    })
-    .returning()
-    .get();
+  const row = insertMessage(db, {
+    senderId: sender.id,
+    receiverId: input.receiverId,
+    content,
+    messageType: input.messageType ?? "text",
+    clientMessageId: input.clientMessageId ?? null,
+    createdAt: clock.next(),
+    deliveredAt: deliveredAt(input.receiverId),
+  });
   return { row, created: true };
 }
 
@@ -113,29 +134,16 @@ export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "
 
 /** Stores file messages of one upload in one transaction. */
 export function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): MessageRow[] {
-  return db.transaction((tx) =>
-    files.map((file) =>
-      tx
-        .insert(messages)
-        .values({ ...file, senderId, receiverId, ...pair(senderId, receiverId), createdAt: clock.next() })
-        .returning()
-        .get(),
-    ),
-  );
+  return db.transaction(() => files.map((file) => insertMessage(db, { ...file, senderId, receiverId, createdAt: clock.next() })));
 }
 
 export function markDelivered(db: Db, messageId: number, at: number): void {
-  db.update(messages).set({ deliveredAt: at }).where(and(eq(messages.id, messageId), isNull(messages.deliveredAt))).run();
+  statements(db).markDelivered.run({ id: messageId, at });
 }
 
 /** Everything sent to a user while they were away, now marked delivered. */
 export function deliverPending(db: Db, receiverId: number, at: number): MessageRow[] {
-  return db
-    .update(messages)
-    .set({ deliveredAt: at })
-    .where(and(eq(messages.receiverId, receiverId), isNull(messages.deliveredAt)))
-    .returning()
-    .all();
+  return statements(db).deliverPending.all({ receiverId, at });
 }
 
 /**
@@ -148,12 +156,16 @@ export function markRead(db: Db, readerId: number, senderId: number, at: number,
     if (ids.length === 0) return [];
     where.push(inArray(messages.id, ids));
   }
-  return db
-    .update(messages)
-    .set({ readAt: at, deliveredAt: sql`coalesce(${messages.deliveredAt}, ${at})` })
-    .where(and(...where))
-    .returning()
-    .all();
+  return db.$client.transaction(() => {
+    const rows = db
+      .update(messages)
+      .set({ readAt: at, deliveredAt: sql`coalesce(${messages.deliveredAt}, ${at})` })
+      .where(and(...where))
+      .returning()
+      .all();
+    conversationsAfterRead(db, readerId, senderId, rows.length);
+    return rows;
+  })();
 }
 
 export function senderNames(db: Db, ids: number[]): Map<number, string> {
@@ -170,20 +182,12 @@ export function withNames(db: Db, rows: MessageRow[], viewerId: number): Message
 
 /** A page of a conversation, oldest first; `before` is an ISO time (the previous page's oldest). */
 export function conversation(db: Db, userId: number, contactId: number, limit: number, before?: number) {
-  const { pairLo, pairHi } = pair(userId, contactId);
-  const where = [eq(messages.pairLo, pairLo), eq(messages.pairHi, pairHi)];
-  if (before !== undefined) where.push(lt(messages.createdAt, before));
-  const rows = db
-    .select()
-    .from(messages)
-    .where(and(...where))
-    .orderBy(desc(messages.createdAt))
-    .limit(limit + 1)
-    .all();
+  const rows = historyPage(db, userId, contactId, limit + 1, before);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit).reverse();
+  const names = participantNames(db, userId, contactId);
   return {
-    messages: withNames(db, page, userId),
+    messages: page.map((r) => toMessage(r, names.get(r.senderId) ?? "", userId)),
     hasMore,
     oldestMessageTime: page.length > 0 ? iso(page[0]!.createdAt) : null,
   };
@@ -206,26 +210,12 @@ const OPEN_VIEW: ChatView = { hidden: new Set(), hasWritten: () => false };
 
 /**
  * Everyone the user has a conversation with, newest conversation first, each with the latest
- * message and the number of unread messages from them. One query.
+ * message and the number of unread messages from them: one indexed read of the user's
+ * conversation rows, whatever the number of messages behind them.
  */
 export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: ChatView = OPEN_VIEW): ChatUser[] {
   const userId = self.id;
-  const latest = db.all<{ message_id: number }>(sql`
-    SELECT max(id) AS message_id FROM ${messages} WHERE pair_lo = ${userId} GROUP BY pair_hi
-    UNION ALL
-    SELECT max(id) AS message_id FROM ${messages} WHERE pair_hi = ${userId} GROUP BY pair_lo`);
-  if (latest.length === 0) return [];
-  const rows = db
-    .select({
-      message: messages,
-      contact: users,
-      unread: sql<number>`(SELECT count(*) FROM ${messages} u WHERE u.receiver_id = ${userId} AND u.read_at IS NULL AND u.sender_id = ${users.id})`,
-    })
-    .from(messages)
-    .innerJoin(users, sql`${users.id} = CASE WHEN ${messages.senderId} = ${userId} THEN ${messages.receiverId} ELSE ${messages.senderId} END`)
-    .where(inArray(messages.id, latest.map((l) => l.message_id)))
-    .orderBy(desc(messages.createdAt))
-    .all();
+  const rows = conversationList(db, userId);
   // Blocked conversations stay stored (they come back on unblock); they are only left out here,
   // as are conversations with someone banned (the messages stay readable by opening the chat).
   const now = Date.now();
@@ -241,31 +231,15 @@ export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: Chat
 
 /** Unread messages, leaving out senders kept apart by a block (their chat is hidden too). */
 export function unreadCount(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden): number {
-  const where = [eq(messages.receiverId, userId), isNull(messages.readAt), notBanned(Date.now())];
-  if (hidden.size > 0) where.push(notInArray(messages.senderId, [...hidden]));
-  return (
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(messages)
-      .innerJoin(users, eq(users.id, messages.senderId))
-      .where(and(...where))
-      .get()?.n ?? 0
-  );
+  return unreadPerUser(db, userId, hidden).reduce((sum, row) => sum + row.unread_count, 0);
 }
 
+/** Per sender, in sender id order; banned senders are left out like blocked ones. */
 export function unreadPerUser(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden) {
-  return unreadRows(db, userId).filter((row) => !hidden.has(row.sender_id));
-}
-
-function unreadRows(db: Db, userId: number) {
-  return db
-    .select({ sender_id: messages.senderId, sender_name: users.name, unread_count: sql<number>`count(*)` })
-    .from(messages)
-    .innerJoin(users, eq(users.id, messages.senderId))
-    .where(and(eq(messages.receiverId, userId), isNull(messages.readAt), notBanned(Date.now())))
-    .groupBy(messages.senderId)
-    .orderBy(asc(messages.senderId))
-    .all();
+  const now = Date.now();
+  return unreadByPartner(db, userId)
+    .filter((row) => !hidden.has(row.sender_id) && !isBannedNow(row, now))
+    .map(({ sender_id, sender_name, unread_count }) => ({ sender_id, sender_name, unread_count }));
 }
 
 export function findByFilePath(db: Db, filePath: string): MessageRow | undefined {

@@ -1,7 +1,7 @@
 // send_message, typing and read receipts over the socket. Blocks and the receiver's privacy
 // setting are checked in memory (privacy/gate.ts): nothing here adds a query per event.
 import { AppError, validationError } from "../../http/errors.ts";
-import { announceRead, announceStored } from "../../messages/notify.ts";
+import { announceRead, announceStored, deliveredNow } from "../../messages/notify.ts";
 import { markRead, requireContact, storeText, toMessage } from "../../messages/service.ts";
 import { admitMessage, refusal } from "../../privacy/gate.ts";
 import { toId, type HandlerContext, type HandlerMap } from "../handler.ts";
@@ -26,6 +26,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
         clientMessageId: data.clientMessageId,
       },
       (receiverId) => admitMessage(app, user.id, receiverId),
+      (receiverId) => deliveredNow(app, receiverId),
     );
     if (!created) return { message: toMessage(row, user.name, user.id) };
     app.metrics.messagesStored.inc();

@@ -1,0 +1,78 @@
+// The message hot path's queries, prepared once per database. Building a drizzle query costs
+// its SQL string in JavaScript and a fresh SQLite prepare on every call (STACK-NOTES "Speed on
+// this stack"); prepared, a send is one insert plus index lookups.
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { messages, sessions, users } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+
+const p = sql.placeholder;
+
+function build(db: Db) {
+  return {
+    byClientId: db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.senderId, p("senderId")), eq(messages.clientMessageId, p("clientMessageId"))))
+      .prepare(),
+    insert: db
+      .insert(messages)
+      .values({
+        senderId: p("senderId"),
+        receiverId: p("receiverId"),
+        pairLo: p("pairLo"),
+        pairHi: p("pairHi"),
+        content: p("content"),
+        messageType: p("messageType"),
+        fileName: p("fileName"),
+        filePath: p("filePath"),
+        fileSize: p("fileSize"),
+        fileMime: p("fileMime"),
+        groupId: p("groupId"),
+        clientMessageId: p("clientMessageId"),
+        createdAt: p("createdAt"),
+        deliveredAt: p("deliveredAt"),
+      })
+      .returning()
+      .prepare(),
+    userExists: db.select({ id: users.id }).from(users).where(eq(users.id, p("id"))).prepare(),
+    userById: db.select().from(users).where(eq(users.id, p("id"))).prepare(),
+    markDelivered: db
+      .update(messages)
+      .set({ deliveredAt: sql`${p("at")}` })
+      .where(and(eq(messages.id, p("id")), isNull(messages.deliveredAt)))
+      .prepare(),
+    deliverPending: db
+      .update(messages)
+      .set({ deliveredAt: sql`${p("at")}` })
+      .where(and(eq(messages.receiverId, p("receiverId")), isNull(messages.deliveredAt)))
+      .returning()
+      .prepare(),
+    touchSession: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).prepare(),
+  };
+}
+
+export type Statements = ReturnType<typeof build>;
+
+const cache = new WeakMap<Db, Statements>();
+
+/** This database's prepared statements, made on first use (tests open many databases). */
+export function statements(db: Db): Statements {
+  let found = cache.get(db);
+  if (!found) cache.set(db, (found = build(db)));
+  return found;
+}
+
+/**
+ * Users are never deleted (no route or script does), so an id once seen stays valid: after the
+ * first lookup a receiver's existence is a Set lookup, not a query.
+ */
+const knownUsers = new WeakMap<Db, Set<number>>();
+
+export function userExists(db: Db, id: number): boolean {
+  let known = knownUsers.get(db);
+  if (!known) knownUsers.set(db, (known = new Set()));
+  if (known.has(id)) return true;
+  if (!statements(db).userExists.get({ id })) return false;
+  known.add(id);
+  return true;
+}
