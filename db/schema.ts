@@ -112,6 +112,33 @@ export const messages = sqliteTable(
   ],
 );
 
+/**
+ * The chat list, one row per (owner, partner): each side reads its own rows in its own order
+ * through one index, and its unread count sits on its row. Kept in step with messages by
+ * src/messages/conversations.ts in the transaction that stores or reads them.
+ */
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    partnerId: integer("partner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The pair's newest message either way (removed ones too: the list shows them as removed). */
+    lastMessageId: integer("last_message_id").notNull(),
+    lastMessageAt: integer("last_message_at").notNull(),
+    /** Messages from partner to owner not yet read by the owner. */
+    unreadCount: integer("unread_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.partnerId] }),
+    // The chat list: one owner's conversations, newest first, without a sort.
+    index("conversations_recent").on(t.ownerId, t.lastMessageAt),
+  ],
+);
+
 /** One person blocking another. Either direction keeps the two apart (API.md "Safety"). */
 export const blocks = sqliteTable(
   "blocks",
@@ -271,6 +298,7 @@ export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
+export type ConversationRow = typeof conversations.$inferSelect;
 export type BlockRow = typeof blocks.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReportRow = typeof reports.$inferInsert;

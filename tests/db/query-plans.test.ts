@@ -32,29 +32,42 @@ const assertIndexed = (plans: string[]) => {
   for (const plan of plans) {
     expect(plan).not.toMatch(/SCAN messages(?! USING)/);
     expect(plan).not.toMatch(/SCAN users(?! USING)/);
-    expect(plan).not.toContain("TEMP B-TREE FOR ORDER BY");
+    expect(plan).not.toContain("TEMP B-TREE");
+    expect(plan).not.toMatch(/SCAN conversations/);
   }
 };
 
 describe("query plans", () => {
-  test("a conversation page is one indexed range read", () => {
-    const plans = plansOf(() => conversation(db, 1, 2, 50, Date.now()));
-    expect(plans[0]).toContain("messages_conversation");
-    assertIndexed(plans.slice(0, 1));
+  test("a conversation page is one indexed range read, with or without a cursor", () => {
+    for (const before of [Date.now(), undefined]) {
+      const plans = plansOf(() => conversation(db, 1, 2, 50, before));
+      expect(plans[0]).toContain("SEARCH messages USING INDEX messages_conversation (pair_lo=? AND pair_hi=? AND created_at<?)");
+      assertIndexed(plans);
+    }
   });
 
-  test("the chat list reads conversations by index from both sides of the pair", () => {
+  test("the chat list reads only the user's conversation rows, newest first, and each last message by id", () => {
     const plans = plansOf(() => chatUsers(db, { id: 1, name: "x" }));
-    expect(plans[0]).toContain("messages_conversation");
-    expect(plans[0]).toContain("messages_pair_hi");
-    for (const plan of plans) expect(plan).not.toMatch(/SCAN messages(?! USING)/);
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toContain("SEARCH conversations USING INDEX conversations_recent (owner_id=?)");
+    expect(plans[0]).toContain("SEARCH messages USING INTEGER PRIMARY KEY (rowid=?)");
+    assertIndexed(plans);
   });
 
-  test("unread counts use the unread index", () => {
+  test("unread counts read only the user's conversation rows, by key", () => {
     const hidden = new Set([2, 3]);
     const plans = [...plansOf(() => unreadCount(db, 1)), ...plansOf(() => unreadCount(db, 1, hidden)), ...plansOf(() => unreadPerUser(db, 1))];
-    for (const plan of plans) expect(plan).toContain("messages_unread");
-    for (const plan of plans) expect(plan).not.toMatch(/SCAN messages(?! USING)/);
+    for (const plan of plans) expect(plan).toContain("SEARCH conversations USING PRIMARY KEY (owner_id=?)");
+    assertIndexed(plans);
+  });
+
+  test("storing and reading update a conversation row by its key", () => {
+    const rows = [
+      `INSERT INTO conversations (owner_id, partner_id, last_message_id, last_message_at, unread_count) VALUES (1, 2, 1, 1, 1)
+       ON CONFLICT (owner_id, partner_id) DO UPDATE SET unread_count = unread_count + excluded.unread_count`,
+      "UPDATE conversations SET unread_count = max(unread_count - 1, 0) WHERE owner_id = 1 AND partner_id = 2",
+    ].map((q) => (t.ctx.sqlite.query(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join(" | "));
+    expect(rows[1]).toContain("SEARCH conversations USING PRIMARY KEY (owner_id=? AND partner_id=?)");
   });
 
   test("the people list walks the presence index in order", () => {
