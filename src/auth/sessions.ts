@@ -58,18 +58,40 @@ export function knownDevice(db: Db, userId: number, deviceId: string, ttlMs: num
   return found !== undefined;
 }
 
+/** Told the ids of sessions that just ended, so whatever was opened with them closes at once. */
+export type SessionsEndedListener = (sessionIds: string[]) => void;
+
+const endedListeners = new WeakMap<Db, Set<SessionsEndedListener>>();
+
+/**
+ * Sockets check their session once, when they open; every deletion of a session row below pushes
+ * its id here instead of each frame asking again. Returns the function that stops listening.
+ */
+export function onSessionsEnded(db: Db, listener: SessionsEndedListener): () => void {
+  let set = endedListeners.get(db);
+  if (!set) endedListeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function ended(db: Db, sessionIds: string[]): string[] {
+  if (sessionIds.length > 0) for (const listener of endedListeners.get(db) ?? []) listener(sessionIds);
+  return sessionIds;
+}
+
 export function revokeSession(db: Db, sessionId: string): void {
-  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+  const gone = db.delete(sessions).where(eq(sessions.id, sessionId)).returning({ id: sessions.id }).all();
+  ended(db, gone.map((r) => r.id));
 }
 
 /** Ends every session of a user (a ban or a password change); returns their ids. */
 export function revokeUserSessions(db: Db, userId: number): string[] {
-  return db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().map((r) => r.id);
+  return ended(db, db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().map((r) => r.id));
 }
 
 /** Deletes sessions unused for `ttlMs`; returns how many. */
 export function sweepExpiredSessions(db: Db, ttlMs: number, now: number): number {
-  return db.delete(sessions).where(lt(sessions.lastUsedAt, now - ttlMs)).returning({ id: sessions.id }).all().length;
+  return ended(db, db.delete(sessions).where(lt(sessions.lastUsedAt, now - ttlMs)).returning({ id: sessions.id }).all().map((r) => r.id)).length;
 }
 
 /** Sweeps now and every hour (server.ts); returns the stop function. */

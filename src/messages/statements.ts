@@ -47,7 +47,8 @@ function build(db: Db) {
       .where(and(eq(messages.receiverId, p("receiverId")), isNull(messages.deliveredAt)))
       .returning()
       .prepare(),
-    touchSession: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).prepare(),
+    /** Answers the id back, so a session deleted meanwhile reads as undefined. */
+    touchSession: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).returning({ id: sessions.id }).prepare(),
   };
 }
 

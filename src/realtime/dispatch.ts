@@ -1,8 +1,9 @@
 // One frame in: rate-limit, parse, validate against the protocol, run the handler, answer the ack.
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../http/errors.ts";
-import { liveSession } from "../auth/service.ts";
+import type { UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
+import { statements } from "../messages/statements.ts";
 import { errorFields } from "../observability/log.ts";
 import type { HandlerMap } from "./handler.ts";
 import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
@@ -13,6 +14,28 @@ type Refusal = { code: string; message: string };
 function refuse(socket: ClientSocket, ack: number | undefined, event: string | undefined, error: Refusal): void {
   if (ack !== undefined) socket.sendText(JSON.stringify({ ack, error }));
   else socket.sendText(JSON.stringify({ event: "error", data: { ...error, ...(event ? { event } : {}) } }));
+}
+
+/** Like HTTP use (auth/sessions.ts), a socket in use moves its session's expiry at most once a minute. */
+const TOUCH_EVERY_MS = 60_000;
+const touchedAt = new WeakMap<ClientSocket, number>();
+
+/**
+ * The socket's user, read fresh (name, role, profile) by one prepared primary-key lookup. The
+ * session was checked when the socket opened; its revocation closes the socket by a push
+ * (auth/sessions.ts onSessionsEnded), so only a ban written straight to the users row, or a
+ * session row deleted by another process (seen at the next touch), is caught here.
+ */
+function socketUser(app: AppContext, socket: ClientSocket, now: number): UserRow | null {
+  const user = statements(app.db).userById.get({ id: socket.userId });
+  if (!user || (user.banned && (user.bannedUntil === null || user.bannedUntil > now))) return null;
+  const last = touchedAt.get(socket);
+  if (last === undefined) touchedAt.set(socket, now);
+  else if (now - last > TOUCH_EVERY_MS) {
+    if (!statements(app.db).touchSession.get({ id: socket.sessionId, at: now })) return null;
+    touchedAt.set(socket, now);
+  }
+  return user;
 }
 
 const isEventName = (name: unknown): name is ClientEventName => typeof name === "string" && Object.hasOwn(clientEvents, name);
@@ -40,8 +63,7 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     const where = first?.path ? ` at ${first.path}` : "";
     return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: `Invalid data for ${event}${where}: ${first?.message ?? "wrong shape"}` });
   }
-  // Revocations made anywhere (logout, a ban from the command line) end the socket here too.
-  const user = liveSession(app.db, socket.sessionId, app.config.sessionTtlMs)?.user;
+  const user = socketUser(app, socket, Date.now());
   if (!user) return socket.close(4401, "Your session has ended");
   try {
     const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;

@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import { randomUUID } from "node:crypto";
 import { sessionFor } from "../auth/service.ts";
+import { onSessionsEnded } from "../auth/sessions.ts";
 import type { AppContext } from "../context.ts";
 import { clientAddress, originAllowed } from "../http/request.ts";
 import { Admission } from "./admission.ts";
@@ -28,8 +29,11 @@ interface RawSocket {
   close(code?: number, reason?: string): void;
 }
 
+/** Sockets told to close: Bun may still hand over frames that were already read, and those are dropped. */
+const closing = new WeakSet<ClientSocket>();
+
 function adapt(raw: RawSocket, userId: number, sessionId: string, address: string): ClientSocket {
-  return {
+  const socket: ClientSocket = {
     id: randomUUID(),
     userId,
     sessionId,
@@ -39,8 +43,34 @@ function adapt(raw: RawSocket, userId: number, sessionId: string, address: strin
     sendText: (text) => {
       raw.send(text);
     },
-    close: (code, reason) => raw.close(code, reason),
+    close: (code, reason) => {
+      // The first reason wins (a ban's 4403 over the 4401 of its revoked sessions).
+      if (closing.has(socket)) return;
+      closing.add(socket);
+      raw.close(code, reason);
+    },
   };
+  return socket;
+}
+
+/** The open sockets of each session, so a revoked session's sockets close without a scan. */
+class SessionSockets {
+  private readonly bySession = new Map<string, Set<ClientSocket>>();
+
+  add(socket: ClientSocket): void {
+    let set = this.bySession.get(socket.sessionId);
+    if (!set) this.bySession.set(socket.sessionId, (set = new Set()));
+    set.add(socket);
+  }
+
+  remove(socket: ClientSocket): void {
+    const set = this.bySession.get(socket.sessionId);
+    if (set?.delete(socket) && set.size === 0) this.bySession.delete(socket.sessionId);
+  }
+
+  close(sessionIds: string[], code: number, reason: string): void {
+    for (const id of sessionIds) for (const socket of [...(this.bySession.get(id) ?? [])]) socket.close(code, reason);
+  }
 }
 
 export function realtimeRoutes(ctx: AppContext) {
@@ -56,6 +86,9 @@ export function realtimeRoutes(ctx: AppContext) {
   sweep.unref?.();
 
   const session = (token: unknown) => sessionFor(ctx.db, ctx.config, token);
+  const bySession = new SessionSockets();
+  // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now.
+  const stopListening = onSessionsEnded(ctx.db, (ids) => bySession.close(ids, 4401, "Your session has ended"));
 
   return new Elysia()
     .ws("/ws", {
@@ -78,18 +111,23 @@ export function realtimeRoutes(ctx: AppContext) {
         if (!admission.fits(found.user.id, address)) return ws.close(4429, "Too many open connections");
         const socket = adapt(ws.raw, found.user.id, found.id, address);
         sockets.set(ws.raw, socket);
+        bySession.add(socket);
         socketOpened(ctx, socket);
       },
       async message(ws, frame) {
         const socket = sockets.get(ws.raw);
-        if (socket) await dispatch(ctx, handlers, socket, frame);
+        if (socket && !closing.has(socket)) await dispatch(ctx, handlers, socket, frame);
       },
       close(ws) {
         const socket = sockets.get(ws.raw);
         if (!socket) return;
         sockets.delete(ws.raw);
+        bySession.remove(socket);
         ctx.hub.disconnect(socket);
       },
     })
-    .onStop(() => clearInterval(sweep));
+    .onStop(() => {
+      clearInterval(sweep);
+      stopListening();
+    });
 }

@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import type { BanRow } from "../../db/schema.ts";
+import { revokeSession, sweepExpiredSessions } from "../../src/auth/sessions.ts";
+import { expelBanned } from "../../src/moderation/effects.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
@@ -102,6 +105,35 @@ describe("frames", () => {
     b.send("ping");
     await b.next("pong");
     b.close();
+  });
+
+  test("a session deleted by the expiry sweep closes its socket at once", async () => {
+    const { token } = await registerUser(t);
+    const s = await connect(t.wsUrl, token);
+    t.ctx.sqlite.run("UPDATE sessions SET last_used_at = ? WHERE id = ?", [Date.now() - 40 * 86_400_000, token.slice(0, token.indexOf("."))]);
+    sweepExpiredSessions(t.ctx.db, t.ctx.config.sessionTtlMs, Date.now());
+    expect((await s.closed).code).toBe(4401);
+  });
+
+  test("a frame sent after the session is revoked is never handled", async () => {
+    const { token } = await registerUser(t);
+    const { user: receiver } = await registerUser(t);
+    const s = await connect(t.wsUrl, token);
+    revokeSession(t.ctx.db, token.slice(0, token.indexOf(".")));
+    s.send("send_message", { receiverId: receiver.id, content: "after the end" }, 1);
+    expect((await s.closed).code).toBe(4401);
+    expect(s.frames.some((f) => f.ack === 1)).toBe(false);
+    const stored = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE content = 'after the end'").get() as { n: number };
+    expect(stored.n).toBe(0);
+  });
+
+  test("a ban from the console closes the socket at once with 4403, after the notice", async () => {
+    const { token, user } = await registerUser(t);
+    const s = await connect(t.wsUrl, token);
+    const ban: BanRow = { id: 0, userId: user.id, reason: "spam", until: null, createdAt: Date.now(), createdBy: null, addressHash: null, liftedAt: null, liftedBy: null, liftReason: null };
+    expelBanned(t.ctx, ban);
+    expect((await s.closed).code).toBe(4403);
+    expect(s.frames.some((f) => f.event === "banned")).toBe(true);
   });
 
   test("a ban written to the database ends the socket at its next event", async () => {
