@@ -118,7 +118,8 @@ export function storeText(
   }
   requireContact(db, sender.id, input.receiverId);
   admit(input.receiverId);
-  const row = insertMessage(db, {
+  // One transaction: the message and both sides' conversation rows (insertMessage writes them).
+  const row = db.$client.transaction(insertMessage)(db, {
     senderId: sender.id,
     receiverId: input.receiverId,
     content,
