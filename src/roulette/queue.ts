@@ -1,25 +1,13 @@
 // Video Roulette: who is waiting (with their filters), who is paired with whom, and under which
 // pairing id (see sessions.ts). User ids stay on the server; the partners only see the pairing id.
 import type { ClientSocket } from "../realtime/socket.ts";
+import { WaitingIndex, type Entry, type RouletteFilters, type RouletteProfile } from "./index.ts";
+import { pairKey, RecentlyParted } from "./parted.ts";
 import { RouletteSessions, type Session } from "./sessions.ts";
 
-export interface RouletteFilters {
-  gender: "any" | "male" | "female";
-  /** "any" or an upper-case country code. */
-  country: string;
-}
+export type { RouletteFilters, RouletteProfile } from "./index.ts";
 
-export interface RouletteProfile {
-  userId: number;
-  gender: string;
-  countryCode: string | null;
-}
-
-interface Waiting {
-  profile: RouletteProfile;
-  filters: RouletteFilters;
-  socket: ClientSocket;
-}
+type Waiting = Entry<ClientSocket>;
 
 export interface Pairing {
   /** The one who searched last: told to create the offer. */
@@ -37,18 +25,11 @@ interface Pair {
   sessionId: string;
 }
 
-const suits = (filters: RouletteFilters, profile: RouletteProfile) =>
-  (filters.gender === "any" || filters.gender === profile.gender) &&
-  (filters.country === "any" || filters.country === profile.countryCode);
-
-/** How long two users who just parted are kept apart while someone else is waiting. */
-const RECENT_MS = 60_000;
-
 export class RouletteQueue {
-  /** Insertion order is waiting order: the longest-waiting partner is offered first. */
-  private readonly waiting = new Map<number, Waiting>();
+  /** The longest-waiting suitable partner is offered first. */
+  private readonly waiting = new WaitingIndex<ClientSocket>();
   private readonly pairs = new Map<number, Pair>();
-  private readonly recent = new Map<string, number>();
+  private readonly parted: RecentlyParted;
   /** Pairs that must never meet again: one reported the other. */
   private readonly apart = new Set<string>();
   readonly sessions: RouletteSessions;
@@ -57,6 +38,7 @@ export class RouletteQueue {
 
   constructor(private readonly now: () => number = Date.now) {
     this.sessions = new RouletteSessions(now);
+    this.parted = new RecentlyParted(now);
   }
 
   get waitingCount(): number {
@@ -90,7 +72,7 @@ export class RouletteQueue {
 
   /** From now on, `a` and `b` are never paired again. */
   keepApart(a: number, b: number): void {
-    this.apart.add(this.key(a, b));
+    this.apart.add(pairKey(a, b));
   }
 
   socketOf(userId: number): ClientSocket | undefined {
@@ -99,24 +81,23 @@ export class RouletteQueue {
 
   /** Queues (or re-queues with new filters) and pairs at once when someone suits. */
   search(profile: RouletteProfile, filters: RouletteFilters, socket: ClientSocket, mayMeet: MayMeet = () => true): Pairing | null {
-    this.waiting.delete(profile.userId);
-    const me: Waiting = { profile, filters, socket };
-    const candidates = [...this.waiting.values()].filter(
-      (other) =>
-        suits(filters, other.profile) &&
-        suits(other.filters, profile) &&
-        !this.apart.has(this.key(profile.userId, other.profile.userId)) &&
-        mayMeet(profile.userId, other.profile.userId),
-    );
-    const othersWaiting = this.waiting.size;
-    const fresh = candidates.find((c) => !this.justParted(profile.userId, c.profile.userId));
+    this.waiting.remove(profile.userId);
     // A just-parted partner is offered again only when nobody else is waiting at all.
-    const partner = fresh ?? (othersWaiting === 1 ? candidates[0] : undefined);
+    const aloneWithOne = this.waiting.size === 1;
+    let partner: Waiting | undefined;
+    for (const other of this.waiting.matches(profile, filters)) {
+      const id = other.profile.userId;
+      if (this.apart.has(pairKey(profile.userId, id)) || !mayMeet(profile.userId, id)) continue;
+      if (!aloneWithOne && this.parted.has(profile.userId, id)) continue;
+      partner = other;
+      break;
+    }
     if (!partner) {
-      this.waiting.set(profile.userId, me);
+      this.waiting.add(profile, filters, socket);
       return null;
     }
-    this.waiting.delete(partner.profile.userId);
+    this.waiting.remove(partner.profile.userId);
+    const me: Waiting = { profile, filters, socket, seq: 0, keys: [] };
     const session = this.sessions.start(profile.userId, partner.profile.userId);
     this.pairsFormed += 1;
     this.pairs.set(profile.userId, { partnerId: partner.profile.userId, socket, sessionId: session.id });
@@ -126,36 +107,14 @@ export class RouletteQueue {
 
   /** Leaves the queue and ends a pair; returns the former partner's id and socket. */
   leave(userId: number): { partnerId: number; socket: ClientSocket } | undefined {
-    this.waiting.delete(userId);
+    this.waiting.remove(userId);
     const pair = this.pairs.get(userId);
     if (!pair) return undefined;
     this.pairs.delete(userId);
     const partner = this.pairs.get(pair.partnerId);
     this.pairs.delete(pair.partnerId);
     this.sessions.end(pair.sessionId);
-    this.sweepRecent();
-    this.recent.set(this.key(userId, pair.partnerId), this.now());
+    this.parted.record(userId, pair.partnerId);
     return partner ? { partnerId: pair.partnerId, socket: partner.socket } : undefined;
-  }
-
-  private justParted(a: number, b: number): boolean {
-    const at = this.recent.get(this.key(a, b));
-    if (at === undefined) return false;
-    if (this.now() - at > RECENT_MS) {
-      this.recent.delete(this.key(a, b));
-      return false;
-    }
-    return true;
-  }
-
-  /** Keeps the just-parted map from growing with every pair ever made. */
-  private sweepRecent(): void {
-    if (this.recent.size < 10_000) return;
-    const now = this.now();
-    for (const [key, at] of this.recent) if (now - at > RECENT_MS) this.recent.delete(key);
-  }
-
-  private key(a: number, b: number): string {
-    return a < b ? `${a}:${b}` : `${b}:${a}`;
   }
 }

@@ -2,13 +2,14 @@
 // text chat and "keep in touch" between the two current partners only. Partners are strangers:
 // every event names the pairing's opaque id, never a user id (API.md "Safety").
 import { AppError, validationError } from "../../http/errors.ts";
-import type { RouletteFilters } from "../../roulette/queue.ts";
+import type { RouletteFilters, RouletteProfile } from "../../roulette/queue.ts";
 import type { Session } from "../../roulette/sessions.ts";
 import { iso } from "../../time.ts";
 import { requireAdult } from "../../users/adult.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
+import { readSearcher, type Searcher } from "../../roulette/searcher.ts";
 import { eq } from "drizzle-orm";
-import { users, type UserRow } from "../../../db/schema.ts";
+import { users } from "../../../db/schema.ts";
 import type { AppContext } from "../../context.ts";
 import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
 import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
@@ -30,7 +31,7 @@ export function suspendedError(terms?: { until: number | null; reason: string | 
 }
 
 /** A moderator's suspension with an end is over once it passes; the automatic one waits for a moderator. */
-function rouletteSuspension(app: AppContext, user: UserRow): AppError | null {
+function rouletteSuspension(app: AppContext, user: Searcher): AppError | null {
   if (user.rouletteSuspendedAt === null) return null;
   const until = user.rouletteSuspendedUntil;
   if (until !== null && until <= Date.now()) {
@@ -48,13 +49,13 @@ export function leaveRoulette(app: AppContext, userId: number, partnerEvent: "ro
 }
 
 /** What a stranger may know: gender, country and age under the pairing's id. */
-const asStranger = (row: UserRow, session: Session): RoulettePartner => ({
+const asStranger = (profile: RouletteProfile, session: Session): RoulettePartner => ({
   id: session.id,
   name: "Stranger",
-  gender: row.gender,
-  country_code: row.countryCode,
-  country_name: row.countryName,
-  age: row.age,
+  gender: profile.gender,
+  country_code: profile.countryCode,
+  country_name: profile.countryName ?? null,
+  age: profile.age ?? null,
 });
 
 /** The caller's running session named `partnerId`, and the partner's socket; otherwise not_paired. */
@@ -79,7 +80,8 @@ export const rouletteHandlers: HandlerMap<
 > = {
   roulette_search: (ctx, data) => {
     assertSelf(ctx, data.userId);
-    const { app, user, socket } = ctx;
+    const { app, socket } = ctx;
+    const user = readSearcher(app.sqlite, ctx.user.id) ?? ctx.user;
     requireAdult(user);
     const suspended = rouletteSuspension(app, user);
     if (suspended) throw suspended;
@@ -89,15 +91,11 @@ export const rouletteHandlers: HandlerMap<
       country: (data.filters?.country ?? "any") === "any" ? "any" : data.filters!.country!.toUpperCase(),
     };
     const mayMeet = (a: number, b: number) => !app.blocks.between(a, b);
-    const pairing = app.roulette.search({ userId: user.id, gender: user.gender, countryCode: user.countryCode }, filters, socket, mayMeet);
+    const profile: RouletteProfile = { userId: user.id, gender: user.gender, countryCode: user.countryCode, countryName: user.countryName, age: user.age };
+    const pairing = app.roulette.search(profile, filters, socket, mayMeet);
     if (!pairing) return { status: "searching" };
-    const answerer = findUser(app.db, pairing.answerer.profile.userId);
-    if (!answerer) {
-      app.roulette.leave(user.id);
-      return { status: "searching" };
-    }
-    app.hub.send(pairing.offerer.socket, "roulette_partner_found", { partner: asStranger(answerer, pairing.session), shouldCreateOffer: true });
-    app.hub.send(pairing.answerer.socket, "roulette_partner_found", { partner: asStranger(user, pairing.session), shouldCreateOffer: false });
+    app.hub.send(pairing.offerer.socket, "roulette_partner_found", { partner: asStranger(pairing.answerer.profile, pairing.session), shouldCreateOffer: true });
+    app.hub.send(pairing.answerer.socket, "roulette_partner_found", { partner: asStranger(profile, pairing.session), shouldCreateOffer: false });
     return { status: "paired" };
   },
 
