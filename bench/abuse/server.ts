@@ -44,7 +44,7 @@ function portFrom(child: Subprocess<"ignore", "pipe", "pipe">, errors: () => str
     const timer = setTimeout(() => reject(new Error(`the server did not start within ${limitMs / 1000} s: ${errors().trim()}`)), limitMs);
     void child.exited.then(() => reject(new Error(`the server exited: ${errors().trim()}`)));
     tail(child.stdout, (text) => {
-      const port = /listening on http:\/\/[^:]+:(\d+)/.exec(text)?.[1];
+      const port = /listening(?: on | url=)http:\/\/[^:\s]+:(\d+)/.exec(text)?.[1];
       if (!port) return;
       clearTimeout(timer);
       resolve(Number(port));

@@ -2,7 +2,8 @@
 // that the "people I have written to" rule and the blurred-pictures rule cost no query per
 // message. Loaded once at start-up from the stored messages; every stored message adds its pair.
 // Who accepts messages only from contacts is held here too, so the whole "may A reach B" check
-// (typing included) never reads the database.
+// (typing included) never reads the database. The same pairs, taken either way round, say who has
+// a conversation with whom: presence goes to them (realtime/lifecycle.ts), not to everyone.
 import { eq, sql } from "drizzle-orm";
 import { messages, users } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
@@ -11,6 +12,8 @@ import type { AllowFrom } from "../realtime/protocol.ts";
 export class ContactRegistry {
   /** writer → the people they have written to. */
   private readonly wroteTo = new Map<number, Set<number>>();
+  /** user → everyone with a message either way (or kept in touch after roulette). */
+  private readonly talkedWith = new Map<number, Set<number>>();
   /** Users whose allow_from is "contacts". */
   private readonly contactsOnly = new Set<number>();
 
@@ -25,10 +28,16 @@ export class ContactRegistry {
     return this.wroteTo.get(writerId)?.has(otherId) ?? false;
   }
 
+  /** Called for every stored message (messages/notify.ts) and roulette's keep-in-touch. */
   add(writerId: number, otherId: number): void {
-    let set = this.wroteTo.get(writerId);
-    if (!set) this.wroteTo.set(writerId, (set = new Set()));
-    set.add(otherId);
+    link(this.wroteTo, writerId, otherId);
+    link(this.talkedWith, writerId, otherId);
+    link(this.talkedWith, otherId, writerId);
+  }
+
+  /** Everyone with a conversation with `userId`, in either direction. */
+  partnersOf(userId: number): ReadonlySet<number> {
+    return this.talkedWith.get(userId) ?? NONE;
   }
 
   /** Kept in step with users.allow_from by the privacy route (the only place that changes it). */
@@ -41,4 +50,12 @@ export class ContactRegistry {
   accepts(receiverId: number, senderId: number): boolean {
     return !this.contactsOnly.has(receiverId) || this.hasWritten(receiverId, senderId);
   }
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
+function link(map: Map<number, Set<number>>, from: number, to: number): void {
+  let set = map.get(from);
+  if (!set) map.set(from, (set = new Set()));
+  set.add(to);
 }

@@ -78,6 +78,7 @@ export const serverEventSchemas = {
   error: t.Object({ code: t.String(), message: t.String(), event: t.Optional(t.String()) }),
   user_online: presence,
   user_offline: presence,
+  online_count: t.Object({ online: t.Integer({ minimum: 0 }) }),
   user_typing: t.Object({ userId: t.Integer(), name: t.String(), isTyping: t.Boolean() }),
   new_user_registered: t.Object({ name: t.String() }),
   new_message: t.Object({ message: messageSchema }),

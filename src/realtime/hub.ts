@@ -1,12 +1,15 @@
 // Who is connected: every open socket by user and by session, how many per client address,
-// presence (several tabs are one presence; see presence.ts for the grace before "offline"), and
+// presence (several tabs are one presence; see presence.ts for the grace before "offline"), who
+// watches whose presence (presence-watch.ts), the coalesced online count (online-count.ts), and
 // the send helpers every handler uses. One `disconnect` path cleans up.
+import { ONLINE_COUNT_EVERY_MS, OnlineCountTicker } from "./online-count.ts";
 import { PresenceAnnouncer } from "./presence.ts";
+import { PresenceWatches } from "./presence-watch.ts";
 import type { ClientSocket } from "./socket.ts";
 import type { ServerEventName, ServerEvents } from "./protocol.ts";
 
 export interface PresenceListener {
-  /** Called when a user's presence flips; the listener persists it and tells everyone else. */
+  /** Called when a user's presence flips; the listener persists it and tells whoever should hear. */
   (userId: number, online: boolean): void;
 }
 
@@ -30,10 +33,16 @@ export class Hub {
   private readonly closeListeners: CloseListener[] = [];
   private readonly expelListeners: ExpelListener[] = [];
   private readonly presence: PresenceAnnouncer;
+  private readonly watches = new PresenceWatches();
+  private readonly onlineCount: OnlineCountTicker;
 
-  /** `presenceGraceMs`: how long a user with no present socket stays announced online. */
-  constructor(presenceGraceMs = 0) {
+  /**
+   * `presenceGraceMs`: how long a user with no present socket stays announced online;
+   * `onlineCountEveryMs`: the least time between two `online_count` frames.
+   */
+  constructor(presenceGraceMs = 0, onlineCountEveryMs = ONLINE_COUNT_EVERY_MS) {
     this.presence = new PresenceAnnouncer(presenceGraceMs, (userId, online) => this.announce(userId, online));
+    this.onlineCount = new OnlineCountTicker(onlineCountEveryMs, () => this.usersOnline, (online) => this.broadcast("online_count", { online }));
   }
 
   onPresence(listener: PresenceListener): void {
@@ -63,6 +72,7 @@ export class Hub {
     const left = this.socketsAt(socket.address) - 1;
     if (left > 0) this.byAddress.set(socket.address, left);
     else this.byAddress.delete(socket.address);
+    this.watches.drop(socket);
     const last = set.size === 0;
     for (const listener of this.closeListeners) listener(socket, last);
     this.presence.update(socket.userId, this.isPresent(socket.userId));
@@ -73,6 +83,11 @@ export class Hub {
     if (socket.present === present) return;
     socket.present = present;
     this.presence.update(socket.userId, this.isPresent(socket.userId));
+  }
+
+  /** `presence_watch`: this socket now hears the presence of `userIds` (replacing what it watched). */
+  watch(socket: ClientSocket, userIds: readonly number[]): void {
+    if (this.byUser.get(socket.userId)?.has(socket)) this.watches.set(socket, userIds);
   }
 
   /** Online as everyone has been told (and as the users row says): still true during the grace. */
@@ -95,6 +110,11 @@ export class Hub {
 
   get usersOnline(): number {
     return this.presence.announcedCount;
+  }
+
+  /** Sockets with a `presence_watch` list (each at most 200 ids). */
+  get watchingSockets(): number {
+    return this.watches.size;
   }
 
   /** Open sockets from one client address (for SOCKET_CAP). */
@@ -137,6 +157,25 @@ export class Hub {
     }
   }
 
+  /**
+   * News about `subjectId` to every socket of `userIds` and to every socket watching them, once
+   * each; never to the subject, nor to anyone in `hidden` (kept apart by a block). Answers whether
+   * anyone was there to hear it, and builds the data only then.
+   */
+  sendAbout<K extends ServerEventName>(subjectId: number, userIds: ReadonlySet<number>, hidden: ReadonlySet<number>, event: K, data: () => ServerEvents[K]): boolean {
+    let text: string | null = null;
+    const frame = () => (text ??= encodeEvent(event, data()));
+    for (const userId of userIds) {
+      if (userId === subjectId || hidden.has(userId)) continue;
+      for (const socket of this.byUser.get(userId) ?? []) socket.sendText(frame());
+    }
+    for (const socket of this.watches.watchersOf(subjectId)) {
+      if (userIds.has(socket.userId) || hidden.has(socket.userId)) continue;
+      socket.sendText(frame());
+    }
+    return text !== null;
+  }
+
   closeSession(sessionId: string, code: number, reason: string): void {
     for (const socket of this.allSockets()) if (socket.sessionId === sessionId) socket.close(code, reason);
   }
@@ -156,10 +195,12 @@ export class Hub {
   /** Shutting down: every socket closes and presence stops (start-up marks everyone offline). */
   closeAll(code: number, reason: string): void {
     this.presence.stop();
+    this.onlineCount.stop();
     for (const socket of this.allSockets()) socket.close(code, reason);
   }
 
   private announce(userId: number, online: boolean): void {
+    this.onlineCount.changed();
     for (const listener of this.presenceListeners) listener(userId, online);
   }
 }

@@ -1,4 +1,5 @@
-// What happens when a socket opens or closes, in one place: presence saved and announced,
+// What happens when a socket opens or closes, in one place: presence saved and announced to those
+// who should hear it,
 // waiting messages delivered, and a closing tab's call and roulette pair ended.
 import type { AppContext } from "../context.ts";
 import { otherParty } from "../calls/registry.ts";
@@ -10,12 +11,15 @@ import type { ClientSocket } from "./socket.ts";
 
 export function wireLifecycle(ctx: AppContext): void {
   // Called only when the announced presence changes (hub.ts, presence.ts), so a flapping account
-  // neither floods everyone nor rewrites its row.
+  // neither floods anyone nor rewrites its row. Told only to the people with a conversation with
+  // the user and to sockets watching them (issue 11): announcing to everyone grew with the square
+  // of the users. People kept apart by a block never hear about each other's presence.
   ctx.hub.onPresence((userId, online) => {
     setPresence(ctx.db, userId, online, Date.now());
-    const name = findUser(ctx.db, userId)?.name ?? "";
-    // People kept apart by a block never hear about each other's presence.
-    ctx.hub.broadcast(online ? "user_online" : "user_offline", { userId, name }, userId, ctx.blocks.hiddenFrom(userId));
+    ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({
+      userId,
+      name: findUser(ctx.db, userId)?.name ?? "",
+    }));
   });
 
   ctx.hub.onClose((socket, lastOfUser) => {

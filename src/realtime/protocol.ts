@@ -14,10 +14,15 @@ const RouletteId = t.String({ minLength: 1, maxLength: 64 });
 const Signal = t.Unknown();
 const Empty = t.Object({});
 
+/** Most ids one `presence_watch` may name. */
+export const PRESENCE_WATCH_MAX = 200;
+
 export const clientEvents = {
   ping: Empty,
   user_logout: Empty,
   user_back_online: Empty,
+  /** The people this socket shows: it hears their presence too, until its next call replaces the list. */
+  presence_watch: t.Object({ userIds: t.Array(Id, { maxItems: PRESENCE_WATCH_MAX }) }),
   send_message: t.Object({
     receiverId: Id,
     content: t.String(),
@@ -139,6 +144,8 @@ export interface ServerEvents {
   error: { code: string; message: string; event?: string };
   user_online: { userId: number; name: string };
   user_offline: { userId: number; name: string };
+  /** Users online now, everyone counted; sent to every socket at most every 5 s, when it changed. */
+  online_count: { online: number };
   user_typing: { userId: number; name: string; isTyping: boolean };
   new_user_registered: { name: string };
   new_message: { message: Message };

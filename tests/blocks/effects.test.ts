@@ -18,7 +18,8 @@ const person = (name: string) => connectedUser(t, { name });
 async function blockedPair() {
   const blocker = await person("Blocker Bea");
   const blocked = await person("Blocked Bob");
-  await blocker.s.next("user_online", 3000, (f) => f.data.userId === blocked.user.id);
+  // An answered ping: the server holds Bob's socket (strangers hear no presence to wait for).
+  await blocked.s.ask("ping", {});
   await blocker.s.ask("send_message", { receiverId: blocked.user.id, content: "hi before" });
   await blocked.s.next("new_message");
   await blocked.s.ask("send_message", { receiverId: blocker.user.id, content: "hello before" });
@@ -193,6 +194,7 @@ describe("a block reaches open sockets at once", () => {
   test("presence events stop in both directions while the block holds", async () => {
     const { blocker, blocked } = await blockedPair();
     const witness = await person("Witness Wu");
+    await witness.s.ask("presence_watch", { userIds: [blocked.user.id, blocker.user.id] });
     blocked.s.close();
     await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocked.user.id);
     expect(await heardAbout(blocker.s, "user_offline", blocked.user.id)).toBe(false);

@@ -42,6 +42,8 @@ describe("a ban", () => {
     await a.s.ask("roulette_search", { userId: a.user.id, filters: { gender: "any", country: "any" } });
     await b.s.ask("roulette_search", { userId: b.user.id, filters: { gender: "any", country: "any" } });
     await a.s.next("roulette_partner_found");
+    // Roulette partners are strangers: only a watch (the people list) hears their presence.
+    await a.s.ask("presence_watch", { userIds: [b.user.id] });
     ban(mod.actor, b.user.id);
     await a.s.next("roulette_partner_disconnected", 1000);
     await a.s.next("user_offline", 1000, (f) => f.data.userId === b.user.id);

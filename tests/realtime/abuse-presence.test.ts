@@ -31,6 +31,7 @@ describe("presence flapping", () => {
     const watcher = await registerUser(t);
     const flapper = await registerUser(t, { name: "Flap Flapper" });
     const w = await connect(t.wsUrl, watcher.token);
+    await w.ask("presence_watch", { userIds: [flapper.user.id] });
     const writes = countPresenceWrites(flapper.user.id);
     const end = Date.now() + 3000;
     // Bounded: at most 25 rounds (under the 30 connections a minute) or 3 s.
@@ -51,6 +52,7 @@ describe("presence flapping", () => {
     const watcher = await registerUser(t);
     const ann = await registerUser(t);
     const w = await connect(t.wsUrl, watcher.token);
+    await w.ask("presence_watch", { userIds: [ann.user.id] });
     const first = await connect(t.wsUrl, ann.token);
     await w.next("user_online", 3000, about(ann.user.id));
     const writes = countPresenceWrites(ann.user.id);
@@ -68,6 +70,7 @@ describe("presence flapping", () => {
     const watcher = await registerUser(t);
     const bob = await registerUser(t);
     const w = await connect(t.wsUrl, watcher.token);
+    await w.ask("presence_watch", { userIds: [bob.user.id] });
     const b = await connect(t.wsUrl, bob.token);
     await w.next("user_online", 3000, about(bob.user.id));
     for (let i = 0; i < 10; i++) {
@@ -83,6 +86,7 @@ describe("presence flapping", () => {
     const watcher = await registerUser(t);
     const cy = await registerUser(t);
     const w = await connect(t.wsUrl, watcher.token);
+    await w.ask("presence_watch", { userIds: [cy.user.id] });
     const c = await connect(t.wsUrl, cy.token);
     await w.next("user_online", 3000, about(cy.user.id));
     const closedAt = Date.now();

@@ -4,7 +4,8 @@ import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
 // Going offline is announced after a grace (5 s by default; abuse-presence.test.ts covers the
-// flapping it absorbs); 1 s keeps these tests quick.
+// flapping it absorbs); 1 s keeps these tests quick. Who hears a change at all (conversations and
+// watches, not everyone) is presence-watch.test.ts; here the watcher watches.
 const t = listeningApp({ PRESENCE_GRACE_SECONDS: "1" });
 
 const isOnline = (id: number) => (t.ctx.sqlite.query("SELECT is_online FROM users WHERE id = ?").get(id) as { is_online: number }).is_online === 1;
@@ -14,6 +15,7 @@ describe("presence", () => {
     const watcher = await registerUser(t);
     const ann = await registerUser(t, { name: "Ann Presence" });
     const w = await connect(t.wsUrl, watcher.token);
+    await w.ask("presence_watch", { userIds: [ann.user.id] });
     const tab1 = await connect(t.wsUrl, ann.token);
     const online = await w.next("user_online", 3000, (f) => f.data.userId === ann.user.id);
     expect(online.data).toEqual({ userId: ann.user.id, name: "Ann Presence" });
@@ -33,6 +35,7 @@ describe("presence", () => {
     const watcher = await registerUser(t);
     const bob = await registerUser(t);
     const w = await connect(t.wsUrl, watcher.token);
+    await w.ask("presence_watch", { userIds: [bob.user.id] });
     const b = await connect(t.wsUrl, bob.token);
     await w.next("user_online", 3000, (f) => f.data.userId === bob.user.id);
     b.send("user_logout");
