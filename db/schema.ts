@@ -101,8 +101,6 @@ export const messages = sqliteTable(
   },
   (t) => [
     index("messages_conversation").on(t.pairLo, t.pairHi, t.createdAt),
-    // The chat list groups conversations from either side of the pair.
-    index("messages_pair_hi").on(t.pairHi, t.pairLo),
     index("messages_unread").on(t.receiverId, t.readAt, t.senderId),
     index("messages_undelivered").on(t.receiverId, t.deliveredAt),
     index("messages_file").on(t.filePath),

@@ -12,6 +12,8 @@ CREATE TABLE `conversations` (
 ) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE INDEX `conversations_recent` ON `conversations` (`owner_id`,`last_message_at`);--> statement-breakpoint
+-- Only the old chat list read this index; every message insert no longer pays for it.
+DROP INDEX `messages_pair_hi`;--> statement-breakpoint
 -- Backfill: each side of every pair, with its newest message (created_at is taken from the row
 -- that max(id) picks) and the messages to that side still unread.
 INSERT INTO `conversations` (`owner_id`, `partner_id`, `last_message_id`, `last_message_at`, `unread_count`)
