@@ -1,5 +1,6 @@
 // All Users: the online counter, the search toggle with the Find Users panel, and the list, which
-// the server searches and pages (lib/user-search.ts) as the filters change and the list scrolls.
+// the server searches and pages (lib/user-search.ts) as the filters change and the list scrolls;
+// the people shown are watched for presence (usePresenceWatch.ts).
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useRef, useState } from "react";
 import { EMPTY_FILTERS, filterUsers, filtersActive, type UserFilters } from "../lib/lists.ts";
@@ -10,6 +11,7 @@ import FindUsersPanel from "./FindUsersPanel.tsx";
 import Icon from "./icons.tsx";
 import ListSkeleton from "./ListSkeleton.tsx";
 import { useCountryNames, useLoadMoreOnScroll, useSearchAsYouType } from "./usePeopleSearch.ts";
+import { usePresenceWatch } from "./usePresenceWatch.ts";
 import UserRow from "./UserRow.tsx";
 
 export default function UsersTab() {
@@ -29,6 +31,8 @@ export default function UsersTab() {
   );
   useSearchAsYouType(people, wanted);
   useLoadMoreOnScroll(people, scroller, sentinel, shown.length);
+  // Presence reaches this tab only for people it has a conversation with and people it watches.
+  usePresenceWatch(shown.map((u) => u.id), scroller);
   // New results start at the top, wherever the previous list was scrolled to.
   const searched = peopleQuery(people.filters, null);
   useEffect(() => {

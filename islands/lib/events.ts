@@ -5,6 +5,7 @@ import { addOwnMessage, receiveMessage } from "./inbox.ts";
 import { applyBlock } from "./safety.ts";
 import { sortUsers, withPresence } from "./lists.ts";
 import { markDelivered, markRead } from "./messages.ts";
+import { recounted } from "./user-search.ts";
 import type { RealtimeClient } from "./socket.ts";
 import type { Message } from "./types.ts";
 
@@ -147,6 +148,11 @@ export function attachChatEvents(c: ChatController, socket: Subscriber, timings:
       const wasOnline = c.knownUser(userId)?.is_online === true;
       setPresence(c, userId, false);
       toasts.offline(userId, name, wasOnline);
+    }),
+    // At most every 5 s: arrivals of people this tab neither shows nor talks with are not sent one by one.
+    socket.on("online_count", ({ online }) => {
+      const count = c.store.everyoneCount.value;
+      if (count) c.store.everyoneCount.value = recounted(count, online, c.store.users.value);
     }),
     // I blocked or unblocked someone, in this tab or another.
     socket.on("block_changed", ({ userId, blocked }) => applyBlock(c, userId, blocked)),

@@ -40,6 +40,15 @@ export function onlineNow(count: PeopleCount, users: readonly ChatUser[]): numbe
   return Math.max(0, online);
 }
 
+/**
+ * The server's `online_count` (everyone online, the viewer included) as the new baseline: the
+ * people listed now are what it was counted with. Presence reaches a tab only for the people it
+ * shows or talks with, so this is how arrivals elsewhere reach the counter.
+ */
+export function recounted(count: PeopleCount, online: number, users: readonly ChatUser[]): PeopleCount {
+  return { ...count, online: Math.max(0, online - 1), reported: new Map(users.map((u): [number, boolean] => [u.id, u.is_online])) };
+}
+
 export function peopleQuery(filters: UserFilters, cursor: string | null, limit = PEOPLE_PAGE_SIZE): string {
   const params = new URLSearchParams({ limit: String(limit) });
   const name = filters.name.trim();
