@@ -3,6 +3,7 @@
 import { AppError, validationError } from "../../http/errors.ts";
 import { announceRead, announceStored, deliveredNow } from "../../messages/notify.ts";
 import { markRead, requireContact, storeText, toMessage } from "../../messages/service.ts";
+import { messageWriter } from "../../messages/writer.ts";
 import { admitMessage, refusal } from "../../privacy/gate.ts";
 import { toId, type HandlerContext, type HandlerMap } from "../handler.ts";
 
@@ -14,19 +15,22 @@ function typing({ app, user }: HandlerContext, receiverIdRaw: number | string, i
 }
 
 export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "typing_stop" | "messages_read"> = {
-  send_message: ({ app, user }, data) => {
-    const { row, created } = storeText(
-      app.db,
-      app.clock,
-      user,
-      {
-        receiverId: toId(data.receiverId),
-        content: data.content,
-        messageType: data.messageType,
-        clientMessageId: data.clientMessageId,
-      },
-      (receiverId) => admitMessage(app, user.id, receiverId),
-      (receiverId) => deliveredNow(app, receiverId),
+  send_message: async ({ app, user }, data) => {
+    // Stored with everything else that arrived this turn (messages/writer.ts); told only after the commit.
+    const { row, created } = await messageWriter(app.db).submit(() =>
+      storeText(
+        app.db,
+        app.clock,
+        user,
+        {
+          receiverId: toId(data.receiverId),
+          content: data.content,
+          messageType: data.messageType,
+          clientMessageId: data.clientMessageId,
+        },
+        (receiverId) => admitMessage(app, user.id, receiverId),
+        (receiverId) => deliveredNow(app, receiverId),
+      ),
     );
     if (!created) return { message: toMessage(row, user.name, user.id) };
     app.metrics.messagesStored.inc();
