@@ -4,6 +4,7 @@
 // the opening, SETTLE_MS afterwards for frames still on their way.
 //   bun bench/presence.ts                  (2,000 sockets)
 //   SOCKETS=5000 bun bench/presence.ts
+//   WATCH=50 bun bench/presence.ts         (each socket watches the next 50 to arrive, as a people list would)
 import { address, guest, openReader, type Account, type Reader } from "./abuse/accounts.ts";
 import { startServer } from "./abuse/server.ts";
 
@@ -18,6 +19,8 @@ const CONCURRENCY = num("CONCURRENCY", 50);
 const LIMIT_SECONDS = num("LIMIT_SECONDS", 300);
 // Longer than the coalescing interval of the online count (5 s), so its frame is counted once.
 const SETTLE_MS = num("SETTLE_MS", 6000);
+// 0: no socket sends presence_watch (an old server knows no such event).
+const WATCH = Math.min(200, Number(process.env.WATCH ?? 0) || 0);
 
 const server = await startServer();
 const readers: Reader[] = [];
@@ -36,9 +39,20 @@ try {
   const rssBefore = server.rssMb();
   const began = performance.now();
   const deadline = Date.now() + LIMIT_SECONDS * 1000;
+  // A socket the server does not answer within 5 s (raw-ws's limit) counts as failed, not fatal:
+  // a server busy announcing every arrival to everyone gets there.
+  let failed = 0;
   for (let start = 0; start < accounts.length && Date.now() < deadline; start += CONCURRENCY) {
-    const batch = accounts.slice(start, start + CONCURRENCY).map((account) => openReader(server, account, onFrame));
-    readers.push(...(await Promise.all(batch)));
+    const open = async (account: Account, index: number) => {
+      const reader = await openReader(server, account, onFrame);
+      if (WATCH > 0) await reader.request("presence_watch", { userIds: accounts.slice(index + 1, index + 1 + WATCH).map((a) => a.id) });
+      return reader;
+    };
+    const batch = accounts.slice(start, start + CONCURRENCY).map((account, i) => open(account, start + i).catch(() => null));
+    for (const reader of await Promise.all(batch)) {
+      if (reader) readers.push(reader);
+      else failed++;
+    }
   }
   const openSeconds = (performance.now() - began) / 1000;
   const rssOpen = server.rssMb();
@@ -46,7 +60,7 @@ try {
 
   const total = [...frames.values()].reduce((a, b) => a + b, 0);
   const presence = (frames.get("user_online") ?? 0) + (frames.get("user_offline") ?? 0);
-  console.log(`presence bench: ${readers.length} of ${SOCKETS} sockets (signed-in guests, ${CONCURRENCY} opening at a time)`);
+  console.log(`presence bench: ${readers.length} of ${SOCKETS} sockets open, ${failed} failed (signed-in guests, ${CONCURRENCY} opening at a time, each watching ${WATCH})`);
   console.log(`  time to open them all: ${openSeconds.toFixed(2)} s`);
   console.log(`  frames received by all clients (within ${SETTLE_MS / 1000} s after): ${total}; presence ${presence}; ${[...frames].map(([k, v]) => `${k} ${v}`).join(", ")}`);
   console.log(`  server RSS: ${rssBefore.toFixed(0)} MB before, ${rssOpen.toFixed(0)} MB with the sockets open`);
