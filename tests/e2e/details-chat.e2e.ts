@@ -99,6 +99,8 @@ describe("chat details at 1280 px", () => {
 
     const toast = bobPage.getByRole("status").filter({ hasText: "Carol is now online" });
     await toast.waitFor();
+    // The toast slides in from above the window: measure it once its entrance animation is over.
+    await toast.locator("..").evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((a) => a.finished)));
     const bar = await toast.locator("..").boundingBox();
     const call = await bobPage.locator(".chat-header .call-button").boundingBox();
     const header = await bobPage.locator(".chat-header").boundingBox();
