@@ -38,3 +38,9 @@ describe("the Privacy Policy on browser storage", () => {
     }
   });
 });
+
+test("the cookie banner does not count the necessary cookies as one", async () => {
+  const html = (await t.call("GET", "/")).text;
+  expect(html).toContain("Cookies on");
+  expect(html).not.toMatch(/one necessary cookie/i);
+});

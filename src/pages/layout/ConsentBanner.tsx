@@ -54,7 +54,7 @@ export function ConsentBanner({ page }: { page: PageInfo }) {
         Cookies on {SITE_NAME}
       </h2>
       <p className="consent-text">
-        We use one necessary cookie to keep you signed in. With your permission we would also use analytics and advertising
+        We use necessary cookies to keep you signed in and your account safe. With your permission we would also use analytics and advertising
         cookies. Nothing optional loads until you choose. <a href="/cookies">Cookies Policy</a>
       </p>
       <ConsentForm page={page} />
