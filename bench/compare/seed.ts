@@ -81,4 +81,11 @@ export function seedMessages(db: Database, a: number, b: number, count: number):
       }
     })();
   }
+  // The chat list reads the conversations table (src/messages/conversations.ts): fill both sides.
+  const side = db.prepare(
+    `INSERT INTO conversations (owner_id, partner_id, last_message_id, last_message_at, unread_count)
+     SELECT ?1, ?2, id, created_at, 0 FROM messages WHERE pair_lo = ?3 AND pair_hi = ?4 ORDER BY id DESC LIMIT 1
+     ON CONFLICT (owner_id, partner_id) DO UPDATE SET last_message_id = excluded.last_message_id, last_message_at = excluded.last_message_at`,
+  );
+  for (const [owner, partner] of [[a, b], [b, a]]) side.run(owner!, partner!, lo, hi);
 }
