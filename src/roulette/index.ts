@@ -5,7 +5,9 @@
 // gender and country, each read at the searcher's wanted gender and country (or * for "any").
 // Everyone in those buckets suits the searcher and is suited by them, and the four are disjoint.
 // Each bucket keeps arrival order, and the four are merged by arrival number, so the searcher
-// still meets the longest-waiting person who suits, as the full scan did.
+// still meets the longest-waiting person who suits, as the full scan did. Buckets are linked
+// lists, not Maps: a Map used as a queue leaves deleted slots at its front that every read from
+// the front walks over again.
 
 export interface RouletteFilters {
   gender: "any" | "male" | "female";
@@ -28,7 +30,21 @@ export interface Entry<S> {
   socket: S;
   /** Arrival number: smaller waited longer. */
   seq: number;
-  keys: string[];
+  /** One link in each bucket the entry sits in. */
+  links: Link<S>[];
+}
+
+interface Link<S> {
+  entry: Entry<S>;
+  bucket: Bucket<S>;
+  prev: Link<S> | null;
+  next: Link<S> | null;
+}
+
+interface Bucket<S> {
+  key: string;
+  head: Link<S> | null;
+  tail: Link<S> | null;
 }
 
 const ALL = "*";
@@ -36,7 +52,7 @@ const key = (acceptGender: string, acceptCountry: string, gender: string, countr
 
 export class WaitingIndex<S> {
   private readonly entries = new Map<number, Entry<S>>();
-  private readonly buckets = new Map<string, Map<number, Entry<S>>>();
+  private readonly buckets = new Map<string, Bucket<S>>();
   private seq = 0;
 
   get size(): number {
@@ -59,12 +75,16 @@ export class WaitingIndex<S> {
     const country = countryCode ?? ALL;
     const keys = [key(filters.gender, filters.country, gender, country), key(filters.gender, filters.country, ALL, country)];
     if (countryCode !== null) keys.push(key(filters.gender, filters.country, gender, ALL), key(filters.gender, filters.country, ALL, ALL));
-    const entry: Entry<S> = { profile, filters, socket, seq: ++this.seq, keys: [...new Set(keys)] };
+    const entry: Entry<S> = { profile, filters, socket, seq: ++this.seq, links: [] };
     this.entries.set(profile.userId, entry);
-    for (const k of entry.keys) {
+    for (const k of new Set(keys)) {
       let bucket = this.buckets.get(k);
-      if (!bucket) this.buckets.set(k, (bucket = new Map()));
-      bucket.set(profile.userId, entry);
+      if (!bucket) this.buckets.set(k, (bucket = { key: k, head: null, tail: null }));
+      const link: Link<S> = { entry, bucket, prev: bucket.tail, next: null };
+      if (bucket.tail) bucket.tail.next = link;
+      else bucket.head = link;
+      bucket.tail = link;
+      entry.links.push(link);
     }
     return entry;
   }
@@ -74,43 +94,45 @@ export class WaitingIndex<S> {
     const entry = this.entries.get(userId);
     if (!entry) return undefined;
     this.entries.delete(userId);
-    for (const k of entry.keys) {
-      const bucket = this.buckets.get(k)!;
-      bucket.delete(userId);
-      if (bucket.size === 0) this.buckets.delete(k);
+    for (const link of entry.links) {
+      const { bucket } = link;
+      if (link.prev) link.prev.next = link.next;
+      else bucket.head = link.next;
+      if (link.next) link.next.prev = link.prev;
+      else bucket.tail = link.prev;
+      if (!bucket.head) this.buckets.delete(bucket.key);
     }
+    entry.links = [];
     return entry;
   }
 
-  /** Everyone waiting who suits `profile`'s filters and whose filters `profile` suits, longest-waiting first. */
-  *matches(profile: RouletteProfile, filters: RouletteFilters): Generator<Entry<S>> {
+  /**
+   * The longest-waiting person who suits `profile`'s filters, whose filters `profile` suits, and
+   * whom `accept` takes (blocks, recent partings...). Reads no one outside the four buckets.
+   */
+  first(profile: RouletteProfile, filters: RouletteFilters, accept: (entry: Entry<S>) => boolean): Entry<S> | undefined {
     const wantGender = filters.gender === "any" ? ALL : filters.gender;
     const wantCountry = filters.country === "any" ? ALL : filters.country;
     const acceptGenders = profile.gender === "any" ? ["any"] : ["any", profile.gender];
     const acceptCountries = profile.countryCode === null ? ["any"] : ["any", profile.countryCode];
-    const lines: Iterator<Entry<S>>[] = [];
+    const heads: (Link<S> | null)[] = [];
     for (const g of acceptGenders) {
       for (const c of acceptCountries) {
         const bucket = this.buckets.get(key(g, c, wantGender, wantCountry));
-        if (bucket) lines.push(bucket.values());
+        if (bucket) heads.push(bucket.head);
       }
     }
-    yield* merge(lines, profile.userId);
-  }
-}
-
-/** Merges lines that are each in arrival order into one, skipping `self`. */
-function* merge<S>(lines: Iterator<Entry<S>>[], self: number): Generator<Entry<S>> {
-  const heads = lines.map((line) => line.next());
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < heads.length; i++) {
-      const head = heads[i]!;
-      if (!head.done && (best < 0 || head.value.seq < (heads[best]!.value as Entry<S>).seq)) best = i;
+    // Each bucket is in arrival order: merging them by arrival number keeps the whole line fair.
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const head = heads[i];
+        if (head && (best < 0 || head.entry.seq < heads[best]!.entry.seq)) best = i;
+      }
+      if (best < 0) return undefined;
+      const { entry } = heads[best]!;
+      if (entry.profile.userId !== profile.userId && accept(entry)) return entry;
+      heads[best] = heads[best]!.next;
     }
-    if (best < 0) return;
-    const entry = heads[best]!.value as Entry<S>;
-    heads[best] = lines[best]!.next();
-    if (entry.profile.userId !== self) yield entry;
   }
 }

@@ -1,7 +1,8 @@
-// Pairs who just parted, kept apart for a while (DECISIONS "Roulette re-pairing"). The map is kept
-// in the order the partings happened (a repeated parting moves to the back), so expired entries are
-// always at the front and each record sweeps them in passing; a cap drops the oldest first, so two
-// accounts cycling Next, or many accounts doing it at once, cannot grow memory without bound.
+// Pairs who just parted, kept apart for a while (DECISIONS "Roulette re-pairing"). Partings are
+// also kept in a line in the order they happened, so expired ones are always at its front and each
+// record sweeps them in passing. The line, and so the map, never holds more than a cap: past it the
+// oldest parting is forgotten early, so accounts cycling Next cannot grow memory without bound.
+import { Fifo } from "./fifo.ts";
 
 /** How long two users who just parted are kept apart while someone else is waiting. */
 export const PARTED_MS = 60_000;
@@ -10,6 +11,8 @@ export const MAX_PARTED = 100_000;
 
 export class RecentlyParted {
   private readonly at = new Map<string, number>();
+  /** Every record, oldest first; one whose pair parted again since is stale and skipped. */
+  private readonly line = new Fifo<{ key: string; at: number }>();
 
   constructor(
     private readonly now: () => number,
@@ -17,15 +20,17 @@ export class RecentlyParted {
     private readonly windowMs = PARTED_MS,
   ) {}
 
+  /** Pairs remembered now. */
   get size(): number {
     return this.at.size;
   }
 
   record(a: number, b: number): void {
-    const k = pairKey(a, b);
-    this.at.delete(k);
-    this.at.set(k, this.now());
-    this.sweep();
+    const now = this.now();
+    const key = pairKey(a, b);
+    this.at.set(key, now);
+    this.line.push({ key, at: now });
+    this.sweep(now);
   }
 
   has(a: number, b: number): boolean {
@@ -33,11 +38,11 @@ export class RecentlyParted {
     return at !== undefined && this.now() - at <= this.windowMs;
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [k, at] of this.at) {
-      if (this.at.size <= this.cap && now - at <= this.windowMs) return;
-      this.at.delete(k);
+  private sweep(now: number): void {
+    for (let oldest = this.line.peek(); oldest; oldest = this.line.peek()) {
+      if (this.line.length <= this.cap && now - oldest.at <= this.windowMs) return;
+      this.line.shift();
+      if (this.at.get(oldest.key) === oldest.at) this.at.delete(oldest.key);
     }
   }
 }

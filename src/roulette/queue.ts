@@ -84,20 +84,17 @@ export class RouletteQueue {
     this.waiting.remove(profile.userId);
     // A just-parted partner is offered again only when nobody else is waiting at all.
     const aloneWithOne = this.waiting.size === 1;
-    let partner: Waiting | undefined;
-    for (const other of this.waiting.matches(profile, filters)) {
+    const partner = this.waiting.first(profile, filters, (other) => {
       const id = other.profile.userId;
-      if (this.apart.has(pairKey(profile.userId, id)) || !mayMeet(profile.userId, id)) continue;
-      if (!aloneWithOne && this.parted.has(profile.userId, id)) continue;
-      partner = other;
-      break;
-    }
+      if (this.apart.has(pairKey(profile.userId, id)) || !mayMeet(profile.userId, id)) return false;
+      return aloneWithOne || !this.parted.has(profile.userId, id);
+    });
     if (!partner) {
       this.waiting.add(profile, filters, socket);
       return null;
     }
     this.waiting.remove(partner.profile.userId);
-    const me: Waiting = { profile, filters, socket, seq: 0, keys: [] };
+    const me: Waiting = { profile, filters, socket, seq: 0, links: [] };
     const session = this.sessions.start(profile.userId, partner.profile.userId);
     this.pairsFormed += 1;
     this.pairs.set(profile.userId, { partnerId: partner.profile.userId, socket, sessionId: session.id });

@@ -4,6 +4,7 @@
 // it is forgotten. Memory is bounded: lines and characters per session, ended sessions retained,
 // and the text of all ended sessions together.
 import { randomBytes } from "node:crypto";
+import { Fifo } from "./fifo.ts";
 
 /** How long an ended session can still be reported (and its text read into the report). */
 export const SESSION_RETAIN_MS = 10 * 60_000;
@@ -36,8 +37,9 @@ const newId = (): string => randomBytes(16).toString("base64url");
 
 export class RouletteSessions {
   private readonly sessions = new Map<string, Session>();
-  /** Ended sessions in the order they ended, for the sweep. */
-  private readonly ended = new Map<string, number>();
+  /** Ended sessions in the order they ended, for the sweep; one already forgotten is skipped. */
+  private readonly ended = new Fifo<Session>();
+  private endedCount = 0;
   private endedChars = 0;
 
   constructor(private readonly now: () => number) {}
@@ -53,7 +55,8 @@ export class RouletteSessions {
     const session = this.sessions.get(id);
     if (!session || session.endedAt !== null) return;
     session.endedAt = this.now();
-    this.ended.set(id, session.endedAt);
+    this.ended.push(session);
+    this.endedCount += 1;
     this.endedChars += session.chars;
     this.sweep();
   }
@@ -94,17 +97,21 @@ export class RouletteSessions {
   /** Drops expired sessions, then the oldest ended ones past the count and text budgets. */
   private sweep(): void {
     const now = this.now();
-    for (const [id, endedAt] of this.ended) {
-      const overBudget = this.ended.size > MAX_ENDED_SESSIONS || this.endedChars > MAX_ENDED_CHARS;
-      if (now - endedAt < SESSION_RETAIN_MS && !overBudget) break;
-      this.forget(id);
+    for (let oldest = this.ended.peek(); oldest; oldest = this.ended.peek()) {
+      const overBudget = this.endedCount > MAX_ENDED_SESSIONS || this.endedChars > MAX_ENDED_CHARS;
+      if (now - oldest.endedAt! < SESSION_RETAIN_MS && !overBudget) break;
+      this.ended.shift();
+      this.forget(oldest.id);
     }
   }
 
   private forget(id: string): void {
     const session = this.sessions.get(id);
-    if (session?.endedAt != null) this.endedChars -= session.chars;
+    if (!session) return;
+    if (session.endedAt !== null) {
+      this.endedCount -= 1;
+      this.endedChars -= session.chars;
+    }
     this.sessions.delete(id);
-    this.ended.delete(id);
   }
 }

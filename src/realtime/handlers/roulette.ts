@@ -7,9 +7,8 @@ import type { Session } from "../../roulette/sessions.ts";
 import { iso } from "../../time.ts";
 import { requireAdult } from "../../users/adult.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
-import { readSearcher, type Searcher } from "../../roulette/searcher.ts";
 import { eq } from "drizzle-orm";
-import { users } from "../../../db/schema.ts";
+import { users, type UserRow } from "../../../db/schema.ts";
 import type { AppContext } from "../../context.ts";
 import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
 import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
@@ -31,7 +30,7 @@ export function suspendedError(terms?: { until: number | null; reason: string | 
 }
 
 /** A moderator's suspension with an end is over once it passes; the automatic one waits for a moderator. */
-function rouletteSuspension(app: AppContext, user: Searcher): AppError | null {
+function rouletteSuspension(app: AppContext, user: UserRow): AppError | null {
   if (user.rouletteSuspendedAt === null) return null;
   const until = user.rouletteSuspendedUntil;
   if (until !== null && until <= Date.now()) {
@@ -80,8 +79,9 @@ export const rouletteHandlers: HandlerMap<
 > = {
   roulette_search: (ctx, data) => {
     assertSelf(ctx, data.userId);
-    const { app, socket } = ctx;
-    const user = readSearcher(app.sqlite, ctx.user.id) ?? ctx.user;
+    // ctx.user is read fresh for every frame (dispatch.ts), so a confirmation or suspension made
+    // since the socket opened applies here; what strangers may see is kept with the queue entry.
+    const { app, user, socket } = ctx;
     requireAdult(user);
     const suspended = rouletteSuspension(app, user);
     if (suspended) throw suspended;

@@ -1,0 +1,150 @@
+// How fast Video Roulette pairs people: WAITING users wait (men who want a woman), and JOINERS
+// women loop "search, get paired, Next" while each released man searches again, so about WAITING
+// people are always in the queue. Prints pairings/s and join-to-pair latency (roulette_search sent
+// to roulette_partner_found received). The server runs in a child process so that the clients'
+// work is not counted against it. Bounded: stops after SECONDS. Joiners x waiting must stay well
+// above the pairings made in a minute, or the "not again at once" rule starts to bite.
+//   bun bench/roulette.ts                 (defaults: 1000 waiting, 200 joiners, 5 s)
+//   WAITING=200 JOINERS=20 SECONDS=5 bun bench/roulette.ts
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const WAITING = Number(process.env.WAITING ?? 1000);
+const JOINERS = Number(process.env.JOINERS ?? 200);
+const SECONDS = Number(process.env.SECONDS ?? 5);
+
+if (process.env.ROULETTE_BENCH_SERVER) await serve();
+else await drive();
+
+async function serve(): Promise<void> {
+  const { buildApp } = await import("../src/app.ts");
+  const { loadConfig } = await import("../src/config.ts");
+  const { createContext } = await import("../src/context.ts");
+  const { openStorage } = await import("../src/db.ts");
+  const dataDir = process.env.ROULETTE_BENCH_SERVER!;
+  // Opened wide so that the bench measures the server, not the limits.
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "bench-secret-bench-secret-bench-secret!!", SOCKET_RATE_LIMIT: "1000000:1000000", SIGNUP_RATE_LIMIT: "1000000", SOCKET_CONNECT_LIMIT: "1000000", SOCKET_CAP: "10:1000000", LOG_LEVEL: "error" });
+  const app = buildApp(createContext(config, openStorage(dataDir))).listen({ port: 0, hostname: "127.0.0.1" });
+  console.log(`port ${app.server!.port}`);
+  // A plain exit, so that a --cpu-prof profile is written.
+  process.on("SIGTERM", () => process.exit(0));
+}
+
+interface Client {
+  ws: WebSocket;
+  send(event: string, data: unknown): void;
+}
+
+async function drive(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "webchat-roulette-bench-"));
+  // CPU_PROF=1 writes the server's profile (a .cpuprofile file) into the current folder.
+  const server = Bun.spawn(["bun", ...(process.env.CPU_PROF ? ["--cpu-prof"] : []), import.meta.path], { env: { ...process.env, ROULETTE_BENCH_SERVER: dataDir }, stdout: "pipe", stderr: "inherit" });
+  const cleanup = () => {
+    server.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.on("SIGINT", () => (cleanup(), process.exit(130)));
+  try {
+    const base = `127.0.0.1:${await portOf(server.stdout)}`;
+    await run(base, server.pid);
+  } finally {
+    cleanup();
+  }
+}
+
+async function portOf(stdout: ReadableStream<Uint8Array>): Promise<number> {
+  let text = "";
+  for await (const chunk of stdout) {
+    text += new TextDecoder().decode(chunk);
+    const match = /port (\d+)/.exec(text);
+    if (match) return Number(match[1]);
+  }
+  throw new Error("the server did not start");
+}
+
+/** The server's CPU seconds so far (user + system), or NaN where /proc is missing. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function run(base: string, serverPid: number): Promise<void> {
+  const guest = async (gender: "male" | "female") => {
+    const r = await fetch(`http://${base}/api/guest/create`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ gender, adult: true }) });
+    if (!r.ok) throw new Error(`guest/create answered ${r.status}`);
+    return ((await r.json()) as { data: { token: string; user: { id: number } } }).data;
+  };
+  const open = (token: string, onEvent: (event: string) => void) =>
+    new Promise<Client>((resolve, reject) => {
+      const ws = new WebSocket(`ws://${base}/ws?token=${token}`);
+      let ack = 0;
+      const client: Client = { ws, send: (event, data) => ws.send(JSON.stringify({ event, data, ack: ++ack })) };
+      ws.onmessage = (e) => {
+        const frame = JSON.parse(String(e.data)) as { event?: string };
+        if (frame.event) onEvent(frame.event);
+      };
+      ws.onopen = () => resolve(client);
+      ws.onerror = () => reject(new Error("socket failed"));
+    });
+  const inBatches = async <T>(count: number, make: (i: number) => Promise<T>): Promise<T[]> => {
+    const out: T[] = [];
+    for (let i = 0; i < count; i += 50) out.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => make(i + j)))));
+    return out;
+  };
+
+  const wantsWoman = { gender: "female", country: "any" };
+  const anyone = { gender: "any", country: "any" };
+  // Accounts first, sockets after: every new account is announced to everyone online.
+  const menAccounts = await inBatches(WAITING + JOINERS, () => guest("male"));
+  const womenAccounts = await inBatches(JOINERS, () => guest("female"));
+  // Enough men that about WAITING of them wait while JOINERS of them are paired.
+  const men = await inBatches(menAccounts.length, async (i) => {
+    const { token, user } = menAccounts[i]!;
+    const man: Client = await open(token, (event) => {
+      if (event === "roulette_partner_next" || event === "roulette_partner_disconnected") man.send("roulette_search", { userId: user.id, filters: wantsWoman });
+    });
+    man.send("roulette_search", { userId: user.id, filters: wantsWoman });
+    return man;
+  });
+  const women = await inBatches(JOINERS, async (i) => {
+    const { token, user } = womenAccounts[i]!;
+    let found: () => void = () => {};
+    const client = await open(token, (event) => {
+      if (event === "roulette_partner_found") found();
+    });
+    return { client, id: user.id, paired: () => new Promise<void>((resolve) => (found = resolve)) };
+  });
+  await Bun.sleep(500);
+
+  const latencies: number[] = [];
+  const cpuBefore = cpuSeconds(serverPid);
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  await Promise.all(
+    women.map(async (w) => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const paired = w.paired();
+        w.client.send("roulette_search", { userId: w.id, filters: anyone });
+        await paired;
+        latencies.push(performance.now() - t0);
+        w.client.send("roulette_next", { userId: w.id });
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpuPerPairing = ((cpuSeconds(serverPid) - cpuBefore) / latencies.length) * 1e6;
+  latencies.sort((x, y) => x - y);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
+  console.log(`${WAITING} waiting, ${JOINERS} joiners: ${latencies.length} pairings in ${seconds.toFixed(1)} s: ${(latencies.length / seconds).toFixed(0)} pairings/s`);
+  console.log(`join-to-pair ms: p50 ${at(0.5)}, p95 ${at(0.95)}, p99 ${at(0.99)}`);
+  // Steadier than pairings/s on a busy machine: what one pairing (3 frames in, 6 out) costs the server.
+  console.log(`server CPU per pairing: ${cpuPerPairing.toFixed(0)} us (about ${(1e6 / cpuPerPairing).toFixed(0)} pairings/s on one core)`);
+  for (const c of [...men, ...women.map((w) => w.client)]) c.ws.close();
+}
