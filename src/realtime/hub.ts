@@ -87,6 +87,7 @@ export class Hub {
 
   /** `presence_watch`: this socket now hears the presence of `userIds` (replacing what it watched). */
   watch(socket: ClientSocket, userIds: readonly number[]): void {
+    // A socket that closed while its frame was handled would never be dropped again.
     if (this.byUser.get(socket.userId)?.has(socket)) this.watches.set(socket, userIds);
   }
 
@@ -158,7 +159,7 @@ export class Hub {
   }
 
   /**
-   * News about `subjectId` to every socket of `userIds` and to every socket watching them, once
+   * News about `subjectId` to every socket of `userIds` and to every socket watching the subject, once
    * each; never to the subject, nor to anyone in `hidden` (kept apart by a block). Answers whether
    * anyone was there to hear it, and builds the data only then.
    */
