@@ -1,6 +1,6 @@
 // One-to-one messages: storing (before anyone is told), delivery and read marks, paging a
-// conversation, and the chat list with unread counts as single indexed queries.
-import { and, asc, desc, eq, inArray, isNull, lt, notInArray, sql } from "drizzle-orm";
+// conversation, and the chat list with unread counts read from the conversations table.
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { messages, users, type MessageRow, type NewMessageRow, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { notFound, validationError } from "../http/errors.ts";
@@ -9,7 +9,7 @@ import { iso, isoOrNull } from "../time.ts";
 import { conversationList, conversationsAfterRead, conversationsAfterStore, unreadByPartner } from "./conversations.ts";
 import { historyPage, participantNames } from "./history.ts";
 import { statements, userExists } from "./statements.ts";
-import { isBannedNow, notBanned, toPublicUser } from "../users/service.ts";
+import { isBannedNow, toPublicUser } from "../users/service.ts";
 
 export const MAX_TEXT = 4000;
 

@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { markRead, storeFiles, storeText } from "../../src/messages/service.ts";
+import { chatUsers, markRead, storeFiles, storeText, unreadCount } from "../../src/messages/service.ts";
 import { removeMessage } from "../../src/moderation/actions.ts";
 import { requireUser } from "../../src/users/service.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
@@ -105,6 +105,23 @@ describe("the conversations table", () => {
     const row = stored(t.ctx.sqlite).find((r) => r.owner_id === b && r.partner_id === a)!;
     expect(row.unread_count).toBe(0);
     expect(stored(t.ctx.sqlite)).toEqual(expected(facts(t.ctx.sqlite)));
+  });
+});
+
+describe("the chat list over the conversations table", () => {
+  test("a removed last message stays the latest, shown as removed, and still counts as unread", async () => {
+    const t = makeTestApp();
+    try {
+      const [a, b] = [await registerUser(t), await registerUser(t)];
+      storeText(t.ctx.db, t.ctx.clock, requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "first" });
+      const { row } = storeText(t.ctx.db, t.ctx.clock, requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "vile" });
+      removeMessage(t.ctx, { id: null, role: "cli" }, row.id, "test");
+      const [entry] = chatUsers(t.ctx.db, requireUser(t.ctx.db, b.user.id));
+      expect(entry).toMatchObject({ id: a.user.id, unread_count: 2, latest_message: { id: row.id, content: "", is_removed: true } });
+      expect(unreadCount(t.ctx.db, b.user.id)).toBe(2);
+    } finally {
+      t.close();
+    }
   });
 });
 
