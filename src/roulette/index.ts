@@ -59,6 +59,11 @@ export class WaitingIndex<S> {
     return this.entries.size;
   }
 
+  /** Non-empty buckets: empty ones are dropped, so this follows who waits. */
+  get bucketCount(): number {
+    return this.buckets.size;
+  }
+
   has(userId: number): boolean {
     return this.entries.has(userId);
   }

@@ -25,6 +25,11 @@ export class RecentlyParted {
     return this.at.size;
   }
 
+  /** Records held, current or superseded by a later parting of the same pair: never above the cap. */
+  get held(): number {
+    return this.line.length;
+  }
+
   record(a: number, b: number): void {
     const now = this.now();
     const key = pairKey(a, b);
