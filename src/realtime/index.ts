@@ -9,6 +9,7 @@ import { clientAddress, originAllowed } from "../http/request.ts";
 import { Admission } from "./admission.ts";
 import { dispatch } from "./dispatch.ts";
 import { handlers } from "./handlers/index.ts";
+import { sendOrQueue, sendQueued, type CorkableSocket } from "./outbox.ts";
 import { socketOpened, wireLifecycle } from "./lifecycle.ts";
 import type { ClientSocket } from "./socket.ts";
 
@@ -24,8 +25,7 @@ export const MAX_FRAME_BYTES = 64 * 1024;
  */
 export const BACKPRESSURE_LIMIT_BYTES = 256 * 1024;
 
-interface RawSocket {
-  send(data: string): unknown;
+interface RawSocket extends CorkableSocket {
   close(code?: number, reason?: string): void;
 }
 
@@ -40,13 +40,12 @@ function adapt(raw: RawSocket, userId: number, sessionId: string, address: strin
     address,
     present: true,
     lastHeardAt: Date.now(),
-    sendText: (text) => {
-      raw.send(text);
-    },
+    sendText: (text) => sendOrQueue(raw, text),
     close: (code, reason) => {
       // The first reason wins (a ban's 4403 over the 4401 of its revoked sessions).
       if (closing.has(socket)) return;
       closing.add(socket);
+      sendQueued(raw);
       raw.close(code, reason);
     },
   };

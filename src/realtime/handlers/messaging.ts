@@ -5,6 +5,7 @@ import { announceRead, announceStored, deliveredNow } from "../../messages/notif
 import { markRead, requireContact, storeText, toMessage } from "../../messages/service.ts";
 import { messageWriter } from "../../messages/writer.ts";
 import { admitMessage, refusal } from "../../privacy/gate.ts";
+import { holdSends } from "../outbox.ts";
 import { toId, type HandlerContext, type HandlerMap } from "../handler.ts";
 
 /** Typing reaches only someone who would accept a message from the typist; otherwise it is dropped. */
@@ -16,8 +17,9 @@ function typing({ app, user }: HandlerContext, receiverIdRaw: number | string, i
 
 export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "typing_stop" | "messages_read"> = {
   send_message: async ({ app, user }, data) => {
-    // Stored with everything else that arrived this turn (messages/writer.ts); told only after the commit.
-    const { row, created } = await messageWriter(app.db).submit(() =>
+    // Stored with everything else that arrived this turn (messages/writer.ts); told only after the
+    // commit, the batch's frames corked per socket (outbox.ts).
+    const stored = messageWriter(app.db).submit(() =>
       storeText(
         app.db,
         app.clock,
@@ -32,6 +34,9 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
         (receiverId) => deliveredNow(app, receiverId),
       ),
     );
+    // After submit, so the release comes after the writer's flush in the same turn.
+    holdSends();
+    const { row, created } = await stored;
     if (!created) return { message: toMessage(row, user.name, user.id) };
     app.metrics.messagesStored.inc();
     const [message] = announceStored(app, user, [row]);
