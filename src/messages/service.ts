@@ -152,18 +152,12 @@ export function deliverPending(db: Db, receiverId: number, at: number): MessageR
  * A read message is delivered too, at the read time if it had no delivery time.
  */
 export function markRead(db: Db, readerId: number, senderId: number, at: number, ids?: number[]): MessageRow[] {
-  const where = [eq(messages.receiverId, readerId), eq(messages.senderId, senderId), isNull(messages.readAt)];
-  if (ids) {
-    if (ids.length === 0) return [];
-    where.push(inArray(messages.id, ids));
-  }
+  if (ids?.length === 0) return [];
+  const prepared = statements(db);
   return db.$client.transaction(() => {
-    const rows = db
-      .update(messages)
-      .set({ readAt: at, deliveredAt: sql`coalesce(${messages.deliveredAt}, ${at})` })
-      .where(and(...where))
-      .returning()
-      .all();
+    const rows = ids
+      ? prepared.markReadIds.all({ readerId, senderId, at, ids: JSON.stringify(ids) })
+      : prepared.markReadAll.all({ readerId, senderId, at });
     conversationsAfterRead(db, readerId, senderId, rows.length);
     return rows;
   })();

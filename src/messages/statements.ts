@@ -47,6 +47,27 @@ function build(db: Db) {
       .where(and(eq(messages.receiverId, p("receiverId")), isNull(messages.deliveredAt)))
       .returning()
       .prepare(),
+    /** All of one sender's unread messages to the reader; a read message counts as delivered too. */
+    markReadAll: db
+      .update(messages)
+      .set({ readAt: sql`${p("at")}`, deliveredAt: sql`coalesce(${messages.deliveredAt}, ${p("at")})` })
+      .where(and(eq(messages.receiverId, p("readerId")), eq(messages.senderId, p("senderId")), isNull(messages.readAt)))
+      .returning()
+      .prepare(),
+    /** The same for the listed ids, passed as one JSON array so one statement serves any count. */
+    markReadIds: db
+      .update(messages)
+      .set({ readAt: sql`${p("at")}`, deliveredAt: sql`coalesce(${messages.deliveredAt}, ${p("at")})` })
+      .where(
+        and(
+          eq(messages.receiverId, p("readerId")),
+          eq(messages.senderId, p("senderId")),
+          isNull(messages.readAt),
+          sql`${messages.id} IN (SELECT value FROM json_each(${p("ids")}))`,
+        ),
+      )
+      .returning()
+      .prepare(),
     /** Answers the id back, so a session deleted meanwhile reads as undefined. */
     touchSession: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).returning({ id: sessions.id }).prepare(),
   };
