@@ -6,6 +6,7 @@
 // above the pairings made in a minute, or the "not again at once" rule starts to bite.
 //   bun bench/roulette.ts                 (defaults: 1000 waiting, 200 joiners, 5 s)
 //   WAITING=200 JOINERS=20 SECONDS=5 bun bench/roulette.ts
+//   QUEUE_ONLY=1 bun bench/roulette.ts    (the queue alone, in process: its cost per pairing)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +16,30 @@ const JOINERS = Number(process.env.JOINERS ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 
 if (process.env.ROULETTE_BENCH_SERVER) await serve();
+else if (process.env.QUEUE_ONLY) await queueOnly();
 else await drive();
+
+/** The same traffic straight on RouletteQueue: search, Next, the released man searching again. */
+async function queueOnly(): Promise<void> {
+  const { RouletteQueue } = await import("../src/roulette/queue.ts");
+  type Socket = Parameters<InstanceType<typeof RouletteQueue>["search"]>[2];
+  const socket = (userId: number): Socket => ({ id: `s${userId}`, userId, sessionId: "bench", address: "127.0.0.1", present: true, lastHeardAt: 0, sendText() {}, close() {} });
+  const queue = new RouletteQueue();
+  const man = (userId: number) => ({ userId, gender: "male", countryCode: null });
+  for (let id = 1; id <= WAITING + JOINERS; id++) queue.search(man(id), { gender: "female", country: "any" }, socket(id));
+  const count = Number(process.env.PAIRINGS ?? 100_000);
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const woman = 1_000_000 + (i % JOINERS);
+    const pairing = queue.search({ userId: woman, gender: "female", countryCode: null }, { gender: "any", country: "any" }, socket(woman), () => true);
+    if (!pairing) throw new Error(`no partner at pairing ${i}`);
+    queue.leave(woman);
+    const released = pairing.answerer.profile.userId;
+    queue.search(man(released), { gender: "female", country: "any" }, socket(released));
+  }
+  const us = ((performance.now() - started) * 1000) / count;
+  console.log(`queue only, ${WAITING} waiting: ${count} pairings, ${us.toFixed(2)} us each (search, Next, search again)`);
+}
 
 async function serve(): Promise<void> {
   const { buildApp } = await import("../src/app.ts");

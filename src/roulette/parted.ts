@@ -10,9 +10,9 @@ export const PARTED_MS = 60_000;
 export const MAX_PARTED = 100_000;
 
 export class RecentlyParted {
-  private readonly at = new Map<string, number>();
+  private readonly at = new Map<number | string, number>();
   /** Every record, oldest first; one whose pair parted again since is stale and skipped. */
-  private readonly line = new Fifo<{ key: string; at: number }>();
+  private readonly line = new Fifo<{ key: number | string; at: number }>();
 
   constructor(
     private readonly now: () => number,
@@ -52,4 +52,11 @@ export class RecentlyParted {
   }
 }
 
-export const pairKey = (a: number, b: number): string => (a < b ? `${a}:${b}` : `${b}:${a}`);
+/** Past this, ids no longer fit two to a safe integer and the key falls back to a string. */
+const ID_LIMIT = 2 ** 26;
+
+/** One key for the pair in either order: a number while the ids allow (no string built, cheap to hash). */
+export function pairKey(a: number, b: number): number | string {
+  const [low, high] = a < b ? [a, b] : [b, a];
+  return high < ID_LIMIT && low >= 0 ? low * ID_LIMIT + high : `${low}:${high}`;
+}

@@ -31,7 +31,7 @@ export class RouletteQueue {
   private readonly pairs = new Map<number, Pair>();
   private readonly parted: RecentlyParted;
   /** Pairs that must never meet again: one reported the other. */
-  private readonly apart = new Set<string>();
+  private readonly apart = new Set<number | string>();
   readonly sessions: RouletteSessions;
   /** Pairings made since start, for /metrics. */
   pairsFormed = 0;
@@ -86,7 +86,7 @@ export class RouletteQueue {
     const aloneWithOne = this.waiting.size === 1;
     const partner = this.waiting.first(profile, filters, (other) => {
       const id = other.profile.userId;
-      if (this.apart.has(pairKey(profile.userId, id)) || !mayMeet(profile.userId, id)) return false;
+      if ((this.apart.size > 0 && this.apart.has(pairKey(profile.userId, id))) || !mayMeet(profile.userId, id)) return false;
       return aloneWithOne || !this.parted.has(profile.userId, id);
     });
     if (!partner) {
