@@ -8,6 +8,7 @@ import { AppError } from "../http/errors.ts";
 import type { BanNotice } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
 import { appealUrl } from "./appeal-token.ts";
+import { forgetUser } from "../users/cache.ts";
 
 /** Not lifted and not over. */
 const running = (now: number) => and(isNull(bans.liftedAt), or(isNull(bans.until), gt(bans.until, now)));
@@ -36,6 +37,7 @@ export function mirrorBan(db: Db, userId: number, now = Date.now()): void {
     .set({ banned: ban !== undefined, bannedUntil: ban?.until ?? null })
     .where(eq(users.id, userId))
     .run();
+  forgetUser(db, userId);
 }
 
 /** Lifts one ban: who, why and when; its address hash is forgotten at once. */

@@ -9,6 +9,7 @@ import { assertMayActOn, checkActor, requireReason, requireTarget, type Actor } 
 import { writeAudit } from "./audit.ts";
 import { deleteUpload } from "./files.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
+import { forgetUser } from "../users/cache.ts";
 
 type Ctx = Pick<AppContext, "db" | "sqlite" | "hub" | "config">;
 
@@ -55,6 +56,7 @@ export function removeAvatar(ctx: Ctx, actor: Actor, userId: number, reason: str
   const now = Date.now();
   ctx.sqlite.transaction(() => {
     ctx.db.update(users).set({ avatarPath: null }).where(eq(users.id, target.id)).run();
+    forgetUser(ctx.db, target.id);
     closeReports(ctx.db, ids, "actioned", who.id, now);
     writeAudit(ctx.db, { at: now, actorId: who.id, action: "remove_avatar", targetUserId: target.id, reportIds: ids, reason: why });
   })();

@@ -10,6 +10,7 @@ import { writeAudit } from "./audit.ts";
 import { expelSessions } from "./effects.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
 import { toWarningNotice } from "./warnings.ts";
+import { forgetUser } from "../users/cache.ts";
 
 type Ctx = AppContext;
 
@@ -55,6 +56,7 @@ export function suspendRoulette(ctx: Ctx, actor: Actor, userId: number, opts: Su
   ctx.sqlite.transaction(() => {
     // Replaces the automatic suspension (or an earlier one) with the moderator's own terms.
     ctx.db.update(users).set({ rouletteSuspendedAt: now, rouletteSuspendedUntil: until, rouletteSuspensionReason: why }).where(eq(users.id, target.id)).run();
+    forgetUser(ctx.db, target.id);
     closeReports(ctx.db, ids, "actioned", who.id, now);
     writeAudit(ctx.db, { at: now, actorId: who.id, action: "suspend_roulette", targetUserId: target.id, reportIds: ids, reason: why, detail: { hours: opts.hours, until } });
   })();
@@ -75,6 +77,7 @@ export function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: number, r
   const now = Date.now();
   ctx.sqlite.transaction(() => {
     ctx.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, target.id)).run();
+    forgetUser(ctx.db, target.id);
     writeAudit(ctx.db, {
       at: now,
       actorId: who.id,
@@ -110,6 +113,7 @@ export function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role): voi
   const now = Date.now();
   ctx.sqlite.transaction(() => {
     ctx.db.update(users).set({ role }).where(eq(users.id, target.id)).run();
+    forgetUser(ctx.db, target.id);
     writeAudit(ctx.db, {
       at: now,
       actorId: who.id,

@@ -8,6 +8,7 @@ import type { AppContext } from "../context.ts";
 import { isRunning } from "./bans.ts";
 import { expelBanned } from "./effects.ts";
 import { errorFields } from "../observability/log.ts";
+import { forgetUsersChangedElsewhere } from "../users/cache.ts";
 
 type Ctx = Pick<AppContext, "db" | "hub" | "config" | "log">;
 
@@ -20,6 +21,8 @@ export class BanWatcher {
 
   /** Applies bans newer than the last check; returns how many were applied. */
   check(now = Date.now()): number {
+    // The same 2 s bound for any other users write made by that process (a role, a name).
+    forgetUsersChangedElsewhere(this.ctx.db);
     const fresh = this.ctx.db.select().from(bans).where(gt(bans.id, this.lastSeen)).orderBy(asc(bans.id)).limit(500).all();
     let applied = 0;
     for (const ban of fresh) {

@@ -5,9 +5,11 @@ import type { Db } from "../db.ts";
 import { notFound } from "../http/errors.ts";
 import type { AllowFrom } from "../realtime/protocol.ts";
 import type { ContactRegistry } from "./contacts.ts";
+import { forgetUser } from "../users/cache.ts";
 
 export function setAllowFrom(db: Db, contacts: ContactRegistry, userId: number, allowFrom: AllowFrom): UserRow {
   const row = db.update(users).set({ allowFrom }).where(eq(users.id, userId)).returning().get();
+  forgetUser(db, userId);
   if (!row) throw notFound("User not found");
   contacts.setAllowFrom(userId, allowFrom);
   return row;

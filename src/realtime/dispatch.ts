@@ -5,6 +5,7 @@ import type { UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { statements } from "../messages/statements.ts";
 import { errorFields } from "../observability/log.ts";
+import { cachedUser } from "../users/cache.ts";
 import type { HandlerMap } from "./handler.ts";
 import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
 import type { ClientSocket } from "./socket.ts";
@@ -21,13 +22,15 @@ const TOUCH_EVERY_MS = 60_000;
 const touchedAt = new WeakMap<ClientSocket, number>();
 
 /**
- * The socket's user, read fresh (name, role, profile) by one prepared primary-key lookup. The
- * session was checked when the socket opened; its revocation closes the socket by a push
- * (auth/sessions.ts onSessionsEnded), so only a ban written straight to the users row, or a
- * session row deleted by another process (seen at the next touch), is caught here.
+ * The socket's user from the users cache (users/cache.ts): every write to a users row in this
+ * process is pushed there, so a name, role or ban written here shows from the next frame, and one
+ * written by another process within 2 s (the ban watcher's data_version check; a ban from there
+ * also closes the sockets then). The session was checked when the socket opened; its revocation
+ * closes the socket by a push (auth/sessions.ts onSessionsEnded), and a session row deleted by
+ * another process is seen at the next touch.
  */
 function socketUser(app: AppContext, socket: ClientSocket, now: number): UserRow | null {
-  const user = statements(app.db).userById.get({ id: socket.userId });
+  const user = cachedUser(app.db, socket.userId);
   if (!user || (user.banned && (user.bannedUntil === null || user.bannedUntil > now))) return null;
   const last = touchedAt.get(socket);
   if (last === undefined) touchedAt.set(socket, now);

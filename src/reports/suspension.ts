@@ -6,6 +6,7 @@ import type { AppContext } from "../context.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
 import { SEVERE_REASONS } from "./model.ts";
 import { reachesSuspension, SUSPENSION_WINDOW_MS } from "./weights.ts";
+import { forgetUser } from "../users/cache.ts";
 
 /** True when this call suspended the user. */
 export function checkSuspension(ctx: AppContext, reportedId: number, now: number): boolean {
@@ -30,6 +31,7 @@ export function checkSuspension(ctx: AppContext, reportedId: number, now: number
     .where(and(eq(users.id, reportedId), isNull(users.rouletteSuspendedAt)))
     .returning({ id: users.id })
     .all();
+  forgetUser(ctx.db, reportedId);
   if (changed.length === 0) return false;
   const socket = ctx.roulette.socketOf(reportedId);
   if (socket) {

@@ -17,6 +17,7 @@ import { cleanSpooled } from "./prepare.ts";
 import { receiveUpload, type ReceiveRules } from "./receive.ts";
 import { assertUploadBudget, takeUploads } from "./send.ts";
 import { asStorageError, placeUpload, removeUpload } from "./storage.ts";
+import { forgetUser } from "../users/cache.ts";
 
 const unsupported = () =>
   new AppError(415, "unsupported_type", "An avatar must be a JPEG, PNG, GIF or WebP image (jpeg, jpg, png, gif, webp)");
@@ -33,6 +34,7 @@ function swapAvatar(db: Db, userId: number, path: string | null): string | null 
   return db.transaction((tx) => {
     const old = tx.select({ path: users.avatarPath }).from(users).where(eq(users.id, userId)).get()?.path ?? null;
     tx.update(users).set({ avatarPath: path }).where(eq(users.id, userId)).run();
+    forgetUser(db, userId);
     return old;
   });
 }

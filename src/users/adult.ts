@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { AppError } from "../http/errors.ts";
+import { forgetUser } from "./cache.ts";
 
 export function requireAdult(user: Pick<UserRow, "adultConfirmedAt">): void {
   if (user.adultConfirmedAt !== null) return;
@@ -13,5 +14,7 @@ export function requireAdult(user: Pick<UserRow, "adultConfirmedAt">): void {
 export function confirmAdult(db: Db, userId: number, at: number): UserRow | undefined {
   const row = db.select().from(users).where(eq(users.id, userId)).get();
   if (!row || row.adultConfirmedAt !== null) return row;
-  return db.update(users).set({ adultConfirmedAt: at }).where(eq(users.id, userId)).returning().get();
+  const updated = db.update(users).set({ adultConfirmedAt: at }).where(eq(users.id, userId)).returning().get();
+  forgetUser(db, userId);
+  return updated;
 }

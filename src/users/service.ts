@@ -8,6 +8,7 @@ import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
 import { afterCursor, encodeCursor, type UserCursor } from "./cursor.ts";
 import { readProfile } from "./profile.ts";
+import { forgetUser } from "./cache.ts";
 
 export const avatarUrl = (path: string | null): string | null => (path ? `/uploads/${path}` : null);
 
@@ -36,6 +37,7 @@ export const toOwnUser = (row: UserRow): OwnUser => ({
   adult_confirmed_at: isoOrNull(row.adultConfirmedAt),
   allow_from: row.allowFrom as OwnUser["allow_from"],
   role: row.role as OwnUser["role"],
+  blur_nudity: row.blurNudity,
 });
 
 /** A ban in force (users.banned mirrors it): such a person leaves every list and presence. */
@@ -156,13 +158,20 @@ export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, inp
     }
   }
   const row = db.update(users).set(changes).where(eq(users.id, userId)).returning().get();
+  forgetUser(db, userId);
   if (!row) throw notFound("User not found");
   return row;
 }
 
 /** Writes only a change, so repeating the same state costs no write. */
+/** Settings → Safety: blur nudity in video and pictures (issue 12). */
+export function setBlurNudity(db: Db, userId: number, on: boolean): UserRow {
+  return db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning().get() ?? requireUser(db, userId);
+}
+
 export function setPresence(db: Db, userId: number, online: boolean, at: number): void {
   db.update(users).set({ isOnline: online, lastSeen: at }).where(and(eq(users.id, userId), ne(users.isOnline, online))).run();
+  forgetUser(db, userId);
 }
 
 /** After a restart nobody has a socket yet. */

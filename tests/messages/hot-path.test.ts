@@ -1,7 +1,9 @@
 // Pins what one message costs the database (issue 11): no SQL prepared per message (every query
 // of the path is prepared once) and one insert (it carries the delivery time; no update follows)
-// besides the two conversation rows (messages/conversations).
+// besides the two conversation rows (messages/conversations), and no read of the sender's user row
+// per frame (users/cache.ts).
 import { describe, expect, test } from "bun:test";
+import { statements } from "../../src/messages/statements.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
@@ -25,6 +27,13 @@ describe("the cost of one message", () => {
       prepared += 1;
       return prepare(sql, ...rest);
     }) as typeof sqlite.prepare;
+    const userById = statements(t.ctx.db).userById;
+    const readUser = userById.get.bind(userById);
+    let userReads = 0;
+    userById.get = ((...args: Parameters<typeof readUser>) => {
+      userReads += 1;
+      return readUser(...args);
+    }) as typeof userById.get;
     try {
       const before = totalChanges();
       for (let i = 0; i < 5; i++) {
@@ -34,8 +43,10 @@ describe("the cost of one message", () => {
       // Per message: its row, delivery time included, and each side's conversation row.
       expect(totalChanges() - before).toBe(5 * 3);
       expect(prepared).toBe(0);
+      expect(userReads).toBe(0);
     } finally {
       sqlite.prepare = prepare;
+      userById.get = readUser;
       sa.close();
       sb.close();
     }
