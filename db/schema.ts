@@ -35,6 +35,8 @@ export const users = sqliteTable(
     allowFrom: text("allow_from").notNull().default("everyone"),
     /** "user", "moderator" or "admin". */
     role: text("role").notNull().default("user"),
+    /** Blur nudity in strangers' video and in pictures (issue 12): on unless the user turned it off. */
+    blurNudity: integer("blur_nudity", { mode: "boolean" }).notNull().default(true),
     /** Set by enough weighted reports or by a moderator: no roulette while it runs. */
     rouletteSuspendedAt: integer("roulette_suspended_at"),
     /** End of a moderator's suspension; null with rouletteSuspendedAt set: until a moderator decides. */

@@ -3,7 +3,11 @@
 //   - islands/client.ts: the island bootstrap (React); each islands/<Name>.tsx becomes a chunk
 //     loaded by dynamic import only on pages that carry that island;
 //   - islands/enhance/auth.ts and consent.ts: the small no-React page scripts;
-//   - public/styles/*.css.
+//   - public/styles/*.css;
+//   - islands/nudity/worker.ts (issue 12): the nudity classifier's worker, built first as one file
+//     (TensorFlow.js and the model inside it, about 1 MB gzipped); the island code learns its
+//     hashed URL through `process.env.NUDITY_WORKER_URL`, so it is fetched only when roulette
+//     starts or a picture needs a look, and cached for a year like every hashed file.
 // The island loader map is generated here from the island files that exist, so adding an island
 // is adding a file, and the build never fails for an island that is not written yet.
 import type { BunPlugin } from "bun";
@@ -14,6 +18,7 @@ import { BUILD_DIR, BUILD_URL, MANIFEST_FILE, type Manifest, type ScriptAsset } 
 const root = join(import.meta.dir, "..");
 const islandsDir = join(root, "islands");
 const scripts = { client: "islands/client.ts", auth: "islands/enhance/auth.ts", consent: "islands/enhance/consent.ts" };
+const workerEntry = "islands/nudity/worker.ts";
 const styles = { base: "public/styles/base.css", site: "public/styles/site.css", mod: "public/styles/mod.css" };
 
 /** islands/<Name>.tsx files: one default-exported component each. */
@@ -56,9 +61,35 @@ function scriptAsset(outputs: Outputs, key: string): ScriptAsset {
   return { file: url(key), preload: [...preload].map(url), css: [...new Set(css)].map(url) };
 }
 
+const production = { "process.env.NODE_ENV": '"production"' };
+
+/** The classifier worker: one self-contained file, as a module worker cannot share the page's chunks. */
+async function buildWorker(): Promise<Bun.BuildArtifact> {
+  const result = await Bun.build({
+    entrypoints: [join(root, workerEntry)],
+    root,
+    outdir: BUILD_DIR,
+    target: "browser",
+    format: "esm",
+    splitting: false,
+    minify: true,
+    define: production,
+    naming: { entry: "nudity-worker-[hash].[ext]" },
+    throw: false,
+  });
+  const entry = result.outputs.find((o) => o.kind === "entry-point");
+  if (!result.success || !entry) {
+    for (const log of result.logs) console.error(log);
+    throw new Error("client build: the nudity worker failed");
+  }
+  return entry;
+}
+
 export async function buildClient(): Promise<Manifest> {
   const names = islandNames();
   mkdirSync(BUILD_DIR, { recursive: true });
+  const worker = await buildWorker();
+  const workerUrl = url(worker.path);
   const result = await Bun.build({
     entrypoints: [...Object.values(scripts), ...Object.values(styles)].map((p) => join(root, p)),
     root,
@@ -68,7 +99,7 @@ export async function buildClient(): Promise<Manifest> {
     splitting: true,
     minify: true,
     // Without this React stays in development mode, twice the size (STACK-NOTES).
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: { ...production, "process.env.NUDITY_WORKER_URL": JSON.stringify(workerUrl) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     plugins: [islandLoadersPlugin(names)],
     metafile: true,
@@ -90,14 +121,14 @@ export async function buildClient(): Promise<Manifest> {
     return key;
   };
 
-  const manifest: Manifest = { scripts: {}, styles: {}, islands: {} };
+  const manifest: Manifest = { scripts: {}, styles: {}, islands: {}, workers: { nudity: workerUrl } };
   for (const [name, source] of Object.entries(scripts)) manifest.scripts[name] = scriptAsset(outputs, keyOf(source));
   for (const [name, source] of Object.entries(styles)) manifest.styles[name] = url(keyOf(source));
   for (const name of names) manifest.islands[name] = scriptAsset(outputs, keyOf(`islands/${name}.tsx`));
 
   // Precompressed copies: the server sends file.gz to clients that accept gzip.
   const written = new Set(["manifest.json"]);
-  for (const output of result.outputs) {
+  for (const output of [...result.outputs, worker]) {
     const file = basename(output.path);
     const bytes = new Uint8Array(await output.arrayBuffer());
     writeFileSync(`${output.path}.gz`, Bun.gzipSync(bytes, { level: 9 }));

@@ -138,6 +138,7 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
     },
     confirmAdult: () => call<{ user: OwnUser }>("POST", "/api/users/confirm-adult", {}),
     setPrivacy: (allowFrom: AllowFrom) => call<{ user: OwnUser }>("PUT", "/api/users/privacy", { allowFrom }),
+    setBlurNudity: (on: boolean) => call<{ user: OwnUser }>("PUT", "/api/users/nudity-blur", { blur_nudity: on }),
     // Moderation (API.md "Moderation"): the caller's own warnings, shown until acknowledged.
     warnings: () => call<{ warnings: WarningNotice[] }>("GET", "/api/warnings"),
     acknowledgeWarning: (id: number) => callNoContent("POST", `/api/warnings/${id}/acknowledge`),

@@ -21,6 +21,7 @@ import RouletteStage from "./RouletteStage.tsx";
 import RouletteStyles from "./RouletteStyles.tsx";
 import { browserRtc } from "./rtc.ts";
 import { useIsMobile } from "./useIsMobile.ts";
+import { useNudityGuard } from "./useNudityGuard.ts";
 
 const ReportDialog = lazy(() => import("../safety/ReportDialog.tsx"));
 
@@ -107,6 +108,10 @@ export default function Roulette() {
   }, [api]);
 
   const { state, localStream, remoteStream } = useSyncExternalStore(session?.subscribe ?? noSubscription, session?.getSnapshot ?? idle);
+  const remoteVideo = useRef<HTMLVideoElement | null>(null);
+  const started = state.status !== "disconnected" || state.starting;
+  const blurNudity = store.me.value.blur_nudity !== false;
+  const nudity = useNudityGuard(started, blurNudity, remoteVideo, remoteStream);
 
   return (
     <section className={`roulette${mobile ? " is-mobile" : ""}`} aria-labelledby="roulette-title" data-status={state.status}>
@@ -125,6 +130,10 @@ export default function Roulette() {
         remoteStream={remoteStream}
         onReport={reportStranger}
         onBlock={() => void blockStranger()}
+        guard={blurNudity ? nudity.snapshot : undefined}
+        onShowAnyway={nudity.showAnyway}
+        onNext={() => session?.next()}
+        videoRef={remoteVideo}
       />
       <RouletteChat
         key={state.partner?.id ?? "none"}

@@ -1,7 +1,9 @@
 // The roulette's video area: the partner's video large, your own camera small in a corner, and
 // the status line over the stage while nobody is connected. The partner is a stranger: the
 // label shows "Stranger", age and country only, and Report and Block sit on their video.
-import { useRef } from "react";
+import { useRef, type RefObject } from "react";
+import { blurLabel, isBlurred } from "../nudity/blur-machine.ts";
+import type { GuardSnapshot } from "../nudity/video-guard.ts";
 import CallIcon from "../calls/CallIcon.tsx";
 import StreamVideo from "../calls/StreamVideo.tsx";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
@@ -16,6 +18,11 @@ interface Props {
   /** Report: gets the stranger's <video>, for a still of this very moment. */
   onReport?: (remoteVideo: HTMLVideoElement | null) => void;
   onBlock?: () => void;
+  /** The nudity blur over the stranger (issue 12); absent, nothing is blurred. */
+  guard?: GuardSnapshot;
+  onShowAnyway?: () => void;
+  onNext?: () => void;
+  videoRef?: RefObject<HTMLVideoElement | null>;
 }
 
 function partnerLine(partner: RoulettePartner): string {
@@ -23,12 +30,41 @@ function partnerLine(partner: RoulettePartner): string {
   return details.filter(Boolean).join(" · ");
 }
 
-export default function RouletteStage({ status, statusText, partner, localStream, remoteStream, onReport, onBlock }: Props) {
+export default function RouletteStage({ status, statusText, partner, localStream, remoteStream, onReport, onBlock, guard, onShowAnyway, onNext, videoRef }: Props) {
   const live = status === "connected" && remoteStream !== null;
-  const remoteVideo = useRef<HTMLVideoElement | null>(null);
+  const own = useRef<HTMLVideoElement | null>(null);
+  const remoteVideo = videoRef ?? own;
+  const blurred = guard !== undefined && isBlurred(guard.blur);
   return (
     <div className={`roulette-stage is-${status}`}>
-      <StreamVideo stream={remoteStream} label="Partner's video" className={`roulette-remote${live ? "" : " is-hidden"}`} videoRef={remoteVideo} />
+      <StreamVideo
+        stream={remoteStream}
+        label="Partner's video"
+        className={`roulette-remote${live ? "" : " is-hidden"}${blurred ? " is-blurred" : ""}`}
+        videoRef={remoteVideo}
+      />
+      {live && guard && blurred && (
+        <div className="roulette-blur" role="group" aria-label="Blurred video" data-blur={guard.blur.mode}>
+          <p className="roulette-blur-label">{blurLabel(guard.blur, guard.loading)}</p>
+          <div className="roulette-blur-buttons">
+            {onShowAnyway && (
+              <button type="button" className="roulette-blur-button" onClick={onShowAnyway}>
+                Show anyway
+              </button>
+            )}
+            {onNext && (
+              <button type="button" className="roulette-blur-button" onClick={onNext}>
+                Next
+              </button>
+            )}
+            {onReport && (
+              <button type="button" className="roulette-blur-button is-report" onClick={() => onReport(remoteVideo.current)}>
+                Report
+              </button>
+            )}
+          </div>
+        </div>
+      )}
       <div className={`roulette-overlay${live ? " is-hidden" : ""}`}>
         <span className="roulette-orb" aria-hidden="true">
           <CallIcon name="video" size={36} />
@@ -45,7 +81,7 @@ export default function RouletteStage({ status, statusText, partner, localStream
           {partnerLine(partner) && <span>{partnerLine(partner)}</span>}
         </div>
       )}
-      {live && partner && (onReport || onBlock) && (
+      {live && partner && !blurred && (onReport || onBlock) && (
         <div className="roulette-safety" role="group" aria-label="Safety">
           {onReport && (
             <button type="button" className="roulette-safety-button" onClick={() => onReport(remoteVideo.current)} title="Report this person to the moderators">

@@ -94,6 +94,16 @@ const CSS = `
 .roulette.is-mobile .roulette-safety{top:auto;right:auto;left:10px;bottom:10px}
 .roulette.is-mobile .roulette-button{flex:1;padding:0 12px}
 @media (prefers-reduced-motion:reduce){.roulette-ring{animation:none}}
+/* Issue 12: a blur strong enough that nothing can be made out; scaled so no sharp edge shows. */
+.roulette-remote.is-blurred{filter:blur(44px) saturate(.7);transform:scale(1.15)}
+.roulette-blur{position:absolute;inset:0;display:flex;flex-direction:column;align-items:center;justify-content:center;
+  gap:14px;padding:16px;background:rgba(15,10,29,.35);color:#fff;text-align:center;z-index:2}
+.roulette-blur-label{margin:0;font-size:16px;font-weight:600;text-shadow:0 1px 3px rgba(0,0,0,.6)}
+.roulette-blur-buttons{display:flex;flex-wrap:wrap;gap:10px;justify-content:center}
+.roulette-blur-button{min-height:40px;padding:0 18px;border:1px solid rgba(255,255,255,.5);border-radius:999px;
+  background:rgba(15,10,29,.62);color:#fff;font:inherit;font-size:14px;font-weight:600;cursor:pointer}
+.roulette-blur-button.is-report{background:#c62828;border-color:#c62828}
+.roulette-blur-button:focus-visible{outline:3px solid #fff;outline-offset:2px}
 `;
 
 export default function RouletteStyles() {

@@ -34,6 +34,7 @@ export const ownUserSchema = t.Composite([
     adult_confirmed_at: Nullable(IsoTime),
     allow_from: t.Union([t.Literal("everyone"), t.Literal("contacts")]),
     role: t.Union([t.Literal("user"), t.Literal("moderator"), t.Literal("admin")]),
+    blur_nudity: t.Boolean(),
   }),
 ], { title: "OwnUser" });
 

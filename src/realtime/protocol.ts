@@ -99,6 +99,8 @@ export interface OwnUser extends PublicUser {
   /** Who may message and call them. */
   allow_from: AllowFrom;
   role: Role;
+  /** Blur nudity in strangers' video and in pictures (issue 12); on unless turned off. */
+  blur_nudity: boolean;
 }
 
 export type MessageType = "text" | "emoji" | "file" | "image";

@@ -10,8 +10,8 @@ import { Budget, HOUR_MS, TokenBuckets } from "../http/rate-limit.ts";
 import { validate } from "../http/validate.ts";
 import { confirmAdult } from "./adult.ts";
 import { listQuery, parseListQuery } from "./list-query.ts";
-import { profileBody } from "./model.ts";
-import { avatarUrl, listUsers, requireUser, toOwnUser, toPublicUser, updateProfile } from "./service.ts";
+import { nudityBlurBody, profileBody } from "./model.ts";
+import { avatarUrl, listUsers, requireUser, setBlurNudity, toOwnUser, toPublicUser, updateProfile } from "./service.ts";
 
 const userPage = t.Object({
   users: t.Array(ref.PublicUser),
@@ -26,12 +26,15 @@ export const CONFIRM_ADULT_PER_HOUR = 30;
  * Each search or page may read the whole filtered set (a name is matched anywhere in it): typing
  * and scrolling stay far below this, a script looping over the list does not.
  */
+/** A switch flipped by hand; the budget only stops a script writing the row in a loop. */
+export const NUDITY_BLUR_CHANGES_PER_HOUR = 60;
 export const LIST_READS = { perSecond: 3, burst: 30 };
 
 export function userRoutes(ctx: AppContext) {
   const confirmations = new Budget(CONFIRM_ADULT_PER_HOUR, HOUR_MS);
   // Profiles one by one are for people looking at people: a script walking ids is held back.
   const profileReads = new Budget(ctx.config.profileReadsPerMinute, 60_000);
+  const blurChanges = new Budget(NUDITY_BLUR_CHANGES_PER_HOUR, HOUR_MS);
   const listReads = new TokenBuckets(LIST_READS.perSecond, LIST_READS.burst);
   return new Elysia()
     .use(authGuard(ctx))
@@ -79,6 +82,20 @@ export function userRoutes(ctx: AppContext) {
         json: profileBody,
         ok: { description: "The own record", schema: answers.ownUser },
         errors: [400],
+      }),
+    })
+    .put("/api/users/nudity-blur", ({ body, user }) => {
+      const input = validate(nudityBlurBody, body);
+      blurChanges.take(user.id);
+      return { user: toOwnUser(setBlurNudity(ctx.db, user.id, input.blur_nudity)) };
+    }, {
+      detail: operation({
+        tag: "Safety",
+        summary: "Blur nudity in video and pictures, or not",
+        description: "On by default. The classifier runs in the user's browser; this only stores the choice.",
+        json: nudityBlurBody,
+        ok: { description: "The own record with blur_nudity", schema: answers.ownUser },
+        errors: [400, 429],
       }),
     })
     .post(

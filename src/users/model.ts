@@ -25,6 +25,10 @@ export const fields = {
   countryCode: t.String({ pattern: "^[A-Za-z]{2}$", error: "Choose a country" }),
 };
 
+export const nudityBlurBody = t.Object({
+  blur_nudity: t.Boolean({ error: "blur_nudity must be true or false" }),
+});
+
 export const profileBody = t.Object({
   name: fields.name,
   gender: t.Optional(fields.gender),

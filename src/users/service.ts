@@ -166,7 +166,9 @@ export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, inp
 /** Writes only a change, so repeating the same state costs no write. */
 /** Settings → Safety: blur nudity in video and pictures (issue 12). */
 export function setBlurNudity(db: Db, userId: number, on: boolean): UserRow {
-  return db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning().get() ?? requireUser(db, userId);
+  const row = db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning().get();
+  forgetUser(db, userId);
+  return row ?? requireUser(db, userId);
 }
 
 export function setPresence(db: Db, userId: number, online: boolean, at: number): void {

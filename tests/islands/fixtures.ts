@@ -31,6 +31,7 @@ export function me(overrides: Partial<OwnUser> = {}): OwnUser {
     adult_confirmed_at: "2026-01-01T10:00:00.000Z",
     allow_from: "everyone",
     role: "user",
+    blur_nudity: true,
     ...overrides,
   };
 }

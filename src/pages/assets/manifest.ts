@@ -18,6 +18,8 @@ export interface Manifest {
   styles: Record<string, string>;
   /** Island chunks by component name (islands/<Name>.tsx). */
   islands: Record<string, ScriptAsset>;
+  /** Worker scripts by name (`nudity`, the classifier): loaded by island code, never by a page. */
+  workers?: Record<string, string>;
 }
 
 export const BUILD_DIR = join(import.meta.dir, "..", "..", "..", "public", "build");

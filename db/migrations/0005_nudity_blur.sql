@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `blur_nudity` integer DEFAULT true NOT NULL;

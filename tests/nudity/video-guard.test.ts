@@ -1,0 +1,76 @@
+// The guard around the blur machine, with a stand-in classifier: no model, no explicit images.
+// The stand-in answers whatever scores the test sets, which is how the unsafe path is proven.
+import { describe, expect, test } from "bun:test";
+import type { FrameClassifier, FrameSource } from "../../islands/nudity/classifier.ts";
+import type { NsfwScores } from "../../islands/nudity/thresholds.ts";
+import { VideoGuard } from "../../islands/nudity/video-guard.ts";
+
+const SAFE: NsfwScores = { Drawing: 0.1, Hentai: 0.01, Neutral: 0.87, Porn: 0.01, Sexy: 0.01 };
+const EXPLICIT: NsfwScores = { Drawing: 0, Hentai: 0.05, Neutral: 0.03, Porn: 0.9, Sexy: 0.02 };
+
+function standIn() {
+  let next = SAFE;
+  let frames = 0;
+  const classifier: FrameClassifier = {
+    async classify() {
+      frames++;
+      return { scores: next, ms: 5 };
+    },
+  };
+  return { classifier, answer: (scores: NsfwScores) => (next = scores), frames: () => frames };
+}
+
+const video = {} as FrameSource;
+const tick = (ms = 15) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(check: () => boolean, ms = 1000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await tick(2);
+  }
+}
+
+describe("VideoGuard", () => {
+  test("stays blurred while the classifier loads, then unblurs on safe frames", async () => {
+    const fake = standIn();
+    let release!: (c: FrameClassifier) => void;
+    const guard = new VideoGuard({ load: () => new Promise((resolve) => (release = resolve)), enabled: true, everyMs: 5 });
+    guard.watch(video);
+    expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true });
+    release(fake.classifier);
+    await until(() => guard.getSnapshot().blur.mode === "clear");
+    expect(guard.getSnapshot().loading).toBe(false);
+    guard.dispose();
+  });
+
+  test("an explicit frame reblurs at once; 'Show anyway' holds until the next partner", async () => {
+    const fake = standIn();
+    const frames: NsfwScores[] = [];
+    const guard = new VideoGuard({ load: async () => fake.classifier, enabled: true, everyMs: 5, onFrame: (s) => frames.push(s) });
+    guard.watch(video);
+    await until(() => guard.getSnapshot().blur.mode === "clear");
+    fake.answer(EXPLICIT);
+    await until(() => guard.getSnapshot().blur.mode === "flagged");
+    guard.showAnyway();
+    const seen = fake.frames();
+    await tick(40);
+    expect(guard.getSnapshot().blur.mode).toBe("shown");
+    // While shown, no frame is even classified: the choice costs no CPU.
+    expect(fake.frames()).toBe(seen);
+    guard.watch({} as FrameSource);
+    expect(guard.getSnapshot().blur.mode).not.toBe("shown");
+    await until(() => guard.getSnapshot().blur.mode === "flagged");
+    expect(frames.at(-1)).toEqual(EXPLICIT);
+    guard.dispose();
+  });
+
+  test("with the setting off it never loads the classifier", async () => {
+    let loads = 0;
+    const guard = new VideoGuard({ load: async () => (loads++, standIn().classifier), enabled: false, everyMs: 5 });
+    guard.watch(video);
+    await tick(30);
+    expect(loads).toBe(0);
+    expect(guard.getSnapshot().blur.mode).toBe("off");
+    guard.dispose();
+  });
+});
