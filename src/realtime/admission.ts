@@ -14,8 +14,6 @@ export interface Refusal {
 const CAP_RETRY_SECONDS = 10;
 
 export class Admission {
-  /** Elysia runs beforeHandle twice per upgrade with the same Request: decide (and count) once. */
-  private readonly decided = new WeakMap<Request, Refusal | null>();
   private readonly connects: TokenBuckets;
 
   constructor(
@@ -27,11 +25,14 @@ export class Admission {
   }
 
   /** At the upgrade: a refusal to answer with 429, or null to go ahead. */
-  admit(request: Request, userId: number, address: string): Refusal | null {
-    if (this.decided.has(request)) return this.decided.get(request) ?? null;
-    const refusal = this.decide(userId, address);
-    this.decided.set(request, refusal);
-    return refusal;
+  admit(userId: number, address: string): Refusal | null {
+    if (!this.fits(userId, address)) {
+      return { retryAfter: CAP_RETRY_SECONDS, message: "Too many open connections. Close another tab or window and try again." };
+    }
+    if (!this.connects.take(userId)) {
+      return { retryAfter: this.connects.retryAfter(userId), message: "Too many new connections. Please wait a moment and try again." };
+    }
+    return null;
   }
 
   /**
@@ -40,15 +41,5 @@ export class Admission {
    */
   fits(userId: number, address: string): boolean {
     return this.hub.socketCount(userId) < this.cap.perUser && this.hub.socketsAt(address) < this.cap.perAddress;
-  }
-
-  private decide(userId: number, address: string): Refusal | null {
-    if (!this.fits(userId, address)) {
-      return { retryAfter: CAP_RETRY_SECONDS, message: "Too many open connections. Close another tab or window and try again." };
-    }
-    if (!this.connects.take(userId)) {
-      return { retryAfter: this.connects.retryAfter(userId), message: "Too many new connections. Please wait a moment and try again." };
-    }
-    return null;
   }
 }

@@ -1,8 +1,7 @@
 // The /ws endpoint: authenticates and admits the upgrade (socket caps, connection rate), wraps
 // Bun's socket for the hub, feeds frames to the dispatcher and closes sockets that fall silent.
 import { Elysia } from "elysia";
-import { randomUUID } from "node:crypto";
-import { sessionFor } from "../auth/service.ts";
+import { liveSession, sessionFor } from "../auth/service.ts";
 import { onSessionsEnded } from "../auth/sessions.ts";
 import type { AppContext } from "../context.ts";
 import { clientAddress, originAllowed } from "../http/request.ts";
@@ -29,52 +28,81 @@ interface RawSocket extends CorkableSocket {
   close(code?: number, reason?: string): void;
 }
 
-/** Sockets told to close: Bun may still hand over frames that were already read, and those are dropped. */
-const closing = new WeakSet<ClientSocket>();
+let lastSocketId = 0;
 
-function adapt(raw: RawSocket, userId: number, sessionId: string, address: string): ClientSocket {
-  const socket: ClientSocket = {
-    id: randomUUID(),
-    userId,
-    sessionId,
-    address,
-    present: true,
-    lastHeardAt: Date.now(),
-    sendText: (text) => sendOrQueue(raw, text),
-    close: (code, reason) => {
-      // The first reason wins (a ban's 4403 over the 4401 of its revoked sessions).
-      if (closing.has(socket)) return;
-      closing.add(socket);
-      sendQueued(raw);
-      raw.close(code, reason);
-    },
-  };
-  return socket;
+/**
+ * The hub's view of one Bun socket. A class, so its methods are shared: an idle socket costs its
+ * fields only, not a closure per method (issue 11: memory per idle socket).
+ */
+class LiveSocket implements ClientSocket {
+  // Ids are only compared within this process (calls), so a counter does, at a fraction of a UUID.
+  readonly id = String(++lastSocketId);
+  present = true;
+  lastHeardAt = Date.now();
+  /** Told to close: Bun may still hand over frames that were already read, and those are dropped. */
+  closing = false;
+
+  constructor(
+    private readonly raw: RawSocket,
+    readonly userId: number,
+    readonly sessionId: string,
+    readonly address: string,
+  ) {}
+
+  sendText(text: string): void {
+    sendOrQueue(this.raw, text);
+  }
+
+  close(code: number, reason: string): void {
+    // The first reason wins (a ban's 4403 over the 4401 of its revoked sessions).
+    if (this.closing) return;
+    this.closing = true;
+    sendQueued(this.raw);
+    this.raw.close(code, reason);
+  }
 }
 
-/** The open sockets of each session, so a revoked session's sockets close without a scan. */
+/**
+ * The open sockets of each session, so a revoked session's sockets close without a scan. Most
+ * sessions have one socket, held as is; a Set only once a second tab opens.
+ */
 class SessionSockets {
-  private readonly bySession = new Map<string, Set<ClientSocket>>();
+  private readonly bySession = new Map<string, ClientSocket | Set<ClientSocket>>();
 
   add(socket: ClientSocket): void {
-    let set = this.bySession.get(socket.sessionId);
-    if (!set) this.bySession.set(socket.sessionId, (set = new Set()));
-    set.add(socket);
+    const held = this.bySession.get(socket.sessionId);
+    if (held === undefined) this.bySession.set(socket.sessionId, socket);
+    else if (held instanceof Set) held.add(socket);
+    else this.bySession.set(socket.sessionId, new Set([held, socket]));
   }
 
   remove(socket: ClientSocket): void {
-    const set = this.bySession.get(socket.sessionId);
-    if (set?.delete(socket) && set.size === 0) this.bySession.delete(socket.sessionId);
+    const held = this.bySession.get(socket.sessionId);
+    if (held === socket) this.bySession.delete(socket.sessionId);
+    else if (held instanceof Set && held.delete(socket) && held.size === 0) this.bySession.delete(socket.sessionId);
   }
 
   close(sessionIds: string[], code: number, reason: string): void {
-    for (const id of sessionIds) for (const socket of [...(this.bySession.get(id) ?? [])]) socket.close(code, reason);
+    for (const id of sessionIds) {
+      const held = this.bySession.get(id);
+      if (held === undefined) continue;
+      for (const socket of held instanceof Set ? [...held] : [held]) socket.close(code, reason);
+    }
+  }
+}
+
+/** What Elysia's parser made of a frame before: objects parsed, anything else left for dispatch to refuse. */
+function parseFrame(message: string | Buffer): unknown {
+  if (typeof message !== "string" || message.charCodeAt(0) !== 123) return message;
+  try {
+    return JSON.parse(message);
+  } catch {
+    return message;
   }
 }
 
 export function realtimeRoutes(ctx: AppContext) {
   wireLifecycle(ctx);
-  const sockets = new WeakMap<object, ClientSocket>();
   const admission = new Admission(ctx.hub, ctx.config.socketCap, ctx.config.socketConnectsPerMinute);
 
   // Silent sockets are closed; the client pings every 15 s, so 45 s means it is gone.
@@ -84,46 +112,63 @@ export function realtimeRoutes(ctx: AppContext) {
   }, Math.min(5000, ctx.config.wsIdleMs / 3));
   sweep.unref?.();
 
-  const session = (token: unknown) => sessionFor(ctx.db, ctx.config, token);
   const bySession = new SessionSockets();
   // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now.
   const stopListening = onSessionsEnded(ctx.db, (ids) => bySession.close(ids, 4401, "Your session has ended"));
 
+  /**
+   * Bun's `ws.data` for one /ws socket. Elysia's `.ws()` copies its whole request context into each
+   * socket's data with a dozen closures (about 4 KB an idle socket, measured by
+   * tests/realtime/socket-memory.ts), so /ws upgrades itself: the data is this object, its
+   * methods shared, and Elysia's server-wide websocket handler calls them (`ws.data.open(ws)`...).
+   */
+  class Upgrade {
+    socket: LiveSocket | null = null;
+
+    constructor(
+      private readonly userId: number,
+      private readonly sessionId: string,
+      private readonly address: string,
+    ) {}
+
+    open(ws: RawSocket): void {
+      // Revoked between the upgrade and now: the push that closes its sockets found none yet.
+      const found = liveSession(ctx.db, this.sessionId, ctx.config.sessionTtlMs);
+      if (!found || found.user.id !== this.userId) return ws.close(4401, "Please sign in");
+      if (!admission.fits(this.userId, this.address)) return ws.close(4429, "Too many open connections");
+      const socket = (this.socket = new LiveSocket(ws, this.userId, this.sessionId, this.address));
+      bySession.add(socket);
+      socketOpened(ctx, socket);
+    }
+
+    async message(_ws: RawSocket, message: string | Buffer): Promise<void> {
+      const socket = this.socket;
+      if (socket && !socket.closing) await dispatch(ctx, handlers, socket, parseFrame(message));
+    }
+
+    close(): void {
+      const socket = this.socket;
+      if (!socket) return;
+      this.socket = null;
+      bySession.remove(socket);
+      ctx.hub.disconnect(socket);
+    }
+  }
+
   return new Elysia()
-    .ws("/ws", {
-      // Runs twice per upgrade (STACK-NOTES): checks only, no side effects.
-      beforeHandle({ request, query, status, server, set }) {
-        if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
-        const found = session(query.token);
-        if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
-        const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
-        const refusal = admission.admit(request, found.user.id, address);
-        if (refusal) {
-          set.headers["retry-after"] = String(refusal.retryAfter);
-          return status(429, { error: refusal.message, code: "rate_limited" });
-        }
-      },
-      open(ws) {
-        const found = session(ws.data.query.token);
-        if (!found) return ws.close(4401, "Please sign in");
-        const address = clientAddress(ws.data.request, ws.raw.remoteAddress, ctx.config);
-        if (!admission.fits(found.user.id, address)) return ws.close(4429, "Too many open connections");
-        const socket = adapt(ws.raw, found.user.id, found.id, address);
-        sockets.set(ws.raw, socket);
-        bySession.add(socket);
-        socketOpened(ctx, socket);
-      },
-      async message(ws, frame) {
-        const socket = sockets.get(ws.raw);
-        if (socket && !closing.has(socket)) await dispatch(ctx, handlers, socket, frame);
-      },
-      close(ws) {
-        const socket = sockets.get(ws.raw);
-        if (!socket) return;
-        sockets.delete(ws.raw);
-        bySession.remove(socket);
-        ctx.hub.disconnect(socket);
-      },
+    .get("/ws", ({ request, query, status, server, set }) => {
+      if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
+      const found = sessionFor(ctx.db, ctx.config, query.token);
+      if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
+      const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
+      const refusal = admission.admit(found.user.id, address);
+      if (refusal) {
+        set.headers["retry-after"] = String(refusal.retryAfter);
+        return status(429, { error: refusal.message, code: "rate_limited" });
+      }
+      if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address) })) {
+        return status(400, { error: "Expected a websocket connection", code: "validation" });
+      }
     })
     .onStop(() => {
       clearInterval(sweep);

@@ -1,0 +1,70 @@
+// What one idle signed-in /ws socket adds to the JS heap, measured in-process: the same number of
+// sockets to a bare Bun.serve (the client's own objects and Bun's wrappers) is the floor that is
+// subtracted. Used by socket-memory.test.ts; runnable alone: bun tests/realtime/socket-memory.ts 2000
+import { heapStats } from "bun:jsc";
+import { createGuest } from "../../src/auth/service.ts";
+import { makeTestApp } from "../support/app.ts";
+
+async function settledHeap(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    await Bun.sleep(50);
+    Bun.gc(true);
+  }
+  return heapStats().heapSize;
+}
+
+async function openAll(urls: string[]): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = [];
+  for (let start = 0; start < urls.length; start += 200) {
+    const batch = urls.slice(start, start + 200).map(
+      (url) =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => resolve(ws);
+          ws.onerror = () => reject(new Error("a socket was refused"));
+        }),
+    );
+    sockets.push(...(await Promise.all(batch)));
+  }
+  return sockets;
+}
+
+async function closeAll(sockets: WebSocket[]): Promise<void> {
+  await Promise.all(sockets.map((ws) => new Promise((done) => ((ws.onclose = done), ws.close()))));
+}
+
+async function bytesPerSocket(urls: string[]): Promise<number> {
+  const before = await settledHeap();
+  const sockets = await openAll(urls);
+  const after = await settledHeap();
+  await closeAll(sockets);
+  return (after - before) / urls.length;
+}
+
+/** Heap bytes per idle socket: the app's own share (bare floor subtracted) and the floor. */
+export async function heapPerSocket(count: number): Promise<{ app: number; bare: number }> {
+  const bare = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (request, server) => (server.upgrade(request) ? undefined : new Response("upgrade only", { status: 400 })),
+    websocket: { message() {} },
+  });
+  const bareBytes = await bytesPerSocket(Array.from({ length: count }, () => `ws://127.0.0.1:${bare.port}/`));
+  bare.stop(true);
+
+  const t = makeTestApp({ SOCKET_CAP: "10:1000000", SOCKET_CONNECT_LIMIT: "1000000" });
+  try {
+    const { wsUrl } = t.listen();
+    const urls = Array.from({ length: count }, (_, i) => `${wsUrl}/ws?token=${encodeURIComponent(createGuest(t.ctx.db, t.ctx.config.secret, i % 2 ? "male" : "female").token)}`);
+    const appBytes = await bytesPerSocket(urls);
+    return { app: appBytes - bareBytes, bare: bareBytes };
+  } finally {
+    await t.close();
+  }
+}
+
+if (import.meta.main) {
+  const count = Number(process.argv[2] ?? 2000);
+  const { app, bare } = await heapPerSocket(count);
+  console.log(`${count} sockets: the app adds ${(app / 1024).toFixed(2)} KB of heap per socket over a bare Bun.serve (${(bare / 1024).toFixed(2)} KB, client included)`);
+}
