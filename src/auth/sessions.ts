@@ -1,7 +1,7 @@
 // Sessions: the row behind every token. A session ends on logout, a ban, a password change, or
 // after SESSION_TTL_DAYS without use (API.md "General"); expired rows are refused when seen and
 // swept hourly.
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { sessions, users, type UserRow } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db.ts";
@@ -18,7 +18,40 @@ export interface Session {
 export type SessionKeys = Pick<Config, "secret" | "sessionTtlMs">;
 
 /** Using a session moves its expiry; written at most once a minute, so reads stay reads. */
-const TOUCH_EVERY_MS = 60_000;
+export const TOUCH_EVERY_MS = 60_000;
+
+const p = sql.placeholder;
+
+// Every HTTP request and socket opening reads a session: prepared once per database, so a check
+// is one indexed join instead of drizzle rebuilding and SQLite re-preparing it each time
+// (STACK-NOTES "Speed on this stack").
+function prepare(db: Db) {
+  return {
+    live: db
+      .select({ lastUsedAt: sessions.lastUsedAt, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(sessions.userId, users.id))
+      .where(eq(sessions.id, p("id")))
+      .prepare(),
+    touch: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).prepare(),
+    revoke: db.delete(sessions).where(eq(sessions.id, p("id"))).returning({ id: sessions.id }).prepare(),
+    knownDevice: db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.userId, p("userId")), eq(sessions.deviceId, p("deviceId")), gt(sessions.lastUsedAt, p("since"))))
+      .limit(1)
+      .prepare(),
+  };
+}
+
+type Statements = ReturnType<typeof prepare>;
+const prepared = new WeakMap<Db, Statements>();
+
+function statements(db: Db): Statements {
+  let s = prepared.get(db);
+  if (!s) prepared.set(db, (s = prepare(db)));
+  return s;
+}
 
 export function startSession(db: Db, secret: string, userId: number, origin: Origin): string {
   const id = newSessionId();
@@ -35,27 +68,22 @@ export function sessionFor(db: Db, keys: SessionKeys, token: unknown): Session |
 
 /** The session by id while it is not revoked, not expired and its user not banned. */
 export function liveSession(db: Db, sessionId: string, ttlMs: number, now = Date.now()): Session | null {
-  const row = db.select().from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, sessionId)).get();
+  const s = statements(db);
+  const row = s.live.get({ id: sessionId });
   if (!row) return null;
-  if (row.sessions.lastUsedAt <= now - ttlMs) {
+  if (row.lastUsedAt <= now - ttlMs) {
     revokeSession(db, sessionId);
     return null;
   }
-  const user = row.users;
+  const user = row.user;
   if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return null;
-  if (now - row.sessions.lastUsedAt > TOUCH_EVERY_MS) db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, sessionId)).run();
+  if (now - row.lastUsedAt > TOUCH_EVERY_MS) s.touch.run({ id: sessionId, at: now });
   return { id: sessionId, user };
 }
 
 /** Whether this browser (its device cookie) has a live session of this user: it signed in here before. */
 export function knownDevice(db: Db, userId: number, deviceId: string, ttlMs: number, now = Date.now()): boolean {
-  const found = db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), eq(sessions.deviceId, deviceId), gt(sessions.lastUsedAt, now - ttlMs)))
-    .limit(1)
-    .get();
-  return found !== undefined;
+  return statements(db).knownDevice.get({ userId, deviceId, since: now - ttlMs }) !== undefined;
 }
 
 /** Told the ids of sessions that just ended, so whatever was opened with them closes at once. */
@@ -80,8 +108,7 @@ function ended(db: Db, sessionIds: string[]): string[] {
 }
 
 export function revokeSession(db: Db, sessionId: string): void {
-  const gone = db.delete(sessions).where(eq(sessions.id, sessionId)).returning({ id: sessions.id }).all();
-  ended(db, gone.map((r) => r.id));
+  ended(db, statements(db).revoke.all({ id: sessionId }).map((r) => r.id));
 }
 
 /** Ends every session of a user (a ban or a password change); returns their ids. */

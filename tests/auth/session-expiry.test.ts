@@ -36,6 +36,20 @@ describe("session expiry", () => {
     expect(row.at).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  test("a request writes the session's use at most once a minute, and a logout still refuses the very next request", async () => {
+    const { token } = await registerUser(t);
+    const at = () => (t.ctx.sqlite.query("SELECT last_used_at AS at FROM sessions WHERE id = ?").get(sessionId(token)) as { at: number }).at;
+    const recent = Date.now() - 30_000;
+    lastUsed(token, recent);
+    expect((await t.call("GET", "/api/auth/me", { token })).status).toBe(200);
+    expect(at()).toBe(recent);
+    lastUsed(token, Date.now() - 61_000);
+    expect((await t.call("GET", "/api/auth/me", { token })).status).toBe(200);
+    expect(at()).toBeGreaterThan(Date.now() - 5_000);
+    expect((await t.call("POST", "/api/auth/logout", { token })).status).toBeLessThan(300);
+    expect((await t.call("GET", "/api/auth/me", { token })).status).toBe(401);
+  });
+
   test("the socket refuses an expired token", async () => {
     const { token } = await registerUser(t);
     lastUsed(token, Date.now() - 31 * DAY);
