@@ -7,12 +7,13 @@
 //   bun bench/compare.ts               (npm run bench; about 8 to 12 minutes)
 //   BENCH_QUICK=1 bun bench/compare.ts (one round, smaller counts; under 2 minutes)
 //   PARTS=messages,sockets ROUNDS=5 MEASURE_SECONDS=8 WINDOW=4 bun bench/compare.ts
+//   PARTS=sockets,held SYSTEMS=project bun bench/compare.ts   (idle sockets, the project alone)
 import { cpus, loadavg } from "node:os";
 import type { MessageResult } from "./load/messages.ts";
 import type { SocketsResult } from "./load/sockets.ts";
 import { history, roulette, type HistoryOptions } from "./compare/project-only.ts";
 import { SERVER_CORE } from "./compare/proc.ts";
-import { short, table, type Figures } from "./compare/report.ts";
+import { short, table, type Figures, type HeldResult } from "./compare/report.ts";
 import { runLoad } from "./compare/run-load.ts";
 import { ensurePeerInstalled, LABELS, SYSTEMS, start, type SystemName } from "./compare/systems.ts";
 
@@ -32,6 +33,10 @@ const o = {
   /** Offered messages a second for the paced run over the larger socket count (0: no paced run). */
   offered: num("OFFERED_RATE", 5000),
   idle: num("IDLE_SOCKETS", QUICK ? 1000 : 5000),
+  // The open-files limit here is 20,000 per process, hard: the server holds at most about 19,900
+  // sockets, so this is the largest round count that fits, spread over two load processes.
+  held: num("HELD_SOCKETS", QUICK ? 4000 : 19_500),
+  holdMs: num("HOLD_SECONDS", QUICK ? 5 : 10) * 1000,
   openLimitS: 60,
   roulette: { waiting: num("ROULETTE_WAITING", QUICK ? 200 : 1000), seekers: num("ROULETTE_SEEKERS", QUICK ? 20 : 50), warmupMs: 1000, measureMs: QUICK ? 2000 : 5000 },
   history: {
@@ -41,9 +46,10 @@ const o = {
     requests: QUICK ? 100 : 300,
   } satisfies HistoryOptions,
 };
-const PARTS = ["messages", "sockets", "roulette", "history"] as const;
+const PARTS = ["messages", "sockets", "held", "roulette", "history"] as const;
 const chosen = (process.env.PARTS ?? PARTS.join(",")).split(",");
 const wanted = (part: (typeof PARTS)[number]) => chosen.includes(part);
+const systems = SYSTEMS.filter((name) => (process.env.SYSTEMS ?? SYSTEMS.join(",")).split(",").includes(name));
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 const errorsOf = (e: Record<string, number>) => (Object.keys(e).length ? ` errors ${JSON.stringify(e)}` : "");
@@ -54,7 +60,7 @@ const loadBefore = loadavg()[0]!;
 const begun = performance.now();
 
 console.log(`Comparison bench (${QUICK ? "BENCH_QUICK" : "full"}): ${machine}; load average ${loadBefore.toFixed(2)} at start`);
-if (wanted("messages")) ensurePeerInstalled();
+if (wanted("messages") && systems.includes("peer")) ensurePeerInstalled();
 
 const figures: Figures = { messages: { project: new Map(), peer: new Map(), floor: new Map() }, paced: { project: [], peer: [], floor: [] }, sockets: {} };
 const messageLine = (round: number, name: SystemName, what: string, r: MessageResult) =>
@@ -63,7 +69,7 @@ const messageLine = (round: number, name: SystemName, what: string, r: MessageRe
 if (wanted("messages")) {
   const accounts = Math.max(...o.socketCounts);
   for (let round = 1; round <= o.rounds; round++) {
-    for (const name of SYSTEMS) {
+    for (const name of systems) {
       const server = await start(name, accounts);
       try {
         const pairsOf = (sockets: number) => Array.from({ length: sockets / 2 }, (_, i) => ({ sender: server.accounts[2 * i]!, receiver: server.accounts[2 * i + 1]! }));
@@ -86,7 +92,7 @@ if (wanted("messages")) {
 }
 
 if (wanted("sockets")) {
-  for (const name of SYSTEMS) {
+  for (const name of systems) {
     const server = await start(name, o.idle);
     try {
       await Bun.sleep(1000);
@@ -98,6 +104,32 @@ if (wanted("sockets")) {
     } finally {
       await server.stop();
     }
+  }
+}
+
+if (wanted("held")) {
+  const server = await start("project", o.held);
+  try {
+    await Bun.sleep(1000);
+    const tokens = server.accounts.map((a) => a.token);
+    const half = Math.ceil(tokens.length / 2);
+    const spec = (part: string[]) => ({ target: server.target, tokens: part, limitMs: o.openLimitS * 1000, serverPid: server.pid, holdMs: o.holdMs });
+    const parts = await Promise.all([runLoad<SocketsResult>("sockets", spec(tokens.slice(0, half))), runLoad<SocketsResult>("sockets", spec(tokens.slice(half)))]);
+    const r: HeldResult = {
+      asked: tokens.length,
+      opened: parts.reduce((n, p) => n + p.opened, 0),
+      stillOpen: parts.reduce((n, p) => n + (p.stillOpen ?? 0), 0),
+      holdMs: o.holdMs,
+      rssBeforeKb: Math.min(...parts.map((p) => p.rssBeforeKb)),
+      rssHeldKb: Math.max(...parts.map((p) => p.rssHeldKb ?? 0)),
+      openMs: Math.max(...parts.map((p) => p.openMs)),
+    };
+    figures.held = r;
+    console.log(
+      `${LABELS.project.padEnd(14)} idle sockets held: ${r.opened} of ${r.asked} opened in ${fmt(r.openMs / 1000, 1)} s from 2 load processes, ${r.stillOpen} still open after ${o.holdMs / 1000} s; server RSS ${fmt(r.rssHeldKb / 1024)} MB (open-files limit 20,000 per process, hard)`,
+    );
+  } finally {
+    await server.stop();
   }
 }
 

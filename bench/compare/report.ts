@@ -13,8 +13,20 @@ export interface Figures {
   /** Per system, the paced runs (offered rate over the larger socket count), one per round. */
   paced: Record<SystemName, MessageResult[]>;
   sockets: Partial<Record<SystemName, SocketsResult>>;
+  /** The project holding as many idle sockets as the open-files limit lets one process hold. */
+  held?: HeldResult;
   roulette?: RouletteResult;
   history?: { result: HistoryResult; options: HistoryOptions };
+}
+
+export interface HeldResult {
+  asked: number;
+  opened: number;
+  stillOpen: number;
+  holdMs: number;
+  openMs: number;
+  rssBeforeKb: number;
+  rssHeldKb: number;
 }
 
 export const median = (values: number[]): number => {
@@ -81,6 +93,15 @@ export function table(f: Figures, { socketCounts, offered, idle: idleCount, open
       return r.opened < r.asked ? `${int(r.opened)} opened in ${time}` : time;
     }),
   ]);
+  if (f.held) {
+    const h = f.held;
+    // No per-socket figure here: RSS before is read after signing up every account, whose garbage
+    // the sockets then reuse; the 5,000-socket row above is the per-socket figure.
+    rows.push([
+      `idle sockets still open after ${h.holdMs / 1000} s (of ${int(h.asked)} asked; one process holds at most about 19,900: open-files limit 20,000, hard), server RSS (MB)`,
+      only(`${int(h.stillOpen)}, ${int(h.rssHeldKb / 1024)} MB`),
+    ]);
+  }
   if (f.roulette) {
     const r = f.roulette;
     rows.push([`roulette pairings per second (${int(r.waiting)} waiting), join-to-pair p50 / p99 (ms)`, only(`${int(r.pairsPerSecond)}, ${ms(r.p50)} / ${ms(r.p99)}`)]);
