@@ -119,7 +119,10 @@ export function storeText(
   requireContact(db, sender.id, input.receiverId);
   admit(input.receiverId);
   // One transaction: the message and both sides' conversation rows (insertMessage writes them).
-  const row = db.$client.transaction(insertMessage)(db, {
+  // Inside the writer's batch no savepoint is made: every check that refuses is above, and the
+  // writer replays the batch with savepoints if the insert itself fails (messages/writer.ts).
+  const insert = db.$client.inTransaction ? insertMessage : db.$client.transaction(insertMessage);
+  const row = insert(db, {
     senderId: sender.id,
     receiverId: input.receiverId,
     content,

@@ -3,6 +3,7 @@
 // ten messages; STACK-NOTES "Speed on this stack"). Durability is unchanged: nothing is
 // acknowledged or delivered before the transaction holding it has committed.
 import type { Db } from "../db.ts";
+import { AppError } from "../http/errors.ts";
 
 interface Job {
   store: () => unknown;
@@ -22,8 +23,10 @@ export class MessageWriter {
 
   /**
    * Runs `store` inside the next batch's transaction; resolves with its result once committed.
-   * A job that throws (validation, a block, an unknown receiver) fails alone, and the others of
-   * its batch are stored; so a job writes nothing before its last check (storeText inserts last).
+   * A job that throws fails alone and the others of its batch are stored. A job that throws an
+   * AppError (validation, a block, an unknown receiver) must have written nothing (storeText
+   * checks first and inserts last), so the batch needs no savepoint per job; any other error may
+   * come after a write, and then the batch is rolled back and replayed with one savepoint per job.
    */
   submit<T>(store: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -43,15 +46,12 @@ export class MessageWriter {
     if (jobs.length === 0) return;
     this.pending = [];
     try {
-      this.db.transaction(() => {
-        for (const job of jobs) {
-          try {
-            job.outcome = { ok: true, value: job.store() };
-          } catch (error) {
-            job.outcome = { ok: false, error };
-          }
-        }
-      });
+      try {
+        this.db.transaction(() => this.run(jobs, false));
+      } catch (error) {
+        if (!(error instanceof Replay)) throw error;
+        this.db.transaction(() => this.run(jobs, true));
+      }
     } catch (error) {
       // The commit itself failed: nothing of this batch is stored, so every sender hears so.
       for (const job of jobs) job.reject(error);
@@ -63,7 +63,23 @@ export class MessageWriter {
       else job.reject(outcome.error);
     }
   }
+
+  private run(jobs: Job[], savepoints: boolean): void {
+    const client = this.db.$client;
+    for (const job of jobs) {
+      try {
+        // Nested in the batch's transaction, bun:sqlite's transaction is a savepoint.
+        job.outcome = { ok: true, value: savepoints ? client.transaction(job.store)() : job.store() };
+      } catch (error) {
+        if (!savepoints && !(error instanceof AppError)) throw new Replay();
+        job.outcome = { ok: false, error };
+      }
+    }
+  }
 }
+
+/** Thrown to roll back a batch whose failed job may have written part of itself. */
+class Replay extends Error {}
 
 const writers = new WeakMap<Db, MessageWriter>();
 

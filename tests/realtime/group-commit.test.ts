@@ -51,6 +51,24 @@ describe("the message writer", () => {
     expect(count(t.ctx.sqlite, "kept before") + count(t.ctx.sqlite, "kept after")).toBe(2);
     expect(count(t.ctx.sqlite, "to nobody")).toBe(0);
   });
+
+  test("a job that fails after writing leaves nothing of itself; the rest of its batch is stored", async () => {
+    const a = await registerUser(t);
+    const b = await registerUser(t);
+    const writer = new MessageWriter(t.ctx.db);
+    const store = (content: string) => storeText(t.ctx.db, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId: b.user.id, content });
+    const results = await Promise.allSettled([
+      writer.submit(() => store("replayed before")),
+      writer.submit(() => {
+        store("half written");
+        throw new Error("the disk is full");
+      }),
+      writer.submit(() => store("replayed after")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(count(t.ctx.sqlite, "half written")).toBe(0);
+    expect(count(t.ctx.sqlite, "replayed before") + count(t.ctx.sqlite, "replayed after")).toBe(2);
+  });
 });
 
 describe("send_message in one burst", () => {
