@@ -18,25 +18,35 @@ export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): 
  * gets its own copy: `partner_id` names the other person, which differs between the two.
  */
 export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRow[]): Message[] {
-  return rows.map((row) => {
-    // Writing to someone makes them a contact (privacy "contacts", unblurred pictures).
-    ctx.contacts.add(sender.id, row.receiverId);
-    // Text messages carry their delivery time from the insert (deliveredNow); a file stored while
-    // the receiver was away but who connected since is marked here.
-    let stored = row;
-    if (row.deliveredAt === null && ctx.hub.isConnected(row.receiverId)) {
-      stored = { ...row, deliveredAt: Date.now() };
-      markDelivered(ctx.db, row.id, stored.deliveredAt!);
-    }
-    const deliveredAt = stored.deliveredAt;
-    const message = toMessage(stored, sender.name, sender.id);
-    ctx.hub.sendToUser(sender.id, "message_sent", { message });
-    ctx.hub.sendToUser(row.receiverId, "new_message", { message: toMessage(stored, sender.name, row.receiverId) });
-    if (deliveredAt !== null) {
-      ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
-    }
-    return message;
-  });
+  return rows.map((row) => announceOne(ctx, sender, row).message);
+}
+
+/**
+ * announceStored for one message, also answering the sender's copy as JSON, so the ack can carry
+ * it without encoding it again. The message is encoded once: the receiver's copy differs only in
+ * `partner_id`, which toMessage puts last, so it is spliced in (the frames are byte for byte what
+ * encodeEvent would make).
+ */
+export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow): { message: Message; json: string } {
+  // Writing to someone makes them a contact (privacy "contacts", unblurred pictures).
+  ctx.contacts.add(sender.id, row.receiverId);
+  // Text messages carry their delivery time from the insert (deliveredNow); a file stored while
+  // the receiver was away but who connected since is marked here.
+  let stored = row;
+  if (row.deliveredAt === null && ctx.hub.isConnected(row.receiverId)) {
+    stored = { ...row, deliveredAt: Date.now() };
+    markDelivered(ctx.db, row.id, stored.deliveredAt!);
+  }
+  const deliveredAt = stored.deliveredAt;
+  const message = toMessage(stored, sender.name, sender.id);
+  const json = JSON.stringify(message);
+  const receiverJson = `${json.slice(0, json.lastIndexOf(',"partner_id":'))},"partner_id":${sender.id}}`;
+  ctx.hub.sendTextToUser(sender.id, `{"event":"message_sent","data":{"message":${json}}}`);
+  ctx.hub.sendTextToUser(row.receiverId, `{"event":"new_message","data":{"message":${receiverJson}}}`);
+  if (deliveredAt !== null) {
+    ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
+  }
+  return { message, json };
 }
 
 /**

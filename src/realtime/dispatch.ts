@@ -6,7 +6,7 @@ import type { AppContext } from "../context.ts";
 import { statements } from "../messages/statements.ts";
 import { errorFields } from "../observability/log.ts";
 import { cachedUser } from "../users/cache.ts";
-import type { HandlerMap } from "./handler.ts";
+import { EncodedAck, type HandlerMap } from "./handler.ts";
 import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
 import type { ClientSocket } from "./socket.ts";
 
@@ -71,7 +71,9 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
   try {
     const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;
     const result = await handler({ app, socket, user }, data);
-    if (ack !== undefined) socket.sendText(JSON.stringify({ ack, data: result ?? {} }));
+    if (ack !== undefined) {
+      socket.sendText(result instanceof EncodedAck ? `{"ack":${ack},"data":${result.json}}` : JSON.stringify({ ack, data: result ?? {} }));
+    }
     if (event === "send_message") app.metrics.messageAck.observe((performance.now() - arrivedAt) / 1000);
   } catch (error) {
     if (error instanceof AppError) {

@@ -8,13 +8,21 @@ import type { ClientSocket } from "./socket.ts";
 export interface HandlerContext {
   app: AppContext;
   socket: ClientSocket;
-  /** The signed-in user, read fresh for this event. */
+  /** The signed-in user, as last written (users/cache.ts). */
   user: UserRow;
 }
 
 export type Handler<K extends ClientEventName> = (ctx: HandlerContext, data: ClientEvents[K]) => object | void | Promise<object | void>;
 
 export type HandlerMap<K extends ClientEventName = ClientEventName> = { [E in K]: Handler<E> };
+
+/**
+ * Ack data already encoded as JSON: a handler that has encoded what it answers (send_message's
+ * message) returns this, and the dispatcher splices it into the ack.
+ */
+export class EncodedAck {
+  constructor(readonly json: string) {}
+}
 
 /** Client ids may arrive as numeric strings; handlers work with numbers. */
 export const toId = (id: number | string): number => (typeof id === "number" ? id : Number(id));

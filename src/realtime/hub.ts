@@ -145,8 +145,13 @@ export class Hub {
   }
 
   sendToUser<K extends ServerEventName>(userId: number, event: K, data: ServerEvents[K]): void {
-    const text = encodeEvent(event, data);
-    for (const socket of this.byUser.get(userId) ?? []) socket.sendText(text);
+    this.sendTextToUser(userId, encodeEvent(event, data));
+  }
+
+  /** A frame already encoded (the message path builds its JSON once for several frames). */
+  sendTextToUser(userId: number, text: string): void {
+    const set = this.byUser.get(userId);
+    if (set) for (const socket of set) socket.sendText(text);
   }
 
   /** To every connected user except `exceptUserId` and anyone in `hidden` (kept apart by a block). */

@@ -1,12 +1,12 @@
 // send_message, typing and read receipts over the socket. Blocks and the receiver's privacy
 // setting are checked in memory (privacy/gate.ts): nothing here adds a query per event.
 import { AppError, validationError } from "../../http/errors.ts";
-import { announceRead, announceStored, deliveredNow } from "../../messages/notify.ts";
+import { announceOne, announceRead, deliveredNow } from "../../messages/notify.ts";
 import { markRead, requireContact, storeText, toMessage } from "../../messages/service.ts";
 import { messageWriter } from "../../messages/writer.ts";
 import { admitMessage, refusal } from "../../privacy/gate.ts";
 import { holdSends } from "../outbox.ts";
-import { toId, type HandlerContext, type HandlerMap } from "../handler.ts";
+import { EncodedAck, toId, type HandlerContext, type HandlerMap } from "../handler.ts";
 
 /** Typing reaches only someone who would accept a message from the typist; otherwise it is dropped. */
 function typing({ app, user }: HandlerContext, receiverIdRaw: number | string, isTyping: boolean): void {
@@ -39,8 +39,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
     const { row, created } = await stored;
     if (!created) return { message: toMessage(row, user.name, user.id) };
     app.metrics.messagesStored.inc();
-    const [message] = announceStored(app, user, [row]);
-    return { message };
+    return new EncodedAck(`{"message":${announceOne(app, user, row).json}}`);
   },
 
   typing_start: (ctx, data) => typing(ctx, data.receiverId, true),
