@@ -6,22 +6,38 @@ import { ref } from "../api-docs/answers.ts";
 import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
-import { validationError } from "../http/errors.ts";
+import { notFound, validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { iso } from "../time.ts";
 import { announceRead } from "./notify.ts";
-import { chatUsers, conversation, type ChatView, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
+import { historyJson, userName } from "./history.ts";
+import { chatUsers, type ChatView, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
 const limitError = "limit must be a positive whole number";
+const LIMIT = /^[1-9][0-9]{0,8}$/;
 
 // limit stays a string here: converting first would quietly turn "2.5" into 2.
 const pageQuery = t.Object({
-  limit: t.Optional(t.String({ pattern: "^[1-9][0-9]{0,8}$", error: limitError })),
+  limit: t.Optional(t.String({ pattern: LIMIT.source, error: limitError })),
   before: t.Optional(t.String({ minLength: 1, maxLength: 40, error: "before must be an ISO time such as 2026-11-22T10:31:00.123Z" })),
 });
+
+/**
+ * The usual query (nothing, or well-formed strings) is read as it is, the checks pageQuery makes;
+ * anything else goes through validate() (TypeBox clone, convert and error walk) for its messages.
+ */
+function pageOf(query: Record<string, unknown>): { limit?: string; before?: string } {
+  const { limit, before } = query;
+  const limitOk = limit === undefined || (typeof limit === "string" && LIMIT.test(limit));
+  const beforeOk = before === undefined || (typeof before === "string" && before.length >= 1 && before.length <= 40);
+  return limitOk && beforeOk ? { limit, before } : validate(pageQuery, query, { convert: true });
+}
+
+/** What Elysia sends for an object, kept for the body written as text by historyJson. */
+const JSON_TYPE = "application/json;charset=utf-8";
 
 /** Path ids are checked here so "abc" or "1e3" is a 400, not a 404 or a lookup of NaN. */
 function otherUserId(field: string, raw: string, selfId: number): number {
@@ -112,16 +128,19 @@ export function messageRoutes(ctx: AppContext) {
           }),
         },
       )
-      .get("/api/messages/:contactId", ({ params, query, user }) => {
+      .get("/api/messages/:contactId", ({ params, query, user, set }) => {
         const contactId = otherUserId("contactId", params.contactId, user.id);
-        const page = validate(pageQuery, query, { convert: true });
+        const page = pageOf(query);
         // "At most 100": a larger limit is capped, as the contract describes it.
         const limit = page.limit === undefined ? PAGE_SIZE : Math.min(Number(page.limit), MAX_PAGE_SIZE);
         const before = parseBefore(page.before);
-        requireContact(ctx.db, user.id, contactId);
+        const name = userName(ctx.db, contactId);
+        if (name === undefined) throw notFound("That user does not exist");
         // Past messages stay readable after a block. `contact`: the caller has written to this
         // person, so the client shows their pictures unblurred.
-        return { ...conversation(ctx.db, user.id, contactId, limit, before), contact: ctx.contacts.hasWritten(user.id, contactId) };
+        const written = ctx.contacts.hasWritten(user.id, contactId);
+        set.headers["content-type"] = JSON_TYPE;
+        return historyJson(ctx.db, user, { id: contactId, name, written }, limit, before);
       }, {
         detail: operation({
           tag: "Messages",
