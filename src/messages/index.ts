@@ -10,8 +10,9 @@ import { notFound, validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { iso } from "../time.ts";
 import { announceRead } from "./notify.ts";
-import { historyJson, userName } from "./history.ts";
-import { chatUsers, type ChatView, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
+import type { Message } from "../realtime/protocol.ts";
+import { historyPage, userName } from "./history.ts";
+import { chatUsers, type ChatView, markRead, requireContact, toMessage, unreadCount, unreadPerUser } from "./service.ts";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -35,9 +36,6 @@ function pageOf(query: Record<string, unknown>): { limit?: string; before?: stri
   const beforeOk = before === undefined || (typeof before === "string" && before.length >= 1 && before.length <= 40);
   return limitOk && beforeOk ? { limit, before } : validate(pageQuery, query, { convert: true });
 }
-
-/** What Elysia sends for an object, kept for the body written as text by historyJson. */
-const JSON_TYPE = "application/json;charset=utf-8";
 
 /** Path ids are checked here so "abc" or "1e3" is a 400, not a 404 or a lookup of NaN. */
 function otherUserId(field: string, raw: string, selfId: number): number {
@@ -128,7 +126,7 @@ export function messageRoutes(ctx: AppContext) {
           }),
         },
       )
-      .get("/api/messages/:contactId", ({ params, query, user, set }) => {
+      .get("/api/messages/:contactId", ({ params, query, user }) => {
         const contactId = otherUserId("contactId", params.contactId, user.id);
         const page = pageOf(query);
         // "At most 100": a larger limit is capped, as the contract describes it.
@@ -138,9 +136,21 @@ export function messageRoutes(ctx: AppContext) {
         if (name === undefined) throw notFound("That user does not exist");
         // Past messages stay readable after a block. `contact`: the caller has written to this
         // person, so the client shows their pictures unblurred.
-        const written = ctx.contacts.hasWritten(user.id, contactId);
-        set.headers["content-type"] = JSON_TYPE;
-        return historyJson(ctx.db, user, { id: contactId, name, written }, limit, before);
+        const rows = historyPage(ctx.db, user.id, contactId, limit + 1, before);
+        const count = Math.min(rows.length, limit);
+        // Rows come newest first, the page goes oldest first; every sender is one of the two, whose
+        // names are known already (the caller's from the session), so the page is the only read.
+        const messages = new Array<Message>(count);
+        for (let i = 0; i < count; i++) {
+          const row = rows[count - 1 - i]!;
+          messages[i] = toMessage(row, row.senderId === user.id ? user.name : name, user.id);
+        }
+        return {
+          messages,
+          hasMore: rows.length > limit,
+          oldestMessageTime: count > 0 ? iso(rows[count - 1]!.createdAt) : null,
+          contact: ctx.contacts.hasWritten(user.id, contactId),
+        };
       }, {
         detail: operation({
           tag: "Messages",
