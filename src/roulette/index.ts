@@ -42,17 +42,27 @@ interface Link<S> {
 }
 
 interface Bucket<S> {
-  key: string;
+  key: number;
   head: Link<S> | null;
   tail: Link<S> | null;
 }
 
-const ALL = "*";
-const key = (acceptGender: string, acceptCountry: string, gender: string, country: string) => `${acceptGender}|${acceptCountry}|${gender}|${country}`;
+/** "Any gender" or "any country" where a key names what someone is. */
+const ALL = 0;
+/** Codes stay below this, so four fit one safe integer. */
+const CODE_LIMIT = 2 ** 13;
 
 export class WaitingIndex<S> {
   private readonly entries = new Map<number, Entry<S>>();
-  private readonly buckets = new Map<string, Bucket<S>>();
+  /**
+   * Keyed by one number made of four small codes (what they accept: gender, country; what they
+   * are: gender, country): no key string is built and hashed per search.
+   */
+  private readonly buckets = new Map<number, Bucket<S>>();
+  /** A small number for each gender, country and "any" seen. They come from validated fields (two genders, two-letter countries), so this stays a few hundred long. */
+  private readonly codes = new Map<string, number>();
+  /** The four bucket heads a search merges, reused from one search to the next. */
+  private readonly heads: (Link<S> | null)[] = [];
   private seq = 0;
 
   get size(): number {
@@ -75,21 +85,20 @@ export class WaitingIndex<S> {
   /** Adds at the back of the line (a repeated search waits anew). */
   add(profile: RouletteProfile, filters: RouletteFilters, socket: S): Entry<S> {
     this.remove(profile.userId);
-    const { gender, countryCode } = profile;
-    // No country: found only by searchers who take any country.
-    const country = countryCode ?? ALL;
-    const keys = [key(filters.gender, filters.country, gender, country), key(filters.gender, filters.country, ALL, country)];
-    if (countryCode !== null) keys.push(key(filters.gender, filters.country, gender, ALL), key(filters.gender, filters.country, ALL, ALL));
+    const accepts = this.code(filters.gender) * CODE_LIMIT + this.code(filters.country);
+    const gender = this.code(profile.gender);
     const entry: Entry<S> = { profile, filters, socket, seq: ++this.seq, links: [] };
     this.entries.set(profile.userId, entry);
-    for (const k of new Set(keys)) {
-      let bucket = this.buckets.get(k);
-      if (!bucket) this.buckets.set(k, (bucket = { key: k, head: null, tail: null }));
-      const link: Link<S> = { entry, bucket, prev: bucket.tail, next: null };
-      if (bucket.tail) bucket.tail.next = link;
-      else bucket.head = link;
-      bucket.tail = link;
-      entry.links.push(link);
+    // No country: found only by searchers who take any country. The keys differ (a gender is never ALL), so no bucket twice.
+    if (profile.countryCode === null) {
+      this.link(entry, key(accepts, gender, ALL));
+      this.link(entry, key(accepts, ALL, ALL));
+    } else {
+      const country = this.code(profile.countryCode);
+      this.link(entry, key(accepts, gender, country));
+      this.link(entry, key(accepts, ALL, country));
+      this.link(entry, key(accepts, gender, ALL));
+      this.link(entry, key(accepts, ALL, ALL));
     }
     return entry;
   }
@@ -107,7 +116,7 @@ export class WaitingIndex<S> {
       else bucket.tail = link.prev;
       if (!bucket.head) this.buckets.delete(bucket.key);
     }
-    entry.links = [];
+    entry.links.length = 0;
     return entry;
   }
 
@@ -116,16 +125,18 @@ export class WaitingIndex<S> {
    * whom `accept` takes (blocks, recent partings...). Reads no one outside the four buckets.
    */
   first(profile: RouletteProfile, filters: RouletteFilters, accept: (entry: Entry<S>) => boolean): Entry<S> | undefined {
-    const wantGender = filters.gender === "any" ? ALL : filters.gender;
-    const wantCountry = filters.country === "any" ? ALL : filters.country;
-    const acceptGenders = profile.gender === "any" ? ["any"] : ["any", profile.gender];
-    const acceptCountries = profile.countryCode === null ? ["any"] : ["any", profile.countryCode];
-    const heads: (Link<S> | null)[] = [];
-    for (const g of acceptGenders) {
-      for (const c of acceptCountries) {
-        const bucket = this.buckets.get(key(g, c, wantGender, wantCountry));
-        if (bucket) heads.push(bucket.head);
-      }
+    const wantGender = filters.gender === "any" ? ALL : this.code(filters.gender);
+    const wantCountry = filters.country === "any" ? ALL : this.code(filters.country);
+    const anyCode = this.code("any");
+    const myGender = profile.gender === "any" ? anyCode : this.code(profile.gender);
+    const myCountry = profile.countryCode === null ? anyCode : this.code(profile.countryCode);
+    const heads = this.heads;
+    heads.length = 0;
+    this.pushHead(key(anyCode * CODE_LIMIT + anyCode, wantGender, wantCountry));
+    if (myCountry !== anyCode) this.pushHead(key(anyCode * CODE_LIMIT + myCountry, wantGender, wantCountry));
+    if (myGender !== anyCode) {
+      this.pushHead(key(myGender * CODE_LIMIT + anyCode, wantGender, wantCountry));
+      if (myCountry !== anyCode) this.pushHead(key(myGender * CODE_LIMIT + myCountry, wantGender, wantCountry));
     }
     // Each bucket is in arrival order: merging them by arrival number keeps the whole line fair.
     for (;;) {
@@ -140,4 +151,33 @@ export class WaitingIndex<S> {
       heads[best] = heads[best]!.next;
     }
   }
+
+  private pushHead(k: number): void {
+    const bucket = this.buckets.get(k);
+    if (bucket) this.heads.push(bucket.head);
+  }
+
+  private link(entry: Entry<S>, k: number): void {
+    let bucket = this.buckets.get(k);
+    if (!bucket) this.buckets.set(k, (bucket = { key: k, head: null, tail: null }));
+    const link: Link<S> = { entry, bucket, prev: bucket.tail, next: null };
+    if (bucket.tail) bucket.tail.next = link;
+    else bucket.head = link;
+    bucket.tail = link;
+    entry.links.push(link);
+  }
+
+  private code(value: string): number {
+    let code = this.codes.get(value);
+    if (code === undefined) {
+      code = this.codes.size + 1;
+      // Unreachable with validated fields; past it keys would collide and filters would mix.
+      if (code >= CODE_LIMIT) throw new Error("roulette: more distinct genders and countries than bucket keys can hold");
+      this.codes.set(value, code);
+    }
+    return code;
+  }
 }
+
+/** What they accept (gender and country codes, already combined), what they are: one number below 2^52. */
+const key = (accepts: number, gender: number, country: number): number => (accepts * CODE_LIMIT + gender) * CODE_LIMIT + country;

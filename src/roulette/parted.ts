@@ -57,6 +57,8 @@ const ID_LIMIT = 2 ** 26;
 
 /** One key for the pair in either order: a number while the ids allow (no string built, cheap to hash). */
 export function pairKey(a: number, b: number): number | string {
-  const [low, high] = a < b ? [a, b] : [b, a];
+  // Not a destructured [low, high]: that builds an array for every candidate a search reads.
+  const low = a < b ? a : b;
+  const high = a < b ? b : a;
   return high < ID_LIMIT && low >= 0 ? low * ID_LIMIT + high : `${low}:${high}`;
 }

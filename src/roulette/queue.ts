@@ -19,10 +19,12 @@ export interface Pairing {
 /** Whether two users may meet at all (no block between them, for instance). */
 export type MayMeet = (a: number, b: number) => boolean;
 
-interface Pair {
+/** One side of a running pairing; the two sides point at each other, so a relay needs one lookup. */
+export interface Pair {
   partnerId: number;
   socket: ClientSocket;
-  sessionId: string;
+  session: Session;
+  partner: Pair;
 }
 
 export class RouletteQueue {
@@ -53,16 +55,19 @@ export class RouletteQueue {
     return this.pairs.get(userId)?.partnerId;
   }
 
-  /** The socket the partner of `userId` plays roulette on. */
-  partnerSocket(userId: number): ClientSocket | undefined {
-    const partnerId = this.pairs.get(userId)?.partnerId;
-    return partnerId === undefined ? undefined : this.pairs.get(partnerId)?.socket;
+  /** `userId`'s side of the running pairing: its session, and the partner's side with its socket. */
+  pairOf(userId: number): Pair | undefined {
+    return this.pairs.get(userId);
   }
 
-  /** The running session of `userId`, if paired. */
+  /** The socket the partner of `userId` plays roulette on. */
+  partnerSocket(userId: number): ClientSocket | undefined {
+    return this.pairs.get(userId)?.partner.socket;
+  }
+
+  /** The running session of `userId`, if paired (a running session never expires, so no find). */
   sessionOf(userId: number): Session | undefined {
-    const id = this.pairs.get(userId)?.sessionId;
-    return id === undefined ? undefined : this.sessions.find(id);
+    return this.pairs.get(userId)?.session;
   }
 
   /** The other participant of pairing `rouletteId`, while it runs or for 10 minutes after it ended. */
@@ -97,21 +102,23 @@ export class RouletteQueue {
     const me: Waiting = { profile, filters, socket, seq: 0, links: [] };
     const session = this.sessions.start(profile.userId, partner.profile.userId);
     this.pairsFormed += 1;
-    this.pairs.set(profile.userId, { partnerId: partner.profile.userId, socket, sessionId: session.id });
-    this.pairs.set(partner.profile.userId, { partnerId: profile.userId, socket: partner.socket, sessionId: session.id });
+    const mine = { partnerId: partner.profile.userId, socket, session, partner: null as unknown as Pair };
+    const theirs: Pair = { partnerId: profile.userId, socket: partner.socket, session, partner: mine };
+    mine.partner = theirs;
+    this.pairs.set(profile.userId, mine);
+    this.pairs.set(partner.profile.userId, theirs);
     return { offerer: me, answerer: partner, session };
   }
 
   /** Leaves the queue and ends a pair; returns the former partner's id and socket. */
-  leave(userId: number): { partnerId: number; socket: ClientSocket } | undefined {
+  leave(userId: number): Pair | undefined {
     this.waiting.remove(userId);
     const pair = this.pairs.get(userId);
     if (!pair) return undefined;
     this.pairs.delete(userId);
-    const partner = this.pairs.get(pair.partnerId);
     this.pairs.delete(pair.partnerId);
-    this.sessions.end(pair.sessionId);
+    this.sessions.end(pair.session);
     this.parted.record(userId, pair.partnerId);
-    return partner ? { partnerId: pair.partnerId, socket: partner.socket } : undefined;
+    return pair.partner;
   }
 }

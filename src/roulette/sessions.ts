@@ -3,7 +3,6 @@
 // while it runs and for 10 minutes after it ends (the window in which it can be reported), then
 // it is forgotten. Memory is bounded: lines and characters per session, ended sessions retained,
 // and the text of all ended sessions together.
-import { randomBytes } from "node:crypto";
 import { Fifo } from "./fifo.ts";
 
 /** How long an ended session can still be reported (and its text read into the report). */
@@ -26,14 +25,33 @@ export interface Session {
   readonly b: number;
   readonly startedAt: number;
   endedAt: number | null;
-  lines: TextLine[];
+  /** The text chat, newest last; most pairings never write, so it is a shared empty line until the first. */
+  lines: readonly TextLine[];
   chars: number;
-  /** Who pressed "Keep in touch". */
-  readonly keep: Set<number>;
+  /** Who pressed "Keep in touch": KEEP_A for `a`, KEEP_B for `b`. */
+  keep: number;
 }
 
-/** 16 random bytes, base64url: unguessable and unrelated to either user. */
-const newId = (): string => randomBytes(16).toString("base64url");
+export const KEEP_A = 1;
+export const KEEP_B = 2;
+
+const NO_LINES: readonly TextLine[] = Object.freeze([]);
+
+const ID_BYTES = 16;
+/** Random bytes for 256 ids, refilled when used up: one call into the CSPRNG per 256 pairings rather than per pairing. */
+const idPool = Buffer.allocUnsafe(ID_BYTES * 256);
+let idAt = idPool.length;
+
+/** 16 random bytes, base64url: unguessable and unrelated to either user. Each byte of the pool serves one id only. */
+function newId(): string {
+  if (idAt === idPool.length) {
+    crypto.getRandomValues(idPool);
+    idAt = 0;
+  }
+  const id = idPool.toString("base64url", idAt, idAt + ID_BYTES);
+  idAt += ID_BYTES;
+  return id;
+}
 
 export class RouletteSessions {
   private readonly sessions = new Map<string, Session>();
@@ -44,16 +62,16 @@ export class RouletteSessions {
 
   constructor(private readonly now: () => number) {}
 
+  /** Ending sweeps, and nothing expires without an end first, so starting need not. */
   start(a: number, b: number): Session {
-    this.sweep();
-    const session: Session = { id: newId(), a, b, startedAt: this.now(), endedAt: null, lines: [], chars: 0, keep: new Set() };
+    const session: Session = { id: newId(), a, b, startedAt: this.now(), endedAt: null, lines: NO_LINES, chars: 0, keep: 0 };
     this.sessions.set(session.id, session);
     return session;
   }
 
-  end(id: string): void {
-    const session = this.sessions.get(id);
-    if (!session || session.endedAt !== null) return;
+  /** The session as its pair holds it, so no lookup by id: a running one is always in the map (only ended ones are forgotten). */
+  end(session: Session): void {
+    if (session.endedAt !== null) return;
     session.endedAt = this.now();
     this.ended.push(session);
     this.endedCount += 1;
@@ -83,10 +101,11 @@ export class RouletteSessions {
 
   /** Keeps the newest lines of a running session within the per-session caps. */
   addLine(session: Session, line: TextLine): void {
-    session.lines.push(line);
+    const lines = session.lines === NO_LINES ? (session.lines = [] as TextLine[]) : (session.lines as TextLine[]);
+    lines.push(line);
     session.chars += line.text.length;
-    while (session.lines.length > MAX_LINES || session.chars > MAX_SESSION_CHARS) {
-      session.chars -= session.lines.shift()!.text.length;
+    while (lines.length > MAX_LINES || session.chars > MAX_SESSION_CHARS) {
+      session.chars -= lines.shift()!.text.length;
     }
   }
 

@@ -96,7 +96,7 @@ describe("roulette sessions", () => {
     expect(q.sessions.find(session.id)).toBeUndefined();
   });
 
-  test("expired sessions are swept when new ones start, so memory does not grow with every pairing", () => {
+  test("expired sessions are swept as others end, so memory does not grow with every pairing", () => {
     let now = 1_000;
     const q = new RouletteQueue(() => now);
     for (let i = 0; i < 50; i++) {

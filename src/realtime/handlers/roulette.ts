@@ -3,7 +3,7 @@
 // every event names the pairing's opaque id, never a user id (API.md "Safety").
 import { AppError, validationError } from "../../http/errors.ts";
 import type { RouletteFilters, RouletteProfile } from "../../roulette/queue.ts";
-import type { Session } from "../../roulette/sessions.ts";
+import { KEEP_A, KEEP_B, type Session } from "../../roulette/sessions.ts";
 import { iso } from "../../time.ts";
 import { requireAdult } from "../../users/adult.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
@@ -13,6 +13,8 @@ import type { AppContext } from "../../context.ts";
 import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
 import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
 import type { ClientSocket } from "../socket.ts";
+import { encodeEvent } from "../hub.ts";
+import type { Pair } from "../../roulette/queue.ts";
 
 function assertSelf(ctx: HandlerContext, userId: number | string | undefined): void {
   if (userId !== undefined && toId(userId) !== ctx.user.id) throw new AppError(403, "forbidden", "You can only act for yourself");
@@ -44,12 +46,18 @@ function rouletteSuspension(app: AppContext, user: UserRow): AppError | null {
 /** Ends the caller's pair or search; the partner learns why. */
 export function leaveRoulette(app: AppContext, userId: number, partnerEvent: "roulette_partner_disconnected" | "roulette_partner_next"): void {
   const former = app.roulette.leave(userId);
-  if (former) app.hub.send(former.socket, partnerEvent, {});
+  if (former) former.socket.sendText(partnerEvent === "roulette_partner_next" ? NEXT_FRAME : DISCONNECTED_FRAME);
 }
 
+// Frames without data are the same every time: built once.
+const NEXT_FRAME = encodeEvent("roulette_partner_next", {});
+const DISCONNECTED_FRAME = encodeEvent("roulette_partner_disconnected", {});
+const SEARCHING = Object.freeze({ status: "searching" });
+const PAIRED = Object.freeze({ status: "paired" });
+
 /** What a stranger may know: gender, country and age under the pairing's id. */
-const asStranger = (profile: RouletteProfile, session: Session): RoulettePartner => ({
-  id: session.id,
+export const asStranger = (profile: RouletteProfile, id: string): RoulettePartner => ({
+  id,
   name: "Stranger",
   gender: profile.gender,
   country_code: profile.countryCode,
@@ -57,14 +65,39 @@ const asStranger = (profile: RouletteProfile, session: Session): RoulettePartner
   age: profile.age ?? null,
 });
 
-/** The caller's running session named `partnerId`, and the partner's socket; otherwise not_paired. */
-function current(ctx: HandlerContext, partnerId: string): { session: Session; partner: ClientSocket } {
-  const session = ctx.app.roulette.sessionOf(ctx.user.id);
-  const partner = ctx.app.roulette.partnerSocket(ctx.user.id);
-  if (!session || session.id !== partnerId || !partner) {
+/** asStranger without its id, as JSON members: each profile's is built once, then only the pairing id is joined in. */
+const strangerMembers = (profile: RouletteProfile): string => JSON.stringify(asStranger(profile, "")).slice('{"id":"",'.length, -1);
+
+/** The profiles of the users searching, by the cached users row (users/cache.ts), with their JSON. */
+const profiles = new WeakMap<UserRow, RouletteProfile & { members: string }>();
+
+function profileOf(user: UserRow): RouletteProfile & { members: string } {
+  const known = profiles.get(user);
+  // Compared too, so a row changed in place could never show a stale profile.
+  if (known && known.gender === user.gender && known.countryCode === user.countryCode && known.countryName === user.countryName && known.age === user.age) return known;
+  const profile = { userId: user.id, gender: user.gender, countryCode: user.countryCode, countryName: user.countryName, age: user.age, members: "" };
+  profile.members = strangerMembers(profile);
+  profiles.set(user, profile);
+  return profile;
+}
+
+/**
+ * `roulette_partner_found` naming `profile` as a stranger under pairing `id`: the same text as
+ * encodeEvent would give (tests/roulette/frames.test.ts), without building or serialising the object.
+ * The id is base64url, which JSON never escapes.
+ */
+export function partnerFoundFrame(id: string, profile: RouletteProfile, shouldCreateOffer: boolean): string {
+  const members = (profile as { members?: string }).members ?? strangerMembers(profile);
+  return `{"event":"roulette_partner_found","data":{"partner":{"id":"${id}",${members}},"shouldCreateOffer":${shouldCreateOffer}}}`;
+}
+
+/** The caller's side of the running pairing named `partnerId`; otherwise not_paired. */
+function current(ctx: HandlerContext, partnerId: string): Pair {
+  const pair = ctx.app.roulette.pairOf(ctx.user.id);
+  if (!pair || pair.session.id !== partnerId) {
     throw new AppError(403, "not_paired", "You are not connected to this partner");
   }
-  return { session, partner };
+  return pair;
 }
 
 export const rouletteHandlers: HandlerMap<
@@ -91,12 +124,15 @@ export const rouletteHandlers: HandlerMap<
       country: (data.filters?.country ?? "any") === "any" ? "any" : data.filters!.country!.toUpperCase(),
     };
     const mayMeet = (a: number, b: number) => !app.blocks.between(a, b);
-    const profile: RouletteProfile = { userId: user.id, gender: user.gender, countryCode: user.countryCode, countryName: user.countryName, age: user.age };
+    const profile = profileOf(user);
     const pairing = app.roulette.search(profile, filters, socket, mayMeet);
-    if (!pairing) return { status: "searching" };
-    app.hub.send(pairing.offerer.socket, "roulette_partner_found", { partner: asStranger(pairing.answerer.profile, pairing.session), shouldCreateOffer: true });
-    app.hub.send(pairing.answerer.socket, "roulette_partner_found", { partner: asStranger(profile, pairing.session), shouldCreateOffer: false });
-    return { status: "paired" };
+    if (!pairing) return SEARCHING;
+    const { id } = pairing.session;
+    // The partner first: the searcher's own socket is corked while its frame is handled, so its
+    // frame and the ack leave together after the handler; the partner's goes out in one write now.
+    pairing.answerer.socket.sendText(partnerFoundFrame(id, profile, false));
+    pairing.offerer.socket.sendText(partnerFoundFrame(id, pairing.answerer.profile, true));
+    return PAIRED;
   },
 
   roulette_stop_search: (ctx, data) => {
@@ -111,17 +147,17 @@ export const rouletteHandlers: HandlerMap<
 
   roulette_offer: (ctx, data) => {
     const { session, partner } = current(ctx, data.partnerId);
-    ctx.app.hub.send(partner, "roulette_offer", { offer: data.offer, partnerId: session.id });
+    ctx.app.hub.send(partner.socket, "roulette_offer", { offer: data.offer, partnerId: session.id });
   },
 
   roulette_answer: (ctx, data) => {
     const { session, partner } = current(ctx, data.partnerId);
-    ctx.app.hub.send(partner, "roulette_answer", { answer: data.answer, partnerId: session.id });
+    ctx.app.hub.send(partner.socket, "roulette_answer", { answer: data.answer, partnerId: session.id });
   },
 
   roulette_ice_candidate: (ctx, data) => {
     const { session, partner } = current(ctx, data.partnerId);
-    ctx.app.hub.send(partner, "roulette_ice_candidate", { candidate: data.candidate, partnerId: session.id });
+    ctx.app.hub.send(partner.socket, "roulette_ice_candidate", { candidate: data.candidate, partnerId: session.id });
   },
 
   roulette_text: (ctx, data) => {
@@ -134,26 +170,25 @@ export const rouletteHandlers: HandlerMap<
     const at = Date.now();
     // Kept only so that a report made during the session or soon after can carry it.
     ctx.app.roulette.sessions.addLine(session, { senderId: ctx.user.id, text, at });
-    ctx.app.hub.send(partner, "roulette_text", { text, at: iso(at) });
+    ctx.app.hub.send(partner.socket, "roulette_text", { text, at: iso(at) });
     return { text, at: iso(at) };
   },
 
   roulette_keep_in_touch: (ctx, data) => {
-    const { session, partner } = current(ctx, data.partnerId);
+    const mine = current(ctx, data.partnerId);
+    const { session, partnerId } = mine;
     const { app, user } = ctx;
-    const before = session.keep.size;
-    session.keep.add(user.id);
+    const before = session.keep;
+    session.keep |= session.a === user.id ? KEEP_A : KEEP_B;
     // One press alone is never revealed: nothing is sent until both have pressed.
-    if (before === session.keep.size || session.keep.size < 2) return {};
-    const partnerId = session.a === user.id ? session.b : session.a;
+    if (before === session.keep || session.keep !== (KEEP_A | KEEP_B)) return {};
     const other = findUser(app.db, partnerId);
     if (!other) return {};
     // Both chose to meet again: each may now write to the other, whatever their privacy setting.
     app.contacts.add(user.id, partnerId);
     app.contacts.add(partnerId, user.id);
-    const mine = app.roulette.socketOf(user.id);
-    if (mine) app.hub.send(mine, "roulette_contact", { user: toPublicUser(other) });
-    app.hub.send(partner, "roulette_contact", { user: toPublicUser(user) });
+    app.hub.send(mine.socket, "roulette_contact", { user: toPublicUser(other) });
+    app.hub.send(mine.partner.socket, "roulette_contact", { user: toPublicUser(user) });
     return {};
   },
 };
