@@ -75,6 +75,9 @@ async function buildWorker(): Promise<Bun.BuildArtifact> {
     minify: true,
     define: production,
     naming: { entry: "nudity-worker-[hash].[ext]" },
+    // tfjs-core's "sideEffects" globs (dist/platforms/*.js) are not honoured by Bun's tree
+    // shaking: the browser platform was dropped and tfjs failed at load ("isTypedArray").
+    ignoreDCEAnnotations: true,
     throw: false,
   });
   const entry = result.outputs.find((o) => o.kind === "entry-point");

@@ -81,9 +81,10 @@ export default function RouletteStage({ status, statusText, partner, localStream
           {partnerLine(partner) && <span>{partnerLine(partner)}</span>}
         </div>
       )}
-      {live && partner && !blurred && (onReport || onBlock) && (
+      {live && partner && (onReport || onBlock) && (
         <div className="roulette-safety" role="group" aria-label="Safety">
-          {onReport && (
+          {/* While blurred, Report sits with Show anyway and Next on the blur. */}
+          {onReport && !blurred && (
             <button type="button" className="roulette-safety-button" onClick={() => onReport(remoteVideo.current)} title="Report this person to the moderators">
               <CallIcon name="flag" size={16} /> Report
             </button>

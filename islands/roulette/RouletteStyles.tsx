@@ -27,10 +27,10 @@ const CSS = `
 @keyframes roulette-spin{to{transform:rotate(360deg)}}
 .roulette-status{margin:0;font-size:20px;font-weight:600}
 .roulette-hint{margin:0;max-width:340px;font-size:14px;color:rgba(255,255,255,.7)}
-.roulette-partner{position:absolute;top:16px;left:16px;display:flex;flex-direction:column;gap:2px;padding:8px 14px;border-radius:12px;
+.roulette-partner{position:absolute;z-index:3;top:16px;left:16px;display:flex;flex-direction:column;gap:2px;padding:8px 14px;border-radius:12px;
   background:rgba(15,10,29,.62);backdrop-filter:blur(6px);color:#fff;font-size:13px}
 .roulette-partner strong{font-size:16px}
-.roulette-safety{position:absolute;top:16px;right:16px;display:flex;gap:8px}
+.roulette-safety{position:absolute;top:16px;right:16px;display:flex;gap:8px;z-index:3}
 .roulette .roulette-safety-button{display:inline-flex;align-items:center;gap:6px;height:34px;padding:0 12px;border:0;border-radius:999px;
   background:rgba(15,10,29,.62);backdrop-filter:blur(6px);color:#fff;font:inherit;font-size:13px;font-weight:600;cursor:pointer}
 .roulette .roulette-safety-button:hover{background:rgba(220,38,38,.9)}

@@ -92,6 +92,11 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
         long as needed to decide on a report or a ban. When we ask for proof of age or gender, including by video call, we keep only the
         result, not the proof.
       </p>
+      <p>
+        Unless you turn it off in Settings, nudity in a stranger's video and in pictures you receive is blurred. The check runs in your own
+        browser, with a model that comes with the site: no frame of video and no picture is sent to us or to anyone else for it, and its
+        results are not stored. Only your choice to have it on or off is kept with your account.
+      </p>
 
       <h2>Payments, premium accounts and Minutes</h2>
       <p>
