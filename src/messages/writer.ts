@@ -19,7 +19,12 @@ export class MessageWriter {
   private pending: Job[] = [];
   private scheduled = false;
 
-  constructor(private readonly db: Db) {}
+  /** bun:sqlite's own transaction, made once: drizzle's builds a transaction object per call. */
+  private readonly write: (jobs: Job[], savepoints: boolean) => void;
+
+  constructor(private readonly db: Db) {
+    this.write = db.$client.transaction((jobs: Job[], savepoints: boolean) => this.run(jobs, savepoints));
+  }
 
   /**
    * Runs `store` inside the next batch's transaction; resolves with its result once committed.
@@ -47,10 +52,10 @@ export class MessageWriter {
     this.pending = [];
     try {
       try {
-        this.db.transaction(() => this.run(jobs, false));
+        this.write(jobs, false);
       } catch (error) {
         if (!(error instanceof Replay)) throw error;
-        this.db.transaction(() => this.run(jobs, true));
+        this.write(jobs, true);
       }
     } catch (error) {
       // The commit itself failed: nothing of this batch is stored, so every sender hears so.
