@@ -1,21 +1,24 @@
 // A conversation's page, newest first from a time cursor: one range read of the
 // messages_conversation index (pair_lo, pair_hi, created_at), so its cost does not grow with the
 // conversation. Prepared once per database.
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { messages, users, type MessageRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 
 const p = sql.placeholder;
 
+// Every column under its schema key, so SQLite builds the MessageRow objects itself: drizzle's
+// row mapping in JavaScript was nearly half of reading a page (51 rows: 55 -> 31 us p50).
+const messageColumns = Object.entries(getTableColumns(messages))
+  .map(([key, column]) => `"${column.name}" AS "${key}"`)
+  .join(", ");
+
+/** Parameters: pair_lo, pair_hi, before, limit. Exported for its query plan test. */
+export const PAGE_SQL = `SELECT ${messageColumns} FROM messages WHERE pair_lo = ?1 AND pair_hi = ?2 AND created_at < ?3 ORDER BY created_at DESC LIMIT ?4`;
+
 function prepare(db: Db) {
   return {
-    page: db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.pairLo, p("lo")), eq(messages.pairHi, p("hi")), lt(messages.createdAt, p("before"))))
-      .orderBy(desc(messages.createdAt))
-      .limit(p("limit"))
-      .prepare(),
+    page: db.$client.prepare<MessageRow, [number, number, number, number]>(PAGE_SQL),
     names: db
       .select({ id: users.id, name: users.name })
       .from(users)
@@ -36,7 +39,7 @@ function statements(db: Db): Statements {
 
 /** Up to `limit` messages between the two, newest first, older than `before` when given. */
 export function historyPage(db: Db, userId: number, contactId: number, limit: number, before = Number.MAX_SAFE_INTEGER): MessageRow[] {
-  return statements(db).page.all({ lo: Math.min(userId, contactId), hi: Math.max(userId, contactId), before, limit });
+  return statements(db).page.all(Math.min(userId, contactId), Math.max(userId, contactId), before, limit);
 }
 
 /** The two participants' names: every message of a conversation was sent by one of them. */
