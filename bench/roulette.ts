@@ -7,7 +7,8 @@
 //   bun bench/roulette.ts                 (defaults: 1000 waiting, 200 joiners, 50 searches at once, 5 s)
 //   WAITING=200 JOINERS=20 SECONDS=5 bun bench/roulette.ts
 //   QUEUE_ONLY=1 bun bench/roulette.ts    (the queue alone, in process: its cost per pairing)
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+//   HANDLERS_ONLY=1 bun bench/roulette.ts (the socket handlers in process, frames built, no network)
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -19,6 +20,7 @@ const CONCURRENCY = Math.min(JOINERS, Number(process.env.CONCURRENCY ?? 50));
 
 if (process.env.ROULETTE_BENCH_SERVER) await serve();
 else if (process.env.QUEUE_ONLY) await queueOnly();
+else if (process.env.HANDLERS_ONLY) await handlersOnly();
 else await drive();
 
 /** The same traffic straight on RouletteQueue: search, Next, the released man searching again. */
@@ -31,6 +33,7 @@ async function queueOnly(): Promise<void> {
   for (let id = 1; id <= WAITING + JOINERS; id++) queue.search(man(id), { gender: "female", country: "any" }, socket(id));
   const count = Number(process.env.PAIRINGS ?? 100_000);
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   for (let i = 0; i < count; i++) {
     const woman = 1_000_000 + (i % JOINERS);
     const pairing = queue.search({ userId: woman, gender: "female", countryCode: null }, { gender: "any", country: "any" }, socket(woman), () => true);
@@ -40,7 +43,43 @@ async function queueOnly(): Promise<void> {
     queue.search(man(released), { gender: "female", country: "any" }, socket(released));
   }
   const us = ((performance.now() - started) * 1000) / count;
-  console.log(`queue only, ${WAITING} waiting: ${count} pairings, ${us.toFixed(2)} us each (search, Next, search again)`);
+  console.log(`queue only, ${WAITING} waiting: ${count} pairings, ${us.toFixed(2)} us each (search, Next, search again), ${cpuEach(cpuStarted, count)} us CPU`);
+}
+
+/** The same traffic through the roulette_search and roulette_next handlers, with sockets that only count bytes. */
+async function handlersOnly(): Promise<void> {
+  const { rouletteHandlers } = await import("../src/realtime/handlers/roulette.ts");
+  const { RouletteQueue } = await import("../src/roulette/queue.ts");
+  const { Hub } = await import("../src/realtime/hub.ts");
+  type Ctx = Parameters<typeof rouletteHandlers.roulette_search>[0];
+  let bytes = 0;
+  const socket = (userId: number) => ({ id: `s${userId}`, userId, sessionId: "bench", address: "127.0.0.1", present: true, lastHeardAt: 0, sendText: (text: string) => void (bytes += text.length), close() {} });
+  const app = { roulette: new RouletteQueue(), blocks: { between: () => false }, hub: new Hub() } as unknown as Ctx["app"];
+  const user = (id: number, gender: string) => ({ id, gender, countryCode: "DE", countryName: "Germany", age: 30, adultConfirmedAt: 1, rouletteSuspendedAt: null }) as unknown as Ctx["user"];
+  const ctxOf = (id: number, gender: string): Ctx => ({ app, user: user(id, gender), socket: socket(id) });
+  const men = new Map<number, Ctx>();
+  for (let id = 1; id <= WAITING + JOINERS; id++) men.set(id, ctxOf(id, "male"));
+  const women = Array.from({ length: JOINERS }, (_, i) => ctxOf(1_000_000 + i, "female"));
+  const wantsWoman = { filters: { gender: "female" as const, country: "any" } };
+  for (const man of men.values()) rouletteHandlers.roulette_search(man, wantsWoman);
+  const count = Number(process.env.PAIRINGS ?? 100_000);
+  const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    const woman = women[i % JOINERS]!;
+    rouletteHandlers.roulette_search(woman, { filters: { gender: "any", country: "any" } });
+    const released = app.roulette.partnerOf(woman.user.id)!;
+    rouletteHandlers.roulette_next(woman, {});
+    rouletteHandlers.roulette_search(men.get(released)!, wantsWoman);
+  }
+  const us = ((performance.now() - started) * 1000) / count;
+  console.log(`handlers only, ${WAITING} waiting: ${count} pairings, ${us.toFixed(2)} us each, ${cpuEach(cpuStarted, count)} us CPU (search, Next, search again; ${(bytes / count).toFixed(0)} bytes sent each)`);
+}
+
+/** CPU time (user + system) per pairing since `since`: steadier than wall time on a shared machine. */
+function cpuEach(since: NodeJS.CpuUsage, count: number): string {
+  const { user, system } = process.cpuUsage(since);
+  return ((user + system) / count).toFixed(2);
 }
 
 async function serve(): Promise<void> {
@@ -64,8 +103,12 @@ interface Client {
 
 async function drive(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "webchat-roulette-bench-"));
+  // The clients move to core 1 (all their threads), leaving core 0 to the server.
+  if (pinnedToCore0().length) Bun.spawnSync(["taskset", "-a", "-p", "-c", "1", String(process.pid)], { stdout: "ignore" });
   // CPU_PROF=1 writes the server's profile (a .cpuprofile file) into the current folder.
-  const server = Bun.spawn(["bun", ...(process.env.CPU_PROF ? ["--cpu-prof"] : []), import.meta.path], { env: { ...process.env, ROULETTE_BENCH_SERVER: dataDir }, stdout: "pipe", stderr: "inherit" });
+  // Pinned to core 0 where taskset exists (as bench/compare does), so the clients' work on the
+  // other core is not counted against it; taskset execs the server, so the pid stays its own.
+  const server = Bun.spawn([...pinnedToCore0(), process.execPath, ...(process.env.CPU_PROF ? ["--cpu-prof"] : []), import.meta.path], { env: { ...process.env, ROULETTE_BENCH_SERVER: dataDir }, stdout: "pipe", stderr: "inherit" });
   const cleanup = () => {
     server.kill();
     rmSync(dataDir, { recursive: true, force: true });
@@ -77,6 +120,12 @@ async function drive(): Promise<void> {
   } finally {
     cleanup();
   }
+}
+
+/** `taskset -c 0` when the machine has taskset and more than one core, else nothing. */
+function pinnedToCore0(): string[] {
+  const hasTaskset = ["/usr/bin/taskset", "/bin/taskset"].some((path) => existsSync(path));
+  return hasTaskset && navigator.hardwareConcurrency > 1 ? ["taskset", "-c", "0"] : [];
 }
 
 async function portOf(stdout: ReadableStream<Uint8Array>): Promise<number> {
@@ -169,6 +218,7 @@ async function run(base: string, serverPid: number): Promise<void> {
   const cpuPerPairing = ((cpuSeconds(serverPid) - cpuBefore) / latencies.length) * 1e6;
   latencies.sort((x, y) => x - y);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
+  console.log(`server ${pinnedToCore0().length ? "pinned to core 0, clients on core 1" : "not pinned (no taskset)"}`);
   console.log(`${WAITING} waiting, ${JOINERS} joiners, ${CONCURRENCY} searches at once: ${latencies.length} pairings in ${seconds.toFixed(1)} s: ${(latencies.length / seconds).toFixed(0)} pairings/s`);
   console.log(`join-to-pair ms: p50 ${at(0.5)}, p95 ${at(0.95)}, p99 ${at(0.99)}`);
   // Steadier than pairings/s on a busy machine: what one pairing (3 frames in, 6 out) costs the server.
