@@ -163,7 +163,6 @@ export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, inp
   return row;
 }
 
-/** Writes only a change, so repeating the same state costs no write. */
 /** Settings → Safety: blur nudity in video and pictures (issue 12). */
 export function setBlurNudity(db: Db, userId: number, on: boolean): UserRow {
   const row = db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning().get();
@@ -171,6 +170,7 @@ export function setBlurNudity(db: Db, userId: number, on: boolean): UserRow {
   return row ?? requireUser(db, userId);
 }
 
+/** Writes only a change, so repeating the same state costs no write. */
 export function setPresence(db: Db, userId: number, online: boolean, at: number): void {
   db.update(users).set({ isOnline: online, lastSeen: at }).where(and(eq(users.id, userId), ne(users.isOnline, online))).run();
   forgetUser(db, userId);

@@ -1,0 +1,85 @@
+// Settings → Safety, "Blur nudity in video and pictures" (issue 12), in happy-dom over a scripted API.
+import "../support/dom.ts"; // happy-dom in place before the islands load
+
+import { describe, expect, test } from "bun:test";
+import { act } from "react";
+import NudityBlurSetting from "../../islands/safety/NudityBlurSetting.tsx";
+import { me } from "./fixtures.ts";
+import { chatDom, harness, settle, text } from "./harness.ts";
+
+const { render } = chatDom();
+
+const bodyOf = (init: RequestInit | undefined): unknown => JSON.parse(String(init?.body ?? "null"));
+const click = (el: Element | null | undefined) =>
+  act(async () => {
+    if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
+    el.click();
+  });
+const button = (root: ParentNode, label: string) => Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label) ?? null;
+const checkbox = (root: ParentNode) => root.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+
+/** A scripted PUT /api/users/nudity-blur that records each body it got. */
+function blurRoute(bodies: unknown[], fail = false) {
+  return {
+    "PUT /api/users/nudity-blur": (init: RequestInit | undefined) => {
+      bodies.push(bodyOf(init));
+      if (fail) return new Response(JSON.stringify({ error: "Too many changes", code: "rate_limited" }), { status: 429 });
+      const { blur_nudity } = bodyOf(init) as { blur_nudity: boolean };
+      return { user: me({ blur_nudity }) };
+    },
+  };
+}
+
+describe("Blur nudity in video and pictures", () => {
+  test("is on by default and says the check happens on this device", async () => {
+    const { controller } = harness();
+    const el = await render(controller, <NudityBlurSetting />);
+    expect(checkbox(el).checked).toBe(true);
+    expect(text(el)).toContain("Blur nudity in video and pictures");
+    expect(text(el)).toContain("no video frame or picture is sent anywhere");
+  });
+
+  test("turning it off asks first; 'Keep blurring' sends nothing and leaves it on", async () => {
+    const bodies: unknown[] = [];
+    const { controller, calls } = harness(blurRoute(bodies));
+    const el = await render(controller, <NudityBlurSetting />);
+    await click(checkbox(el));
+    expect(el.querySelector('[role="alertdialog"]')).not.toBeNull();
+    await click(button(el, "Keep blurring"));
+    expect(el.querySelector('[role="alertdialog"]')).toBeNull();
+    expect(calls).toEqual([]);
+    expect(checkbox(el).checked).toBe(true);
+    expect(controller.store.me.value.blur_nudity).toBe(true);
+  });
+
+  test("'Turn off' saves false on the account and confirms it; turning it on again needs no question", async () => {
+    const bodies: unknown[] = [];
+    const { controller, toasts } = harness(blurRoute(bodies));
+    const el = await render(controller, <NudityBlurSetting />);
+    await click(checkbox(el));
+    await click(button(el, "Turn off"));
+    await settle();
+    expect(bodies).toEqual([{ blur_nudity: false }]);
+    expect(controller.store.me.value.blur_nudity).toBe(false);
+    expect(checkbox(el).checked).toBe(false);
+    await click(checkbox(el));
+    await settle();
+    expect(el.querySelector('[role="alertdialog"]')).toBeNull();
+    expect(bodies).toEqual([{ blur_nudity: false }, { blur_nudity: true }]);
+    expect(checkbox(el).checked).toBe(true);
+    expect(toasts).toEqual(["success:Nudity will no longer be blurred", "success:Nudity will be blurred"]);
+  });
+
+  test("a refused save says so and keeps the blur on", async () => {
+    const bodies: unknown[] = [];
+    const { controller, toasts } = harness(blurRoute(bodies, true));
+    const el = await render(controller, <NudityBlurSetting />);
+    await click(checkbox(el));
+    await click(button(el, "Turn off"));
+    await settle();
+    expect(bodies).toEqual([{ blur_nudity: false }]);
+    expect(checkbox(el).checked).toBe(true);
+    expect(controller.store.me.value.blur_nudity).toBe(true);
+    expect(toasts).toEqual(["error:Too many changes"]);
+  });
+});
