@@ -1,39 +1,32 @@
 // The message hot path's queries, prepared once per database. Building a drizzle query costs
 // its SQL string in JavaScript and a fresh SQLite prepare on every call (STACK-NOTES "Speed on
 // this stack"); prepared, a send is one insert plus index lookups.
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { messages, sessions, users } from "../../db/schema.ts";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import { messages, sessions, users, type MessageRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 
 const p = sql.placeholder;
 
+type Bindings = Record<string, string | number | null>;
+
+/**
+ * The two statements of every message are bun:sqlite's own, answering rows already in
+ * MessageRow's shape (each column aliased to its property): drizzle's prepared queries map every
+ * returned row again in JavaScript. The names come from the schema, so a renamed column follows.
+ */
+const columns = Object.entries(getTableColumns(messages)).map(([key, column]) => [key, column.name] as const);
+const MESSAGE_COLUMNS = columns.map(([key, name]) => `"${name}" AS "${key}"`).join(", ");
+const INSERTED = columns.filter(([key]) => key !== "id" && key !== "removedAt" && key !== "readAt");
+
 function build(db: Db) {
   return {
-    byClientId: db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.senderId, p("senderId")), eq(messages.clientMessageId, p("clientMessageId"))))
-      .prepare(),
-    insert: db
-      .insert(messages)
-      .values({
-        senderId: p("senderId"),
-        receiverId: p("receiverId"),
-        pairLo: p("pairLo"),
-        pairHi: p("pairHi"),
-        content: p("content"),
-        messageType: p("messageType"),
-        fileName: p("fileName"),
-        filePath: p("filePath"),
-        fileSize: p("fileSize"),
-        fileMime: p("fileMime"),
-        groupId: p("groupId"),
-        clientMessageId: p("clientMessageId"),
-        createdAt: p("createdAt"),
-        deliveredAt: p("deliveredAt"),
-      })
-      .returning()
-      .prepare(),
+    byClientId: db.$client.prepare<MessageRow, Bindings>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = $senderId AND client_message_id = $clientMessageId`,
+    ),
+    insert: db.$client.prepare<MessageRow, Bindings>(
+      `INSERT INTO messages (${INSERTED.map(([, name]) => name).join(", ")})
+       VALUES (${INSERTED.map(([key]) => `$${key}`).join(", ")}) RETURNING ${MESSAGE_COLUMNS}`,
+    ),
     userExists: db.select({ id: users.id }).from(users).where(eq(users.id, p("id"))).prepare(),
     userById: db.select().from(users).where(eq(users.id, p("id"))).prepare(),
     markDelivered: db
