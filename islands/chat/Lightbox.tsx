@@ -1,7 +1,13 @@
 // The image lightbox: "N of M", previous/next, thumbnails; Escape or a backdrop click closes,
-// arrow keys navigate, focus stays inside while it is open.
+// arrow keys navigate, focus stays inside while it is open. A picture the nudity classifier has
+// not cleared (issue 12) shows blurred under "Tap to view", here as in the grid; it is checked
+// when it loads, so the pictures behind a grid's "+N" are checked when they are first looked at.
 import { useSignals } from "@preact/signals-react/runtime";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
+import { reveal } from "../lib/safety.ts";
+import { checkPicture, pictureVerdict, subscribePictureVerdicts } from "../nudity/picture-checks.ts";
+import { coverReason, isCovered, needsCheck } from "../nudity/picture-cover.ts";
+import BlurCover from "../safety/BlurCover.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
 import useFocusTrap from "./useFocusTrap.ts";
@@ -15,6 +21,8 @@ export default function Lightbox() {
     store.lightbox.value = null;
   }, [store]);
   useFocusTrap(ref, state !== null, close);
+  // A string, so React compares the verdicts by value.
+  useSyncExternalStore(subscribePictureVerdicts, () => state?.images.map((img) => pictureVerdict(img.url) ?? "").join() ?? "");
 
   const count = state?.images.length ?? 0;
   const go = useCallback(
@@ -40,6 +48,8 @@ export default function Lightbox() {
   if (!state) return null;
   const image = state.images[state.index];
   if (!image) return null;
+  const reason = coverReason(store, [image.message]);
+  const check = (img: (typeof state.images)[number], element: HTMLImageElement) => needsCheck(store, img.message) && checkPicture(img.url, element);
   return (
     <div
       className="lightbox"
@@ -64,7 +74,10 @@ export default function Lightbox() {
         <button type="button" className="lightbox-button lightbox-prev" aria-label="Previous image" onClick={() => go(-1)} disabled={count < 2}>
           <Icon name="chevronLeft" size={28} />
         </button>
-        <img className="lightbox-image" src={image.url} alt={image.name} />
+        <div className="lightbox-picture">
+          <img className={`lightbox-image${reason ? " is-covered" : ""}`} src={image.url} alt={image.name} onLoad={(e) => check(image, e.currentTarget)} />
+          {reason && <BlurCover sender={image.message.sender_name} count={1} reason={reason} onReveal={() => reveal(store, [image.message])} />}
+        </div>
         <button type="button" className="lightbox-button lightbox-next" aria-label="Next image" onClick={() => go(1)} disabled={count < 2}>
           <Icon name="chevronRight" size={28} />
         </button>
@@ -75,12 +88,12 @@ export default function Lightbox() {
             <button
               key={img.message.id}
               type="button"
-              className={`lightbox-thumb${i === state.index ? " is-active" : ""}`}
+              className={`lightbox-thumb${i === state.index ? " is-active" : ""}${isCovered(store, img.message) ? " is-covered" : ""}`}
               aria-label={`Show image ${i + 1}`}
               aria-current={i === state.index ? "true" : undefined}
               onClick={() => (store.lightbox.value = { ...state, index: i })}
             >
-              <img src={img.url} alt="" />
+              <img src={img.url} alt="" onLoad={(e) => check(img, e.currentTarget)} />
             </button>
           ))}
         </div>

@@ -118,7 +118,8 @@ describe("image grid", () => {
   });
 
   test("opens the lightbox at the clicked image", async () => {
-    const { controller } = harness(baseRoutes);
+    // The nudity classifier's cover is off here (tests/islands/nudity-pictures.test.tsx has it on).
+    const { controller } = harness(baseRoutes, me({ blur_nudity: false }));
     const list = images(3);
     controller.store.messages.value = list;
     // Bob's pictures open at once because I have written to him (a stranger's come blurred).

@@ -390,8 +390,10 @@ describe("pictures from strangers", () => {
     expect(controller.store.lightbox.value?.images).toHaveLength(1);
   });
 
+  // These two are about the stranger cover alone: the nudity classifier's cover is off here
+  // (tests/islands/nudity-pictures.test.tsx has it on).
   test("show normally once I have written to the sender, and mine are never blurred", async () => {
-    const { controller } = harness();
+    const { controller } = harness({}, me({ blur_nudity: false }));
     const theirs = photo();
     const mine = photo({ sender_id: 1, receiver_id: 2, sender_name: "Me" });
     const el = await render(
@@ -418,7 +420,7 @@ describe("pictures from strangers", () => {
     const { controller } = harness({
       "GET /api/messages/2": () => ({ messages: [picture], hasMore: false, oldestMessageTime: null, contact: true }),
       "PUT /api/messages/mark-read/2": () => ({ updatedCount: 0, readMessages: [] }),
-    });
+    }, me({ blur_nudity: false }));
     controller.select(bob, "chat");
     await settle();
     const el = await render(controller, <ImageGrid images={[picture]} />);
