@@ -6,6 +6,7 @@ import type { RouletteFilters, RouletteProfile } from "../../roulette/queue.ts";
 import { KEEP_A, KEEP_B, type Session } from "../../roulette/sessions.ts";
 import { iso } from "../../time.ts";
 import { requireAdult } from "../../users/adult.ts";
+import { forgetUser } from "../../users/cache.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
 import { eq } from "drizzle-orm";
 import { users, type UserRow } from "../../../db/schema.ts";
@@ -38,6 +39,8 @@ function rouletteSuspension(app: AppContext, user: UserRow): AppError | null {
   if (until !== null && until <= Date.now()) {
     // Over: cleared, so that the automatic suspension can apply again if new reports call for it.
     app.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, user.id)).run();
+    // Otherwise the cached row would keep the ended suspension, and every search would clear it again.
+    forgetUser(app.db, user.id);
     return null;
   }
   return suspendedError({ until, reason: user.rouletteSuspensionReason });
