@@ -3,7 +3,8 @@ import type { NsfwScores } from "./thresholds.ts";
 
 export interface WorkerRequest {
   id: number;
-  frame: ImageBitmap;
+  /** Unscaled: the worker draws it at the model's side. */
+  frame: ImageBitmap | VideoFrame;
 }
 
 export type WorkerReply =

@@ -1,5 +1,6 @@
-// The classifier's own thread: frames arrive as ImageBitmaps already scaled to the model's side,
-// are read through an OffscreenCanvas and classified here, so the chat never stalls on the model.
+// The classifier's own thread: frames arrive unscaled (a VideoFrame, else an ImageBitmap), are
+// scaled to the model's side on an OffscreenCanvas and classified here, so the page never stalls
+// on the scaling or the model.
 import { loadModel, activeBackend, MODEL_SIDE } from "./model.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.ts";
 
@@ -24,12 +25,17 @@ scope.onmessage = async ({ data }: MessageEvent<WorkerRequest>) => {
   try {
     const classify = await ready;
     if (!context) throw new Error("no 2d context on OffscreenCanvas");
-    context.drawImage(frame, 0, 0, MODEL_SIDE, MODEL_SIDE);
-    frame.close();
+    try {
+      context.drawImage(frame, 0, 0, MODEL_SIDE, MODEL_SIDE);
+    } finally {
+      // A VideoFrame held open keeps a decoder buffer: the sender's video can stall on it.
+      frame.close();
+    }
     const started = performance.now();
     const scores = await classify(context.getImageData(0, 0, MODEL_SIDE, MODEL_SIDE));
     scope.postMessage({ type: "scores", id, scores, ms: performance.now() - started } satisfies WorkerReply);
   } catch (error) {
+    frame.close();
     scope.postMessage({ type: "error", id, message: String(error) } satisfies WorkerReply);
   }
 };

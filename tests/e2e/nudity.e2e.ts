@@ -1,8 +1,9 @@
 // Issue 12 in real Chromium with the real model: two strangers on the fake camera, whose test
 // pattern is the "safe" input. Each sees the other blurred with "Checking the video…" and the
 // three buttons; the classifier (nsfwjs in a worker) unblurs it after a few safe frames. Prints
-// the model's time per frame (p50, p95), the page's long tasks and the classifier's own
-// main-thread slices while it samples (the 50 ms goal is a skipped test: not met here yet). The unsafe path is proven without images in tests/nudity.
+// the model's time per frame (p50, p95) and the page's long tasks while it samples, and holds the
+// classifier's own main-thread slices under 50 ms each. The unsafe path is proven without
+// images in tests/nudity.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { openSignedIn, registerAccount } from "./support/accounts.ts";
@@ -104,11 +105,10 @@ describe("nudity blur in Video Roulette", () => {
     mainThreadSlices = slices;
   }, 120_000);
 
-  // Not met yet on this machine: createImageBitmap(video) with a resize, called on the main
-  // thread, took up to about 200 ms here (software video, 2 busy cores). Kept as a skipped test so
-  // the goal stays visible; moving the scaling into the worker (a VideoFrame transferred as is)
-  // is the next step.
-  test.skip("the classifier never blocks the main thread for more than 50 ms at a time", () => {
+  // The page only takes a VideoFrame (a reference to the decoded picture) and posts it; the worker
+  // scales it. With createImageBitmap's resize on the page this was 59-269 ms here.
+  test("the classifier never blocks the main thread for more than 50 ms at a time", () => {
+    expect(mainThreadSlices.length).toBeGreaterThanOrEqual(FRAMES_MEASURED);
     expect(Math.max(...mainThreadSlices)).toBeLessThanOrEqual(50);
   }, 120_000);
 });
