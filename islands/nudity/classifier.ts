@@ -13,6 +13,8 @@ export interface Classified {
   scores: NsfwScores;
   /** The model's own time for this frame, in milliseconds. */
   ms: number;
+  /** An explicit frame as a JPEG: the evidence still a report attaches (issue 12). */
+  still?: Blob;
 }
 
 export interface FrameClassifier {
@@ -78,7 +80,7 @@ function workerClassifier(url: string): Promise<FrameClassifier> {
       }
       const pending = waiting.get(data.id);
       waiting.delete(data.id);
-      if (data.type === "scores") pending?.resolve({ scores: data.scores, ms: data.ms });
+      if (data.type === "scores") pending?.resolve({ scores: data.scores, ms: data.ms, ...(data.still ? { still: data.still } : {}) });
       else pending?.reject(new Error(data.message));
     };
   });

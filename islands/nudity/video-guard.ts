@@ -10,6 +10,8 @@ export interface GuardSnapshot {
   blur: BlurState;
   /** The classifier is still loading (the video stays blurred, "Show anyway" is offered). */
   loading: boolean;
+  /** This stranger's last explicit frame as a JPEG, for Report to attach; null until one. */
+  flaggedStill: Blob | null;
 }
 
 export interface GuardDeps {
@@ -30,7 +32,7 @@ export class VideoGuard {
   private disposed = false;
 
   constructor(private readonly deps: GuardDeps) {
-    this.snapshot = { blur: initialBlurState(deps.enabled), loading: deps.enabled };
+    this.snapshot = { blur: initialBlurState(deps.enabled), loading: deps.enabled, flaggedStill: null };
     if (deps.enabled) this.loadClassifier();
   }
 
@@ -44,6 +46,7 @@ export class VideoGuard {
   /** A new stranger (or none): blurred again until their own frames are seen. */
   watch(video: FrameSource | null): void {
     this.video = video;
+    if (this.snapshot.flaggedStill) this.set({ ...this.snapshot, flaggedStill: null });
     this.dispatch({ type: "partner" });
     this.schedule(0);
   }
@@ -91,7 +94,9 @@ export class VideoGuard {
       // A frame from the previous stranger must not judge the new one.
       if (result && video === this.video && !this.disposed) {
         this.deps.onFrame?.(result.scores, result.ms);
-        this.dispatch({ type: "frame", verdict: verdictOf(result.scores) });
+        const verdict = verdictOf(result.scores);
+        if (verdict === "explicit" && result.still) this.set({ ...this.snapshot, flaggedStill: result.still });
+        this.dispatch({ type: "frame", verdict });
       }
     } catch (error) {
       console.error("Nudity classifier failed on a frame", error);

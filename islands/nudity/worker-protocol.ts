@@ -10,5 +10,5 @@ export interface WorkerRequest {
 export type WorkerReply =
   | { type: "ready"; backend: string }
   | { type: "failed"; message: string }
-  | { type: "scores"; id: number; scores: NsfwScores; ms: number }
+  | { type: "scores"; id: number; scores: NsfwScores; ms: number; still?: Blob }
   | { type: "error"; id: number; message: string };

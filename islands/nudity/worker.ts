@@ -1,7 +1,9 @@
 // The classifier's own thread: frames arrive unscaled (a VideoFrame, else an ImageBitmap), are
 // scaled to the model's side on an OffscreenCanvas and classified here, so the page never stalls
 // on the scaling or the model.
+import { STILL_JPEG_QUALITY, stillSize } from "../media/still.ts";
 import { loadModel, activeBackend, MODEL_SIDE } from "./model.ts";
+import { verdictOf } from "./thresholds.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.ts";
 
 // The DOM lib types `self` as a window; a dedicated worker's scope is this much of it.
@@ -20,22 +22,32 @@ ready.then(
   (error: unknown) => scope.postMessage({ type: "failed", message: String(error) } satisfies WorkerReply),
 );
 
+/** The flagged frame itself, at the size of a report's still, encoded here rather than on the page. */
+async function stillOf(frame: ImageBitmap | VideoFrame): Promise<Blob | undefined> {
+  const [w, h] = frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
+  const { width, height } = stillSize(w, h);
+  const canvas = new OffscreenCanvas(width, height);
+  canvas.getContext("2d")?.drawImage(frame, 0, 0, width, height);
+  return canvas.convertToBlob({ type: "image/jpeg", quality: STILL_JPEG_QUALITY });
+}
+
 scope.onmessage = async ({ data }: MessageEvent<WorkerRequest>) => {
   const { id, frame } = data;
   try {
     const classify = await ready;
     if (!context) throw new Error("no 2d context on OffscreenCanvas");
-    try {
-      context.drawImage(frame, 0, 0, MODEL_SIDE, MODEL_SIDE);
-    } finally {
-      // A VideoFrame held open keeps a decoder buffer: the sender's video can stall on it.
-      frame.close();
-    }
+    context.drawImage(frame, 0, 0, MODEL_SIDE, MODEL_SIDE);
     const started = performance.now();
     const scores = await classify(context.getImageData(0, 0, MODEL_SIDE, MODEL_SIDE));
-    scope.postMessage({ type: "scores", id, scores, ms: performance.now() - started } satisfies WorkerReply);
+    const ms = performance.now() - started;
+    // Held until the verdict so that an explicit frame, not a later one, is what a report shows.
+    const still = verdictOf(scores) === "explicit" ? await stillOf(frame) : undefined;
+    scope.postMessage({ type: "scores", id, scores, ms, ...(still ? { still } : {}) } satisfies WorkerReply);
   } catch (error) {
-    frame.close();
     scope.postMessage({ type: "error", id, message: String(error) } satisfies WorkerReply);
+  } finally {
+    // One frame at a time is held (the page waits for each reply); a VideoFrame left open would
+    // keep a decoder buffer and can stall the stranger's video.
+    frame.close();
   }
 };

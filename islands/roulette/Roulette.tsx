@@ -67,8 +67,10 @@ export default function Roulette() {
 
   const reportStranger = (remoteVideo: HTMLVideoElement | null) => {
     if (!session) return;
-    // The frame is drawn now, before the pair ends and the video goes blank.
-    const still = remoteVideo ? captureStill(remoteVideo) : Promise.resolve(null);
+    // The frame the nudity classifier flagged is the evidence (issue 12); else the frame is drawn
+    // now, before the pair ends and the video goes blank.
+    const flagged = nudity.snapshot.flaggedStill;
+    const still = flagged ? Promise.resolve(flagged) : remoteVideo ? captureStill(remoteVideo) : Promise.resolve(null);
     const rouletteId = session.leaveToReport();
     if (!rouletteId) return;
     void still.then((blob) => setReport({ context: "roulette", name: "Stranger", rouletteId, still: blob }));

@@ -36,7 +36,7 @@ describe("VideoGuard", () => {
     let release!: (c: FrameClassifier) => void;
     const guard = new VideoGuard({ load: () => new Promise((resolve) => (release = resolve)), enabled: true, everyMs: 5 });
     guard.watch(video);
-    expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true });
+    expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true, flaggedStill: null });
     release(fake.classifier);
     await until(() => guard.getSnapshot().blur.mode === "clear");
     expect(guard.getSnapshot().loading).toBe(false);
@@ -61,6 +61,25 @@ describe("VideoGuard", () => {
     expect(guard.getSnapshot().blur.mode).not.toBe("shown");
     await until(() => guard.getSnapshot().blur.mode === "flagged");
     expect(frames.at(-1)).toEqual(EXPLICIT);
+    guard.dispose();
+  });
+
+  test("keeps the explicit frame's still for Report, ignores a safe frame's, and forgets it at the next partner", async () => {
+    const stills = { safe: new Blob(["safe frame"]), explicit: new Blob(["flagged frame"]) };
+    let next: { scores: NsfwScores; still: Blob } = { scores: SAFE, still: stills.safe };
+    const classifier: FrameClassifier = { classify: async () => ({ ...next, ms: 5 }) };
+    const guard = new VideoGuard({ load: async () => classifier, enabled: true, everyMs: 5 });
+    guard.watch(video);
+    await until(() => guard.getSnapshot().blur.mode === "clear");
+    expect(guard.getSnapshot().flaggedStill).toBeNull();
+    next = { scores: EXPLICIT, still: stills.explicit };
+    await until(() => guard.getSnapshot().blur.mode === "flagged");
+    expect(guard.getSnapshot().flaggedStill).toBe(stills.explicit);
+    next = { scores: SAFE, still: stills.safe };
+    await tick(40);
+    expect(guard.getSnapshot().flaggedStill).toBe(stills.explicit);
+    guard.watch({} as FrameSource);
+    expect(guard.getSnapshot().flaggedStill).toBeNull();
     guard.dispose();
   });
 
