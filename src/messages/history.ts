@@ -51,4 +51,3 @@ export function participantNames(db: Db, a: number, b: number): Map<number, stri
 export function userName(db: Db, id: number): string | undefined {
   return statements(db).name.get({ id })?.name;
 }
-
