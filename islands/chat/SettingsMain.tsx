@@ -8,6 +8,8 @@ import ProfileSettings from "./ProfileSettings.tsx";
 
 const BlockedPeople = lazy(() => import("../safety/BlockedPeople.tsx"));
 const PrivacySettings = lazy(() => import("../safety/PrivacySettings.tsx"));
+const SafetySettings = lazy(() => import("../safety/SafetySettings.tsx"));
+const SAFETY_SECTIONS = { blocked: BlockedPeople, privacy: PrivacySettings, safety: SafetySettings };
 const loading = <div className="center-screen">Loading...</div>;
 
 export default function SettingsMain() {
@@ -15,8 +17,13 @@ export default function SettingsMain() {
   const { store } = useChat();
   const section = store.settingsSection.value;
   if (section === "profile") return <ProfileSettings />;
-  if (section === "blocked" || section === "privacy") {
-    return <Suspense fallback={loading}>{section === "blocked" ? <BlockedPeople /> : <PrivacySettings />}</Suspense>;
+  if (section === "blocked" || section === "privacy" || section === "safety") {
+    const Section = SAFETY_SECTIONS[section];
+    return (
+      <Suspense fallback={loading}>
+        <Section />
+      </Suspense>
+    );
   }
   return (
     <div className="center-screen">

@@ -1,4 +1,4 @@
-// Settings menu: who I am, 'Profile Settings', 'Blocked people', 'Privacy', for moderators and
+// Settings menu: who I am, 'Profile Settings', 'Blocked people', 'Privacy', 'Safety', for moderators and
 // admins 'Moderation' (the console at /mod, server-rendered pages), and 'Logout'.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
@@ -16,6 +16,7 @@ const SECTIONS: { section: SettingsSection; icon: IconName; title: string; sub: 
   { section: "profile", icon: "user", title: "Profile Settings", sub: "Edit your profile information" },
   { section: "blocked", icon: "block", title: "Blocked people", sub: "People you blocked, and Unblock" },
   { section: "privacy", icon: "shield", title: "Privacy", sub: "Who can message and call you" },
+  { section: "safety", icon: "block", title: "Safety", sub: "Blur nudity in video and pictures" },
 ];
 
 export default function SettingsSidebar() {

@@ -10,6 +10,8 @@ export const KEYS = {
   selectedViewMode: "selectedViewMode",
   activeTab: "activeTab",
   selectedSettingsSection: "selectedSettingsSection",
+  /** The user id that confirmed turning the nudity blur off once; later it turns off without asking (issue 12). */
+  nudityBlurOffConfirmed: "nudityBlurOffConfirmed",
 } as const;
 
 type Key = (typeof KEYS)[keyof typeof KEYS];
@@ -58,6 +60,7 @@ export function forgetStoredToken(): void {
 export function forgetSession(): void {
   forgetStoredToken();
   writeKey(KEYS.userId, null);
+  writeKey(KEYS.nudityBlurOffConfirmed, null);
 }
 
 const TABS: Tab[] = ["users", "chats", "video", "settings"];
@@ -95,7 +98,7 @@ export function saveSelection(user: ChatUser | null, viewMode: ViewMode): void {
   writeKey(KEYS.selectedViewMode, user ? viewMode : null);
 }
 
-const SETTINGS_SECTIONS: readonly SettingsSection[] = ["profile", "blocked", "privacy"];
+const SETTINGS_SECTIONS: readonly SettingsSection[] = ["profile", "blocked", "privacy", "safety"];
 
 function settingsSectionOf(value: unknown): SettingsSection | null {
   return SETTINGS_SECTIONS.find((section) => section === value) ?? null;

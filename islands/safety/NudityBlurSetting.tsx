@@ -1,10 +1,13 @@
-// Settings → Safety: "Blur nudity in video and pictures", on by default (issue 12). Turning it
-// off is one confirmation away, since it is the one switch that lets a stranger's nudity through;
-// turning it on is immediate. The choice is stored on the account, so it follows the user.
+// Settings → Safety: "Blur nudity in video and pictures", on by default (issue 12). The first time
+// it is turned off in this browser it asks for confirmation, since it is the one switch that lets
+// a stranger's nudity through; the confirmation is remembered in this browser's local storage
+// (KEYS.nudityBlurOffConfirmed, with the user id), so later it turns off without asking. Turning
+// it on is immediate. The choice itself is stored on the account, so it follows the user.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useId, useState } from "react";
 import { useChat } from "../chat/context.ts";
 import { errorText } from "../lib/api.ts";
+import { KEYS, readKey, writeKey } from "../lib/storage.ts";
 
 export default function NudityBlurSetting() {
   useSignals();
@@ -14,6 +17,17 @@ export default function NudityBlurSetting() {
   const [confirming, setConfirming] = useState(false);
   const [saving, setSaving] = useState(false);
   const id = useId();
+
+  const confirmedBefore = () => readKey(KEYS.nudityBlurOffConfirmed) === String(store.me.value.id);
+  const turnOff = () => {
+    writeKey(KEYS.nudityBlurOffConfirmed, store.me.value.id);
+    void save(false);
+  };
+  const toggle = () => {
+    if (!on) void save(true);
+    else if (confirmedBefore()) void save(false);
+    else setConfirming(true);
+  };
 
   const save = async (value: boolean) => {
     setSaving(true);
@@ -31,9 +45,9 @@ export default function NudityBlurSetting() {
 
   return (
     <div className="card nudity-setting" aria-labelledby={`${id}-title`} role="group">
-      <h3 id={`${id}-title`}>Safety</h3>
+      <h3 id={`${id}-title`}>Nudity</h3>
       <label className="privacy-choice">
-        <input type="checkbox" checked={on} disabled={saving || confirming} onChange={() => (on ? setConfirming(true) : void save(true))} />
+        <input type="checkbox" checked={on} disabled={saving || confirming} onChange={toggle} />
         <span className="privacy-choice-text">
           <span className="privacy-choice-label">Blur nudity in video and pictures</span>
           <span className="muted small">Checked on this device: no video frame or picture is sent anywhere to be checked.</span>
@@ -42,7 +56,7 @@ export default function NudityBlurSetting() {
       {confirming && (
         <div className="nudity-confirm" role="alertdialog" aria-labelledby={`${id}-confirm`}>
           <p id={`${id}-confirm`}>Turn off the blur? Strangers' video and explicit pictures will show as they are.</p>
-          <button type="button" className="btn btn-primary" disabled={saving} onClick={() => void save(false)}>
+          <button type="button" className="btn btn-primary" disabled={saving} onClick={turnOff}>
             Turn off
           </button>{" "}
           <button type="button" className="btn" disabled={saving} onClick={() => setConfirming(false)}>

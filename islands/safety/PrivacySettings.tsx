@@ -1,11 +1,9 @@
-// Settings → Privacy: who may message and call me. Saved as soon as a choice is made. Below it,
-// the Safety card (blur nudity, issue 12).
+// Settings → Privacy: who may message and call me. Saved as soon as a choice is made.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useId, useState } from "react";
 import { useChat } from "../chat/context.ts";
 import { errorText } from "../lib/api.ts";
 import type { AllowFrom } from "../lib/types.ts";
-import NudityBlurSetting from "./NudityBlurSetting.tsx";
 import SettingsScreen from "./SettingsScreen.tsx";
 
 const CHOICES: { value: AllowFrom; label: string; hint: string }[] = [
@@ -63,7 +61,6 @@ export default function PrivacySettings() {
           ))}
         </fieldset>
       </div>
-      <NudityBlurSetting />
     </SettingsScreen>
   );
 }

@@ -3,6 +3,8 @@ import "../support/dom.ts"; // happy-dom in place before the islands load
 
 import { describe, expect, test } from "bun:test";
 import { act } from "react";
+import SettingsMain from "../../islands/chat/SettingsMain.tsx";
+import SettingsSidebar from "../../islands/chat/SettingsSidebar.tsx";
 import NudityBlurSetting from "../../islands/safety/NudityBlurSetting.tsx";
 import { me } from "./fixtures.ts";
 import { chatDom, harness, settle, text } from "./harness.ts";
@@ -68,6 +70,49 @@ describe("Blur nudity in video and pictures", () => {
     expect(bodies).toEqual([{ blur_nudity: false }, { blur_nudity: true }]);
     expect(checkbox(el).checked).toBe(true);
     expect(toasts).toEqual(["success:Nudity will no longer be blurred", "success:Nudity will be blurred"]);
+  });
+
+  test("asks only once in this browser: after one confirmation it turns off without asking, but asks another account", async () => {
+    const bodies: unknown[] = [];
+    const first = harness(blurRoute(bodies));
+    let el = await render(first.controller, <NudityBlurSetting />);
+    await click(checkbox(el));
+    await click(button(el, "Turn off"));
+    await settle();
+    await click(checkbox(el));
+    await settle();
+    expect(checkbox(el).checked).toBe(true);
+    await click(checkbox(el));
+    await settle();
+    expect(el.querySelector('[role="alertdialog"]')).toBeNull();
+    expect(bodies).toEqual([{ blur_nudity: false }, { blur_nudity: true }, { blur_nudity: false }]);
+    expect(checkbox(el).checked).toBe(false);
+    const other = harness(blurRoute(bodies), me({ id: 9, username: "someone_else" }));
+    el = await render(other.controller, <NudityBlurSetting />);
+    await click(checkbox(el));
+    expect(el.querySelector('[role="alertdialog"]')).not.toBeNull();
+  });
+
+  test("is its own Settings → Safety section, no longer under Privacy", async () => {
+    const { controller } = harness();
+    const el = await render(
+      controller,
+      <>
+        <SettingsSidebar />
+        <SettingsMain />
+      </>,
+    );
+    const entry = Array.from(el.querySelectorAll(".settings-menu button")).find((b) => text(b.querySelector(".menu-title")) === "Safety");
+    expect(text(entry)).toContain("Blur nudity in video and pictures");
+    await click(entry);
+    await settle();
+    expect(controller.store.settingsSection.value).toBe("safety");
+    expect(text(el.querySelector("#safety-heading"))).toBe("Safety");
+    expect(checkbox(el).checked).toBe(true);
+    await act(async () => controller.selectSettingsSection("privacy"));
+    await settle();
+    expect(text(el)).toContain("Who can message and call me");
+    expect(el.querySelector('input[type="checkbox"]')).toBeNull();
   });
 
   test("a refused save says so and keeps the blur on", async () => {

@@ -14,6 +14,7 @@ const storedKeys: Record<(typeof KEYS)[keyof typeof KEYS], string> = {
   selectedViewMode: "whether that was their chat or their profile.",
   activeTab: "the tab you were on (All Users, Chats, Video Chat or Settings).",
   selectedSettingsSection: "the part of Settings you had open.",
+  nudityBlurOffConfirmed: "that you already confirmed turning off the nudity blur, so it is not asked again.",
 };
 
 /** Where emoji-picker-react keeps its recently used emoji (tests/pages/privacy-storage.test.ts checks). */
