@@ -9,7 +9,8 @@ import { loadavg } from "node:os";
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { messages, users } from "../db/schema.ts";
 import { openStorage, type Db } from "../src/db.ts";
-import { chatUsers, conversation, toMessage, unreadCount, unreadPerUser, withNames } from "../src/messages/service.ts";
+import { conversationPage } from "../src/messages/history.ts";
+import { chatUsers, toMessage, unreadCount, unreadPerUser, withNames } from "../src/messages/service.ts";
 import { notBanned, toPublicUser } from "../src/users/service.ts";
 import { removeFolder, tempFolder } from "./compare/proc.ts";
 
@@ -172,8 +173,8 @@ try {
     const label = `${who} (${count(id).toLocaleString("en")} messages)`;
     report(`after  ${label} chat list`, time(() => chatUsers(db, { id, name })));
     report(`after  ${label} unread count + per user`, time(() => [unreadCount(db, id), unreadPerUser(db, id)]));
-    report(`after  ${label} history, latest page`, time(() => conversation(db, id, partner, 50)));
-    report(`after  ${label} history, middle page`, time(() => conversation(db, id, partner, 50, middle)));
+    report(`after  ${label} history, latest page`, time(() => conversationPage(db, { id, name: "owner" }, { id: partner, name: "partner" }, 50)));
+    report(`after  ${label} history, middle page`, time(() => conversationPage(db, { id, name: "owner" }, { id: partner, name: "partner" }, 50, middle)));
   }
   sqlite.exec("CREATE INDEX messages_pair_hi ON messages (pair_hi, pair_lo)");
   for (const [who, id] of [["1k", quiet], ["100k", busy]] as const) {

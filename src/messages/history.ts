@@ -1,9 +1,12 @@
 // A conversation's page, newest first from a time cursor: one range read of the
 // messages_conversation index (pair_lo, pair_hi, created_at), so its cost does not grow with the
 // conversation. Prepared once per database.
-import { eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import { messages, users, type MessageRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
+import { iso } from "../time.ts";
+import type { Message } from "../realtime/protocol.ts";
+import { toMessage } from "./service.ts";
 
 const p = sql.placeholder;
 
@@ -19,11 +22,6 @@ export const PAGE_SQL = `SELECT ${messageColumns} FROM messages WHERE pair_lo = 
 function prepare(db: Db) {
   return {
     page: db.$client.prepare<MessageRow, [number, number, number, number]>(PAGE_SQL),
-    names: db
-      .select({ id: users.id, name: users.name })
-      .from(users)
-      .where(inArray(users.id, [p("a"), p("b")]))
-      .prepare(),
     name: db.select({ name: users.name }).from(users).where(eq(users.id, p("id"))).prepare(),
   };
 }
@@ -42,12 +40,30 @@ export function historyPage(db: Db, userId: number, contactId: number, limit: nu
   return statements(db).page.all(Math.min(userId, contactId), Math.max(userId, contactId), before, limit);
 }
 
-/** The two participants' names: every message of a conversation was sent by one of them. */
-export function participantNames(db: Db, a: number, b: number): Map<number, string> {
-  return new Map(statements(db).names.all({ a, b }).map((r) => [r.id, r.name]));
-}
-
 /** A user's name, or undefined when there is no such user: existence and name in one read. */
 export function userName(db: Db, id: number): string | undefined {
   return statements(db).name.get({ id })?.name;
+}
+
+/**
+ * One page of a conversation as the API gives it, oldest first. Every sender is one of the two,
+ * whose names the caller already has (the viewer's from the session, the contact's from
+ * `userName`), so the page is the only read.
+ */
+export function conversationPage(
+  db: Db,
+  viewer: { id: number; name: string },
+  contact: { id: number; name: string },
+  limit: number,
+  before?: number,
+): { messages: Message[]; hasMore: boolean; oldestMessageTime: string | null } {
+  const rows = historyPage(db, viewer.id, contact.id, limit + 1, before);
+  const count = Math.min(rows.length, limit);
+  // Rows come newest first, the page goes oldest first.
+  const messages = new Array<Message>(count);
+  for (let i = 0; i < count; i++) {
+    const row = rows[count - 1 - i]!;
+    messages[i] = toMessage(row, row.senderId === viewer.id ? viewer.name : contact.name, viewer.id);
+  }
+  return { messages, hasMore: rows.length > limit, oldestMessageTime: count > 0 ? iso(rows[count - 1]!.createdAt) : null };
 }

@@ -10,9 +10,8 @@ import { notFound, validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { iso } from "../time.ts";
 import { announceRead } from "./notify.ts";
-import type { Message } from "../realtime/protocol.ts";
-import { historyPage, userName } from "./history.ts";
-import { chatUsers, type ChatView, markRead, requireContact, toMessage, unreadCount, unreadPerUser } from "./service.ts";
+import { conversationPage, userName } from "./history.ts";
+import { chatUsers, type ChatView, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -136,19 +135,8 @@ export function messageRoutes(ctx: AppContext) {
         if (name === undefined) throw notFound("That user does not exist");
         // Past messages stay readable after a block. `contact`: the caller has written to this
         // person, so the client shows their pictures unblurred.
-        const rows = historyPage(ctx.db, user.id, contactId, limit + 1, before);
-        const count = Math.min(rows.length, limit);
-        // Rows come newest first, the page goes oldest first; every sender is one of the two, whose
-        // names are known already (the caller's from the session), so the page is the only read.
-        const messages = new Array<Message>(count);
-        for (let i = 0; i < count; i++) {
-          const row = rows[count - 1 - i]!;
-          messages[i] = toMessage(row, row.senderId === user.id ? user.name : name, user.id);
-        }
         return {
-          messages,
-          hasMore: rows.length > limit,
-          oldestMessageTime: count > 0 ? iso(rows[count - 1]!.createdAt) : null,
+          ...conversationPage(ctx.db, user, { id: contactId, name }, limit, before),
           contact: ctx.contacts.hasWritten(user.id, contactId),
         };
       }, {

@@ -7,7 +7,6 @@ import { notFound, validationError } from "../http/errors.ts";
 import type { Message, MessageType, PublicUser } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
 import { conversationList, conversationsAfterRead, conversationsAfterStore, unreadByPartner } from "./conversations.ts";
-import { historyPage, participantNames } from "./history.ts";
 import { statements, userExists } from "./statements.ts";
 import { isBannedNow, toPublicUser } from "../users/service.ts";
 
@@ -176,19 +175,6 @@ export function senderNames(db: Db, ids: number[]): Map<number, string> {
 export function withNames(db: Db, rows: MessageRow[], viewerId: number): Message[] {
   const names = senderNames(db, rows.map((r) => r.senderId));
   return rows.map((r) => toMessage(r, names.get(r.senderId) ?? "", viewerId));
-}
-
-/** A page of a conversation, oldest first; `before` is an ISO time (the previous page's oldest). */
-export function conversation(db: Db, userId: number, contactId: number, limit: number, before?: number) {
-  const rows = historyPage(db, userId, contactId, limit + 1, before);
-  const hasMore = rows.length > limit;
-  const page = rows.slice(0, limit).reverse();
-  const names = participantNames(db, userId, contactId);
-  return {
-    messages: page.map((r) => toMessage(r, names.get(r.senderId) ?? "", userId)),
-    hasMore,
-    oldestMessageTime: page.length > 0 ? iso(page[0]!.createdAt) : null,
-  };
 }
 
 export interface ChatUser extends PublicUser {

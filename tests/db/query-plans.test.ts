@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQLQueryBindings } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
-import { PAGE_SQL, userName } from "../../src/messages/history.ts";
-import { chatUsers, conversation, unreadCount, unreadPerUser } from "../../src/messages/service.ts";
+import { conversationPage, PAGE_SQL, userName } from "../../src/messages/history.ts";
+import { chatUsers, unreadCount, unreadPerUser } from "../../src/messages/service.ts";
 import { listUsers } from "../../src/users/service.ts";
 import { makeTestApp, type TestApp } from "../support/app.ts";
 
@@ -45,7 +45,7 @@ describe("query plans", () => {
     for (const before of [Date.now(), Number.MAX_SAFE_INTEGER]) {
       const page = planOf(PAGE_SQL, [1, 2, before, 51]);
       expect(page).toContain("SEARCH messages USING INDEX messages_conversation (pair_lo=? AND pair_hi=? AND created_at<?)");
-      assertIndexed([page, ...plansOf(() => conversation(db, 1, 2, 50, before)), ...plansOf(() => userName(db, 2))]);
+      assertIndexed([page, ...plansOf(() => conversationPage(db, { id: 1, name: "a" }, { id: 2, name: "b" }, 50, before)), ...plansOf(() => userName(db, 2))]);
     }
   });
 
