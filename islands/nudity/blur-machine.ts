@@ -43,7 +43,8 @@ export function blurReducer(state: BlurState, action: BlurAction): BlurState {
 export const isBlurred = (state: BlurState): boolean => state.mode === "checking" || state.mode === "flagged";
 
 /** The line on the blurred video. */
-export function blurLabel(state: BlurState, loading: boolean): string {
+export function blurLabel(state: BlurState, loading: boolean, unavailable = false): string {
   if (state.mode === "flagged") return "This video may show nudity";
+  if (unavailable) return "This browser can't check the video";
   return loading ? "Checking the video… (loading the checker)" : "Checking the video…";
 }

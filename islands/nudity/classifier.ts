@@ -1,9 +1,12 @@
 // The classifier as the UI sees it: give it a video or an image, get the five scores back. It is
-// loaded once per page, the first time roulette starts or a picture needs a look:
-//   - in a Worker with OffscreenCanvas (the build names the worker's URL), so the model never
-//     runs on the main thread: here the frame is only taken (a VideoFrame), the worker scales it;
-//   - elsewhere the model is imported into the page and each frame waits for an idle moment.
-import { MODEL_SIDE_PX } from "./frame.ts";
+// loaded once per page, the first time roulette starts or a picture needs a look, in a module
+// Worker with OffscreenCanvas (the build names the worker's URL), so the model never runs on the
+// main thread: here the frame is only taken (a VideoFrame), the worker scales it.
+// There is no in-page fallback: every current browser has module workers and OffscreenCanvas
+// (Chrome 80, Firefox 114, Safari 16.4); older ones (iOS before 16.4, Firefox before 114) get a
+// classifier that fails to load, so the stranger stays blurred with "Show anyway" and pictures
+// keep "Tap to view". An earlier requestIdleCallback path ran the model on the page, untested, in
+// a build that dropped tfjs' browser platform; it was removed rather than shipped broken.
 import type { NsfwScores } from "./thresholds.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.ts";
 
@@ -29,12 +32,14 @@ let shared: Promise<FrameClassifier> | null = null;
 
 /** The page's one classifier, loading on first use. */
 export function getClassifier(): Promise<FrameClassifier> {
-  shared ??= (workerUrl && typeof Worker === "function" && typeof OffscreenCanvas === "function" ? workerClassifier(workerUrl) : pageClassifier()).catch(
-    (error: unknown) => {
-      shared = null;
-      throw error;
-    },
-  );
+  shared ??= (
+    workerUrl && typeof Worker === "function" && typeof OffscreenCanvas === "function"
+      ? workerClassifier(workerUrl)
+      : Promise.reject(new Error("this browser has no module worker with OffscreenCanvas for the nudity classifier"))
+  ).catch((error: unknown) => {
+    shared = null;
+    throw error;
+  });
   return shared;
 }
 
@@ -84,26 +89,4 @@ function workerClassifier(url: string): Promise<FrameClassifier> {
       else pending?.reject(new Error(data.message));
     };
   });
-}
-
-const idle = () =>
-  new Promise<void>((resolve) => (typeof requestIdleCallback === "function" ? requestIdleCallback(() => resolve(), { timeout: 2000 }) : setTimeout(resolve, 50)));
-
-async function pageClassifier(): Promise<FrameClassifier> {
-  const { loadModel } = await import("./model.ts");
-  const classify = await loadModel();
-  const canvas = document.createElement("canvas");
-  canvas.width = canvas.height = MODEL_SIDE_PX;
-  const context = canvas.getContext("2d", { willReadFrequently: true });
-  if (!context) throw new Error("no 2d canvas for the nudity classifier");
-  return {
-    async classify(source) {
-      if (!hasFrame(source)) return null;
-      await idle();
-      context.drawImage(source, 0, 0, MODEL_SIDE_PX, MODEL_SIDE_PX);
-      const started = performance.now();
-      const scores = await classify(context.getImageData(0, 0, MODEL_SIDE_PX, MODEL_SIDE_PX));
-      return { scores, ms: performance.now() - started };
-    },
-  };
 }

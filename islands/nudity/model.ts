@@ -6,7 +6,8 @@ import { load } from "nsfwjs/core";
 import { MobileNetV2Model } from "nsfwjs/models/mobilenet_v2";
 import { scoresFrom, type NsfwScores } from "./thresholds.ts";
 
-export { MODEL_SIDE_PX as MODEL_SIDE } from "./frame.ts";
+/** MobileNetV2's input side: the worker scales each frame to this square. */
+export const MODEL_SIDE = 224;
 
 /** ImageData in a page or worker; plain RGBA bytes (tf.PixelData) where there is no ImageData. */
 export type ClassifyPixels = (pixels: ImageData | tf.PixelData) => Promise<NsfwScores>;

@@ -10,6 +10,8 @@ export interface GuardSnapshot {
   blur: BlurState;
   /** The classifier is still loading (the video stays blurred, "Show anyway" is offered). */
   loading: boolean;
+  /** It could not load (an old browser, a failed download): blurred until "Show anyway". */
+  unavailable: boolean;
   /** This stranger's last explicit frame as a JPEG, for Report to attach; null until one. */
   flaggedStill: Blob | null;
 }
@@ -32,7 +34,7 @@ export class VideoGuard {
   private disposed = false;
 
   constructor(private readonly deps: GuardDeps) {
-    this.snapshot = { blur: initialBlurState(deps.enabled), loading: deps.enabled, flaggedStill: null };
+    this.snapshot = { blur: initialBlurState(deps.enabled), loading: deps.enabled, unavailable: false, flaggedStill: null };
     if (deps.enabled) this.loadClassifier();
   }
 
@@ -75,7 +77,10 @@ export class VideoGuard {
         this.schedule(0);
       },
       // The video stays blurred; "Show anyway" is the way past it.
-      (error: unknown) => console.error("Nudity classifier failed to load", error),
+      (error: unknown) => {
+        console.error("Nudity classifier failed to load", error);
+        this.set({ ...this.snapshot, loading: false, unavailable: true });
+      },
     );
   }
 

@@ -45,7 +45,7 @@ export default function RouletteStage({ status, statusText, partner, localStream
       />
       {live && guard && blurred && (
         <div className="roulette-blur" role="group" aria-label="Blurred video" data-blur={guard.blur.mode}>
-          <p className="roulette-blur-label">{blurLabel(guard.blur, guard.loading)}</p>
+          <p className="roulette-blur-label">{blurLabel(guard.blur, guard.loading, guard.unavailable)}</p>
           <div className="roulette-blur-buttons">
             {onShowAnyway && (
               <button type="button" className="roulette-blur-button" onClick={onShowAnyway}>

@@ -53,6 +53,8 @@ describe("the stranger's blur", () => {
 
   test("while the classifier loads the label says so", () => {
     expect(blurLabel(initialBlurState(), true)).toContain("loading");
+    expect(blurLabel(initialBlurState(), false, true)).toBe("This browser can't check the video");
+    expect(blurLabel({ mode: "flagged", safeRun: 0 }, false, true)).toBe("This video may show nudity");
     expect(blurLabel(initialBlurState(), false)).toBe("Checking the video…");
   });
 });

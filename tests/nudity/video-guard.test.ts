@@ -36,7 +36,7 @@ describe("VideoGuard", () => {
     let release!: (c: FrameClassifier) => void;
     const guard = new VideoGuard({ load: () => new Promise((resolve) => (release = resolve)), enabled: true, everyMs: 5 });
     guard.watch(video);
-    expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true, flaggedStill: null });
+    expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true, unavailable: false, flaggedStill: null });
     release(fake.classifier);
     await until(() => guard.getSnapshot().blur.mode === "clear");
     expect(guard.getSnapshot().loading).toBe(false);
@@ -80,6 +80,22 @@ describe("VideoGuard", () => {
     expect(guard.getSnapshot().flaggedStill).toBe(stills.explicit);
     guard.watch({} as FrameSource);
     expect(guard.getSnapshot().flaggedStill).toBeNull();
+    guard.dispose();
+  });
+
+  test("stays blurred and says so when the classifier cannot load", async () => {
+    const guard = new VideoGuard({ load: () => Promise.reject(new Error("no module worker")), enabled: true, everyMs: 5 });
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      guard.watch(video);
+      await until(() => guard.getSnapshot().unavailable);
+    } finally {
+      console.error = quiet;
+    }
+    expect(guard.getSnapshot()).toMatchObject({ loading: false, blur: { mode: "checking" } });
+    guard.showAnyway();
+    expect(guard.getSnapshot().blur.mode).toBe("shown");
     guard.dispose();
   });
 
