@@ -155,7 +155,6 @@ export function authRoutes(ctx: AppContext) {
       // Nothing is read from it, but a form body is refused like on the other sign-in routes.
       await readJsonBody(request, true);
       revokeSession(ctx.db, session.id);
-      ctx.hub.closeSession(session.id, 4401, "Signed out");
       set.headers["set-cookie"] = clearedSessionCookie(isSecure(request, ctx.config));
       return { success: true };
     }, {

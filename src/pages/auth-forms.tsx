@@ -113,10 +113,8 @@ export function authFormRoutes(ctx: AppContext) {
     .post("/auth/logout", ({ request }) => {
       if (!originAllowed(request, ctx.config)) return new Response("This form was sent from another site.", { status: 403 });
       const session = sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
-      if (session) {
-        revokeSession(ctx.db, session.id);
-        ctx.hub.closeSession(session.id, 4401, "Signed out");
-      }
+      // Revoking closes the session's open sockets too (auth/sessions.ts onSessionsEnded).
+      if (session) revokeSession(ctx.db, session.id);
       return seeOther("/", [clearedSessionCookie(secure(request))]);
     });
 }

@@ -6,6 +6,7 @@ import { ONLINE_COUNT_EVERY_MS, OnlineCountTicker } from "./online-count.ts";
 import { PresenceAnnouncer } from "./presence.ts";
 import { PresenceWatches } from "./presence-watch.ts";
 import type { ClientSocket } from "./socket.ts";
+import { SocketGroups } from "./socket-groups.ts";
 import type { ServerEventName, ServerEvents } from "./protocol.ts";
 
 export interface PresenceListener {
@@ -27,7 +28,7 @@ export const encodeEvent = <K extends ServerEventName>(event: K, data: ServerEve
   JSON.stringify({ event, data });
 
 export class Hub {
-  private readonly byUser = new Map<number, Set<ClientSocket>>();
+  private readonly byUser = new SocketGroups<number>();
   private readonly byAddress = new Map<string, number>();
   private readonly presenceListeners: PresenceListener[] = [];
   private readonly closeListeners: CloseListener[] = [];
@@ -58,22 +59,18 @@ export class Hub {
   }
 
   connect(socket: ClientSocket): void {
-    let set = this.byUser.get(socket.userId);
-    if (!set) this.byUser.set(socket.userId, (set = new Set()));
-    set.add(socket);
+    this.byUser.add(socket.userId, socket);
     this.byAddress.set(socket.address, this.socketsAt(socket.address) + 1);
     this.presence.update(socket.userId, this.isPresent(socket.userId));
   }
 
   disconnect(socket: ClientSocket): void {
-    const set = this.byUser.get(socket.userId);
-    if (!set?.delete(socket)) return;
-    if (set.size === 0) this.byUser.delete(socket.userId);
+    if (!this.byUser.remove(socket.userId, socket)) return;
     const left = this.socketsAt(socket.address) - 1;
     if (left > 0) this.byAddress.set(socket.address, left);
     else this.byAddress.delete(socket.address);
     this.watches.drop(socket);
-    const last = set.size === 0;
+    const last = this.byUser.size(socket.userId) === 0;
     for (const listener of this.closeListeners) listener(socket, last);
     this.presence.update(socket.userId, this.isPresent(socket.userId));
   }
@@ -88,7 +85,7 @@ export class Hub {
   /** `presence_watch`: this socket now hears the presence of `userIds` (replacing what it watched). */
   watch(socket: ClientSocket, userIds: readonly number[]): void {
     // A socket that closed while its frame was handled would never be dropped again.
-    if (this.byUser.get(socket.userId)?.has(socket)) this.watches.set(socket, userIds);
+    if (this.byUser.has(socket.userId, socket)) this.watches.set(socket, userIds);
   }
 
   /** Online as everyone has been told (and as the users row says): still true during the grace. */
@@ -98,15 +95,13 @@ export class Hub {
 
   /** Has a socket open now that has not sent `user_logout`: someone a call can reach. */
   isPresent(userId: number): boolean {
-    for (const socket of this.byUser.get(userId) ?? []) if (socket.present) return true;
+    for (const socket of this.byUser.of(userId)) if (socket.present) return true;
     return false;
   }
 
   /** Open sockets of everyone, and users announced online: read by /metrics when scraped. */
   get openSockets(): number {
-    let count = 0;
-    for (const set of this.byUser.values()) count += set.size;
-    return count;
+    return this.byUser.count;
   }
 
   get usersOnline(): number {
@@ -125,19 +120,19 @@ export class Hub {
 
   /** Has at least one open socket, present or not: messages can be delivered to it. */
   isConnected(userId: number): boolean {
-    return (this.byUser.get(userId)?.size ?? 0) > 0;
+    return this.byUser.size(userId) > 0;
   }
 
   socketCount(userId: number): number {
-    return this.byUser.get(userId)?.size ?? 0;
+    return this.byUser.size(userId);
   }
 
   socketsOf(userId: number): ClientSocket[] {
-    return [...(this.byUser.get(userId) ?? [])];
+    return [...this.byUser.of(userId)];
   }
 
   allSockets(): ClientSocket[] {
-    return [...this.byUser.values()].flatMap((set) => [...set]);
+    return [...this.byUser.all()];
   }
 
   send<K extends ServerEventName>(socket: ClientSocket, event: K, data: ServerEvents[K]): void {
@@ -150,16 +145,15 @@ export class Hub {
 
   /** A frame already encoded (the message path builds its JSON once for several frames). */
   sendTextToUser(userId: number, text: string): void {
-    const set = this.byUser.get(userId);
-    if (set) for (const socket of set) socket.sendText(text);
+    for (const socket of this.byUser.of(userId)) socket.sendText(text);
   }
 
   /** To every connected user except `exceptUserId` and anyone in `hidden` (kept apart by a block). */
   broadcast<K extends ServerEventName>(event: K, data: ServerEvents[K], exceptUserId?: number, hidden?: ReadonlySet<number>): void {
     const text = encodeEvent(event, data);
-    for (const [userId, set] of this.byUser) {
+    for (const [userId, sockets] of this.byUser.entries()) {
       if (userId === exceptUserId || hidden?.has(userId)) continue;
-      for (const socket of set) socket.sendText(text);
+      for (const socket of sockets) socket.sendText(text);
     }
   }
 
@@ -173,17 +167,13 @@ export class Hub {
     const frame = () => (text ??= encodeEvent(event, data()));
     for (const userId of userIds) {
       if (userId === subjectId || hidden.has(userId)) continue;
-      for (const socket of this.byUser.get(userId) ?? []) socket.sendText(frame());
+      for (const socket of this.byUser.of(userId)) socket.sendText(frame());
     }
     for (const socket of this.watches.watchersOf(subjectId)) {
       if (userIds.has(socket.userId) || hidden.has(socket.userId)) continue;
       socket.sendText(frame());
     }
     return text !== null;
-  }
-
-  closeSession(sessionId: string, code: number, reason: string): void {
-    for (const socket of this.allSockets()) if (socket.sessionId === sessionId) socket.close(code, reason);
   }
 
   closeUser(userId: number, code: number, reason: string): void {

@@ -11,6 +11,7 @@ import { handlers } from "./handlers/index.ts";
 import { sendOrQueue, sendQueued, type CorkableSocket } from "./outbox.ts";
 import { socketOpened, wireLifecycle } from "./lifecycle.ts";
 import type { ClientSocket } from "./socket.ts";
+import { SocketGroups } from "./socket-groups.ts";
 
 /** Frames larger than this close the socket with 1009 (Bun enforces it). */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -62,35 +63,6 @@ class LiveSocket implements ClientSocket {
   }
 }
 
-/**
- * The open sockets of each session, so a revoked session's sockets close without a scan. Most
- * sessions have one socket, held as is; a Set only once a second tab opens.
- */
-class SessionSockets {
-  private readonly bySession = new Map<string, ClientSocket | Set<ClientSocket>>();
-
-  add(socket: ClientSocket): void {
-    const held = this.bySession.get(socket.sessionId);
-    if (held === undefined) this.bySession.set(socket.sessionId, socket);
-    else if (held instanceof Set) held.add(socket);
-    else this.bySession.set(socket.sessionId, new Set([held, socket]));
-  }
-
-  remove(socket: ClientSocket): void {
-    const held = this.bySession.get(socket.sessionId);
-    if (held === socket) this.bySession.delete(socket.sessionId);
-    else if (held instanceof Set && held.delete(socket) && held.size === 0) this.bySession.delete(socket.sessionId);
-  }
-
-  close(sessionIds: string[], code: number, reason: string): void {
-    for (const id of sessionIds) {
-      const held = this.bySession.get(id);
-      if (held === undefined) continue;
-      for (const socket of held instanceof Set ? [...held] : [held]) socket.close(code, reason);
-    }
-  }
-}
-
 /** What Elysia's parser made of a frame before: objects parsed, anything else left for dispatch to refuse. */
 function parseFrame(message: string | Buffer): unknown {
   if (typeof message !== "string" || message.charCodeAt(0) !== 123) return message;
@@ -112,9 +84,12 @@ export function realtimeRoutes(ctx: AppContext) {
   }, Math.min(5000, ctx.config.wsIdleMs / 3));
   sweep.unref?.();
 
-  const bySession = new SessionSockets();
+  // The open sockets of each session, so a revoked session's sockets close without a scan.
+  const bySession = new SocketGroups<string>();
   // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now.
-  const stopListening = onSessionsEnded(ctx.db, (ids) => bySession.close(ids, 4401, "Your session has ended"));
+  const stopListening = onSessionsEnded(ctx.db, (ids) => {
+    for (const id of ids) for (const socket of [...bySession.of(id)]) socket.close(4401, "Your session has ended");
+  });
 
   /**
    * Bun's `ws.data` for one /ws socket. Elysia's `.ws()` copies its whole request context into each
@@ -137,7 +112,7 @@ export function realtimeRoutes(ctx: AppContext) {
       if (!found || found.user.id !== this.userId) return ws.close(4401, "Please sign in");
       if (!admission.fits(this.userId, this.address)) return ws.close(4429, "Too many open connections");
       const socket = (this.socket = new LiveSocket(ws, this.userId, this.sessionId, this.address));
-      bySession.add(socket);
+      bySession.add(socket.sessionId, socket);
       socketOpened(ctx, socket);
     }
 
@@ -150,7 +125,7 @@ export function realtimeRoutes(ctx: AppContext) {
       const socket = this.socket;
       if (!socket) return;
       this.socket = null;
-      bySession.remove(socket);
+      bySession.remove(socket.sessionId, socket);
       ctx.hub.disconnect(socket);
     }
   }
