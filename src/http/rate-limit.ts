@@ -73,13 +73,16 @@ export class TokenBuckets {
     const now = this.now();
     // At most one sweep per refill time: linear work every few seconds, never per event.
     if (now - this.lastSweep >= this.refillMs) this.sweep();
-    const tokens = this.tokensAt(key, now);
-    if (tokens < 1) {
-      this.buckets.set(key, { tokens, at: now });
-      return false;
-    }
-    this.buckets.set(key, { tokens: tokens - 1, at: now });
-    return true;
+    // One lookup, and the bucket updated in place: this runs on every socket frame.
+    const bucket = this.buckets.get(key);
+    const tokens = bucket ? Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond) : this.burst;
+    const allowed = tokens >= 1;
+    const left = allowed ? tokens - 1 : tokens;
+    if (bucket) {
+      bucket.tokens = left;
+      bucket.at = now;
+    } else this.buckets.set(key, { tokens: left, at: now });
+    return allowed;
   }
 
   /** Whole seconds until `key` may take a token, or 0 when it may now (for Retry-After). */
