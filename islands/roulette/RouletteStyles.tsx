@@ -100,10 +100,10 @@ const CSS = `
   gap:14px;padding:16px;background:rgba(15,10,29,.35);color:#fff;text-align:center;z-index:2}
 .roulette-blur-label{margin:0;font-size:16px;font-weight:600;text-shadow:0 1px 3px rgba(0,0,0,.6)}
 .roulette-blur-buttons{display:flex;flex-wrap:wrap;gap:10px;justify-content:center}
-.roulette-blur-button{min-height:40px;padding:0 18px;border:1px solid rgba(255,255,255,.5);border-radius:999px;
+.roulette .roulette-blur-button{min-height:40px;padding:0 18px;border:1px solid rgba(255,255,255,.5);border-radius:999px;
   background:rgba(15,10,29,.62);color:#fff;font:inherit;font-size:14px;font-weight:600;cursor:pointer}
-.roulette-blur-button.is-report{background:#c62828;border-color:#c62828}
-.roulette-blur-button:focus-visible{outline:3px solid #fff;outline-offset:2px}
+.roulette .roulette-blur-button.is-report{background:#c62828;border-color:#c62828}
+.roulette .roulette-blur-button:focus-visible{outline:3px solid #fff;outline-offset:2px}
 `;
 
 export default function RouletteStyles() {

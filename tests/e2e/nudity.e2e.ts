@@ -71,6 +71,14 @@ describe("nudity blur in Video Roulette", () => {
     await blur(nina).waitFor(WAIT);
     expect(await blur(nina).locator(".roulette-blur-label").textContent()).toStartWith("Checking the video…");
     for (const name of ["Show anyway", "Next", "Report"]) expect(await blur(nina).getByRole("button", { name, exact: true }).isVisible()).toBe(true);
+    // They look like buttons: the chat's button reset must not strip their padding and pill shape.
+    for (const name of ["Show anyway", "Next", "Report"]) {
+      const look = await blur(nina).getByRole("button", { name, exact: true }).evaluate((button) => {
+        const style = getComputedStyle(button);
+        return { padding: style.paddingLeft, radius: style.borderTopLeftRadius, fits: button.scrollWidth <= button.clientWidth };
+      });
+      expect({ name, ...look }).toEqual({ name, padding: "18px", radius: "999px", fits: true });
+    }
     expect(await roulette(nina).locator("video.roulette-remote").getAttribute("class")).toContain("is-blurred");
     await nina.waitForFunction(() => (document.querySelector<HTMLVideoElement>("video.roulette-remote")?.videoWidth ?? 0) > 0, null, WAIT);
     console.log(`screenshot: ${await screenshot(nina, "nudity-blurred-stranger")}`);
