@@ -53,8 +53,6 @@ export function toMessage(row: MessageRow, senderName: string, viewerId: number)
   };
 }
 
-const pair = (a: number, b: number) => ({ pairLo: Math.min(a, b), pairHi: Math.max(a, b) });
-
 export function requireContact(db: Db, senderId: number, receiverId: number): void {
   if (receiverId === senderId) throw validationError({ receiverId: "You cannot send a message to yourself" });
   if (!userExists(db, receiverId)) throw notFound("That user does not exist");
@@ -67,10 +65,14 @@ export function requireContact(db: Db, senderId: number, receiverId: number): vo
  */
 export function insertMessage(db: Db, values: Omit<NewMessageRow, "id" | "pairLo" | "pairHi">): MessageRow {
   const { senderId, receiverId } = values;
-  const row = statements(db).insert.get({
+  // Every column the insert writes is bound here, and the rest (read, removed) start null, so the
+  // row is what a RETURNING would have read back, without SQLite producing it and bun:sqlite
+  // converting it on every message.
+  const bound = {
     senderId,
     receiverId,
-    ...pair(senderId, receiverId),
+    pairLo: Math.min(senderId, receiverId),
+    pairHi: Math.max(senderId, receiverId),
     content: values.content,
     messageType: values.messageType,
     fileName: values.fileName ?? null,
@@ -81,7 +83,9 @@ export function insertMessage(db: Db, values: Omit<NewMessageRow, "id" | "pairLo
     clientMessageId: values.clientMessageId ?? null,
     createdAt: values.createdAt,
     deliveredAt: values.deliveredAt ?? null,
-  })!;
+  };
+  const { lastInsertRowid } = statements(db).insert.run(bound);
+  const row: MessageRow = { id: Number(lastInsertRowid), ...bound, removedAt: null, readAt: null };
   conversationsAfterStore(db, [row]);
   return row;
 }

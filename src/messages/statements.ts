@@ -23,9 +23,11 @@ function build(db: Db) {
     byClientId: db.$client.prepare<MessageRow, Bindings>(
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = $senderId AND client_message_id = $clientMessageId`,
     ),
-    insert: db.$client.prepare<MessageRow, Bindings>(
+    // No RETURNING: the caller has every value it binds and builds the row itself (service.ts
+    // insertMessage), taking only the new id from the run's lastInsertRowid.
+    insert: db.$client.prepare<never, Bindings>(
       `INSERT INTO messages (${INSERTED.map(([, name]) => name).join(", ")})
-       VALUES (${INSERTED.map(([key]) => `$${key}`).join(", ")}) RETURNING ${MESSAGE_COLUMNS}`,
+       VALUES (${INSERTED.map(([key]) => `$${key}`).join(", ")})`,
     ),
     userExists: db.select({ id: users.id }).from(users).where(eq(users.id, p("id"))).prepare(),
     userById: db.select().from(users).where(eq(users.id, p("id"))).prepare(),
