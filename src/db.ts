@@ -26,3 +26,16 @@ export function openStorage(dataDir: string): Storage {
   migrate(db, { migrationsFolder });
   return { db, sqlite };
 }
+
+/**
+ * One `T` per database, made on first use: prepared statements and in-memory helpers belong to the
+ * connection they were made for, and tests open many databases in one process.
+ */
+export function perDatabase<T>(make: (db: Db) => T): (db: Db) => T {
+  const made = new WeakMap<Db, T>();
+  return (db) => {
+    let found = made.get(db);
+    if (found === undefined) made.set(db, (found = make(db)));
+    return found;
+  };
+}

@@ -4,7 +4,7 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { sessions, users, type UserRow } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db.ts";
+import { perDatabase, type Db } from "../db.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
 import { errorFields, type Logger } from "../observability/log.ts";
@@ -44,14 +44,7 @@ function prepare(db: Db) {
   };
 }
 
-type Statements = ReturnType<typeof prepare>;
-const prepared = new WeakMap<Db, Statements>();
-
-function statements(db: Db): Statements {
-  let s = prepared.get(db);
-  if (!s) prepared.set(db, (s = prepare(db)));
-  return s;
-}
+const statements = perDatabase(prepare);
 
 export function startSession(db: Db, secret: string, userId: number, origin: Origin): string {
   const id = newSessionId();

@@ -3,7 +3,7 @@
 // disagrees with the messages it summarises. Statements are prepared once per database.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { conversations, messages, users, type MessageRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import { perDatabase, type Db } from "../db.ts";
 
 const p = sql.placeholder;
 
@@ -54,14 +54,7 @@ function prepare(db: Db) {
   };
 }
 
-type Statements = ReturnType<typeof prepare>;
-const prepared = new WeakMap<Db, Statements>();
-
-function statements(db: Db): Statements {
-  let s = prepared.get(db);
-  if (!s) prepared.set(db, (s = prepare(db)));
-  return s;
-}
+const statements = perDatabase(prepare);
 
 /** Both sides of each stored message: the newest message moves, the receiver's unread count grows. */
 export function conversationsAfterStore(db: Db, rows: readonly MessageRow[]): void {

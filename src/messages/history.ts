@@ -3,7 +3,7 @@
 // conversation. Prepared once per database.
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import { messages, users, type MessageRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import { perDatabase, type Db } from "../db.ts";
 import { iso } from "../time.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { toMessage } from "./service.ts";
@@ -26,14 +26,7 @@ function prepare(db: Db) {
   };
 }
 
-type Statements = ReturnType<typeof prepare>;
-const prepared = new WeakMap<Db, Statements>();
-
-function statements(db: Db): Statements {
-  let s = prepared.get(db);
-  if (!s) prepared.set(db, (s = prepare(db)));
-  return s;
-}
+const statements = perDatabase(prepare);
 
 /** Up to `limit` messages between the two, newest first, older than `before` when given. */
 export function historyPage(db: Db, userId: number, contactId: number, limit: number, before = Number.MAX_SAFE_INTEGER): MessageRow[] {

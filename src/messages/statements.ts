@@ -3,7 +3,7 @@
 // this stack"); prepared, a send is one insert plus index lookups.
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { messages, sessions, users, type MessageRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import { perDatabase, type Db } from "../db.ts";
 
 const p = sql.placeholder;
 
@@ -70,24 +70,17 @@ function build(db: Db) {
 
 export type Statements = ReturnType<typeof build>;
 
-const cache = new WeakMap<Db, Statements>();
-
-/** This database's prepared statements, made on first use (tests open many databases). */
-export function statements(db: Db): Statements {
-  let found = cache.get(db);
-  if (!found) cache.set(db, (found = build(db)));
-  return found;
-}
+/** This database's prepared statements, made on first use. */
+export const statements: (db: Db) => Statements = perDatabase(build);
 
 /**
  * Users are never deleted (no route or script does), so an id once seen stays valid: after the
  * first lookup a receiver's existence is a Set lookup, not a query.
  */
-const knownUsers = new WeakMap<Db, Set<number>>();
+const knownUsers = perDatabase(() => new Set<number>());
 
 export function userExists(db: Db, id: number): boolean {
-  let known = knownUsers.get(db);
-  if (!known) knownUsers.set(db, (known = new Set()));
+  const known = knownUsers(db);
   if (known.has(id)) return true;
   if (!statements(db).userExists.get({ id })) return false;
   known.add(id);

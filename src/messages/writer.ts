@@ -2,7 +2,7 @@
 // each sender hears back only after that commit (a commit costs about as much as the inserts of
 // ten messages; STACK-NOTES "Speed on this stack"). Durability is unchanged: nothing is
 // acknowledged or delivered before the transaction holding it has committed.
-import type { Db } from "../db.ts";
+import { perDatabase, type Db } from "../db.ts";
 import { AppError } from "../http/errors.ts";
 
 interface Job {
@@ -86,11 +86,5 @@ export class MessageWriter {
 /** Thrown to roll back a batch whose failed job may have written part of itself. */
 class Replay extends Error {}
 
-const writers = new WeakMap<Db, MessageWriter>();
-
 /** This database's writer (one per database, so one batch per turn). */
-export function messageWriter(db: Db): MessageWriter {
-  let found = writers.get(db);
-  if (!found) writers.set(db, (found = new MessageWriter(db)));
-  return found;
-}
+export const messageWriter: (db: Db) => MessageWriter = perDatabase((db) => new MessageWriter(db));

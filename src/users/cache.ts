@@ -5,7 +5,7 @@
 // scripts/moderate.ts) are noticed by SQLite's data_version, checked by the ban watcher every 2 s
 // (moderation/watch.ts), which then forgets every row: such a change shows within 2 s.
 import type { UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import { perDatabase, type Db } from "../db.ts";
 import { statements } from "../messages/statements.ts";
 
 class UserCache {
@@ -46,13 +46,7 @@ class UserCache {
   }
 }
 
-const caches = new WeakMap<Db, UserCache>();
-
-function cacheOf(db: Db): UserCache {
-  let found = caches.get(db);
-  if (!found) caches.set(db, (found = new UserCache(db)));
-  return found;
-}
+const cacheOf = perDatabase((db) => new UserCache(db));
 
 /** The user's row as last written by this process (one lookup on first use or after a change). */
 export function cachedUser(db: Db, id: number): UserRow | undefined {
@@ -61,7 +55,7 @@ export function cachedUser(db: Db, id: number): UserRow | undefined {
 
 /** Call after every write to a users row: the next read loads it again. */
 export function forgetUser(db: Db, id: number): void {
-  caches.get(db)?.forget(id);
+  cacheOf(db).forget(id);
 }
 
 /** Forgets every row when another process wrote to the database since the last call. */
@@ -71,5 +65,5 @@ export function forgetUsersChangedElsewhere(db: Db): boolean {
 
 /** Rows held now (for tests and /metrics). */
 export function cachedUserCount(db: Db): number {
-  return caches.get(db)?.size ?? 0;
+  return cacheOf(db).size;
 }
