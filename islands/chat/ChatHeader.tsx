@@ -34,7 +34,6 @@ export default function ChatHeader({ contact }: { contact: ChatUser }) {
       <button
         type="button"
         className="chat-header-contact"
-        aria-label={`View ${contact.name}'s profile`}
         onClick={() => controller.setViewMode("profile")}
       >
         <Avatar name={contact.name} url={contact.avatar_url} online={online} />
@@ -48,6 +47,7 @@ export default function ChatHeader({ contact }: { contact: ChatUser }) {
               {online ? "Online" : "Offline"}
             </span>
           )}
+          <span className="visually-hidden">(view profile)</span>
         </span>
       </button>
       {!blocked && (

@@ -49,9 +49,10 @@ export default function ChatRow({ user, now }: { user: ChatUser; now: Date }) {
               {latest ? `${mine ? "You: " : ""}${preview(latest)}` : `@${user.username}`}
             </span>
             {unread && (
-              <span className="badge badge-unread" aria-label={`${unread} unread`}>
-                {unread}
-              </span>
+              <>
+                <span className="badge badge-unread">{unread}</span>
+                <span className="visually-hidden"> unread</span>
+              </>
             )}
           </span>
         </span>

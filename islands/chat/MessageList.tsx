@@ -15,7 +15,8 @@ function Skeletons({ seed }: { seed: number }) {
   // Between 2 and 5 placeholders, varied per contact so the screen does not look stamped.
   const count = 2 + (seed % 4);
   return (
-    <div className="message-skeletons" aria-busy="true" aria-label="Loading messages">
+    <div className="message-skeletons" role="status">
+      <span className="visually-hidden">Loading messages</span>
       {Array.from({ length: count }, (_, i) => (
         <div key={i} className={`message-row ${i % 2 ? "is-own" : ""}`}>
           <span className="skeleton skeleton-bubble" style={{ width: `${40 + ((seed + i * 13) % 35)}%` }} />
@@ -122,7 +123,8 @@ export default function MessageList({ contact }: { contact: ChatUser }) {
       {typing && (
         <div className="message-row typing-row">
           <span className="message-avatar" aria-hidden="true">{contact.name.slice(0, 1).toUpperCase()}</span>
-          <span className="bubble typing-bubble" role="status" aria-label={`${contact.name} is typing`}>
+          <span className="bubble typing-bubble" role="status">
+            <span className="visually-hidden">{contact.name} is typing</span>
             <span className="dot" />
             <span className="dot" />
             <span className="dot" />

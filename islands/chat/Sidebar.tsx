@@ -35,7 +35,7 @@ export default function Sidebar() {
   return (
     <aside className="sidebar" aria-label="Sidebar">
       <header className="sidebar-header">
-        <span className="brand" aria-label="Web Chat">
+        <span className="brand">
           <span className="brand-mark" aria-hidden="true">W</span>
           <span className="brand-name">Web Chat</span>
         </span>

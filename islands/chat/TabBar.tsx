@@ -36,8 +36,6 @@ export default function TabBar() {
         {TABS.map((tab) => {
           const selected = tab.id === active;
           const count = tab.id === "users" ? online : tab.id === "chats" ? unread : "";
-          const description =
-            tab.id === "users" && count ? `, ${count} online` : tab.id === "chats" && count ? `, ${count} unread` : "";
           return (
             <button
               key={tab.id}
@@ -45,16 +43,17 @@ export default function TabBar() {
               role="tab"
               data-tab={tab.id}
               aria-selected={selected}
-              aria-label={`${tab.label}${description}`}
               tabIndex={selected ? 0 : -1}
               className={`tab${selected ? " is-active" : ""}`}
               onClick={() => controller.selectTab(tab.id)}
             >
+              {/* The name is the visible text, label first ("All Users 3 online"); CSS puts the label under the icon. */}
+              <span className="tab-label">{tab.label}</span>
               <span className="tab-icon">
                 <Icon name={tab.icon} />
                 {count && <span className={tab.id === "chats" ? "badge badge-unread" : "badge badge-online"}>{count}</span>}
+                {count && <span className="visually-hidden">{tab.id === "chats" ? " unread" : " online"}</span>}
               </span>
-              <span className="tab-label">{tab.label}</span>
             </button>
           );
         })}

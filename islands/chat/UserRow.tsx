@@ -34,9 +34,10 @@ export default function UserRow({ user }: { user: ChatUser }) {
           </span>
         </span>
         {unread && (
-          <span className="badge badge-unread" aria-label={`${unread} unread`}>
-            {unread}
-          </span>
+          <>
+            <span className="badge badge-unread">{unread}</span>
+            <span className="visually-hidden"> unread</span>
+          </>
         )}
       </button>
     </li>

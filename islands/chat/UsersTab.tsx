@@ -55,7 +55,7 @@ export default function UsersTab() {
       <div className="panel-header">
         <h2 id="users-heading" className="panel-heading">
           All Users
-          <span className="online-counter" aria-label={`${store.onlineCount.value} online`}>
+          <span className="online-counter">
             <span className="presence-dot is-online" aria-hidden="true" />
             {store.onlineCount.value} online
           </span>

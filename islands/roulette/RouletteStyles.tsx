@@ -37,15 +37,15 @@ const CSS = `
 .roulette .roulette-safety-button:focus-visible{outline:3px solid #c4b5fd;outline-offset:2px}
 .roulette-chat{display:flex;flex-direction:column;gap:8px;padding:10px;border:1px solid #e6e2f0;border-radius:14px;background:#faf9fd}
 .roulette-chat-list{list-style:none;margin:0;padding:0 2px;display:flex;flex-direction:column;gap:6px;height:112px;overflow-y:auto}
-.roulette-chat-empty{margin:auto;font-size:13px;color:#8a859c;text-align:center}
+.roulette-chat-empty{margin:auto;font-size:13px;color:#746e88;text-align:center}
 .roulette-line{max-width:75%;padding:7px 12px;border-radius:14px;font-size:14px;line-height:1.35;overflow-wrap:anywhere;white-space:pre-wrap}
 .roulette-line.is-mine{align-self:flex-end;background:#7c3aed;color:#fff;border-bottom-right-radius:4px}
 .roulette-line.is-theirs{align-self:flex-start;background:#ece9f5;color:#1f1536;border-bottom-left-radius:4px}
 .roulette-chat-form{display:flex;align-items:center;gap:8px}
 .roulette .roulette-chat-input{flex:1;min-width:0;height:40px;padding:0 12px;border:1px solid #d9d5e6;border-radius:10px;background:#fff;font:inherit;font-size:14px;color:#1f1536}
-.roulette .roulette-chat-input:disabled{background:#f1f0f5;color:#8a859c}
+.roulette .roulette-chat-input:disabled{background:#f1f0f5;color:#746e88}
 .roulette .roulette-chat-input:focus-visible{outline:2px solid #7c3aed;outline-offset:1px}
-.roulette-chat-counter{font-size:12px;color:#8a859c;font-variant-numeric:tabular-nums}
+.roulette-chat-counter{font-size:12px;color:#746e88;font-variant-numeric:tabular-nums}
 .roulette-chat-counter.is-full{color:#b91c1c}
 .roulette .roulette-chat-send{height:40px;padding:0 16px;border:0;border-radius:10px;background:#7c3aed;color:#fff;font:inherit;font-size:14px;font-weight:600;cursor:pointer}
 .roulette .roulette-chat-send:disabled{opacity:.5;cursor:default}
@@ -66,7 +66,7 @@ const CSS = `
 .roulette .roulette-button:focus-visible{outline:3px solid #c4b5fd;outline-offset:2px}
 .roulette .roulette-button:disabled{opacity:.6;cursor:default}
 .roulette .roulette-button.is-start,.roulette .roulette-button.is-next{background:#7c3aed;color:#fff}
-.roulette .roulette-button.is-stop{background:#fff;color:#dc2626;border:1.5px solid #fca5a5}
+.roulette .roulette-button.is-stop{background:#fff;color:#da2323;border:1.5px solid #fca5a5}
 .roulette .roulette-button.is-keep{background:#fff;color:#7c3aed;border:1.5px solid #c4b5fd}
 .roulette .roulette-button.is-keep.is-pressed{background:#f5f3ff;opacity:1;font-size:14px}
 @media (hover:hover){

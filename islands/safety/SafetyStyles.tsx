@@ -21,7 +21,7 @@ const CSS = `
 .safety-modal textarea{font:inherit;font-size:14px;color:#16131f;resize:vertical;min-height:72px;padding:10px 12px;border:1px solid #ebe9f1;
   border-radius:11px;outline:0}
 .safety-modal textarea:focus{border-color:#7c3aed;box-shadow:0 0 0 3px rgba(124,58,237,.15)}
-.safety-modal .safety-counter{align-self:flex-end;font-size:12px;color:#9b98ab;font-variant-numeric:tabular-nums}
+.safety-modal .safety-counter{align-self:flex-end;font-size:12px;color:#6f6b83;font-variant-numeric:tabular-nums}
 .safety-modal .safety-error{margin:0;padding:9px 12px;border-radius:10px;background:#fff0f2;color:#b4233a;font-size:13px}
 .safety-modal a{color:#6d28d9}
 .safety-modal .safety-actions{display:flex;justify-content:flex-end;gap:10px;margin-top:4px}
@@ -31,7 +31,7 @@ const CSS = `
 .safety-modal .safety-button:disabled{opacity:.5;cursor:not-allowed}
 .safety-modal .safety-button.is-primary{background:#7c3aed;border-color:#7c3aed;color:#fff}
 .safety-modal .safety-button.is-primary:hover:not(:disabled){background:#6d28d9}
-.safety-modal .safety-button.is-danger{background:#e0364f;border-color:#e0364f;color:#fff}
+.safety-modal .safety-button.is-danger{background:#d8213c;border-color:#d8213c;color:#fff}
 .safety-modal .safety-button.is-danger:hover:not(:disabled){background:#c42a41}
 .safety-modal .safety-button:focus-visible,.safety-modal .safety-choice:focus-within{outline:2px solid #7c3aed;outline-offset:2px}
 `;
