@@ -1,0 +1,268 @@
+// Accessibility in real Chromium: axe-core (WCAG 2.0, 2.1 and 2.2 A and AA rules) on every screen
+// a visitor or a signed-in user meets, at desktop and 375 px width where the layout differs. A
+// "serious" or "critical" violation fails the test and is printed with its rule, target and summary.
+// Also: the message log, a tab stop, shows a focus outline that can be seen.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Result } from "axe-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { openSignedIn, registerAccount, type Account } from "./support/accounts.ts";
+import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const FAILING_IMPACTS = new Set(["serious", "critical"]);
+/**
+ * Third-party widgets left out of the checks, each a selector with the reason next to it. None is
+ * needed today: the emoji picker (emoji-picker-react) passes as it is.
+ */
+const EXCLUDED: string[] = [];
+const WAIT = { timeout: 15_000 };
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const accounts = new Map<string, Account>();
+
+function describeViolation(violation: Result): string {
+  const nodes = violation.nodes.map((node) => `    at ${node.target.join(" ")}\n      ${(node.failureSummary ?? "").replace(/\n/g, "\n      ")}`);
+  return `${violation.id} (${violation.impact}): ${violation.help}\n${nodes.join("\n")}`;
+}
+
+/** Runs axe on the page as it is now; fails with a readable list of serious and critical violations. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(TAGS);
+  for (const selector of EXCLUDED) builder = builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  const failing = violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ""));
+  const report = failing.map(describeViolation).join("\n");
+  if (report) console.error(`axe on ${screen}:\n${report}`);
+  expect(report).toBe("");
+}
+
+async function openLanding(size: BrowserContextOptions): Promise<Page> {
+  const context = await browser.newContext(size);
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(server.url + "/");
+  return page;
+}
+
+async function open(username: string, size: BrowserContextOptions = DESKTOP, camera = false): Promise<Page> {
+  const context = camera ? { ...size, permissions: ["camera", "microphone"] } : size;
+  const page = await openSignedIn(browser, server, username, { context, dismissDialogs: true, ...WAIT });
+  page.setDefaultTimeout(WAIT.timeout);
+  contexts.push(page.context());
+  await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
+  return page;
+}
+
+async function startChat(page: Page, name: string) {
+  await page.locator('[data-tab="users"]').click();
+  await page.locator(".sidebar-panel").getByRole("button", { name: new RegExp(name) }).first().click();
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
+}
+
+async function send(page: Page, name: string, text: string) {
+  const box = page.getByRole("textbox", { name: `Message ${name}` });
+  await box.fill(text);
+  await box.press("Enter");
+  await page.locator(".message-row.is-own .message-text", { hasText: text }).waitFor();
+}
+
+async function openSettings(page: Page, section: RegExp) {
+  await page.locator('[data-tab="settings"]').click();
+  await page.locator(".settings-menu").getByRole("button", { name: section }).click();
+}
+
+/** WCAG relative luminance contrast of two CSS rgb()/rgba() colours (alpha ignored: both opaque here). */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r = 0, g = 0, bl = 0] = (css.match(/[\d.]+/g) ?? []).map(Number);
+    const channel = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(bl);
+  };
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (high + 0.05) / (low + 0.05);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  for (const [username, name] of [["ada", "Ada"], ["ben", "Ben"], ["cleo", "Cleo"]] as const) {
+    accounts.set(username, await registerAccount(server, username, name));
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const) {
+  describe(`the landing page (${label})`, () => {
+    test("the log-in tab and the cookie banner have no serious violations", async () => {
+      const page = await openLanding(size);
+      await page.getByRole("button", { name: "Reject non-essential" }).waitFor();
+      await expectAccessible(page, `landing log-in with cookie banner (${label})`);
+      await screenshot(page, "a11y-landing");
+    });
+
+    for (const tab of ["login", "register", "guest"]) {
+      test(`the ${tab} tab has no serious violations`, async () => {
+        const page = await openLanding(size);
+        await page.getByRole("button", { name: "Reject non-essential" }).click();
+        await page.click(`label[for=tab-${tab}]`);
+        await page.locator(`.panel-${tab}`).waitFor();
+        await expectAccessible(page, `landing ${tab} tab (${label})`);
+      });
+    }
+  });
+}
+
+describe("the chat screen", () => {
+  let ada: Page;
+
+  test("an open conversation with messages from both sides has no serious violations", async () => {
+    const ben = await open("ben");
+    await startChat(ben, "Ada");
+    await send(ben, "Ada", "Hello Ada, how are you?");
+    ada = await open("ada");
+    await ada.locator('[data-tab="chats"]').click();
+    await ada.locator(".sidebar-panel .row", { hasText: "Ben" }).click();
+    await ada.getByRole("region", { name: "Chat with Ben" }).waitFor();
+    await send(ada, "Ben", "Fine, thanks!");
+    await ben.locator(".message-row:not(.is-own) .message-text", { hasText: "Fine, thanks!" }).waitFor();
+    await expectAccessible(ada, "chat with Ben, Chats tab");
+    await screenshot(ada, "a11y-chat");
+    await ada.locator('[data-tab="users"]').click();
+    await ada.locator(".sidebar-panel .row").first().waitFor();
+    await expectAccessible(ada, "chat with Ben, All Users tab");
+    await screenshot(ada, "a11y-users");
+  });
+
+  test("the brand, the online counter, the tabs and the chat header are named by the text they show", async () => {
+    expect(await ada.locator("span[aria-label]:not([role]), div[aria-label]:not([role])").count()).toBe(0);
+    expect(await ada.locator(".sidebar-header").getByText("Web Chat", { exact: true }).isVisible()).toBe(true);
+    expect(await ada.getByRole("heading", { name: /^All Users \d+ online$/ }).isVisible()).toBe(true);
+    expect(await ada.getByRole("tab", { name: /^All Users \d+ online$/ }).isVisible()).toBe(true);
+    expect(await ada.getByRole("button", { name: /^Ben (Online|Offline) \(view profile\)$/ }).isVisible()).toBe(true);
+  });
+
+  test("the emoji picker has no serious violations", async () => {
+    await ada.getByRole("button", { name: "Emoji" }).click();
+    await ada.getByRole("dialog", { name: "Emoji picker" }).locator("input").first().waitFor();
+    await expectAccessible(ada, "emoji picker");
+    await screenshot(ada, "a11y-emoji-picker");
+    await ada.getByRole("button", { name: "Emoji" }).click();
+    await ada.getByRole("dialog", { name: "Emoji picker" }).waitFor({ state: "hidden" });
+  });
+
+  test("Tab reaches the message log and shows a focus outline that can be seen", async () => {
+    await ada.locator('[data-tab="chats"]').click();
+    await ada.locator(".sidebar-panel .row", { hasText: "Ben" }).focus();
+    const log = ada.getByRole("log");
+    let reached = false;
+    for (let presses = 0; presses < 30 && !reached; presses++) {
+      await ada.keyboard.press("Tab");
+      reached = await log.evaluate((el) => el === document.activeElement);
+    }
+    expect(reached).toBe(true);
+    const focus = await log.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, matches: el.matches(":focus-visible") };
+    });
+    expect(focus.matches).toBe(true);
+    expect(focus.style).not.toBe("none");
+    expect(focus.width).toBeGreaterThanOrEqual(2);
+    // The outline sits on the log's own light background (#fbfaff to #f6f4fb) and on white around it.
+    expect(contrast(focus.color, "rgb(246, 244, 251)")).toBeGreaterThanOrEqual(3);
+    expect(contrast(focus.color, "rgb(255, 255, 255)")).toBeGreaterThanOrEqual(3);
+    await screenshot(ada, "a11y-message-log-focus");
+  });
+
+  test("the report dialog has no serious violations", async () => {
+    await ada.getByRole("button", { name: "More options for Ben" }).click();
+    await ada.getByRole("menuitem", { name: /^Report/ }).click();
+    const dialog = ada.getByRole("dialog", { name: "Report Ben" });
+    await dialog.waitFor();
+    await expectAccessible(ada, "report dialog");
+    await screenshot(ada, "a11y-report-dialog");
+    await ada.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+  });
+
+  test("the chat screen at 375 px has no serious violations", async () => {
+    const phone = await open("ben", MOBILE);
+    await expectAccessible(phone, "All Users tab (mobile)");
+    await phone.locator('[data-tab="chats"]').click();
+    await phone.locator(".sidebar-panel .row", { hasText: "Ada" }).click();
+    await phone.getByRole("region", { name: "Chat with Ada" }).waitFor();
+    await expectAccessible(phone, "chat with Ada (mobile)");
+    await screenshot(phone, "a11y-chat");
+  });
+});
+
+describe("settings", () => {
+  let ada: Page;
+
+  test("each section has no serious violations", async () => {
+    const response = await fetch(`${server.url}/api/blocks`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${accounts.get("ada")?.token}`, origin: server.url, "content-type": "application/json" },
+      body: JSON.stringify({ userId: accounts.get("cleo")?.user.id }),
+    });
+    expect(response.status).toBe(201);
+    ada = await open("ada");
+    await ada.locator('[data-tab="settings"]').click();
+    await ada.locator(".settings-menu").waitFor();
+    await expectAccessible(ada, "settings menu");
+    for (const section of [/^Profile Settings/, /^Blocked people/, /^Privacy/, /^Safety/]) {
+      await openSettings(ada, section);
+      await ada.locator(".settings-main").waitFor();
+      await expectAccessible(ada, `settings ${section.source}`);
+    }
+    await openSettings(ada, /^Blocked people/);
+    await ada.getByText("Cleo").first().waitFor();
+    await expectAccessible(ada, "blocked people with one person");
+    await screenshot(ada, "a11y-settings-blocked");
+  });
+});
+
+describe("video", () => {
+  test("the Video Chat tab idle and searching has no serious violations", async () => {
+    const page = await open("cleo", DESKTOP, true);
+    await page.locator('[data-tab="video"]').click();
+    const roulette = page.locator("section.roulette");
+    await roulette.waitFor();
+    await expectAccessible(page, "Video Chat idle");
+    await screenshot(page, "a11y-roulette-idle");
+    await roulette.getByRole("button", { name: "Start Video Chat" }).click();
+    await roulette.getByText("Looking for someone to chat with...").waitFor();
+    await expectAccessible(page, "Video Chat searching");
+    await screenshot(page, "a11y-roulette-searching");
+    await roulette.getByRole("button", { name: "Stop" }).click();
+    await roulette.getByRole("button", { name: "Start Video Chat" }).waitFor();
+  });
+
+  test("the call screens have no serious violations", async () => {
+    const ada = await open("ada", DESKTOP, true);
+    const ben = await open("ben", DESKTOP, true);
+    await startChat(ada, "Ben");
+    await ada.getByRole("button", { name: "Video call Ben" }).click();
+    const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
+    await overlay(ada).getByText("Waiting for answer").waitFor();
+    await overlay(ben).getByRole("button", { name: "Accept" }).waitFor();
+    await expectAccessible(ada, "outgoing call");
+    await expectAccessible(ben, "incoming call");
+    await overlay(ben).getByRole("button", { name: "Accept" }).click();
+    await ada.locator('video[aria-label="Ben\'s video"]').waitFor();
+    await expectAccessible(ada, "connected call");
+    await screenshot(ada, "a11y-call-connected");
+    await overlay(ada).getByRole("button", { name: "End call" }).click();
+    await overlay(ben).waitFor({ state: "detached" });
+  });
+});
