@@ -4,7 +4,7 @@
 // oldest parting is forgotten early, so accounts cycling Next cannot grow memory without bound.
 import { Fifo } from "./fifo.ts";
 
-/** How long two users who just parted are kept apart while someone else is waiting. */
+/** How long two users who just parted are kept apart while someone else suitable is waiting. */
 export const PARTED_MS = 60_000;
 /** More partings than this inside one window (about 1,700 a second) forget the oldest early. */
 export const MAX_PARTED = 100_000;

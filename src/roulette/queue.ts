@@ -87,13 +87,19 @@ export class RouletteQueue {
   /** Queues (or re-queues with new filters) and pairs at once when someone suits. */
   search(profile: RouletteProfile, filters: RouletteFilters, socket: ClientSocket, mayMeet: MayMeet = () => true): Pairing | null {
     this.waiting.remove(profile.userId);
-    // A just-parted partner is offered again only when nobody else is waiting at all.
-    const aloneWithOne = this.waiting.size === 1;
-    const partner = this.waiting.first(profile, filters, (other) => {
-      const id = other.profile.userId;
-      if ((this.apart.size > 0 && this.apart.has(pairKey(profile.userId, id))) || !mayMeet(profile.userId, id)) return false;
-      return aloneWithOne || !this.parted.has(profile.userId, id);
-    });
+    // A just-parted partner is offered again only when nobody else suitable is waiting: otherwise
+    // people who all parted from one another would wait side by side, even once the minute is over
+    // (nothing searches again to pair them). The first such one met in the scan is the
+    // longest-waiting, so the fallback costs no second scan.
+    let justParted: Waiting | undefined;
+    const partner =
+      this.waiting.first(profile, filters, (other) => {
+        const id = other.profile.userId;
+        if ((this.apart.size > 0 && this.apart.has(pairKey(profile.userId, id))) || !mayMeet(profile.userId, id)) return false;
+        if (!this.parted.has(profile.userId, id)) return true;
+        justParted ??= other;
+        return false;
+      }) ?? justParted;
     if (!partner) {
       this.waiting.add(profile, filters, socket);
       return null;

@@ -20,18 +20,45 @@ describe("the roulette queue", () => {
     expect(q.isWaiting(2)).toBe(true);
   });
 
-  test("keeps just-parted users apart while someone else waits, for a minute at most", () => {
+  test("keeps just-parted users apart while someone else suitable waits, for a minute at most", () => {
     let now = 1_000_000;
     const q = new RouletteQueue(() => now);
-    q.search(profile(1), any, socket(1));
+    const wantsWoman = { gender: "female" as const, country: "any" };
     q.search(profile(2), any, socket(2));
+    q.search(profile(1, "female"), any, socket(1));
+    q.leave(1); // 1 and 2 just parted
+    q.search(profile(2), any, socket(2));
+    q.search(profile(3), wantsWoman, socket(3)); // waits: 2 is a man
+    // 2 waited longer, but 3 suits and is new to 1.
+    expect(q.search(profile(1, "female"), any, socket(1))?.answerer.profile.userId).toBe(3);
     q.leave(1);
-    q.search(profile(3, "female"), { gender: "female", country: "any" }, socket(3)); // waits, suits nobody here
-    q.search(profile(1), any, socket(1));
-    expect(q.search(profile(2), any, socket(2))).toBeNull();
+    q.search(profile(3), wantsWoman, socket(3));
+    // A minute later 1 has parted from both; only the minute-old parting has expired.
     now += 61_000;
-    q.leave(2);
-    expect(q.search(profile(2), any, socket(2))?.answerer.profile.userId).toBe(1);
+    q.leave(3);
+    q.search(profile(3), wantsWoman, socket(3));
+    q.search(profile(4), wantsWoman, socket(4));
+    q.leave(3);
+    expect(q.search(profile(1, "female"), any, socket(1))?.answerer.profile.userId).toBe(2);
+  });
+
+  test("meets a just-parted user again rather than wait when nobody else suitable waits", () => {
+    const q = new RouletteQueue();
+    const wantsWoman = { gender: "female" as const, country: "any" };
+    const wantsMan = { gender: "male" as const, country: "any" };
+    // Two women and two men meet each other once each, in turn.
+    for (const [man, woman] of [[1, 3], [1, 4], [2, 3], [2, 4]] as const) {
+      q.search(profile(woman, "female"), wantsMan, socket(woman));
+      expect(q.search(profile(man, "male"), wantsWoman, socket(man))?.answerer.profile.userId).toBe(woman);
+      q.leave(man);
+    }
+    // Everyone has now parted from everyone within the minute; 3 and 4 wait again. A man is not
+    // left waiting beside them: he meets the longest-waiting one again.
+    q.search(profile(3, "female"), wantsMan, socket(3));
+    q.search(profile(4, "female"), wantsMan, socket(4));
+    expect(q.search(profile(1, "male"), wantsWoman, socket(1))?.answerer.profile.userId).toBe(3);
+    // Blocks and reports still keep people apart: 2 is never offered 4.
+    expect(q.search(profile(2, "male"), wantsWoman, socket(2), (a, b) => a + b !== 6)).toBeNull();
   });
 
   test("a user with no country never suits a country filter", () => {
