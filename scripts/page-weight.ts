@@ -1,18 +1,19 @@
 // `npm run weight`: builds the client, starts the real server on a random port with a temporary
-// DATA_DIR, and prints what each page costs gzipped (level 9, file by file as served):
+// DATA_DIR, and prints what each page costs on the wire (file by file, as served to a browser that
+// accepts brotli and gzip: pages compressed per request, the build precompressed with gzip):
 //   - the landing page and each legal page: HTML + CSS + JS, budget 60 KB each, and no React;
 //   - the chat screen's initial JavaScript: the scripts and preloads the page names plus every
 //     chunk they import statically; dynamic imports (emoji picker, calls, roulette) are left out.
 //     Budget 150 KB.
 // Exits 1 when a budget is exceeded. A first-time visitor is measured: no cookies, so the cookie
 // banner and its script count too.
+import { brotliDecompressSync } from "node:zlib";
 import { startServer } from "../tests/e2e/support/server.ts";
 import { buildClient } from "./build-client.ts";
 
 const KB = 1024;
 export const BUDGETS = { page: 60 * KB, chatJs: 150 * KB };
 
-const gz = (text: string) => Bun.gzipSync(new TextEncoder().encode(text), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
 const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
@@ -42,23 +43,27 @@ interface Weight {
 }
 
 async function weigh(origin: string, path: string, cookie = ""): Promise<Weight> {
+  /** The text, and the bytes it took on the wire (Bun's fetch left undecoded). */
   const get = async (p: string) => {
-    const response = await fetch(origin + p, { headers: cookie ? { cookie } : {} });
+    const response = await fetch(origin + p, { headers: { "accept-encoding": "br, gzip", ...(cookie ? { cookie } : {}) }, decompress: false });
     if (!response.ok) throw new Error(`GET ${p}: ${response.status}`);
-    return response.text();
+    const wire = new Uint8Array(await response.arrayBuffer());
+    const encoding = response.headers.get("content-encoding");
+    const plain = encoding === "br" ? brotliDecompressSync(wire) : encoding === "gzip" ? Bun.gunzipSync(wire) : wire;
+    return { text: new TextDecoder().decode(plain), bytes: wire.length };
   };
-  const html = await get(path);
-  const { css, js } = assetsOf(html);
-  const weight: Weight = { html: gz(html), css: 0, js: 0, react: false };
-  for (const href of new Set(css)) weight.css += gz(await get(href));
+  const page = await get(path);
+  const { css, js } = assetsOf(page.text);
+  const weight: Weight = { html: page.bytes, css: 0, js: 0, react: false };
+  for (const href of new Set(css)) weight.css += (await get(href)).bytes;
   const seen = new Set<string>();
   const queue = [...js];
   while (queue.length > 0) {
     const src = queue.shift()!;
     if (seen.has(src)) continue;
     seen.add(src);
-    const code = await get(src);
-    weight.js += gz(code);
+    const { text: code, bytes } = await get(src);
+    weight.js += bytes;
     // Every production React build carries links to its error decoder.
     if (code.includes("react.dev/errors")) weight.react = true;
     queue.push(...staticImports(code, origin + src));
@@ -99,7 +104,7 @@ export async function measure(): Promise<{ lines: string[]; over: string[] }> {
 
 if (import.meta.main) {
   const { lines, over } = await measure();
-  console.log("Page weight, gzipped (landing and legal: HTML+CSS+JS; chat: initial JS)");
+  console.log("Page weight on the wire (landing and legal: HTML+CSS+JS; chat: initial JS)");
   for (const line of lines) console.log(`  ${line}`);
   if (over.length > 0) {
     for (const problem of over) console.error(`OVER BUDGET: ${problem}`);

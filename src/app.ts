@@ -5,6 +5,7 @@ import { authRoutes } from "./auth/index.ts";
 import { blockRoutes } from "./blocks/index.ts";
 import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
+import { compressHtml } from "./http/compress.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { messageRoutes } from "./messages/index.ts";
 import { peerRoutes } from "./peerjs/index.ts";
@@ -26,10 +27,13 @@ export function buildApp(ctx: AppContext) {
     websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120, backpressureLimit: BACKPRESSURE_LIMIT_BYTES, closeOnBackpressureLimit: true },
   })
     .use(requestLogging(ctx))
-    .onError(({ code, error, request }) => answered(request, withPagePolicies(errorResponse(code, error, request, ctx.log), ctx.config, request)))
+    .onError(({ code, error, request }) => compressHtml(answered(request, withPagePolicies(errorResponse(code, error, request, ctx.log), ctx.config, request)), request))
     .onAfterHandle(({ set, request, responseValue }) => {
       set.headers["x-content-type-options"] = "nosniff";
-      if (responseValue instanceof Response) withPagePolicies(responseValue, ctx.config, request);
+      // Only pages are compressed here; API answers are small JSON and the build is precompressed.
+      if (responseValue instanceof Response && responseValue.headers.get("content-type")?.startsWith("text/html")) {
+        return compressHtml(withPagePolicies(responseValue, ctx.config, request), request);
+      }
     })
     .get("/healthz", () => ({ ok: true }), { detail: healthDetail })
     .use(metricsRoutes(ctx))
