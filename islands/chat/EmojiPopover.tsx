@@ -1,26 +1,38 @@
 // The emoji picker (300x400, search on, skin tones off, no preview), loaded on first use.
+// Every opening puts the focus in its search; Escape closes it and says whether the focus was
+// inside, so the opener can take it back (the picker stays mounted, only hidden).
 import EmojiPicker from "emoji-picker-react";
 import { useEffect, useRef } from "react";
 
 interface Props {
   open: boolean;
   onPick: (emoji: string) => void;
-  onClose: () => void;
+  /** `hadFocus`: the focus was inside the picker, and is lost unless someone takes it. */
+  onClose: (hadFocus: boolean) => void;
 }
 
 export default function EmojiPopover({ open, onPick, onClose }: Props) {
   const ref = useRef<HTMLDivElement>(null);
 
+  // The picker's own autofocus runs once, when it mounts: every opening focuses its search here
+  // (a frame later, so the first opening's picker is there).
   useEffect(() => {
     if (!open) return;
+    const frame = requestAnimationFrame(() => ref.current?.querySelector<HTMLInputElement>("input")?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [open]);
+
+  useEffect(() => {
+    if (!open) return;
+    // The picker itself keeps an Escape that clears its search (it stops the event there).
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
+      if (event.key === "Escape") onClose(ref.current?.contains(document.activeElement) ?? false);
     };
     const onPointer = (event: PointerEvent) => {
       const target = event.target;
       if (!(target instanceof Node) || ref.current?.contains(target)) return;
       if (target instanceof Element && target.closest(".emoji-button")) return;
-      onClose();
+      onClose(false);
     };
     document.addEventListener("keydown", onKey);
     document.addEventListener("pointerdown", onPointer);

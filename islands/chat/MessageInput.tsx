@@ -18,6 +18,7 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [emojiLoaded, setEmojiLoaded] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
+  const emojiButton = useRef<HTMLButtonElement>(null);
   const typing = useRef<TypingNotifier | null>(null);
 
   useEffect(() => {
@@ -82,6 +83,12 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
     setEmojiOpen((open) => !open);
   };
 
+  // Escape from inside the picker hands the focus back to the button that opened it.
+  const closeEmoji = (hadFocus: boolean) => {
+    setEmojiOpen(false);
+    if (hadFocus) emojiButton.current?.focus();
+  };
+
   return (
     <div className="message-input">
       <button type="button" className="icon-button" aria-label="Attach files" onClick={onAttach}>
@@ -98,6 +105,7 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
           onKeyDown={onKeyDown}
         />
         <button
+          ref={emojiButton}
           type="button"
           className={`icon-button emoji-button${emojiOpen ? " is-active" : ""}`}
           aria-label="Emoji"
@@ -110,7 +118,7 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
         {/* The picker's code (about 88 KB) loads the first time it opens, then stays mounted. */}
         {emojiLoaded && (
           <Suspense fallback={emojiOpen ? <div className="emoji-popover emoji-loading">Loading...</div> : null}>
-            <EmojiPopover open={emojiOpen} onPick={insertEmoji} onClose={() => setEmojiOpen(false)} />
+            <EmojiPopover open={emojiOpen} onPick={insertEmoji} onClose={closeEmoji} />
           </Suspense>
         )}
       </div>
