@@ -1,11 +1,11 @@
-// The sidebar: who I am, the active tab's panel, and the tab bar.
+// The sidebar: who I am, the tab bar, and the active tab's panel (shown above the tab bar).
 import { useSignals } from "@preact/signals-react/runtime";
 import Avatar from "./Avatar.tsx";
 import ChatsTab from "./ChatsTab.tsx";
 import { useChat } from "./context.ts";
 import ListSkeleton from "./ListSkeleton.tsx";
 import SettingsSidebar from "./SettingsSidebar.tsx";
-import TabBar from "./TabBar.tsx";
+import TabBar, { PANEL_ID, tabId } from "./TabBar.tsx";
 import UsersTab from "./UsersTab.tsx";
 import VideoChatSidebar from "./VideoChatSidebar.tsx";
 
@@ -49,10 +49,11 @@ export default function Sidebar() {
           {connection === "failed" ? "Offline" : "Reconnecting..."}
         </p>
       )}
-      <div className="sidebar-panel">
+      {/* Before the panel in the DOM, so Tab reaches the tabs before the rows; CSS keeps it under them. */}
+      <TabBar />
+      <div className="sidebar-panel" id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(store.tab.value)}>
         <Panel />
       </div>
-      <TabBar />
     </aside>
   );
 }

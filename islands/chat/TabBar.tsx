@@ -1,4 +1,6 @@
-// The four tabs with the online counter and the unread badge; arrow keys move between tabs.
+// The four tabs with the online counter and the unread badge: an ARIA tab list (one tab in the tab
+// order; the arrow keys move and select, Home and End go to the first and the last) controlling the
+// sidebar's panel (Sidebar.tsx, which puts this bar before the panel in the DOM and under it on screen).
 import { useSignals } from "@preact/signals-react/runtime";
 import type { KeyboardEvent } from "react";
 import { badgeText } from "../lib/format.ts";
@@ -13,6 +15,10 @@ const TABS: { id: Tab; label: string; icon: "users" | "chat" | "video" | "settin
   { id: "settings", label: "Settings", icon: "settings" },
 ];
 
+/** The sidebar's panel, which the selected tab names. */
+export const PANEL_ID = "sidebar-panel";
+export const tabId = (tab: Tab) => `tab-${tab}`;
+
 export default function TabBar() {
   useSignals();
   const controller = useChat();
@@ -22,10 +28,11 @@ export default function TabBar() {
   const online = store.usersLoading.value ? "" : String(store.onlineCount.value);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
     const index = TABS.findIndex((t) => t.id === active);
-    const next = TABS[(index + (event.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length];
+    const target = { ArrowRight: index + 1, ArrowLeft: index - 1 + TABS.length, Home: 0, End: TABS.length - 1 }[event.key];
+    const next = target === undefined ? undefined : TABS[target % TABS.length];
     if (!next) return;
+    event.preventDefault();
     controller.selectTab(next.id);
     event.currentTarget.querySelector<HTMLButtonElement>(`[data-tab="${next.id}"]`)?.focus();
   };
@@ -41,8 +48,10 @@ export default function TabBar() {
               key={tab.id}
               type="button"
               role="tab"
+              id={tabId(tab.id)}
               data-tab={tab.id}
               aria-selected={selected}
+              aria-controls={PANEL_ID}
               tabIndex={selected ? 0 : -1}
               className={`tab${selected ? " is-active" : ""}`}
               onClick={() => controller.selectTab(tab.id)}
