@@ -31,17 +31,52 @@ function choiceOf(form: HTMLFormElement, choice: string | undefined): Consent | 
   return null;
 }
 
+/** How much of the viewport's bottom the banner covers, for base.css (0 on the chat page, where it has its own row). */
+function reserveRoom(banner: HTMLElement): void {
+  const measure = () => {
+    const room = getComputedStyle(banner).position === "fixed" ? Math.ceil(window.innerHeight - banner.getBoundingClientRect().top) : 0;
+    document.documentElement.style.setProperty("--consent-height", `${Math.max(room, 0)}px`);
+  };
+  new ResizeObserver(measure).observe(banner);
+  window.addEventListener("resize", measure);
+}
+
+/** The banner comes first in the tab order: answered, it hands the focus back to where it was, else to the main content. */
+function trackFocusOutside(banner: HTMLElement): () => void {
+  let last: HTMLElement | null = null;
+  document.addEventListener("focusin", (event) => {
+    const target = event.target;
+    if (target instanceof HTMLElement && !banner.contains(target) && !target.matches(".skip-link")) last = target;
+  });
+  return () => {
+    if (last?.isConnected && last.checkVisibility()) {
+      last.focus();
+      return;
+    }
+    const main = document.getElementById("main");
+    if (!main) return;
+    if (!main.hasAttribute("tabindex")) main.tabIndex = -1;
+    main.focus({ preventScroll: true });
+  };
+}
+
 const banner = document.querySelector<HTMLElement>("[data-consent-banner]");
 const bannerForm = banner?.querySelector<HTMLFormElement>("form");
-bannerForm?.addEventListener("submit", (event) => {
-  const submitter = event.submitter instanceof HTMLButtonElement ? event.submitter.value : undefined;
-  const consent = choiceOf(bannerForm, submitter);
-  if (!consent) return;
-  event.preventDefault();
-  writeCookie(CONSENT_COOKIE, formatConsent(consent), CONSENT_MAX_AGE);
-  if (banner) banner.hidden = true;
-  loadOptionalScripts(consent);
-});
+if (banner && bannerForm) {
+  reserveRoom(banner);
+  const handBackFocus = trackFocusOutside(banner);
+  bannerForm.addEventListener("submit", (event) => {
+    const submitter = event.submitter instanceof HTMLButtonElement ? event.submitter.value : undefined;
+    const consent = choiceOf(bannerForm, submitter);
+    if (!consent) return;
+    event.preventDefault();
+    writeCookie(CONSENT_COOKIE, formatConsent(consent), CONSENT_MAX_AGE);
+    const hadFocus = banner.contains(document.activeElement);
+    banner.hidden = true;
+    if (hadFocus) handBackFocus();
+    loadOptionalScripts(consent);
+  });
+}
 
 const stored = parseConsent(readCookie(CONSENT_COOKIE));
 if (stored) loadOptionalScripts(stored);

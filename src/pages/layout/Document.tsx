@@ -61,8 +61,9 @@ export function Document(props: DocumentProps) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        {props.children}
+        {/* First in the tab order, so nobody meets it last; CSS shows it at the bottom. */}
         {page.consent === null ? <ConsentBanner page={page} /> : null}
+        {props.children}
         {page.config.optionalScripts.length > 0 ? (
           <script
             type="application/json"
