@@ -8,6 +8,8 @@
 //   BENCH_QUICK=1 bun bench/compare.ts (one round, smaller counts; under 2 minutes)
 //   PARTS=messages,sockets ROUNDS=5 MEASURE_SECONDS=8 WINDOW=4 bun bench/compare.ts
 //   PARTS=sockets,held SYSTEMS=project bun bench/compare.ts   (idle sockets, the project alone)
+//   FLOOR_WAL_WORKER=0: the floor checkpoints as SQLite does by default (inside a commit)
+//   BENCH_PROFILE_DIR=/tmp/prof: the project writes a CPU profile (markdown) there on exit
 import { cpus, loadavg } from "node:os";
 import type { MessageResult } from "./load/messages.ts";
 import type { SocketsResult } from "./load/sockets.ts";
@@ -151,7 +153,7 @@ const date = new Date().toISOString().slice(0, 10);
 console.log(
   [
     "",
-    `Measured ${date} on ${machine}; ${o.rounds} round(s) interleaved, ${o.measureMs / 1000} s measured per run after ${o.warmupMs / 1000} s warm-up, ${o.window} message(s) in flight per sender; medians over rounds. Load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${fmt((performance.now() - begun) / 1000)} s in all.`,
+    `Measured ${date} on ${machine}; ${o.rounds} round(s) interleaved, ${o.measureMs / 1000} s measured per run after ${o.warmupMs / 1000} s warm-up, ${o.window} message(s) in flight per sender; medians over rounds; the floor checkpoints ${process.env.FLOOR_WAL_WORKER === "0" ? "inside its commits (SQLite's default)" : "in a worker thread, as the project does"}. Load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${fmt((performance.now() - begun) / 1000)} s in all.`,
     "",
     table(figures, { socketCounts: o.socketCounts, offered: o.offered, idle: o.idle, openLimitS: o.openLimitS }),
   ].join("\n"),

@@ -3,6 +3,7 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createContext } from "./context.ts";
 import { openStorage } from "./db.ts";
+import { startCheckpointer } from "./wal/checkpointer.ts";
 import { startRetention } from "./moderation/retention.ts";
 import { startSessionSweep } from "./auth/sessions.ts";
 import { watchBans } from "./moderation/watch.ts";
@@ -25,6 +26,10 @@ try {
 
 const storage = openStorage(config.dataDir);
 const ctx = createContext(config, storage);
+// Checkpoints in a worker thread, so that no batch of messages waits for one (src/wal/).
+const checkpointer = startCheckpointer(storage.sqlite, storage.sqlite.filename, {
+  onFailure: (message) => ctx.log.warn("WAL checkpointer failed; SQLite checkpoints on its own again", { error: message }),
+});
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
 // after REPORT_RETENTION_DAYS (checked now and hourly).
@@ -51,6 +56,7 @@ async function shutdown(signal: string) {
   stopSessionSweep();
   ctx.hub.closeAll(1001, "Server shutting down");
   await app.stop();
+  await checkpointer.stop();
   storage.sqlite.close();
   process.exit(0);
 }

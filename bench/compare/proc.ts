@@ -76,6 +76,11 @@ export function spawnChild(cmd: string[], env: Record<string, string>, cwd?: str
     log: () => tail,
     stdout: () => out,
     async stop() {
+      // A profiled server (BENCH_PROFILE_DIR) writes its profile on a clean exit only.
+      if (process.env.BENCH_PROFILE_DIR) {
+        proc.kill("SIGTERM");
+        await Promise.race([proc.exited, Bun.sleep(5000)]);
+      }
       proc.kill("SIGKILL");
       await proc.exited;
       children.delete(proc);

@@ -63,7 +63,9 @@ export async function signUp(base: string, count: number): Promise<Account[]> {
 }
 
 function command(name: SystemName): string[] {
-  if (name === "project") return [process.execPath, join(ROOT, "src", "server.ts")];
+  // BENCH_PROFILE_DIR=<dir>: the project writes a CPU profile (markdown, by function) there on exit.
+  const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  if (name === "project") return [process.execPath, ...profile, join(ROOT, "src", "server.ts")];
   if (name === "peer") return ["node", join(ROOT, "bench", "peer", "server.mjs")];
   return [process.execPath, join(ROOT, "bench", "floor", "server.ts")];
 }
@@ -80,7 +82,7 @@ export async function start(name: SystemName, accounts: number, dataDir?: string
   const env: Record<string, string> =
     name === "project"
       ? { ...PROJECT_ENV, DATA_DIR: dir, HOST: "127.0.0.1", PORT: String(port), JWT_SECRET: SECRET }
-      : { DB_FILE: dbFile, PORT: String(port), BENCH_SECRET: SECRET, NODE_ENV: "production" };
+      : { DB_FILE: dbFile, PORT: String(port), BENCH_SECRET: SECRET, NODE_ENV: "production", FLOOR_WAL_WORKER: process.env.FLOOR_WAL_WORKER ?? "1" };
   const child = spawnChild([...SERVER_CORE, ...command(name)], env, ROOT);
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {

@@ -2,8 +2,12 @@
 // nothing else in the way. The token is checked once per socket (HMAC, then the session row);
 // users and blocks are held in memory; messages that arrive in one event-loop turn are stored in
 // one transaction (group commit), and only then acknowledged and delivered, sends corked.
+// Checkpoints run in a worker thread as the project's do (src/wal/), so the floor stays the limit
+// for the same technique; FLOOR_WAL_WORKER=0 (bench/compare.ts passes it on) leaves them to SQLite,
+// inside a commit, as it does by default.
 //   DB_FILE=... PORT=... BENCH_SECRET=... bun bench/floor/server.ts   (started by bench/compare.ts)
 import { Database } from "bun:sqlite";
+import { startCheckpointer } from "../../src/wal/checkpointer.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { ServerWebSocket } from "bun";
 
@@ -11,6 +15,7 @@ const db = new Database(process.env.DB_FILE!, { strict: true });
 db.exec("PRAGMA journal_mode = WAL");
 db.exec("PRAGMA foreign_keys = ON");
 db.exec("PRAGMA synchronous = NORMAL");
+if (process.env.FLOOR_WAL_WORKER === "1") startCheckpointer(db, process.env.DB_FILE!);
 const secret = process.env.BENCH_SECRET!;
 
 interface Conn {
