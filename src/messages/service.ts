@@ -63,7 +63,16 @@ export function requireContact(db: Db, senderId: number, receiverId: number): vo
  * conversation's summary, a counter) has one place to go. `deliveredAt` is set when the receiver
  * has a socket open now, so delivery costs no second write.
  */
-export function insertMessage(db: Db, values: Omit<NewMessageRow, "id" | "pairLo" | "pairHi">): MessageRow {
+export function insertMessage(db: Db, values: NewValues): MessageRow {
+  const row = insertUnlessStored(db, values);
+  if (!row) throw new Error(`message ${values.clientMessageId} of user ${values.senderId} is already stored`);
+  return row;
+}
+
+type NewValues = Omit<NewMessageRow, "id" | "pairLo" | "pairHi">;
+
+/** insertMessage, or null, having written nothing, when the sender already stored a message under this client id. */
+export function insertUnlessStored(db: Db, values: NewValues): MessageRow | null {
   const { senderId, receiverId } = values;
   // Every column the insert writes is bound here, and the rest (read, removed) start null, so the
   // row is what a RETURNING would have read back, without SQLite producing it and bun:sqlite
@@ -84,7 +93,8 @@ export function insertMessage(db: Db, values: Omit<NewMessageRow, "id" | "pairLo
     createdAt: values.createdAt,
     deliveredAt: values.deliveredAt ?? null,
   };
-  const { lastInsertRowid } = statements(db).insert.run(bound);
+  const { changes, lastInsertRowid } = statements(db).insert.run(bound);
+  if (changes === 0) return null;
   const row: MessageRow = { id: Number(lastInsertRowid), ...bound, removedAt: null, readAt: null };
   conversationsAfterStore(db, [row]);
   return row;
@@ -115,16 +125,23 @@ export function storeText(
   if (content.length < 1 || content.length > MAX_TEXT) {
     throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
   }
-  if (input.clientMessageId !== undefined) {
-    const existing = statements(db).byClientId.get({ senderId: sender.id, clientMessageId: input.clientMessageId });
-    if (existing) return { row: existing, created: false };
+  // A retry of a stored message gets that message back, even if it would now be refused.
+  const stored = () => {
+    const row = input.clientMessageId === undefined ? null : statements(db).byClientId.get({ senderId: sender.id, clientMessageId: input.clientMessageId });
+    return row ? { row, created: false } : null;
+  };
+  try {
+    requireContact(db, sender.id, input.receiverId);
+    admit(input.receiverId);
+  } catch (error) {
+    const retry = stored();
+    if (retry) return retry;
+    throw error;
   }
-  requireContact(db, sender.id, input.receiverId);
-  admit(input.receiverId);
   // One transaction: the message and both sides' conversation rows (insertMessage writes them).
   // Inside the writer's batch no savepoint is made: every check that refuses is above, and the
   // writer replays the batch with savepoints if the insert itself fails (messages/writer.ts).
-  const insert = db.$client.inTransaction ? insertMessage : db.$client.transaction(insertMessage);
+  const insert = db.$client.inTransaction ? insertUnlessStored : db.$client.transaction(insertUnlessStored);
   const row = insert(db, {
     senderId: sender.id,
     receiverId: input.receiverId,
@@ -134,7 +151,9 @@ export function storeText(
     createdAt: clock.next(),
     deliveredAt: deliveredAt(input.receiverId),
   });
-  return { row, created: true };
+  if (row) return { row, created: true };
+  // The insert met the client id already stored (an earlier try, maybe in this very batch).
+  return stored()!;
 }
 
 export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId">;

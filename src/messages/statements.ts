@@ -25,9 +25,12 @@ function build(db: Db) {
     ),
     // No RETURNING: the caller has every value it binds and builds the row itself (service.ts
     // insertMessage), taking only the new id from the run's lastInsertRowid.
+    // A second message under the same client id writes nothing (changes 0): a retry costs no
+    // lookup before every first try.
     insert: db.$client.prepare<never, Bindings>(
       `INSERT INTO messages (${INSERTED.map(([, name]) => name).join(", ")})
-       VALUES (${INSERTED.map(([key]) => `$${key}`).join(", ")})`,
+       VALUES (${INSERTED.map(([key]) => `$${key}`).join(", ")})
+       ON CONFLICT DO NOTHING`,
     ),
     userExists: db.select({ id: users.id }).from(users).where(eq(users.id, p("id"))).prepare(),
     userById: db.select().from(users).where(eq(users.id, p("id"))).prepare(),
