@@ -58,6 +58,22 @@ describe("send_message", () => {
     b1.close();
   });
 
+  test("a retry of a stored message gets it back even once the receiver has blocked the sender; a new one is refused", async () => {
+    const { a, b } = await pair();
+    const a1 = await connect(t.wsUrl, a.token);
+    const first = await a1.ask("send_message", { receiverId: b.user.id, content: "before", clientMessageId: "c-blocked" });
+    const blocked = await t.call("POST", "/api/blocks", { token: b.token, json: { userId: a.user.id } });
+    expect(blocked.status).toBeLessThan(300);
+    const retry = await a1.ask("send_message", { receiverId: b.user.id, content: "before", clientMessageId: "c-blocked" });
+    expect(retry.error).toBeUndefined();
+    expect(retry.data.message.id).toBe(first.data.message.id);
+    const fresh = await a1.ask("send_message", { receiverId: b.user.id, content: "after", clientMessageId: "c-new" });
+    expect(fresh.error).toBeDefined();
+    const count = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE sender_id = ?").get(a.user.id) as { n: number };
+    expect(count.n).toBe(1);
+    a1.close();
+  });
+
   test("sends as the signed-in user whatever senderId the frame claims", async () => {
     const { a, b } = await pair();
     const a1 = await connect(t.wsUrl, a.token);
