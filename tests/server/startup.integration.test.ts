@@ -62,6 +62,10 @@ describe("start-up and shutdown", () => {
         body: JSON.stringify({ gender: "female", adult: true }),
       });
       const { data } = (await r.json()) as { data: { token: string } };
+      // The WAL checkpointer runs (src/wal/) and reports to /metrics (loopback needs no token).
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toMatch(/^webchat_wal_frames \d+$/m);
+      expect(metrics).toMatch(/^webchat_wal_restarts_total 0$/m);
       const socket = await connect(`ws://127.0.0.1:${port}`, data.token);
       proc.kill("SIGTERM");
       expect((await socket.closed).code).toBe(1001);
