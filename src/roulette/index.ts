@@ -123,8 +123,9 @@ export class WaitingIndex<S> {
   /**
    * The longest-waiting person who suits `profile`'s filters, whose filters `profile` suits, and
    * whom `accept` takes (blocks, recent partings...). Reads no one outside the four buckets.
+   * `accept` answering null ends the search with no one.
    */
-  first(profile: RouletteProfile, filters: RouletteFilters, accept: (entry: Entry<S>) => boolean): Entry<S> | undefined {
+  first(profile: RouletteProfile, filters: RouletteFilters, accept: (entry: Entry<S>) => boolean | null): Entry<S> | undefined {
     const wantGender = filters.gender === "any" ? ALL : this.code(filters.gender);
     const wantCountry = filters.country === "any" ? ALL : this.code(filters.country);
     const anyCode = this.code("any");
@@ -147,7 +148,11 @@ export class WaitingIndex<S> {
       }
       if (best < 0) return undefined;
       const { entry } = heads[best]!;
-      if (entry.profile.userId !== profile.userId && accept(entry)) return entry;
+      if (entry.profile.userId !== profile.userId) {
+        const verdict = accept(entry);
+        if (verdict) return entry;
+        if (verdict === null) return undefined;
+      }
       heads[best] = heads[best]!.next;
     }
   }

@@ -9,6 +9,9 @@ export type { RouletteFilters, RouletteProfile } from "./index.ts";
 
 type Waiting = Entry<ClientSocket>;
 
+/** Just-parted people a search steps over before it settles for the longest-waiting of them. */
+export const MAX_PARTED_SKIPS = 64;
+
 export interface Pairing {
   /** The one who searched last: told to create the offer. */
   offerer: Waiting;
@@ -90,15 +93,17 @@ export class RouletteQueue {
     // A just-parted partner is offered again only when nobody else suitable is waiting: otherwise
     // people who all parted from one another would wait side by side, even once the minute is over
     // (nothing searches again to pair them). The first such one met in the scan is the
-    // longest-waiting, so the fallback costs no second scan.
+    // longest-waiting. After MAX_PARTED_SKIPS of them the scan stops there, so a search costs a
+    // bounded number of steps however many people it has just met.
     let justParted: Waiting | undefined;
+    let skipped = 0;
     const partner =
       this.waiting.first(profile, filters, (other) => {
         const id = other.profile.userId;
         if ((this.apart.size > 0 && this.apart.has(pairKey(profile.userId, id))) || !mayMeet(profile.userId, id)) return false;
         if (!this.parted.has(profile.userId, id)) return true;
         justParted ??= other;
-        return false;
+        return ++skipped >= MAX_PARTED_SKIPS ? null : false;
       }) ?? justParted;
     if (!partner) {
       this.waiting.add(profile, filters, socket);

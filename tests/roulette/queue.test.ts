@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { RouletteQueue } from "../../src/roulette/queue.ts";
+import { MAX_PARTED_SKIPS, RouletteQueue } from "../../src/roulette/queue.ts";
 import { MAX_ENDED_CHARS, MAX_ENDED_SESSIONS, SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
 
@@ -59,6 +59,24 @@ describe("the roulette queue", () => {
     expect(q.search(profile(1, "male"), wantsWoman, socket(1))?.answerer.profile.userId).toBe(3);
     // Blocks and reports still keep people apart: 2 is never offered 4.
     expect(q.search(profile(2, "male"), wantsWoman, socket(2), (a, b) => a + b !== 6)).toBeNull();
+  });
+
+  test("a search steps over at most MAX_PARTED_SKIPS just-parted people, then takes the longest-waiting of them", () => {
+    const wantsWoman = { gender: "female" as const, country: "any" };
+    const wantsMan = { gender: "male" as const, country: "any" };
+    for (const ahead of [MAX_PARTED_SKIPS - 1, MAX_PARTED_SKIPS]) {
+      const q = new RouletteQueue();
+      // Man 1 meets and parts from `ahead` women, who then all wait again, with one new woman behind them.
+      for (let w = 0; w < ahead; w++) {
+        q.search(profile(100 + w, "female"), wantsMan, socket(100 + w));
+        q.search(profile(1, "male"), wantsWoman, socket(1));
+        q.leave(1);
+      }
+      for (let w = 0; w < ahead; w++) q.search(profile(100 + w, "female"), wantsMan, socket(100 + w));
+      q.search(profile(999, "female"), wantsMan, socket(999));
+      const met = q.search(profile(1, "male"), wantsWoman, socket(1))?.answerer.profile.userId;
+      expect(met).toBe(ahead < MAX_PARTED_SKIPS ? 999 : 100);
+    }
   });
 
   test("a user with no country never suits a country filter", () => {
