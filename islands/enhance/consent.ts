@@ -49,7 +49,8 @@ function trackFocusOutside(banner: HTMLElement): () => void {
     if (target instanceof HTMLElement && !banner.contains(target) && !target.matches(".skip-link")) last = target;
   });
   return () => {
-    if (last?.isConnected && last.checkVisibility()) {
+    // checkVisibility is missing before Safari 17.4: there, a connected element is taken as is.
+    if (last?.isConnected && (last.checkVisibility?.() ?? true)) {
       last.focus();
       return;
     }
