@@ -59,7 +59,8 @@ const isEventName = (name: unknown): name is ClientEventName => typeof name === 
 /** `frame` is what Elysia parsed: an object for JSON objects, otherwise a string, number or buffer. */
 export async function dispatch(app: AppContext, handlers: HandlerMap, socket: ClientSocket, frame: unknown): Promise<void> {
   const arrivedAt = performance.now();
-  socket.lastHeardAt = Date.now();
+  const now = Date.now();
+  socket.lastHeardAt = now;
   const isObject = typeof frame === "object" && frame !== null && !Array.isArray(frame) && !(frame instanceof Uint8Array) && !(frame instanceof ArrayBuffer);
   const { event, data = {}, ack: rawAck } = (isObject ? frame : {}) as { event?: unknown; data?: unknown; ack?: unknown };
   const ack = Number.isSafeInteger(rawAck) ? (rawAck as number) : undefined;
@@ -79,7 +80,7 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     const where = first?.path ? ` at ${first.path}` : "";
     return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: `Invalid data for ${event}${where}: ${first?.message ?? "wrong shape"}` });
   }
-  const user = socketUser(app, socket, Date.now());
+  const user = socketUser(app, socket, now);
   if (!user) return socket.close(4401, "Your session has ended");
   try {
     const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;
