@@ -28,7 +28,7 @@ const p = sql.placeholder;
 function prepare(db: Db) {
   return {
     live: db
-      .select({ lastUsedAt: sessions.lastUsedAt, user: users })
+      .select({ id: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
       .from(sessions)
       .innerJoin(users, eq(sessions.userId, users.id))
       .where(eq(sessions.id, p("id")))
@@ -71,7 +71,9 @@ export function liveSession(db: Db, sessionId: string, ttlMs: number, now = Date
   const user = row.user;
   if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return null;
   if (now - row.lastUsedAt > TOUCH_EVERY_MS) s.touch.run({ id: sessionId, at: now });
-  return { id: sessionId, user };
+  // The row's own copy of the id: `sessionId` is a slice of the token, and a socket that holds
+  // its session id for hours would keep the whole token alive with it (issue 11).
+  return { id: row.id, user };
 }
 
 /** Whether this browser (its device cookie) has a live session of this user: it signed in here before. */
