@@ -36,8 +36,9 @@ let lastSocketId = 0;
  * fields only, not a closure per method (issue 11: memory per idle socket).
  */
 class LiveSocket implements ClientSocket {
-  // Ids are only compared within this process (calls), so a counter does, at a fraction of a UUID.
-  readonly id = String(++lastSocketId);
+  // Ids are only compared within this process (calls), so a counter does. Held as a number and
+  // made a string when asked (a call starting): a string held per socket cost every idle one.
+  private readonly serial = ++lastSocketId;
   present = true;
   lastHeardAt = Date.now();
   /** Told to close: Bun may still hand over frames that were already read, and those are dropped. */
@@ -49,6 +50,10 @@ class LiveSocket implements ClientSocket {
     readonly sessionId: string,
     readonly address: string,
   ) {}
+
+  get id(): string {
+    return String(this.serial);
+  }
 
   sendText(text: string): void {
     sendOrQueue(this.raw, text);
