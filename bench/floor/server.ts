@@ -15,6 +15,8 @@ const db = new Database(process.env.DB_FILE!, { strict: true });
 db.exec("PRAGMA journal_mode = WAL");
 db.exec("PRAGMA foreign_keys = ON");
 db.exec("PRAGMA synchronous = NORMAL");
+// As the project's connection: a moment's lock by the checkpointer's connection is waited for.
+db.exec("PRAGMA busy_timeout = 5000");
 if (process.env.FLOOR_WAL_WORKER === "1") startCheckpointer(db, process.env.DB_FILE!);
 const secret = process.env.BENCH_SECRET!;
 
