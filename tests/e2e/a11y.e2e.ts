@@ -1,7 +1,10 @@
 // Accessibility in real Chromium: axe-core (WCAG 2.0, 2.1 and 2.2 A and AA rules) on every screen
 // a visitor or a signed-in user meets, at desktop and 375 px width where the layout differs. A
 // "serious" or "critical" violation fails the test and is printed with its rule, target and summary.
-// Also: the message log, a tab stop, shows a focus outline that can be seen.
+// Also: the message log, a tab stop, shows a focus outline that can be seen. Screens: the landing
+// page, the chat screen, settings, Video Chat idle, searching and connected to a stranger, calls,
+// the report dialog, the blocked list, the moderation console, and what moderation shows a user
+// (warning, ban page).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Result } from "axe-core";
@@ -77,6 +80,21 @@ async function openSettings(page: Page, section: RegExp) {
   await page.locator(".settings-menu").getByRole("button", { name: section }).click();
 }
 
+/** `bun scripts/moderate.ts <args>` against the running server's data, as an operator would. */
+async function moderate(...args: string[]): Promise<void> {
+  const proc = Bun.spawn([process.execPath, "scripts/moderate.ts", ...args], {
+    cwd: `${import.meta.dir}/../..`,
+    env: { ...process.env, DATA_DIR: server.dataDir },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`moderate.ts ${args.join(" ")}: ${code}\n${out}${err}`);
+}
+
+const rouletteStatus = (page: Page, wanted: string) =>
+  page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
+
 /** WCAG relative luminance contrast of two CSS rgb()/rgba() colours (alpha ignored: both opaque here). */
 function contrast(a: string, b: string): number {
   const luminance = (css: string) => {
@@ -91,9 +109,12 @@ function contrast(a: string, b: string): number {
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  for (const [username, name] of [["ada", "Ada"], ["ben", "Ben"], ["cleo", "Cleo"]] as const) {
+  for (const [username, name] of [["ada", "Ada"], ["ben", "Ben"], ["cleo", "Cleo"], ["mona", "Mona"], ["ivy", "Ivy"], ["hank", "Hank"]] as const) {
     accounts.set(username, await registerAccount(server, username, name));
   }
+  accounts.set("dora", await registerAccount(server, "dora", "Dora", { gender: "female", country_code: "FR", country_name: "France" }));
+  accounts.set("eli", await registerAccount(server, "eli", "Eli", { gender: "male", country_code: "DE", country_name: "Germany" }));
+  await moderate("grant", "mona", "moderator");
 }, 60_000);
 
 afterAll(async () => {
@@ -264,5 +285,69 @@ describe("video", () => {
     await screenshot(ada, "a11y-call-connected");
     await overlay(ada).getByRole("button", { name: "End call" }).click();
     await overlay(ben).waitFor({ state: "detached" });
+  });
+});
+
+describe("at 375 px", () => {
+  test("settings and the Video Chat tab have no serious violations", async () => {
+    const page = await open("ben", MOBILE, true);
+    await page.locator('[data-tab="settings"]').click();
+    await page.locator(".settings-menu").waitFor();
+    await expectAccessible(page, "settings menu at 375 px");
+    for (const section of [/^Profile Settings/, /^Blocked people/, /^Privacy/, /^Safety/]) {
+      await openSettings(page, section);
+      await page.locator(".settings-main").waitFor();
+      await expectAccessible(page, `settings ${section.source} at 375 px`);
+      // On a phone the section takes the screen; its back button returns to the menu and the tabs.
+      const back = page.getByRole("button", { name: /^Back/ }).first();
+      if (await back.isVisible()) await back.click();
+    }
+    await page.locator('[data-tab="video"]').click();
+    await page.locator("section.roulette").waitFor();
+    await expectAccessible(page, "Video Chat idle at 375 px");
+    await screenshot(page, "a11y-roulette-idle-375");
+  });
+});
+
+describe("Video Roulette with a stranger", () => {
+  test("connected to a partner (video still blurred while it is checked) has no serious violations", async () => {
+    const dora = await open("dora", DESKTOP, true);
+    const eli = await open("eli", DESKTOP, true);
+    for (const page of [dora, eli]) {
+      await page.locator('[data-tab="video"]').click();
+      await page.locator("section.roulette").getByRole("button", { name: "Start Video Chat" }).click();
+    }
+    await rouletteStatus(dora, "connected");
+    await rouletteStatus(eli, "connected");
+    await expectAccessible(dora, "Video Roulette connected");
+    await screenshot(dora, "a11y-roulette-connected");
+    await dora.locator("section.roulette").getByRole("button", { name: "Stop" }).click();
+  });
+});
+
+describe("moderation as the user meets it", () => {
+  test("the moderation console (queue, a user's page) and the warning it sends have no serious violations", async () => {
+    const ivy = await open("ivy");
+    const mona = await openSignedIn(browser, server, "mona", { context: DESKTOP, dismissDialogs: true, ...WAIT });
+    contexts.push(mona.context());
+    await mona.goto("/mod");
+    await expectAccessible(mona, "the moderation console's queue");
+    await mona.goto("/mod/users?q=ivy");
+    await mona.locator("main").getByRole("link", { name: "ivy", exact: true }).first().click();
+    await expectAccessible(mona, "the moderation console's user page");
+    const actions = mona.locator("form.mod-actions");
+    await actions.locator('textarea[name="warn_reason"]').fill("Please keep it friendly: insults break our Terms.");
+    await actions.getByRole("button", { name: "Warn ivy" }).click();
+    await ivy.getByRole("alertdialog", { name: "A moderator has warned you" }).waitFor(WAIT);
+    await expectAccessible(ivy, "the warning dialog");
+    await screenshot(ivy, "a11y-warning");
+  });
+
+  test("the ban page has no serious violations", async () => {
+    const hank = await open("hank");
+    await moderate("ban", "hank", "7", "Spam in every chat.");
+    await hank.locator(".ban-page h1").waitFor(WAIT);
+    await expectAccessible(hank, "the ban page");
+    await screenshot(hank, "a11y-ban-page");
   });
 });
