@@ -30,7 +30,7 @@ const ctx = createContext(config, storage);
 const checkpointer = startCheckpointer(storage.sqlite, storage.sqlite.filename, {
   onFailure: (message) => ctx.log.warn("WAL checkpointer failed; SQLite checkpoints on its own again", { error: message }),
 });
-ctx.metrics.registry.collect("webchat_wal_frames", "Frames (4 KB pages) in SQLite's write-ahead log at the checkpointer's last pass; the server starts it over past 16,384.", "gauge", () => checkpointer.frames);
+ctx.metrics.registry.collect("webchat_wal_frames", "Frames (4 KB pages) in SQLite's write-ahead log at the checkpointer's last pass; the server starts it over past 65,536.", "gauge", () => checkpointer.frames);
 ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server started the write-ahead log over.", "counter", () => checkpointer.restarts);
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence

@@ -48,7 +48,7 @@ const MB = 1024 * 1024;
 
 test("under steady writes the WAL stays bounded and starts over; every row is kept", async () => {
   const { db, file } = openDb();
-  // 500 frames (2 MB) instead of 64 MB, so that the test reaches the limit many times.
+  // 500 frames (2 MB) instead of 256 MB, so that the test reaches the limit many times.
   checkpointer = startCheckpointer(db, file, { everyMs: 10, limitFrames: 500 });
   await checkpointer.ready;
   expect(autocheckpoint(db)).toBe(0);
