@@ -7,6 +7,8 @@ import type { UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { statements } from "../messages/statements.ts";
 import { errorFields } from "../observability/log.ts";
+import { activeBan } from "../moderation/bans.ts";
+import { expelBanned } from "../moderation/effects.ts";
 import { cachedUser } from "../users/cache.ts";
 import { EncodedAck, type HandlerMap } from "./handler.ts";
 import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
@@ -31,9 +33,10 @@ const touchedAt = new WeakMap<ClientSocket, number>();
  * closes the socket by a push (auth/sessions.ts onSessionsEnded), and a session row deleted by
  * another process is seen at the next touch.
  */
-function socketUser(app: AppContext, socket: ClientSocket, now: number): UserRow | null {
+function socketUser(app: AppContext, socket: ClientSocket, now: number): UserRow | null | "banned" {
   const user = cachedUser(app.db, socket.userId);
-  if (!user || (user.banned && (user.bannedUntil === null || user.bannedUntil > now))) return null;
+  if (!user) return null;
+  if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return "banned";
   const last = touchedAt.get(socket);
   if (last === undefined) touchedAt.set(socket, now);
   else if (now - last > TOUCH_EVERY_MS) {
@@ -81,6 +84,13 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: `Invalid data for ${event}${where}: ${first?.message ?? "wrong shape"}` });
   }
   const user = socketUser(app, socket, now);
+  if (user === "banned") {
+    // A ban from another process (the moderation CLI) can be read here before the ban watcher's
+    // tick: the same notice and 4403 the watcher would send, so the page shows the ban, not the
+    // landing page a plain 4401 leads to.
+    const ban = activeBan(app.db, socket.userId, now);
+    return ban ? expelBanned(app, ban) : socket.close(4401, "Your session has ended");
+  }
   if (!user) return socket.close(4401, "Your session has ended");
   try {
     const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;

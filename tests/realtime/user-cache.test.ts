@@ -5,7 +5,9 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { banUser, setRole, type Actor } from "../../src/moderation/actions.ts";
 import { BanWatcher } from "../../src/moderation/watch.ts";
-import { cachedUser } from "../../src/users/cache.ts";
+import { openStorage } from "../../src/db.ts";
+import { createContext } from "../../src/context.ts";
+import { cachedUser, forgetUser } from "../../src/users/cache.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 
 const t = listeningApp();
@@ -51,5 +53,23 @@ describe("the users cache", () => {
     watcher.check();
     a.s.send("presence_watch", { userIds: [] });
     expect((await a.s.closed).code).toBe(4401);
+  });
+
+  test("a ban by another process met in a frame before the watcher's check closes with the ban's notice and 4403", async () => {
+    const a = await connectedUser(t);
+    await a.s.ask("presence_watch", { userIds: [] });
+    // As scripts/moderate.ts does: its own connection and context (no sockets of its own).
+    const other = openStorage(t.dataDir);
+    try {
+      banUser(createContext(t.ctx.config, other), cli, a.user.id, { days: 7, reason: "Spam everywhere", banAddress: false });
+    } finally {
+      other.sqlite.close();
+    }
+    // Another process's write reaches this one's cache only at the watcher's check: a row read
+    // afresh (here, forgotten as a presence flip would) already says banned.
+    forgetUser(t.ctx.db, a.user.id);
+    a.s.send("presence_watch", { userIds: [] });
+    expect((await a.s.next("banned")).data.reason).toBe("Spam everywhere");
+    expect((await a.s.closed).code).toBe(4403);
   });
 });
