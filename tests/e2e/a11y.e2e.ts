@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { openSignedIn, registerAccount, type Account } from "./support/accounts.ts";
 import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
+import { moderate } from "./support/moderate.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -80,18 +81,6 @@ async function openSettings(page: Page, section: RegExp) {
   await page.locator(".settings-menu").getByRole("button", { name: section }).click();
 }
 
-/** `bun scripts/moderate.ts <args>` against the running server's data, as an operator would. */
-async function moderate(...args: string[]): Promise<void> {
-  const proc = Bun.spawn([process.execPath, "scripts/moderate.ts", ...args], {
-    cwd: `${import.meta.dir}/../..`,
-    env: { ...process.env, DATA_DIR: server.dataDir },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`moderate.ts ${args.join(" ")}: ${code}\n${out}${err}`);
-}
-
 const rouletteStatus = (page: Page, wanted: string) =>
   page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
 
@@ -114,7 +103,7 @@ beforeAll(async () => {
   }
   accounts.set("dora", await registerAccount(server, "dora", "Dora", { gender: "female", country_code: "FR", country_name: "France" }));
   accounts.set("eli", await registerAccount(server, "eli", "Eli", { gender: "male", country_code: "DE", country_name: "Germany" }));
-  await moderate("grant", "mona", "moderator");
+  await moderate(server, "grant", "mona", "moderator");
 }, 60_000);
 
 afterAll(async () => {
@@ -345,7 +334,7 @@ describe("moderation as the user meets it", () => {
 
   test("the ban page has no serious violations", async () => {
     const hank = await open("hank");
-    await moderate("ban", "hank", "7", "Spam in every chat.");
+    await moderate(server, "ban", "hank", "7", "Spam in every chat.");
     await hank.locator(".ban-page h1").waitFor(WAIT);
     await expectAccessible(hank, "the ban page");
     await screenshot(hank, "a11y-ban-page");

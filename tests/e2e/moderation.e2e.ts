@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { openSignedIn, PASSWORD, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
+import { moderate } from "./support/moderate.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
 
 let server: RunningServer;
@@ -16,19 +17,6 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 const WAIT = { timeout: 15_000 };
 const BAN_REASON = "Nudity on camera in Video Roulette. Our Terms do not allow it.";
-
-/** `bun scripts/moderate.ts <args>` against the running server's data, as an operator would. */
-async function moderate(...args: string[]): Promise<string> {
-  const proc = Bun.spawn([process.execPath, "scripts/moderate.ts", ...args], {
-    cwd: `${import.meta.dir}/../..`,
-    env: { ...process.env, DATA_DIR: server.dataDir },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`moderate.ts ${args.join(" ")}: ${code}\n${out}${err}`);
-  return out;
-}
 
 async function open(username: string, camera = false): Promise<Page> {
   const page = await openSignedIn(browser, server, username, {
@@ -53,7 +41,7 @@ beforeAll(async () => {
   await registerAccount(server, "mona", "Mona", { gender: "female", country_code: "IE", country_name: "Ireland" });
   await registerAccount(server, "ivy", "Ivy", { gender: "female", country_code: "NL", country_name: "Netherlands" });
   await registerAccount(server, "jack", "Jack", { gender: "male", country_code: "SE", country_name: "Sweden" });
-  await moderate("grant", "mona", "moderator");
+  await moderate(server, "grant", "mona", "moderator");
 });
 
 afterAll(async () => {
