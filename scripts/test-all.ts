@@ -2,6 +2,7 @@
 // suites (tests/e2e/*.e2e.ts, real Chromium). Ends with one line "N passed, N failed".
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { ensureMachine } from "./machine/ensure.ts";
 
 const root = join(import.meta.dir, "..");
 let passed = 0;
@@ -47,12 +48,17 @@ function count(label: string, output: string) {
 const bun = process.execPath;
 const only = process.argv.slice(2);
 
+// What the suites need from the machine comes first, so a missing browser stops the run at once
+// rather than after the fast suites.
+const e2eWanted = only.length === 0 || only.includes("e2e");
+if (!(await ensureMachine(new Set(e2eWanted ? ["all", "e2e"] : ["all"])))) process.exit(1);
+
 if (only.length === 0) await run("type-check", [join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
 if (only.length === 0 || only.includes("fast")) count("fast suites", await run("unit, HTTP, socket and component tests", [bun, "test", "--timeout", "20000"]));
 
 const e2eDir = join(root, "tests", "e2e");
 const e2eFiles = existsSync(e2eDir) ? readdirSync(e2eDir).filter((f) => f.endsWith(".e2e.ts")).sort() : [];
-if ((only.length === 0 || only.includes("e2e")) && e2eFiles.length > 0) {
+if (e2eWanted && e2eFiles.length > 0) {
   await run("client build", [bun, "scripts/build-client.ts"]);
   for (const file of e2eFiles) count(file, await run(`browser: ${file}`, [bun, "test", "--timeout", "120000", `./tests/e2e/${file}`]));
 }

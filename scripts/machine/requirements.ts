@@ -1,0 +1,25 @@
+// What the test suites need from the machine beyond node_modules, and where Debian has it. Later
+// suites add theirs here (PostgreSQL, Redis, coturn, HAProxy), each with the files that prove it is
+// installed and the Debian packages that install it.
+
+export interface Requirement {
+  /** What a person would call it, for the one line printed when it is missing. */
+  name: string;
+  /** Which part of `npm test` needs it ("e2e": only the browser suites). */
+  for: "all" | "e2e";
+  /** Installed when every one of these paths exists. */
+  paths: string[];
+  /** Debian packages that provide those paths. */
+  debian: string[];
+}
+
+export const REQUIREMENTS: Requirement[] = [
+  { name: "Chromium", for: "e2e", paths: ["/usr/bin/chromium"], debian: ["chromium"] },
+  {
+    // Without it flags and emoji render as empty boxes, and the screenshots the tests take show it.
+    name: "the colour emoji font",
+    for: "e2e",
+    paths: ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"],
+    debian: ["fonts-noto-color-emoji"],
+  },
+];

@@ -1,0 +1,57 @@
+// `npm test` on a bare machine: it installs what the suites need where it can (Debian, root), and
+// otherwise stops with one line naming what is missing and the command that fixes it.
+import { describe, expect, test } from "bun:test";
+import { plan } from "../../scripts/machine/plan.ts";
+import { REQUIREMENTS, type Requirement } from "../../scripts/machine/requirements.ts";
+
+const chromium = REQUIREMENTS.find((r) => r.name === "Chromium")!;
+const font = REQUIREMENTS.find((r) => r.debian.includes("fonts-noto-color-emoji"))!;
+const twoFromOnePackage: Requirement[] = [
+  { name: "a", for: "all", paths: ["/x"], debian: ["same"] },
+  { name: "b", for: "all", paths: ["/y"], debian: ["same"] },
+];
+
+describe("the test machine's set-up plan", () => {
+  test("has nothing to do when nothing is missing", () => {
+    expect(plan([], { root: false, apt: false })).toEqual({ kind: "ready" });
+  });
+
+  test("installs Chromium and the emoji font with apt-get as root on Debian", () => {
+    expect(plan([chromium, font], { root: true, apt: true })).toEqual({
+      kind: "install",
+      packages: ["chromium", "fonts-noto-color-emoji"],
+      names: ["Chromium", "the colour emoji font"],
+    });
+  });
+
+  test("asks for each package once", () => {
+    const decided = plan(twoFromOnePackage, { root: true, apt: true });
+    expect(decided.kind === "install" && decided.packages).toEqual(["same"]);
+  });
+
+  test("stops with one line and the sudo command when not root", () => {
+    const decided = plan([chromium], { root: false, apt: true });
+    expect(decided.kind).toBe("stop");
+    const line = decided.kind === "stop" ? decided.line : "";
+    expect(line).not.toContain("\n");
+    expect(line).toContain("Chromium");
+    expect(line).toContain("sudo apt-get update && sudo apt-get install -y chromium");
+  });
+
+  test("stops with one line naming the Debian package where there is no apt-get", () => {
+    const decided = plan([font], { root: true, apt: false });
+    expect(decided.kind).toBe("stop");
+    const line = decided.kind === "stop" ? decided.line : "";
+    expect(line).not.toContain("\n");
+    expect(line).toContain("the colour emoji font");
+    expect(line).toContain("fonts-noto-color-emoji");
+  });
+
+  test("every requirement names the paths that prove it and the packages that bring them", () => {
+    for (const r of REQUIREMENTS) {
+      expect(r.paths.length).toBeGreaterThan(0);
+      expect(r.debian.length).toBeGreaterThan(0);
+      for (const path of r.paths) expect(path.startsWith("/")).toBe(true);
+    }
+  });
+});
