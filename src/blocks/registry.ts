@@ -48,6 +48,11 @@ export class BlockRegistry {
     return false;
   }
 
+  /** Someone blocked `userId` by name. */
+  isBlocked(userId: number): boolean {
+    return (this.byBlocked.get(userId)?.size ?? 0) > 0;
+  }
+
   /** A block by name, as stored (what the blocker can see and undo). */
   hasBlockedByName(blockerId: number, blockedId: number): boolean {
     return this.byBlocker.get(blockerId)?.has(blockedId) ?? false;
