@@ -42,7 +42,7 @@ export function blockRoutes(ctx: AppContext) {
       detail: operation({
         tag: "Safety",
         summary: "The people I blocked, newest first",
-        description: "strangers counts Video Roulette strangers blocked, who are never named.",
+        description: "strangers counts the Video Roulette pairings blocked (never named; it changes only when one is blocked).",
         ok: { description: "The list", schema: blockList },
       }),
     })
@@ -67,7 +67,7 @@ export function blockRoutes(ctx: AppContext) {
       detail: operation({
         tag: "Safety",
         summary: "Block a person, or the current Video Roulette stranger",
-        description: "Send userId or rouletteId. Ends any call or roulette pair between the two; 200 when the block already existed.",
+        description: "Send userId or rouletteId. A named block ends any call or roulette pair between the two; a rouletteId only keeps the two from being paired again and ends that pairing as Next does. 200 when the block (or that pairing's) already existed.",
         json: blockBody,
         ok: { status: 201, description: "Blocked (user is null for a stranger)", schema: blockAnswer },
         errors: [400, 404, 429],
