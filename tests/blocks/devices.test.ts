@@ -66,6 +66,23 @@ describe("a block follows the blocked person's browser", () => {
     for (const s of [oldSocket, newSocket, blocker.s]) s.close();
   });
 
+  test("the new account hears no presence of the blocker, even when it watches their id", async () => {
+    const device = newDevice();
+    const blocker = await connectedUser(t);
+    const blocked = await registeredOn(device);
+    await t.call("POST", "/api/blocks", { token: blocker.token, json: { userId: blocked.user.id } });
+    const guest = await guestOn(device);
+    const [guestSocket, witness] = await Promise.all([connect(t.wsUrl, guest.token), connectedUser(t)]);
+    for (const s of [guestSocket, witness.s]) await s.ask("presence_watch", { userIds: [blocker.user.id] });
+    blocker.s.close();
+    await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id);
+    expect(await guestSocket.silent("user_offline", 300)).toBe(true);
+    const back = await connect(t.wsUrl, blocker.token);
+    await witness.s.next("user_online", 3000, (f) => f.data.userId === blocker.user.id);
+    expect(await guestSocket.silent("user_online", 300)).toBe(true);
+    for (const s of [guestSocket, witness.s, back]) s.close();
+  });
+
   test("an account registered there is blocked alike", async () => {
     const device = newDevice();
     const blocker = await connectedUser(t);
