@@ -149,11 +149,62 @@ export const blocks = sqliteTable(
     blockedId: integer("blocked_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** Made from Video Roulette: the blocker never learned who it was, so lists never name them. */
-    anonymous: integer("anonymous", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId)],
+);
+
+/**
+ * A Video Roulette stranger blocked by pairing id (issue 18): kept apart from `blocks` so that no
+ * named block, unblock, list or presence ever reads it. Its only effect is that the two are never
+ * paired again. One row per pairing blocked, so the count never tells two pairings were one person.
+ */
+export const rouletteBlocks = sqliteTable(
+  "roulette_blocks",
+  {
+    blockerId: integer("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: integer("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rouletteId: text("roulette_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.rouletteId] })],
+);
+
+/**
+ * The browsers (device cookies) an account signed in from, newest kept: sessions are deleted on
+ * logout and expiry, so this is what links a new account to the earlier ones of its browser.
+ */
+export const userDevices = sqliteTable(
+  "user_devices",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceId: text("device_id").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceId] }), index("user_devices_device").on(t.deviceId, t.lastSeenAt)],
+);
+
+/**
+ * An account made from a browser that earlier accounts used carries what those accounts are
+ * subject to (blocks against them, roulette suspensions), read live: lifting one lifts both.
+ */
+export const deviceCarriers = sqliteTable(
+  "device_carriers",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    carrierId: integer("carrier_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.carrierId] })],
 );
 
 /** A report with the evidence captured when it was made; moderators work from these. */
@@ -300,6 +351,7 @@ export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type BlockRow = typeof blocks.$inferSelect;
+export type RouletteBlockRow = typeof rouletteBlocks.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReportRow = typeof reports.$inferInsert;
 export type BanRow = typeof bans.$inferSelect;

@@ -14,6 +14,7 @@ import { requestOrigin, type RequestOrigin } from "./device.ts";
 import { readJsonBody, refuseForeignOrigin } from "./json-body.ts";
 import { createGuest, findAccount, login, register } from "./service.ts";
 import { knownDevice, revokeSession } from "./sessions.ts";
+import { carryDevice } from "./user-devices.ts";
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 
@@ -86,6 +87,8 @@ export function authRoutes(ctx: AppContext) {
       takeSignup(ctx, request, server, "register");
       const origin = originOf(request, server);
       const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
+      // Blocks and a roulette suspension follow the browser to the new account (user-devices.ts).
+      carryDevice(ctx, user.id, origin.deviceId);
       announce(user.name);
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
@@ -129,6 +132,7 @@ export function authRoutes(ctx: AppContext) {
       takeSignup(ctx, request, server, "guest");
       const origin = originOf(request, server);
       const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
+      carryDevice(ctx, user.id, origin.deviceId);
       announce(user.name);
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));

@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import { perDatabase, type Db } from "../db.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
+import { recordDevice } from "./user-devices.ts";
 import { errorFields, type Logger } from "../observability/log.ts";
 
 export interface Session {
@@ -50,6 +51,7 @@ export function startSession(db: Db, secret: string, userId: number, origin: Ori
   const id = newSessionId();
   const now = Date.now();
   db.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now, deviceId: origin.deviceId, addressHash: origin.addressHash }).run();
+  recordDevice(db, userId, origin.deviceId, now);
   return tokenFor(secret, id);
 }
 

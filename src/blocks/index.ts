@@ -6,10 +6,11 @@ import { ref } from "../api-docs/answers.ts";
 import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
-import { notFound, validationError } from "../http/errors.ts";
+import { validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { requireUser } from "../users/service.ts";
 import { block, blockView, listBlocks, unblock } from "./service.ts";
+import { blockStranger, loadStrangerBlocks } from "./strangers.ts";
 
 /** Blocks and unblocks together, per user: plenty for a person, a wall for a script. */
 export const BLOCK_CHANGES_PER_HOUR = 60;
@@ -34,13 +35,14 @@ function pathId(raw: string): number {
 
 export function blockRoutes(ctx: AppContext) {
   const changes = new Budget(BLOCK_CHANGES_PER_HOUR, HOUR_MS);
+  loadStrangerBlocks(ctx);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/blocks", ({ user }) => listBlocks(ctx, user.id), {
       detail: operation({
         tag: "Safety",
         summary: "The people I blocked, newest first",
-        description: "strangers counts Video Roulette strangers blocked, who are never named.",
+        description: "strangers counts the Video Roulette pairings blocked (never named; it changes only when one is blocked).",
         ok: { description: "The list", schema: blockList },
       }),
     })
@@ -51,23 +53,21 @@ export function blockRoutes(ctx: AppContext) {
       }
       changes.take(user.id);
       if (input.rouletteId !== undefined) {
-        const strangerId = ctx.roulette.strangerOf(input.rouletteId, user.id);
-        if (strangerId === undefined) throw notFound("That Video Roulette session is over or unknown");
-        const result = block(ctx, user, strangerId, true);
+        const result = blockStranger(ctx, user.id, input.rouletteId);
         set.status = result.created ? 201 : 200;
         return blockView(null, result.createdAt);
       }
       const blockedId = Number(input.userId);
       if (blockedId === user.id) throw validationError({ userId: "You cannot block yourself" });
       const blocked = requireUser(ctx.db, blockedId);
-      const result = block(ctx, user, blockedId, false);
+      const result = block(ctx, user, blockedId);
       set.status = result.created ? 201 : 200;
       return blockView(blocked, result.createdAt);
     }, {
       detail: operation({
         tag: "Safety",
         summary: "Block a person, or the current Video Roulette stranger",
-        description: "Send userId or rouletteId. Ends any call or roulette pair between the two; 200 when the block already existed.",
+        description: "Send userId or rouletteId. A named block ends any call or roulette pair between the two; a rouletteId only keeps the two from being paired again and ends that pairing as Next does. 200 when the block (or that pairing's) already existed.",
         json: blockBody,
         ok: { status: 201, description: "Blocked (user is null for a stranger)", schema: blockAnswer },
         errors: [400, 404, 429],

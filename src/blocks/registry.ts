@@ -1,8 +1,14 @@
 // Who blocked whom, held in memory: the check sits on the message hot path, so it must never be
 // a query per message. Loaded once at start-up; every change goes through `add`/`remove`, which
 // write the row and update the maps together.
+//
+// A block follows the blocked person's browser (issue 18, item 5): an account made from a device
+// that earlier accounts used "carries" them (devices.ts), and whoever blocked a carried account
+// is kept apart from the new one too. Carried blocks are never stored as blocks: they are read
+// through the carriers, so unblocking the earlier account lifts them at once, and the blocker's
+// list never shows them.
 import { and, eq } from "drizzle-orm";
-import { blocks } from "../../db/schema.ts";
+import { blocks, deviceCarriers } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 
 export class BlockRegistry {
@@ -10,17 +16,45 @@ export class BlockRegistry {
   private readonly byBlocker = new Map<number, Set<number>>();
   /** blocked → the people who blocked them. */
   private readonly byBlocked = new Map<number, Set<number>>();
+  /** account → the earlier accounts of the browser it was made from (at most MAX_CARRIERS). */
+  private readonly carriers = new Map<number, readonly number[]>();
+  /** earlier account → the accounts made from its browsers since. */
+  private readonly carried = new Map<number, Set<number>>();
 
   constructor(private readonly db: Db) {
     for (const row of db.select({ a: blocks.blockerId, b: blocks.blockedId }).from(blocks).all()) this.remember(row.a, row.b);
+    const links = new Map<number, number[]>();
+    for (const row of db.select().from(deviceCarriers).all()) {
+      const list = links.get(row.userId) ?? [];
+      links.set(row.userId, list);
+      list.push(row.carrierId);
+    }
+    for (const [userId, list] of links) this.linkInMemory(userId, list);
   }
 
   /** Either direction: a block by one keeps both apart. */
   between(a: number, b: number): boolean {
-    return (this.byBlocker.get(a)?.has(b) ?? false) || (this.byBlocked.get(a)?.has(b) ?? false);
+    return this.hasBlocked(a, b) || this.hasBlocked(b, a);
   }
 
+  /** `blockerId` blocked `blockedId` by name, or an earlier account that `blockedId` carries. */
   hasBlocked(blockerId: number, blockedId: number): boolean {
+    const mine = this.byBlocker.get(blockerId);
+    if (!mine) return false;
+    if (mine.has(blockedId)) return true;
+    const carriers = this.carriers.get(blockedId);
+    if (!carriers) return false;
+    for (const carrier of carriers) if (mine.has(carrier)) return true;
+    return false;
+  }
+
+  /** Someone blocked `userId` by name. */
+  isBlocked(userId: number): boolean {
+    return (this.byBlocked.get(userId)?.size ?? 0) > 0;
+  }
+
+  /** A block by name, as stored (what the blocker can see and undo). */
+  hasBlockedByName(blockerId: number, blockedId: number): boolean {
     return this.byBlocker.get(blockerId)?.has(blockedId) ?? false;
   }
 
@@ -28,26 +62,67 @@ export class BlockRegistry {
   hiddenFrom(userId: number): ReadonlySet<number> {
     const mine = this.byBlocker.get(userId);
     const theirs = this.byBlocked.get(userId);
-    if (!mine) return theirs ?? EMPTY;
-    if (!theirs) return mine;
-    return new Set([...mine, ...theirs]);
+    const carriers = this.carriers.get(userId);
+    let carriedByMine = false;
+    if (mine) for (const id of mine) if (this.carried.has(id)) carriedByMine = true;
+    // Most users block nobody and carry nobody: no new set for them.
+    if (!carriers && !carriedByMine) {
+      if (!mine) return theirs ?? EMPTY;
+      if (!theirs) return mine;
+    }
+    const all = new Set<number>(theirs);
+    if (mine) {
+      for (const id of mine) {
+        all.add(id);
+        for (const made of this.carried.get(id) ?? EMPTY) all.add(made);
+      }
+    }
+    for (const carrier of carriers ?? []) for (const blocker of this.byBlocked.get(carrier) ?? EMPTY) all.add(blocker);
+    return all;
+  }
+
+  /** The earlier accounts `userId` carries (empty for most). */
+  carriersOf(userId: number): readonly number[] {
+    return this.carriers.get(userId) ?? NONE;
+  }
+
+  /** The accounts made since from `userId`'s browsers. */
+  carriedBy(userId: number): ReadonlySet<number> {
+    return this.carried.get(userId) ?? EMPTY;
+  }
+
+  /** Records that `userId` carries `carrierIds` (a new account; devices.ts decides who). */
+  link(userId: number, carrierIds: readonly number[]): void {
+    if (carrierIds.length === 0) return;
+    this.db.insert(deviceCarriers).values(carrierIds.map((carrierId) => ({ userId, carrierId }))).onConflictDoNothing().run();
+    this.linkInMemory(userId, carrierIds);
   }
 
   /** Stores the block; false when it already existed. */
-  add(blockerId: number, blockedId: number, at: number, anonymous = false): boolean {
-    if (this.hasBlocked(blockerId, blockedId)) return false;
-    this.db.insert(blocks).values({ blockerId, blockedId, anonymous, createdAt: at }).onConflictDoNothing().run();
+  add(blockerId: number, blockedId: number, at: number): boolean {
+    if (this.hasBlockedByName(blockerId, blockedId)) return false;
+    this.db.insert(blocks).values({ blockerId, blockedId, createdAt: at }).onConflictDoNothing().run();
     this.remember(blockerId, blockedId);
     return true;
   }
 
   /** Removes the block; false when there was none. */
   remove(blockerId: number, blockedId: number): boolean {
-    if (!this.hasBlocked(blockerId, blockedId)) return false;
+    if (!this.hasBlockedByName(blockerId, blockedId)) return false;
     this.db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId))).run();
     this.byBlocker.get(blockerId)?.delete(blockedId);
     this.byBlocked.get(blockedId)?.delete(blockerId);
     return true;
+  }
+
+  private linkInMemory(userId: number, carrierIds: readonly number[]): void {
+    const merged = [...new Set([...(this.carriers.get(userId) ?? []), ...carrierIds])].filter((id) => id !== userId);
+    this.carriers.set(userId, merged);
+    for (const carrier of merged) {
+      let made = this.carried.get(carrier);
+      if (!made) this.carried.set(carrier, (made = new Set()));
+      made.add(userId);
+    }
   }
 
   private remember(a: number, b: number): void {
@@ -61,3 +136,4 @@ export class BlockRegistry {
 }
 
 const EMPTY: ReadonlySet<number> = new Set();
+const NONE: readonly number[] = Object.freeze([]);

@@ -1,7 +1,8 @@
-// Blocking: storing a block (named, or anonymous from Video Roulette), listing one's blocks, and
-// the effects that must reach open sockets at once: a call or roulette pair between the two ends,
-// the blocker's tabs hear `block_changed`, and the blocked person sees the blocker go offline.
-import { and, count, desc, eq } from "drizzle-orm";
+// Blocking by name: storing a block, listing one's blocks, and the effects that must reach open
+// sockets at once: a call or roulette pair between the two ends, the blocker's tabs hear
+// `block_changed`, and the blocked person sees the blocker go offline. Roulette strangers are
+// blocked apart from all this (strangers.ts).
+import { and, desc, eq } from "drizzle-orm";
 import { blocks, users, type UserRow } from "../../db/schema.ts";
 import { otherParty } from "../calls/registry.ts";
 import type { AppContext } from "../context.ts";
@@ -9,6 +10,7 @@ import type { PublicUser } from "../realtime/protocol.ts";
 import { leaveRoulette } from "../realtime/handlers/roulette.ts";
 import { iso } from "../time.ts";
 import { findUser, toPublicUser } from "../users/service.ts";
+import { strangerCount } from "./strangers.ts";
 
 export interface BlockResult {
   /** False when the block already existed (answered 200 instead of 201). */
@@ -27,38 +29,19 @@ const rowOf = (ctx: AppContext, blockerId: number, blockedId: number) =>
     .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
     .get();
 
-/**
- * Stores the block and applies it at once. A named block over an earlier anonymous one (the same
- * person met in roulette) becomes named and answers like a new block, so the answer never tells
- * the blocker that this was the stranger they blocked before.
- */
-export function block(ctx: AppContext, blocker: UserRow, blockedId: number, anonymous: boolean): BlockResult {
+/** Stores a named block and applies it at once. */
+export function block(ctx: AppContext, blocker: UserRow, blockedId: number): BlockResult {
   const now = Date.now();
-  if (ctx.blocks.add(blocker.id, blockedId, now, anonymous)) {
-    applyBlock(ctx, blocker, blockedId, anonymous);
+  if (ctx.blocks.add(blocker.id, blockedId, now)) {
+    applyBlock(ctx, blocker, blockedId);
     return { created: true, createdAt: now };
   }
-  const existing = rowOf(ctx, blocker.id, blockedId);
-  if (existing?.anonymous && !anonymous) {
-    ctx.db
-      .update(blocks)
-      .set({ anonymous: false, createdAt: now })
-      .where(and(eq(blocks.blockerId, blocker.id), eq(blocks.blockedId, blockedId)))
-      .run();
-    ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: true });
-    return { created: true, createdAt: now };
-  }
-  return { created: false, createdAt: existing?.createdAt ?? now };
+  return { created: false, createdAt: rowOf(ctx, blocker.id, blockedId)?.createdAt ?? now };
 }
 
-/**
- * Removes a named block; false when there was none. Anonymous blocks stay: the blocker never
- * knew who it was, so they have nothing to undo it by.
- */
+/** Removes a named block; false when there was none. Blocks of roulette strangers are not here (strangers.ts). */
 export function unblock(ctx: AppContext, blocker: UserRow, blockedId: number): boolean {
-  const existing = rowOf(ctx, blocker.id, blockedId);
-  if (!existing || existing.anonymous) return false;
-  ctx.blocks.remove(blocker.id, blockedId);
+  if (!ctx.blocks.remove(blocker.id, blockedId)) return false;
   ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: false });
   // Presence is told again, unless a block the other way still keeps them apart.
   if (!ctx.blocks.between(blocker.id, blockedId)) {
@@ -69,35 +52,34 @@ export function unblock(ctx: AppContext, blocker: UserRow, blockedId: number): b
   return true;
 }
 
-function applyBlock(ctx: AppContext, blocker: UserRow, blockedId: number, anonymous: boolean): void {
+function applyBlock(ctx: AppContext, blocker: UserRow, blockedId: number): void {
+  // The blocked person and the accounts made from their browsers since (registry.ts).
+  const apart = (id: number | undefined) => id !== undefined && ctx.blocks.between(blocker.id, id);
   const call = ctx.calls.of(blocker.id);
-  if (call && otherParty(call, blocker.id) === blockedId) {
+  if (call && apart(otherParty(call, blocker.id))) {
+    const other = otherParty(call, blocker.id);
     ctx.calls.end(call);
     ctx.hub.sendToUser(blocker.id, "call_ended", {});
-    ctx.hub.sendToUser(blockedId, "call_ended", {});
+    ctx.hub.sendToUser(other, "call_ended", {});
   }
-  if (ctx.roulette.partnerOf(blocker.id) === blockedId) leaveRoulette(ctx, blocker.id, "roulette_partner_disconnected");
-  // An anonymous block must not hand the stranger's user id to the blocker's tabs.
-  if (!anonymous) ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: true });
-  if (ctx.hub.isOnline(blocker.id)) ctx.hub.sendToUser(blockedId, "user_offline", { userId: blocker.id, name: blocker.name });
+  if (apart(ctx.roulette.partnerOf(blocker.id))) leaveRoulette(ctx, blocker.id, "roulette_partner_disconnected");
+  ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: true });
+  if (!ctx.hub.isOnline(blocker.id)) return;
+  const gone = { userId: blocker.id, name: blocker.name };
+  ctx.hub.sendToUser(blockedId, "user_offline", gone);
+  for (const made of ctx.blocks.carriedBy(blockedId)) ctx.hub.sendToUser(made, "user_offline", gone);
 }
 
-/** The people `blockerId` blocked by name, newest first, and how many strangers they blocked. */
+/** The people `blockerId` blocked by name, newest first, and how many roulette strangers they blocked. */
 export function listBlocks(ctx: AppContext, blockerId: number): { users: BlockedUser[]; strangers: number } {
   const rows = ctx.db
     .select({ user: users, createdAt: blocks.createdAt })
     .from(blocks)
     .innerJoin(users, eq(users.id, blocks.blockedId))
-    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.anonymous, false)))
+    .where(eq(blocks.blockerId, blockerId))
     .orderBy(desc(blocks.createdAt), desc(blocks.blockedId))
     .all();
-  const strangers =
-    ctx.db
-      .select({ n: count() })
-      .from(blocks)
-      .where(and(eq(blocks.blockerId, blockerId), eq(blocks.anonymous, true)))
-      .get()?.n ?? 0;
-  return { users: rows.map(({ user, createdAt }) => ({ ...toPublicUser(user), blocked_at: iso(createdAt) })), strangers };
+  return { users: rows.map(({ user, createdAt }) => ({ ...toPublicUser(user), blocked_at: iso(createdAt) })), strangers: strangerCount(ctx, blockerId) };
 }
 
 export const blockView = (user: UserRow | null, createdAt: number) => ({

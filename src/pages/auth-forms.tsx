@@ -7,6 +7,7 @@ import { requestOrigin, type RequestOrigin } from "../auth/device.ts";
 import { authCookies, loginWithLimit, takeSignup } from "../auth/index.ts";
 import { guestBody, loginBody, registerBody } from "../auth/model.ts";
 import { createGuest, register, revokeSession, sessionFor } from "../auth/service.ts";
+import { carryDevice } from "../auth/user-devices.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { clearedSessionCookie, isSecure, originAllowed, sessionCookie, sessionCookieOf } from "../http/request.ts";
@@ -97,6 +98,7 @@ export function authFormRoutes(ctx: AppContext) {
         if (!input || Object.keys(errors).length > 0) throw validationError(errors);
         takeSignup(ctx, request, server, "register");
         const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
+        carryDevice(ctx, user.id, origin.deviceId);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
         return signedIn(request, token, "register", origin);
       }),
@@ -106,6 +108,7 @@ export function authFormRoutes(ctx: AppContext) {
         const input = validate(guestBody, body, { convert: true });
         takeSignup(ctx, request, server, "guest");
         const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
+        carryDevice(ctx, user.id, origin.deviceId);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
         return signedIn(request, token, "guest", origin);
       }),

@@ -4,14 +4,17 @@ import { type ClientMessage, MessageType, type RelayedMessage, type RelayedType 
 import type { PeerClient, PeerRegistry } from "./registry.ts";
 
 /**
- * Sends `message` to its destination. An absent destination gets it queued, charged to `userId`
+ * Sends `message` to its destination. An absent destination (or one kept apart from `userId` by a
+ * block) gets it queued, charged to `userId`
  * who sent it (except LEAVE and EXPIRE, which only matter to someone connected); when a queue
  * bound refuses it, the sender is answered EXPIRE at once, as if it had waited in vain. A
  * destination whose socket can no longer take it is closed and the sender told it LEFT.
  */
 export function relay(registry: PeerRegistry, message: RelayedMessage, userId: number, now = Date.now()): void {
   const { type, src, dst } = message;
-  const target = dst === undefined ? undefined : registry.get(dst);
+  // A peer kept apart from the sender by a block is absent to them (issue 18): their messages
+  // wait in its queue, which it is never given, and expire as for a peer that never came.
+  const target = dst === undefined ? undefined : registry.reachable(dst, userId);
   if (target && dst !== undefined) {
     if (target.socket.send(JSON.stringify(message))) return;
     // Peer waits for the close event to forget the target; forgetting it now also stops a

@@ -41,7 +41,14 @@ export class PeerRegistry {
   private readonly held = new Map<string, number>();
   readonly queues: MessageQueues;
 
-  constructor(limits: QueueLimits = DEFAULT_PEER_OPTIONS) {
+  /**
+   * @param apart whether two users are kept apart (a block either way, answered from memory): a
+   *   peer of one is never there for the other.
+   */
+  constructor(
+    limits: QueueLimits = DEFAULT_PEER_OPTIONS,
+    private readonly apart: (a: number, b: number) => boolean = () => false,
+  ) {
     this.queues = new MessageQueues(limits);
   }
 
@@ -51,6 +58,12 @@ export class PeerRegistry {
 
   get(id: PeerId): PeerClient | undefined {
     return this.clients.get(id);
+  }
+
+  /** The client holding `id` as `userId` may see it: none when a block keeps the two apart. */
+  reachable(id: PeerId, userId: number): PeerClient | undefined {
+    const client = this.clients.get(id);
+    return client && !this.apart(userId, client.owner.userId) ? client : undefined;
   }
 
   all(): PeerClient[] {

@@ -1,6 +1,7 @@
 // Applies the weight rule (weights.ts) after a severe report: sets users.roulette_suspended_at and
-// takes the user out of roulette at once. Dismissed reports no longer count.
-import { and, eq, gte, inArray, isNull, ne } from "drizzle-orm";
+// takes the user out of roulette at once. Dismissed reports no longer count. A suspension also
+// follows the person's browser (issue 18): accounts made from it since are suspended alike.
+import { and, eq, gt, gte, inArray, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { reports, users } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
@@ -33,11 +34,41 @@ export function checkSuspension(ctx: AppContext, reportedId: number, now: number
     .all();
   forgetUser(ctx.db, reportedId);
   if (changed.length === 0) return false;
-  const socket = ctx.roulette.socketOf(reportedId);
+  endSearch(ctx, reportedId);
+  // Accounts made from the suspended person's browsers since are suspended alike (carriedSuspension).
+  for (const made of ctx.blocks.carriedBy(reportedId)) endSearch(ctx, made);
+  return true;
+}
+
+/** Out of roulette now, told as a search refused for suspension would tell it. */
+function endSearch(ctx: AppContext, userId: number): void {
+  const socket = ctx.roulette.socketOf(userId);
   if (socket) {
     const error = suspendedError();
     ctx.hub.send(socket, "error", { code: error.code, message: error.message, event: "roulette_search" });
   }
-  leaveRoulette(ctx, reportedId, "roulette_partner_disconnected");
-  return true;
+  leaveRoulette(ctx, userId, "roulette_partner_disconnected");
+}
+
+/**
+ * Whether an earlier account of the browser `userId` was made from is suspended from roulette
+ * now (read live, so a moderator lifting it lifts this too). Answered with the automatic
+ * suspension's words, never the earlier account's reason: a shared browser must not show
+ * someone else's, and the new account must not learn that this is why.
+ */
+export function carriedSuspension(ctx: Pick<AppContext, "db" | "blocks">, userId: number, now = Date.now()): boolean {
+  const carriers = ctx.blocks.carriersOf(userId);
+  if (carriers.length === 0) return false;
+  const row = ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        inArray(users.id, [...carriers]),
+        isNotNull(users.rouletteSuspendedAt),
+        or(isNull(users.rouletteSuspendedUntil), gt(users.rouletteSuspendedUntil, now)),
+      ),
+    )
+    .get();
+  return row !== undefined;
 }

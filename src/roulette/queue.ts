@@ -83,6 +83,11 @@ export class RouletteQueue {
     this.apart.add(pairKey(a, b));
   }
 
+  /** One reported or blocked the other as a stranger. */
+  keptApart(a: number, b: number): boolean {
+    return this.apart.size > 0 && this.apart.has(pairKey(a, b));
+  }
+
   socketOf(userId: number): ClientSocket | undefined {
     return this.waiting.get(userId)?.socket ?? this.pairs.get(userId)?.socket;
   }

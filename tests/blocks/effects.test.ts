@@ -235,57 +235,7 @@ describe("unblocking", () => {
   });
 });
 
-describe("blocking a roulette stranger", () => {
-  async function paired() {
-    const a = await person("Roulette Ria");
-    const b = await person("Roulette Rex");
-    await a.s.ask("roulette_search", { userId: a.user.id, filters: { gender: "any", country: "any" } });
-    await b.s.ask("roulette_search", { userId: b.user.id, filters: { gender: "any", country: "any" } });
-    const found = await a.s.next("roulette_partner_found");
-    await b.s.next("roulette_partner_found");
-    return { a, b, rouletteId: found.data.partner.id as string };
-  }
-
-  test("blocks by pairing id without naming the stranger, ends the pair, and counts the stranger in the list", async () => {
-    const { a, b, rouletteId } = await paired();
-    const r = await t.call("POST", "/api/blocks", { token: a.token, json: { rouletteId } });
-    expect(r.status).toBe(201);
-    expect(r.body.block.user).toBeNull();
-    expect(r.text).not.toContain(String(b.user.username));
-    await b.s.next("roulette_partner_disconnected");
-    expect(t.ctx.roulette.partnerOf(a.user.id)).toBeUndefined();
-    // The blocker's tabs are not handed the stranger's id.
-    expect(await a.s.silent("block_changed", 200)).toBe(true);
-    const list = await t.call("GET", "/api/blocks", { token: a.token });
-    expect(list.body).toEqual({ users: [], strangers: 1 });
-    expect(t.ctx.blocks.between(a.user.id, b.user.id)).toBe(true);
-    const again = await t.call("POST", "/api/blocks", { token: a.token, json: { rouletteId } });
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(r.body);
-    closeAll(a, b);
-  });
-
-  test("only someone who took part in the pairing can block by its id", async () => {
-    const { a, b, rouletteId } = await paired();
-    const outsider = await registerUser(t);
-    expect((await t.call("POST", "/api/blocks", { token: outsider.token, json: { rouletteId } })).status).toBe(404);
-    expect(t.ctx.roulette.partnerOf(a.user.id)).toBe(b.user.id);
-    closeAll(a, b);
-  });
-
-  test("an anonymous block cannot be lifted by id, and a later named block answers like a new one", async () => {
-    const { a, b, rouletteId } = await paired();
-    await t.call("POST", "/api/blocks", { token: a.token, json: { rouletteId } });
-    expect((await t.call("DELETE", `/api/blocks/${b.user.id}`, { token: a.token })).status).toBe(204);
-    expect(t.ctx.blocks.between(a.user.id, b.user.id)).toBe(true);
-    const named = await t.call("POST", "/api/blocks", { token: a.token, json: { userId: b.user.id } });
-    expect(named.status).toBe(201);
-    const list = await t.call("GET", "/api/blocks", { token: a.token });
-    expect(ids(list.body.users)).toEqual([b.user.id]);
-    expect(list.body.strangers).toBe(0);
-    closeAll(a, b);
-  });
-});
+// Blocking a roulette stranger: stranger-blocks.test.ts.
 
 describe("the block check", () => {
   test("is answered from memory: loaded at start-up from the table", async () => {

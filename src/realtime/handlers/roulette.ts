@@ -6,6 +6,8 @@ import type { RouletteFilters, RouletteProfile } from "../../roulette/queue.ts";
 import { KEEP_A, KEEP_B, type Session } from "../../roulette/sessions.ts";
 import { iso } from "../../time.ts";
 import { requireAdult } from "../../users/adult.ts";
+import { carriedSuspension } from "../../reports/suspension.ts";
+import { mayMeetInRoulette } from "../../blocks/strangers.ts";
 import { forgetUser } from "../../users/cache.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
 import { eq } from "drizzle-orm";
@@ -121,12 +123,13 @@ export const rouletteHandlers: HandlerMap<
     requireAdult(user);
     const suspended = rouletteSuspension(app, user);
     if (suspended) throw suspended;
+    if (carriedSuspension(app, user.id)) throw suspendedError();
     if (app.roulette.partnerOf(user.id) !== undefined) leaveRoulette(app, user.id, "roulette_partner_disconnected");
     const filters: RouletteFilters = {
       gender: data.filters?.gender ?? "any",
       country: (data.filters?.country ?? "any") === "any" ? "any" : data.filters!.country!.toUpperCase(),
     };
-    const mayMeet = (a: number, b: number) => !app.blocks.between(a, b);
+    const mayMeet = (a: number, b: number) => mayMeetInRoulette(app, a, b);
     const profile = profileOf(user);
     const pairing = app.roulette.search(profile, filters, socket, mayMeet);
     if (!pairing) return SEARCHING;
