@@ -2,7 +2,7 @@
 // nothing to either side, so it shares nothing with named blocks: its own table, never read by
 // named block or unblock, lists, presence or the message gate. Its one effect is that the two are
 // never paired again (the queue's keep-apart set, as after a report); when it names the running
-// pairing, that pairing ends exactly as if the blocker pressed Next.
+// pairing, that pairing ends exactly as if the blocker pressed Stop.
 import { and, count, eq } from "drizzle-orm";
 import { rouletteBlocks } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
@@ -31,8 +31,9 @@ export function blockStranger(ctx: AppContext, blockerId: number, rouletteId: st
     .get();
   ctx.roulette.keepApart(blockerId, strangerId);
   // Only the pairing named: ending another one with the same person would tell the blocker so.
-  // The stranger hears roulette_partner_next, the very frame Next sends.
-  if (ctx.roulette.sessionOf(blockerId)?.id === rouletteId) leaveRoulette(ctx, blockerId, "roulette_partner_next");
+  // The stranger hears roulette_partner_disconnected, the very frame Stop sends (and the contract's
+  // answer to a block ending a pair).
+  if (ctx.roulette.sessionOf(blockerId)?.id === rouletteId) leaveRoulette(ctx, blockerId, "roulette_partner_disconnected");
   if (inserted) return { created: true, createdAt: inserted.createdAt };
   const earlier = ctx.db
     .select({ createdAt: rouletteBlocks.createdAt })

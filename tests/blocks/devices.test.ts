@@ -215,7 +215,7 @@ describe("roulette keeps a new account of the browser apart too", () => {
     expect((await search(strangerSocket, stranger.user.id)).data).toEqual({ status: "paired" });
     const rouletteId = (await blocker.s.next("roulette_partner_found")).data.partner.id as string;
     expect((await t.call("POST", "/api/blocks", { token: blocker.token, json: { rouletteId } })).status).toBe(201);
-    await strangerSocket.next("roulette_partner_next");
+    await strangerSocket.next("roulette_partner_disconnected");
 
     const guest = await guestOn(device);
     const guestSocket = await connect(t.wsUrl, guest.token);

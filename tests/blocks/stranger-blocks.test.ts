@@ -40,21 +40,21 @@ const strangers = async (p: { token: string }) => (await t.call("GET", "/api/blo
 const closeAll = (...people: ConnectedUser[]) => people.forEach((p) => p.s.close());
 
 describe("blocking a roulette stranger reveals nothing", () => {
-  test("the blocked side hears only roulette_partner_next, as for Next: no user_offline naming the blocker", async () => {
+  test("the blocked side hears only roulette_partner_disconnected, as for Stop: no user_offline naming the blocker", async () => {
     const { a, b, rouletteId } = await paired();
     const r = await t.call("POST", "/api/blocks", { token: a.token, json: { rouletteId } });
     expect(r.status).toBe(201);
     expect(r.body.block.user).toBeNull();
-    await b.s.next("roulette_partner_next");
+    await b.s.next("roulette_partner_disconnected");
     expect(await heard(b.s)).toEqual([]);
     // The blocker's tabs are not handed the stranger's id either.
     expect(await heard(a.s)).toEqual([]);
     expect(t.ctx.roulette.partnerOf(a.user.id)).toBeUndefined();
 
-    // What a plain Next looks like to the other side, for comparison: the same one frame.
+    // What a plain Stop looks like to the other side, for comparison: the same one frame.
     const again = await paired();
-    again.a.s.send("roulette_next", { userId: again.a.user.id });
-    await again.b.s.next("roulette_partner_next");
+    again.a.s.send("roulette_stop_search", { userId: again.a.user.id });
+    await again.b.s.next("roulette_partner_disconnected");
     expect(await heard(again.b.s)).toEqual([]);
     closeAll(a, b, again.a, again.b);
   });
