@@ -1,17 +1,18 @@
 // Applies the weight rule (weights.ts) after a severe report: sets users.roulette_suspended_at and
-// takes the user out of roulette at once. Dismissed reports no longer count.
+// takes the user out of roulette at once. Dismissed reports no longer count; reporters sharing a
+// network or a device count once, and reports without contact not at all (weights.ts).
 import { and, eq, gte, inArray, isNull, ne } from "drizzle-orm";
 import { reports, users } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
 import { SEVERE_REASONS } from "./model.ts";
-import { reachesSuspension, SUSPENSION_WINDOW_MS } from "./weights.ts";
+import { reachesSuspension, SUSPENSION_WINDOW_MS, voiceWeights } from "./weights.ts";
 import { forgetUser } from "../users/cache.ts";
 
 /** True when this call suspended the user. */
 export function checkSuspension(ctx: AppContext, reportedId: number, now: number): boolean {
   const rows = ctx.db
-    .select({ reporterId: reports.reporterId, weight: reports.weight })
+    .select({ reporterId: reports.reporterId, weight: reports.weight, addressHash: reports.reporterAddressHash, deviceId: reports.reporterDeviceId })
     .from(reports)
     .where(
       and(
@@ -22,9 +23,7 @@ export function checkSuspension(ctx: AppContext, reportedId: number, now: number
       ),
     )
     .all();
-  const byReporter = new Map<number, number>();
-  for (const row of rows) byReporter.set(row.reporterId, Math.max(row.weight, byReporter.get(row.reporterId) ?? 0));
-  if (!reachesSuspension([...byReporter.values()], ctx.config.reportAutoSuspend)) return false;
+  if (!reachesSuspension(voiceWeights(rows), ctx.config.reportAutoSuspend)) return false;
   const changed = ctx.db
     .update(users)
     .set({ rouletteSuspendedAt: now })
