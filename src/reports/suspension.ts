@@ -1,8 +1,9 @@
 // Applies the weight rule (weights.ts) after a severe report: sets users.roulette_suspended_at and
 // takes the user out of roulette at once. Dismissed reports no longer count; reporters sharing a
-// network or a device count once, and reports without contact not at all (weights.ts).
+// network or a device (where they reported or signed in from) count once, and reports without
+// contact not at all (weights.ts).
 import { and, eq, gte, inArray, isNull, ne } from "drizzle-orm";
-import { reports, users } from "../../db/schema.ts";
+import { reports, sessions, users } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
 import { SEVERE_REASONS } from "./model.ts";
@@ -23,7 +24,17 @@ export function checkSuspension(ctx: AppContext, reportedId: number, now: number
       ),
     )
     .all();
-  if (!reachesSuspension(voiceWeights(rows), ctx.config.reportAutoSuspend)) return false;
+  const threshold = ctx.config.reportAutoSuspend;
+  // Joining reporters by where they signed in only ever makes fewer voices: read sessions only
+  // when the reports alone would suspend.
+  if (!reachesSuspension(voiceWeights(rows), threshold)) return false;
+  const reporterIds = [...new Set(rows.filter((row) => row.weight > 0).map((row) => row.reporterId))];
+  const signIns = ctx.db
+    .select({ userId: sessions.userId, addressHash: sessions.addressHash, deviceId: sessions.deviceId })
+    .from(sessions)
+    .where(inArray(sessions.userId, reporterIds))
+    .all();
+  if (!reachesSuspension(voiceWeights(rows, signIns), threshold)) return false;
   const changed = ctx.db
     .update(users)
     .set({ rouletteSuspendedAt: now })

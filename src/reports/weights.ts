@@ -11,8 +11,9 @@
 // reporter and four new accounts (1 + 2) or eight guests; any number of guests alone never does.
 // Since issue 18, two more rules decide who counts at all:
 //   - a report weighs 0 unless its reporter met the reported person (contact.ts);
-//   - reporters who share a network (an IPv4 address or an IPv6 /64) or a device are one voice,
-//     however they chain (voices below), with the weight of the heaviest among them.
+//   - reporters who share a network (an IPv4 address or an IPv6 /64) or a device, where they
+//     reported from or where they signed in from, are one voice, however they chain (voiceWeights),
+//     with the weight of the heaviest among them.
 import type { UserRow } from "../../db/schema.ts";
 
 export const ESTABLISHED_AFTER_MS = 24 * 60 * 60_000;
@@ -31,12 +32,19 @@ export interface CountedReport {
   deviceId: string | null;
 }
 
+/** Where a reporter has signed in from (their sessions): joins them to others from there too. */
+export interface SignIn {
+  userId: number;
+  addressHash: string | null;
+  deviceId: string | null;
+}
+
 /**
  * One weight per voice: reports that share a reporter, a network or a device are one voice, the
- * heaviest of them. Reports that weigh nothing are left out first, so they can never join two
- * voices into one.
+ * heaviest of them; `signIns` join a reporter to the networks and devices they signed in from as
+ * well. Reports that weigh nothing are left out first, so they can never join two voices into one.
  */
-export function voiceWeights(reports: readonly CountedReport[]): number[] {
+export function voiceWeights(reports: readonly CountedReport[], signIns: readonly SignIn[] = []): number[] {
   const parent = new Map<string, string>();
   const root = (key: string): string => {
     let at = key;
@@ -50,15 +58,18 @@ export function voiceWeights(reports: readonly CountedReport[]): number[] {
     if (ra !== rb) parent.set(ra, rb);
   };
   const counted = reports.filter((r) => r.weight > 0);
-  for (const r of counted) {
-    const reporter = `u:${r.reporterId}`;
+  const link = (userId: number, addressHash: string | null, deviceId: string | null) => {
+    const reporter = `u:${userId}`;
     if (!parent.has(reporter)) parent.set(reporter, reporter);
-    for (const key of [r.addressHash && `a:${r.addressHash}`, r.deviceId && `d:${r.deviceId}`]) {
+    for (const key of [addressHash && `a:${addressHash}`, deviceId && `d:${deviceId}`]) {
       if (!key) continue;
       if (!parent.has(key)) parent.set(key, key);
       join(reporter, key);
     }
-  }
+  };
+  for (const r of counted) link(r.reporterId, r.addressHash, r.deviceId);
+  const voiced = new Set(counted.map((r) => r.reporterId));
+  for (const s of signIns) if (voiced.has(s.userId)) link(s.userId, s.addressHash, s.deviceId);
   const heaviest = new Map<string, number>();
   for (const r of counted) {
     const voice = root(`u:${r.reporterId}`);

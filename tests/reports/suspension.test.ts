@@ -54,6 +54,14 @@ describe("voices", () => {
     expect(voiceWeights([report(1, 1, "net1", "dev1"), report(2, 1, "net1", "dev2"), report(3, 1, "net3", "dev2"), report(4, 1, "net4", "dev4")])).toEqual([1, 1]);
   });
 
+  test("where reporters signed in from joins them too, but only reporters whose reports weigh", () => {
+    const signIn = (userId: number, addressHash: string | null, deviceId: string | null = null) => ({ userId, addressHash, deviceId });
+    const reports = [report(1, 1, "net1", "dev1"), report(2, 1, "net2", "dev2"), report(3, 1, "net3", "dev3")];
+    expect(voiceWeights(reports, [signIn(1, "home"), signIn(2, "home")])).toEqual([1, 1]);
+    expect(voiceWeights(reports, [signIn(1, null, "phone"), signIn(3, null, "phone"), signIn(2, "net1")])).toEqual([1]);
+    expect(voiceWeights([report(1, 1, "net1"), report(2, 0, "net2")], [signIn(1, "home"), signIn(2, "home"), signIn(9, "net1")])).toEqual([1]);
+  });
+
   test("reports that weigh nothing (no contact) are no voice and join nobody", () => {
     expect(voiceWeights([report(1, 0, "net1", "dev1")])).toEqual([]);
     expect(voiceWeights([report(1, 1, "net1", "devA"), report(2, 0, "net1", "devB"), report(3, 1, "net3", "devB")])).toEqual([1, 1]);

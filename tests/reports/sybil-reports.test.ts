@@ -39,6 +39,21 @@ async function guest(address: string, cookie = newDevice()): Promise<Person> {
   return { id: r.body.data.user.id, token: r.body.data.token, address, cookie };
 }
 
+let made = 0;
+/** A day-old account registered over the network from `address` (its session remembers where). */
+async function registeredFrom(address: string): Promise<{ id: number; token: string }> {
+  const username = `made_${process.pid % 1000}_${++made}`;
+  const r = await fetch(`${t.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": address },
+    body: JSON.stringify({ username, email: `${username}@example.com`, password: "correct horse", name: "Made", gender: "male", age: 30, country_code: "DE", adult: true }),
+  });
+  const body = (await r.json()) as { token: string; user: { id: number } };
+  if (r.status !== 201) throw new Error(`register failed: ${r.status}`);
+  t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, body.user.id)).run();
+  return { id: body.user.id, token: body.token };
+}
+
 const socketOf = (p: Person): Promise<TestSocket> => connect(t.wsUrl, p.token, { "x-forwarded-for": p.address, cookie: p.cookie });
 
 /** POST /api/reports over the network, from the person's address and device. */
@@ -123,6 +138,21 @@ describe("reports from people who met the reported person", () => {
     for (const a of crowd) {
       await converse(a, victim);
       expect((await reportProfile(a, victim)).status).toBe(201);
+    }
+    expect(suspendedAt(victim.id)).toBeNull();
+  });
+
+  test("three day-old accounts made on one address count as one reporter, even reporting from three other networks and devices", async () => {
+    const victim = await account("192.0.2.13");
+    const crowd: Person[] = [];
+    for (let i = 0; i < 3; i++) {
+      const made = await registeredFrom("203.0.113.80");
+      crowd.push({ ...made, address: `198.51.100.${81 + i}`, cookie: newDevice() });
+    }
+    for (const a of crowd) {
+      await converse(a, victim);
+      const r = await reportProfile(a, victim);
+      expect(stored(r.body.report.id).weight).toBe(1);
     }
     expect(suspendedAt(victim.id)).toBeNull();
   });
