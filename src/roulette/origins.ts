@@ -21,11 +21,30 @@ export interface SearchOrigin {
   readonly deviceId?: string | null;
 }
 
-const addressKey = (origin: SearchOrigin): string | null => {
-  const network = networkOf(origin.address);
-  return network === null ? null : `a:${network}`;
-};
-const deviceKey = (origin: SearchOrigin): string | null => (origin.deviceId ? `d:${origin.deviceId}` : null);
+interface OriginKeys {
+  address: string | null;
+  device: string | null;
+  /** Both, without the nulls: what a place holds. */
+  all: readonly string[];
+}
+
+/**
+ * Keys of each socket, made on its first search: parsing an address costs about 2 us, which every
+ * search would otherwise pay twice. Held weakly, so a closed socket takes its keys with it.
+ */
+const keysOfSocket = new WeakMap<SearchOrigin, OriginKeys>();
+
+function keysOf(origin: SearchOrigin): OriginKeys {
+  let keys = keysOfSocket.get(origin);
+  if (!keys) {
+    const network = networkOf(origin.address);
+    const address = network === null ? null : `a:${network}`;
+    const device = origin.deviceId ? `d:${origin.deviceId}` : null;
+    keys = { address, device, all: [address, device].filter((key): key is string => key !== null) };
+    keysOfSocket.set(origin, keys);
+  }
+  return keys;
+}
 
 export class WaitingOrigins {
   /** "a:<network>" or "d:<device>" → searches waiting from it now. */
@@ -33,7 +52,12 @@ export class WaitingOrigins {
   /** Each waiting user's keys, so that leaving the line releases exactly what joining took. */
   private readonly held = new Map<number, readonly string[]>();
 
-  constructor(private readonly caps: WaitingCaps) {}
+  /** Nothing to cap (unit tests, benches): nothing is counted either. */
+  private readonly off: boolean;
+
+  constructor(private readonly caps: WaitingCaps) {
+    this.off = caps.perAddress === Number.POSITIVE_INFINITY && caps.perDevice === Number.POSITIVE_INFINITY;
+  }
 
   /** Keys in use: zero once nobody waits. */
   get size(): number {
@@ -45,12 +69,14 @@ export class WaitingOrigins {
    * already wait (a repeated search), is not counted against them.
    */
   refusal(userId: number, origin: SearchOrigin): AppError | null {
+    if (this.off) return null;
     const own = this.held.get(userId);
     const waiting = (key: string | null) => (key === null ? 0 : (this.counts.get(key) ?? 0) - (own?.includes(key) ? 1 : 0));
-    if (waiting(deviceKey(origin)) >= this.caps.perDevice) {
+    const keys = keysOf(origin);
+    if (waiting(keys.device) >= this.caps.perDevice) {
       return new AppError(429, "rate_limited", `Another account on this device is already searching (at most ${this.caps.perDevice} at once). Try again in a moment.`);
     }
-    if (waiting(addressKey(origin)) >= this.caps.perAddress) {
+    if (waiting(keys.address) >= this.caps.perAddress) {
       return new AppError(429, "rate_limited", `Too many people on your network are waiting for a partner right now (at most ${this.caps.perAddress} at once). Try again in a moment.`);
     }
     return null;
@@ -58,8 +84,9 @@ export class WaitingOrigins {
 
   /** `userId` now waits from `origin`. */
   hold(userId: number, origin: SearchOrigin): void {
+    if (this.off) return;
     this.release(userId);
-    const keys = [addressKey(origin), deviceKey(origin)].filter((key): key is string => key !== null);
+    const keys = keysOf(origin).all;
     for (const key of keys) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     this.held.set(userId, keys);
   }
