@@ -229,8 +229,12 @@ export const reports = sqliteTable(
     transcript: text("transcript"),
     /** Path of the still under DATA_DIR/evidence (never under /uploads). */
     evidencePath: text("evidence_path"),
-    /** What this report counts toward automatic suspension (see docs/DECISIONS.md). */
+    /** What this report counts toward automatic suspension (see docs/DECISIONS.md); 0 when the reporter never met the person. */
     weight: real("weight").notNull().default(0),
+    /** Keyed hash of the network (IPv4 address or IPv6 /64) the report came from, never the address: one vote per network. */
+    reporterAddressHash: text("reporter_address_hash"),
+    /** The device (`did` cookie, else the session's) the report came from: one vote per device. */
+    reporterDeviceId: text("reporter_device_id"),
     /** open, dismissed or actioned. */
     status: text("status").notNull().default("open"),
     createdAt: integer("created_at").notNull(),
@@ -247,6 +251,24 @@ export const reports = sqliteTable(
     index("reports_reporter").on(t.reporterId, t.createdAt),
     index("reports_status").on(t.status, t.createdAt),
   ],
+);
+
+/**
+ * The last answered call between two people (user_lo < user_hi): a report weighs toward the
+ * automatic roulette suspension only from someone who met the reported person (reports/contact.ts).
+ */
+export const callMeetings = sqliteTable(
+  "call_meetings",
+  {
+    userLo: integer("user_lo")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userHi: integer("user_hi")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    answeredAt: integer("answered_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userLo, t.userHi] }), index("call_meetings_answered").on(t.answeredAt)],
 );
 
 /** Every ban, current and past; users.banned / banned_until mirror the one in force. */

@@ -60,6 +60,11 @@ export interface Config {
   reportsPerHour: number;
   /** Weighted sexual-content or under-18 reports within 24 h that suspend a user from roulette. */
   reportAutoSuspend: number;
+  /**
+   * Roulette searches waiting at once from one client network (an IPv4 address or an IPv6 /64)
+   * and from one device (ROULETTE_WAITING_PER_ADDRESS, ROULETTE_WAITING_PER_DEVICE).
+   */
+  rouletteWaiting: { perAddress: number; perDevice: number };
   /** How long an unanswered call rings before the server ends it. */
   callRingMs: number;
   /** Days a closed report keeps its evidence, transcript and still (under-18 reports: until an admin deletes them). */
@@ -260,6 +265,10 @@ export function loadConfig(env: Env = process.env): Config {
     uploadInflightBytes: integer(env, "UPLOAD_INFLIGHT_MB", 256, 1, 1_000_000) * 1024 * 1024,
     reportsPerHour: integer(env, "REPORT_RATE_LIMIT", 20, 1, 1_000_000),
     reportAutoSuspend: integer(env, "REPORT_AUTO_SUSPEND", 3, 1, 1000),
+    rouletteWaiting: {
+      perAddress: integer(env, "ROULETTE_WAITING_PER_ADDRESS", 3, 1, 1_000_000),
+      perDevice: integer(env, "ROULETTE_WAITING_PER_DEVICE", 1, 1, 1_000_000),
+    },
     callRingMs: integer(env, "CALL_RING_SECONDS", 60, 1, 3600) * 1000,
     reportRetentionDays: integer(env, "REPORT_RETENTION_DAYS", 90, 1, 36_500),
     wsIdleMs: integer(env, "WS_IDLE_TIMEOUT_SECONDS", 45, 5, 3600) * 1000,

@@ -42,7 +42,7 @@ export interface AppContext {
 
 export function createContext(config: Config, storage: Storage): AppContext {
   const hub = new Hub(config.presenceGraceMs);
-  const roulette = new RouletteQueue();
+  const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
   return {
     config,
     db: storage.db,

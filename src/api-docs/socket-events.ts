@@ -17,7 +17,8 @@ const fromClient: Record<ClientEventName, string> = {
   answer_call: "call_answered to the caller.",
   reject_call: "call_rejected {reason: declined} to the caller.",
   end_call: "call_ended to the other party.",
-  roulette_search: "Join the Video Roulette queue; both get roulette_partner_found when paired.",
+  roulette_search:
+    "Join the Video Roulette queue; both get roulette_partner_found when paired. A search that would wait while its client network already has 3 searches waiting, or its device 1, answers rate_limited (ROULETTE_WAITING_PER_ADDRESS, ROULETTE_WAITING_PER_DEVICE).",
   roulette_stop_search: "Leave the queue; a partner gets roulette_partner_disconnected.",
   roulette_next: "End the pair; the partner gets roulette_partner_next.",
   roulette_offer: "Relayed to the current partner only.",

@@ -8,7 +8,7 @@ import type { Origin } from "../moderation/bans.ts";
 
 export const DEVICE_COOKIE = "did";
 const TWO_YEARS = 2 * 365 * 24 * 60 * 60;
-const DEVICE_ID = /^[A-Za-z0-9_-]{32}$/;
+export const DEVICE_ID = /^[A-Za-z0-9_-]{32}$/;
 
 type Server = { requestIP(request: Request): { address: string } | null } | null | undefined;
 

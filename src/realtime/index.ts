@@ -1,6 +1,7 @@
 // The /ws endpoint: authenticates and admits the upgrade (socket caps, connection rate), wraps
 // Bun's socket for the hub, feeds frames to the dispatcher and closes sockets that fall silent.
 import { Elysia } from "elysia";
+import { requestDevice } from "../auth/request-device.ts";
 import { liveSession, sessionFor } from "../auth/service.ts";
 import { onSessionsEnded } from "../auth/sessions.ts";
 import type { AppContext } from "../context.ts";
@@ -49,6 +50,7 @@ class LiveSocket implements ClientSocket {
     readonly userId: number,
     readonly sessionId: string,
     readonly address: string,
+    readonly deviceId: string | null,
   ) {}
 
   get id(): string {
@@ -109,6 +111,7 @@ export function realtimeRoutes(ctx: AppContext) {
       private readonly userId: number,
       private readonly sessionId: string,
       private readonly address: string,
+      private readonly deviceId: string | null,
     ) {}
 
     open(ws: RawSocket): void {
@@ -116,7 +119,7 @@ export function realtimeRoutes(ctx: AppContext) {
       const found = liveSession(ctx.db, this.sessionId, ctx.config.sessionTtlMs);
       if (!found || found.user.id !== this.userId) return ws.close(4401, "Please sign in");
       if (!admission.fits(this.userId, this.address)) return ws.close(4429, "Too many open connections");
-      const socket = (this.socket = new LiveSocket(ws, this.userId, this.sessionId, this.address));
+      const socket = (this.socket = new LiveSocket(ws, this.userId, this.sessionId, this.address, this.deviceId));
       bySession.add(socket.sessionId, socket);
       socketOpened(ctx, socket);
     }
@@ -146,7 +149,8 @@ export function realtimeRoutes(ctx: AppContext) {
         set.headers["retry-after"] = String(refusal.retryAfter);
         return status(429, { error: refusal.message, code: "rate_limited" });
       }
-      if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address) })) {
+      const deviceId = requestDevice(ctx.db, request, found.id);
+      if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address, deviceId) })) {
         return status(400, { error: "Expected a websocket connection", code: "validation" });
       }
     })

@@ -6,6 +6,8 @@ export interface ClientSocket {
   readonly sessionId: string;
   /** The client address the upgrade came from (for the per-address socket cap). */
   readonly address: string;
+  /** The device (`did` cookie, else the session's) the upgrade came from: roulette places per device. */
+  readonly deviceId?: string | null;
   /** False after `user_logout`: the socket stays open but no longer counts for presence. */
   present: boolean;
   lastHeardAt: number;

@@ -2,24 +2,36 @@
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { operation } from "../api-docs/operation.ts";
+import { addressHash } from "../auth/device.ts";
 import { authGuard } from "../auth/guard.ts";
+import { requestDevice } from "../auth/request-device.ts";
+import { networkOf } from "../http/network.ts";
+import { clientAddress } from "../http/request.ts";
 import type { AppContext } from "../context.ts";
 import { validate } from "../http/validate.ts";
 import { reportBody } from "./model.ts";
 import { readReportRequest } from "./request.ts";
-import { fileReport, loadReportedPairs } from "./service.ts";
+import { fileReport, loadReportedPairs, type ReportOrigin } from "./service.ts";
 
 const reportAnswer = t.Object({ report: t.Object({ id: t.Integer(), status: t.String(), created_at: t.String({ format: "date-time" }) }) });
+
+type Server = { requestIP(request: Request): { address: string } | null } | null;
+
+/** Only the keyed hash of the reporter's network is kept, never the address (auth/device.ts). */
+function reportOrigin(ctx: AppContext, request: Request, server: Server, sessionId: string): ReportOrigin {
+  const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
+  return { addressHash: addressHash(ctx.config.secret, networkOf(address) ?? ""), deviceId: requestDevice(ctx.db, request, sessionId) };
+}
 
 export function reportRoutes(ctx: AppContext) {
   // The app is built once per context: this is where reported pairs enter the roulette queue.
   loadReportedPairs(ctx);
   return new Elysia().use(authGuard(ctx)).post(
     "/api/reports",
-    async ({ request, user, set }) => {
+    async ({ request, user, session, server, set }) => {
       const { fields, evidence } = await readReportRequest(request);
       const body = validate(reportBody, fields, { convert: true });
-      const filed = await fileReport(ctx, user, body, evidence, Date.now());
+      const filed = await fileReport(ctx, user, body, evidence, reportOrigin(ctx, request, server, session.id), Date.now());
       set.status = filed.merged ? 200 : 201;
       return { report: filed.report };
     },

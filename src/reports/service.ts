@@ -16,8 +16,16 @@ import {
   type ReportBody,
   type ReportSummary,
 } from "./model.ts";
+import { metReported } from "./contact.ts";
 import { checkSuspension } from "./suspension.ts";
 import { reporterWeight } from "./weights.ts";
+
+/** Where a report was made from, for one vote per network and per device (weights.ts). */
+export interface ReportOrigin {
+  /** addressHash of the network (an IPv4 address or an IPv6 /64); null when not known. */
+  addressHash: string | null;
+  deviceId: string | null;
+}
 
 export interface Filed {
   report: ReportSummary;
@@ -100,7 +108,7 @@ function transcriptFor(ctx: AppContext, reporterId: number, reportedId: number, 
 }
 
 /** Adds to the earlier report: details appended, newer evidence kept, a severe reason kept. */
-function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, now: number) {
+function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, origin: ReportOrigin, now: number) {
   const details = [earlier.details, body.details?.trim() ?? ""].filter(Boolean).join("\n\n").slice(0, MAX_MERGED_DETAILS);
   const reason = isSevere(earlier.reason) || !isSevere(body.reason) ? earlier.reason : body.reason;
   return ctx.db
@@ -112,6 +120,8 @@ function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript
       evidencePath: evidencePath ?? earlier.evidencePath,
       messageId: body.messageId ?? earlier.messageId,
       weight: Math.max(weight, earlier.weight),
+      reporterAddressHash: earlier.reporterAddressHash ?? origin.addressHash,
+      reporterDeviceId: earlier.reporterDeviceId ?? origin.deviceId,
       updatedAt: now,
     })
     .where(eq(reports.id, earlier.id))
@@ -119,7 +129,7 @@ function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript
     .get();
 }
 
-export async function fileReport(ctx: AppContext, reporter: UserRow, body: ReportBody, evidence: File | undefined, now: number): Promise<Filed> {
+export async function fileReport(ctx: AppContext, reporter: UserRow, body: ReportBody, evidence: File | undefined, origin: ReportOrigin, now: number): Promise<Filed> {
   const reportedId = reportedIdOf(ctx, reporter, body);
   checkMessage(ctx, reporter.id, reportedId, body);
   if (evidence) {
@@ -132,13 +142,14 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
   if (!earlierReport(ctx, reporter.id, reportedId, body.context, now)) takeBudget(ctx, reporter.id);
   const evidencePath = evidence ? await saveStill(ctx.config.dataDir, await cleanStill(evidence)) : null;
   const transcript = transcriptFor(ctx, reporter.id, reportedId, body);
-  const weight = reporterWeight(reporter, now);
+  // Without contact the report still reaches moderators, but weighs nothing toward a suspension.
+  const weight = metReported(ctx, reporter.id, reportedId, body, now) ? reporterWeight(reporter, now) : 0;
 
   // Looked up again: another request may have filed the first report while the still was cleaned.
   const earlier = earlierReport(ctx, reporter.id, reportedId, body.context, now);
   let row: ReportRow | undefined;
   if (earlier) {
-    row = merge(ctx, earlier, body, transcript, evidencePath, weight, now);
+    row = merge(ctx, earlier, body, transcript, evidencePath, weight, origin, now);
     if (evidencePath && earlier.evidencePath) await removeStill(ctx.config.dataDir, earlier.evidencePath);
   } else {
     row = ctx.db
@@ -154,6 +165,8 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
         transcript,
         evidencePath,
         weight,
+        reporterAddressHash: origin.addressHash,
+        reporterDeviceId: origin.deviceId,
         status: "open",
         createdAt: now,
         updatedAt: now,

@@ -1,18 +1,20 @@
 // Applies the weight rule (weights.ts) after a severe report: sets users.roulette_suspended_at and
-// takes the user out of roulette at once. Dismissed reports no longer count. A suspension also
-// follows the person's browser (issue 18): accounts made from it since are suspended alike.
+// takes the user out of roulette at once. Dismissed reports no longer count; reporters sharing a
+// network or a device (where they reported or signed in from) count once, and reports without
+// contact not at all (weights.ts). A suspension also follows the person's browser (issue 18):
+// accounts made from it since are suspended alike.
 import { and, eq, gt, gte, inArray, isNotNull, isNull, ne, or } from "drizzle-orm";
-import { reports, users } from "../../db/schema.ts";
+import { reports, sessions, users } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
 import { SEVERE_REASONS } from "./model.ts";
-import { reachesSuspension, SUSPENSION_WINDOW_MS } from "./weights.ts";
+import { reachesSuspension, SUSPENSION_WINDOW_MS, voiceWeights } from "./weights.ts";
 import { forgetUser } from "../users/cache.ts";
 
 /** True when this call suspended the user. */
 export function checkSuspension(ctx: AppContext, reportedId: number, now: number): boolean {
   const rows = ctx.db
-    .select({ reporterId: reports.reporterId, weight: reports.weight })
+    .select({ reporterId: reports.reporterId, weight: reports.weight, addressHash: reports.reporterAddressHash, deviceId: reports.reporterDeviceId })
     .from(reports)
     .where(
       and(
@@ -23,9 +25,17 @@ export function checkSuspension(ctx: AppContext, reportedId: number, now: number
       ),
     )
     .all();
-  const byReporter = new Map<number, number>();
-  for (const row of rows) byReporter.set(row.reporterId, Math.max(row.weight, byReporter.get(row.reporterId) ?? 0));
-  if (!reachesSuspension([...byReporter.values()], ctx.config.reportAutoSuspend)) return false;
+  const threshold = ctx.config.reportAutoSuspend;
+  // Joining reporters by where they signed in only ever makes fewer voices: read sessions only
+  // when the reports alone would suspend.
+  if (!reachesSuspension(voiceWeights(rows), threshold)) return false;
+  const reporterIds = [...new Set(rows.filter((row) => row.weight > 0).map((row) => row.reporterId))];
+  const signIns = ctx.db
+    .select({ userId: sessions.userId, addressHash: sessions.addressHash, deviceId: sessions.deviceId })
+    .from(sessions)
+    .where(inArray(sessions.userId, reporterIds))
+    .all();
+  if (!reachesSuspension(voiceWeights(rows, signIns), threshold)) return false;
   const changed = ctx.db
     .update(users)
     .set({ rouletteSuspendedAt: now })

@@ -2,6 +2,7 @@
 // pairing id (see sessions.ts). User ids stay on the server; the partners only see the pairing id.
 import type { ClientSocket } from "../realtime/socket.ts";
 import { WaitingIndex, type Entry, type RouletteFilters, type RouletteProfile } from "./index.ts";
+import { UNCAPPED, WaitingOrigins, type WaitingCaps } from "./origins.ts";
 import { pairKey, RecentlyParted } from "./parted.ts";
 import { RouletteSessions, type Session } from "./sessions.ts";
 
@@ -35,15 +36,26 @@ export class RouletteQueue {
   private readonly waiting = new WaitingIndex<ClientSocket>();
   private readonly pairs = new Map<number, Pair>();
   private readonly parted: RecentlyParted;
+  /** Places in the line per client network and per device (origins.ts). */
+  private readonly origins: WaitingOrigins;
   /** Pairs that must never meet again: one reported the other. */
   private readonly apart = new Set<number | string>();
   readonly sessions: RouletteSessions;
   /** Pairings made since start, for /metrics. */
   pairsFormed = 0;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    caps: WaitingCaps = UNCAPPED,
+  ) {
     this.sessions = new RouletteSessions(now);
     this.parted = new RecentlyParted(now);
+    this.origins = new WaitingOrigins(caps);
+  }
+
+  /** Client networks and devices with someone waiting now (bounded by who waits). */
+  get originsHeld(): number {
+    return this.origins.size;
   }
 
   get waitingCount(): number {
@@ -92,9 +104,16 @@ export class RouletteQueue {
     return this.waiting.get(userId)?.socket ?? this.pairs.get(userId)?.socket;
   }
 
-  /** Queues (or re-queues with new filters) and pairs at once when someone suits. */
+  /**
+   * Queues (or re-queues with new filters) and pairs at once when someone suits. Throws the
+   * origin cap's refusal (rate_limited) when the searcher would have to wait and their network or
+   * device already has its share of places; then nothing changes, not even an earlier place.
+   */
   search(profile: RouletteProfile, filters: RouletteFilters, socket: ClientSocket, mayMeet: MayMeet = () => true): Pairing | null {
-    this.waiting.remove(profile.userId);
+    const refusal = this.origins.refusal(profile.userId, socket);
+    // Allowed to wait: the old place goes now. Refused: it stays until a partner is found (the scan
+    // below never offers a searcher to themselves).
+    if (!refusal) this.unwait(profile.userId);
     // A just-parted partner is offered again only when nobody else suitable is waiting: otherwise
     // people who all parted from one another would wait side by side, even once the minute is over
     // (nothing searches again to pair them). The first such one met in the scan is the
@@ -111,10 +130,13 @@ export class RouletteQueue {
         return ++skipped >= MAX_PARTED_SKIPS ? null : false;
       }) ?? justParted;
     if (!partner) {
+      if (refusal) throw refusal;
       this.waiting.add(profile, filters, socket);
+      this.origins.hold(profile.userId, socket);
       return null;
     }
-    this.waiting.remove(partner.profile.userId);
+    this.unwait(profile.userId);
+    this.unwait(partner.profile.userId);
     const me: Waiting = { profile, filters, socket, seq: 0, links: [] };
     const session = this.sessions.start(profile.userId, partner.profile.userId);
     this.pairsFormed += 1;
@@ -128,7 +150,7 @@ export class RouletteQueue {
 
   /** Leaves the queue and ends a pair; returns the former partner's id and socket. */
   leave(userId: number): Pair | undefined {
-    this.waiting.remove(userId);
+    this.unwait(userId);
     const pair = this.pairs.get(userId);
     if (!pair) return undefined;
     this.pairs.delete(userId);
@@ -136,5 +158,11 @@ export class RouletteQueue {
     this.sessions.end(pair.session);
     this.parted.record(userId, pair.partnerId);
     return pair.partner;
+  }
+
+  /** Every way out of the line passes here, so a place and its origin counts leave together. */
+  private unwait(userId: number): void {
+    this.waiting.remove(userId);
+    this.origins.release(userId);
   }
 }

@@ -27,6 +27,7 @@ describe("configuration", () => {
     expect(c.uploadsPerMinute).toBe(60);
     expect(c.reportsPerHour).toBe(20);
     expect(c.reportAutoSuspend).toBe(3);
+    expect(c.rouletteWaiting).toEqual({ perAddress: 3, perDevice: 1 });
     expect(c.callRingMs).toBe(60_000);
     expect(c.iceTransportPolicy).toBe("all");
     expect(c.iceServers.length).toBe(1);
@@ -83,6 +84,8 @@ describe("configuration", () => {
       TRUST_PROXY: "1",
       REPORT_RATE_LIMIT: "5",
       REPORT_AUTO_SUSPEND: "4",
+      ROULETTE_WAITING_PER_ADDRESS: "8",
+      ROULETTE_WAITING_PER_DEVICE: "2",
       CALL_RING_SECONDS: "30",
     });
     expect(c.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
@@ -92,6 +95,7 @@ describe("configuration", () => {
     expect(c.trustProxy).toBe(true);
     expect(c.reportsPerHour).toBe(5);
     expect(c.reportAutoSuspend).toBe(4);
+    expect(c.rouletteWaiting).toEqual({ perAddress: 8, perDevice: 2 });
     expect(c.callRingMs).toBe(30_000);
   });
 

@@ -191,3 +191,35 @@ describe("roulette sessions", () => {
     expect(q.sessions.size * perSession).toBeLessThanOrEqual(MAX_ENDED_CHARS);
   });
 });
+
+describe("places per network and device", () => {
+  const at = (userId: number, address: string, deviceId: string | null = null): ClientSocket => ({ ...socket(userId), address, deviceId });
+  const wantsWoman = { gender: "female" as const, country: "any" };
+
+  test("a refused search keeps the searcher's earlier place, and their own place never counts against them", () => {
+    const q = new RouletteQueue(() => 0, { perAddress: 2, perDevice: 5 });
+    q.search(profile(1), wantsWoman, at(1, "10.0.0.1"));
+    q.search(profile(2), wantsWoman, at(2, "10.0.0.9"));
+    q.search(profile(3), wantsWoman, at(3, "10.0.0.9"));
+    expect(() => q.search(profile(1), any, at(1, "10.0.0.9"))).toThrow(expect.objectContaining({ code: "rate_limited" }));
+    expect(q.isWaiting(1)).toBe(true);
+    // Still waiting with its first filters: a man does not suit it.
+    expect(q.search(profile(4, "male"), any, at(4, "10.0.0.4"))).toBeNull();
+    expect(q.search(profile(2), { gender: "any", country: "any" }, at(2, "10.0.0.9"))?.answerer.profile.userId).toBe(4);
+    expect(q.search(profile(1), any, at(1, "10.0.0.9"))).toBeNull();
+    expect(q.waitingCount).toBe(2);
+  });
+
+  test("IPv6 addresses of one /64 share the network's places; a device's places hold across networks", () => {
+    const q = new RouletteQueue(() => 0, { perAddress: 2, perDevice: 1 });
+    q.search(profile(1), wantsWoman, at(1, "2001:db8:1:2::a"));
+    q.search(profile(2), wantsWoman, at(2, "2001:db8:1:2::b"));
+    expect(() => q.search(profile(3), wantsWoman, at(3, "2001:db8:1:2:ffff::1"))).toThrow(expect.objectContaining({ code: "rate_limited" }));
+    expect(q.search(profile(3), wantsWoman, at(3, "2001:db8:1:3::1", "phone"))).toBeNull();
+    expect(() => q.search(profile(5), wantsWoman, at(5, "192.0.2.5", "phone"))).toThrow(expect.objectContaining({ code: "rate_limited" }));
+    q.leave(3);
+    expect(q.search(profile(5), wantsWoman, at(5, "192.0.2.5", "phone"))).toBeNull();
+    for (const id of [1, 2, 5]) q.leave(id);
+    expect(q.originsHeld).toBe(0);
+  });
+});

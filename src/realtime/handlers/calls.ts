@@ -2,6 +2,7 @@
 // through PeerJS; the server only tells each side what the other did.
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
+import { recordAnsweredCall } from "../../calls/meetings.ts";
 import { otherParty, type Call } from "../../calls/registry.ts";
 import { requireContact } from "../../messages/service.ts";
 import { refusal } from "../../privacy/gate.ts";
@@ -44,6 +45,8 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     // Answering turns the camera on: the same 18+ confirmation as placing a call. It keeps ringing.
     requireAdult(user);
     app.calls.answer(call, socket.id);
+    // The two have met: a report of either by the other can now weigh toward a suspension.
+    recordAnsweredCall(app.db, call.callerId, call.receiverId, Date.now());
     app.hub.sendToUser(call.callerId, "call_answered", { answererPeerId: data.answererPeerId });
     // The receiver's other tabs stop ringing.
     for (const other of app.hub.socketsOf(user.id)) if (other !== socket) app.hub.send(other, "call_ended", {});

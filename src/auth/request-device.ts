@@ -1,0 +1,14 @@
+// The device a signed-in request comes from, for counts that must hold per person rather than per
+// account (roulette places, report weights): the browser's `did` cookie, or, when the request
+// carries none (a script need not send it), the device its session began on (sessions.device_id).
+import { eq } from "drizzle-orm";
+import { sessions } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+import { cookieValue } from "../http/request.ts";
+import { DEVICE_COOKIE, DEVICE_ID } from "./device.ts";
+
+export function requestDevice(db: Db, request: Request, sessionId: string): string | null {
+  const given = cookieValue(request.headers.get("cookie"), DEVICE_COOKIE);
+  if (given !== null && DEVICE_ID.test(given)) return given;
+  return db.select({ deviceId: sessions.deviceId }).from(sessions).where(eq(sessions.id, sessionId)).get()?.deviceId ?? null;
+}
