@@ -65,6 +65,8 @@ export class BodyGate {
 
   /** The parse hook: the body for Elysia's `body`, or UNREAD. Never undefined, so Elysia parses nothing itself. */
   async parse(request: Request, route: string): Promise<unknown> {
+    // Elysia runs parse hooks for WebSocket routes (method WS) on their GET upgrade: nothing to read.
+    if (BODYLESS_METHODS.has(request.method)) return UNREAD;
     const entry = this.entries.get(`${request.method} ${route}`);
     // Only before seal() (an app still being built) or for a method the router maps oddly.
     if (!entry) throw new AppError(413, "too_large", "This address takes no request body");
