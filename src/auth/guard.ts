@@ -16,9 +16,10 @@ export function authenticate(ctx: AppContext, request: Request): Session {
 /** Every guard's resolver, so the body gate can tell from a route's hooks that it is guarded. */
 const resolvers = new WeakSet<object>();
 
-/** Whether `hooks` (a route's, from `app.routes`) include the bearer guard. */
-export function isGuarded(hooks: { beforeHandle?: readonly { fn?: unknown }[] } | undefined): boolean {
-  return (hooks?.beforeHandle ?? []).some((hook) => typeof hook.fn === "function" && resolvers.has(hook.fn));
+/** Whether a route's hooks (from `app.routes`: Elysia keeps resolvers under beforeHandle) include the bearer guard. */
+export function isGuarded(hooks: unknown): boolean {
+  if (typeof hooks !== "object" || hooks === null || !("beforeHandle" in hooks) || !Array.isArray(hooks.beforeHandle)) return false;
+  return hooks.beforeHandle.some((hook: unknown) => typeof hook === "object" && hook !== null && "fn" in hook && typeof hook.fn === "function" && resolvers.has(hook.fn));
 }
 
 export function authGuard(ctx: AppContext) {

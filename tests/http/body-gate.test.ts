@@ -2,6 +2,7 @@
 // (src/http/body/), which checks the token before reading, holds each route to its own limit,
 // and refuses JSON nested too deeply before anything walks it.
 import { beforeAll, describe, expect, test } from "bun:test";
+import { BodyGate } from "../../src/http/body/gate.ts";
 import { BODY_RULES } from "../../src/http/body/rules.ts";
 import { createLogger } from "../../src/observability/log.ts";
 import { registerUser } from "../support/app.ts";
@@ -74,6 +75,13 @@ describe("JSON nested 50,000 deep", () => {
 });
 
 describe("body limits", () => {
+  test("a route that can carry a body and has no rule stops the app from being built, and every rule names a route", () => {
+    expect(() => new BodyGate(t.ctx).seal([{ method: "POST", path: "/api/new-thing" }])).toThrow("POST /api/new-thing");
+    expect(() => new BodyGate(t.ctx).seal([{ method: "GET", path: "/api/new-thing" }])).not.toThrow();
+    const routes = new Set(bodyRoutes());
+    expect(Object.keys(BODY_RULES).filter((key) => !routes.has(key))).toEqual([]);
+  });
+
   test("every route that can carry a body answers a promised 20 MB without reading it: 401 behind the bearer guard", async () => {
     const routes = bodyRoutes();
     expect(routes.length).toBeGreaterThan(20);

@@ -53,14 +53,9 @@ export class BodyGate {
       const key = `${route.method} ${route.path}`;
       const rule = BODY_RULES[key];
       if (!rule) missing.push(key);
-      else this.entries.set(key, { rule, bearer: isGuarded(route.hooks as Parameters<typeof isGuarded>[0]) });
+      else this.entries.set(key, { rule, bearer: isGuarded(route.hooks) });
     }
     if (missing.length > 0) throw new Error(`No body rule for ${missing.join(", ")}: add one to src/http/body/rules.ts`);
-  }
-
-  /** Whether the route checks the bearer token before its body is read (for tests and the docs). */
-  bearerFirst(method: string, path: string): boolean {
-    return this.entries.get(`${method} ${path}`)?.bearer ?? false;
   }
 
   /** The parse hook: the body for Elysia's `body`, or UNREAD. Never undefined, so Elysia parses nothing itself. */

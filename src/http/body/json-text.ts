@@ -57,12 +57,6 @@ export function parseCountedJson(text: string): unknown {
   }
 }
 
-/** The value of `text`, or the contract's 400 for malformed or too deeply nested JSON. */
-export function parseJsonText(text: string): unknown {
-  new JsonNesting().feed(text);
-  return parseCountedJson(text);
-}
-
 /** A body's JSON text, capped at `max` and counted for nesting as it arrives: a deep body is a 400 from its first bytes, whatever its length. */
 export function readJsonText(request: Request, max: number, tooBig?: () => AppError): Promise<string> {
   const nesting = new JsonNesting();

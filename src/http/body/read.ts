@@ -19,7 +19,7 @@ export interface ReadOptions {
 }
 
 /** How long a body declared too large may take to show its first bytes to `inspect`. */
-export const PEEK_MS = 100;
+export const PEEK_MS = 250;
 
 /** The declared length, or null when there is none (chunked) or it is not a number. */
 export function declaredLength(request: Request): number | null {
