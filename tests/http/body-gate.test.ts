@@ -98,6 +98,12 @@ describe("body limits", () => {
     expect(failures).toEqual([]);
   }, 60_000);
 
+  test("a GET that promises a body is answered without it", async () => {
+    const promise = { "content-type": "application/json", "content-length": String(20 * 1024 * 1024) };
+    expect((await rawRequest(t.listen().port, "GET", "/api/users", promise, "", 3000)).status).toBe(401);
+    expect((await rawRequest(t.listen().port, "GET", "/api/users", { ...promise, authorization: `Bearer ${token}` }, "", 3000)).status).toBe(200);
+  });
+
   test("a signed-in JSON body past the route's limit is refused with 413 before it is parsed", async () => {
     const failures: string[] = [];
     const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
