@@ -2,6 +2,8 @@
 // (any method but GET and HEAD) must be listed: the app refuses to start otherwise (gate.ts), so
 // a new route cannot quietly fall back to Elysia's parser, which reads anything up to the
 // server-wide cap (101 MB) before any check. README's limits table shows these figures.
+// A route's own `parse: "none"` option (uploads, reports, the console) no longer decides
+// anything: the gate's hook runs first and always answers, so Elysia's parsers never run.
 import { MAX_REQUEST_BYTES } from "../../uploads/limits.ts";
 import { MAX_REPORT_BYTES } from "../../reports/request.ts";
 import { MAX_FORM_BYTES } from "../../pages/mod/form.ts";
