@@ -62,7 +62,7 @@ test("unauthenticated 20 MB JSON bodies get 401 at once and the server's memory 
       const started = performance.now();
       answers.push(...(await Promise.all(Array.from({ length: AT_ONCE }, put))));
       // Three bodies that were read would take seconds on a busy machine; refused ones, milliseconds.
-      expect(performance.now() - started).toBeLessThan(5000);
+      expect(performance.now() - started).toBeLessThan(10_000);
       peak = Math.max(peak, rssMb(proc.pid));
     }
     expect(answers.filter((a) => !a.startsWith("401 ") || !a.includes("unauthorized"))).toEqual([]);
