@@ -5,6 +5,7 @@ import { authRoutes } from "./auth/index.ts";
 import { blockRoutes } from "./blocks/index.ts";
 import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
+import { BodyGate } from "./http/body/gate.ts";
 import { compressHtml } from "./http/compress.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { messageRoutes } from "./messages/index.ts";
@@ -21,13 +22,16 @@ import { metricsRoutes } from "./observability/index.ts";
 import { answered, requestLogging } from "./observability/request-log.ts";
 
 export function buildApp(ctx: AppContext) {
-  return new Elysia({
+  const bodies = new BodyGate(ctx);
+  const app = new Elysia({
     // One Bun server carries /ws and /peerjs: frames past 64 KB close with 1009, and a socket
     // that stops reading is closed once 256 KB wait for it.
     websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120, backpressureLimit: BACKPRESSURE_LIMIT_BYTES, closeOnBackpressureLimit: true },
   })
     .use(requestLogging(ctx))
     .onError(({ code, error, request }) => compressHtml(answered(request, withPagePolicies(errorResponse(code, error, request, ctx.log), ctx.config, request)), request))
+    // Every route's body goes through the gate (http/body/): the token first, then its own limit.
+    .onParse(({ request, route }) => bodies.parse(request, route))
     .onAfterHandle(({ set, request, responseValue }) => {
       set.headers["x-content-type-options"] = "nosniff";
       // Only pages are compressed here; API answers are small JSON and the build is precompressed.
@@ -50,6 +54,8 @@ export function buildApp(ctx: AppContext) {
     .use(realtimeRoutes(ctx))
     .use(peerRoutes(ctx))
     .use(pageRoutes(ctx));
+  bodies.seal(app.routes);
+  return app;
 }
 
 export type App = ReturnType<typeof buildApp>;

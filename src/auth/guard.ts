@@ -4,12 +4,32 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { unauthorized } from "../http/errors.ts";
 import { bearerToken } from "../http/request.ts";
-import { sessionFor } from "./service.ts";
+import { sessionFor, type Session } from "./service.ts";
+
+/** The session behind the request's bearer token, or 401. */
+export function authenticate(ctx: AppContext, request: Request): Session {
+  const session = sessionFor(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
+  if (!session) throw unauthorized("Your session has ended. Please sign in again.");
+  return session;
+}
+
+/** Every guard's resolver, so the body gate can tell from a route's hooks that it is guarded. */
+const resolvers = new WeakSet<object>();
+
+/** Whether a route's hooks (from `app.routes`: Elysia keeps resolvers under beforeHandle) include the bearer guard. */
+export function isGuarded(hooks: unknown): boolean {
+  if (typeof hooks !== "object" || hooks === null || !("beforeHandle" in hooks) || !Array.isArray(hooks.beforeHandle)) return false;
+  return hooks.beforeHandle.some((hook: unknown) => typeof hook === "object" && hook !== null && "fn" in hook && typeof hook.fn === "function" && resolvers.has(hook.fn));
+}
 
 export function authGuard(ctx: AppContext) {
-  return new Elysia().resolve({ as: "scoped" }, ({ request }) => {
-    const session = sessionFor(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
-    if (!session) throw unauthorized("Your session has ended. Please sign in again.");
+  // The body gate (http/body/gate.ts) has already checked the token of a route that takes a body,
+  // before reading it; checking again here is one indexed read and catches a session revoked
+  // while the body arrived.
+  const resolve = ({ request }: { request: Request }) => {
+    const session = authenticate(ctx, request);
     return { session, user: session.user };
-  });
+  };
+  resolvers.add(resolve);
+  return new Elysia().resolve({ as: "scoped" }, resolve);
 }

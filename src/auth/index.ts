@@ -11,7 +11,7 @@ import { toOwnUser } from "../users/service.ts";
 import { authGuard } from "./guard.ts";
 import { guestBody, loginBody, registerBody } from "./model.ts";
 import { requestOrigin, type RequestOrigin } from "./device.ts";
-import { readJsonBody, refuseForeignOrigin } from "./json-body.ts";
+import { refuseForeignOrigin } from "./json-body.ts";
 import { createGuest, findAccount, login, register } from "./service.ts";
 import { knownDevice, revokeSession } from "./sessions.ts";
 import { carryDevice } from "./user-devices.ts";
@@ -73,17 +73,18 @@ async function bannedWithDevice(request: Request, origin: RequestOrigin, run: ()
 export function authRoutes(ctx: AppContext) {
   const announce = (name: string) => ctx.hub.broadcast("new_user_registered", { name });
   const originOf = (request: Request, server: Parameters<typeof requestOrigin>[2]) => requestOrigin(ctx.config, request, server);
-  /** The site's own pages only, JSON only: checked before anything else, so a refusal sets no cookie. */
-  const sameSiteJson = async (request: Request) => {
+  /**
+   * The site's own pages only, JSON only (the body gate answered 415 to anything else, see
+   * http/body/rules.ts): checked before anything is done, so a refusal sets no cookie.
+   */
+  const sameSiteJson = (request: Request, body: unknown) => {
     refuseForeignOrigin(request, ctx.config);
-    return readJsonBody(request);
+    return body;
   };
-  // Bodies are read by sameSiteJson, never by Elysia's parsers (which accept forms).
-  const own = { parse: "none" } as const;
 
   return new Elysia()
-    .post("/api/auth/register", async ({ request, server, set }) => {
-      const input = validate(registerBody, await sameSiteJson(request));
+    .post("/api/auth/register", async ({ body, request, server, set }) => {
+      const input = validate(registerBody, sameSiteJson(request, body));
       takeSignup(ctx, request, server, "register");
       const origin = originOf(request, server);
       const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
@@ -94,7 +95,6 @@ export function authRoutes(ctx: AppContext) {
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
       return { token, user: toOwnUser(user) };
     }, {
-      ...own,
       detail: operation({
         tag: "Auth",
         summary: "Create an account and sign in",
@@ -105,8 +105,8 @@ export function authRoutes(ctx: AppContext) {
         errors: [400, 403, 409, 415, 429],
       }),
     })
-    .post("/api/auth/login", async ({ request, server, set }) => {
-      const input = validate(loginBody, await sameSiteJson(request));
+    .post("/api/auth/login", async ({ body, request, server, set }) => {
+      const input = validate(loginBody, sameSiteJson(request, body));
       const identifier = input.username ?? input.email;
       if (!identifier) throw validationError({ username: "Enter your username or e-mail" });
       const origin = originOf(request, server);
@@ -116,7 +116,6 @@ export function authRoutes(ctx: AppContext) {
         return { token, user: toOwnUser(user) };
       });
     }, {
-      ...own,
       detail: operation({
         tag: "Auth",
         summary: "Sign in with a username (or e-mail) and password",
@@ -127,8 +126,8 @@ export function authRoutes(ctx: AppContext) {
         errors: [400, 401, 403, 415, 429],
       }),
     })
-    .post("/api/guest/create", async ({ request, server, set }) => {
-      const input = validate(guestBody, await sameSiteJson(request));
+    .post("/api/guest/create", async ({ body, request, server, set }) => {
+      const input = validate(guestBody, sameSiteJson(request, body));
       takeSignup(ctx, request, server, "guest");
       const origin = originOf(request, server);
       const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
@@ -138,7 +137,6 @@ export function authRoutes(ctx: AppContext) {
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
       return { success: true, data: { token, user: toOwnUser(user) } };
     }, {
-      ...own,
       detail: operation({
         tag: "Auth",
         summary: "Enter as a guest",
@@ -154,15 +152,13 @@ export function authRoutes(ctx: AppContext) {
       refuseForeignOrigin(request, ctx.config);
       return { user: toOwnUser(user) };
     }, { detail: operation({ tag: "Auth", summary: "The signed-in user", ok: { description: "The own record", schema: answers.ownUser }, errors: [403] }) })
-    .post("/api/auth/logout", async ({ session, request, set }) => {
+    // The body gate refuses a form body here like on the other sign-in routes; an empty one is fine.
+    .post("/api/auth/logout", ({ session, request, set }) => {
       refuseForeignOrigin(request, ctx.config);
-      // Nothing is read from it, but a form body is refused like on the other sign-in routes.
-      await readJsonBody(request, true);
       revokeSession(ctx.db, session.id);
       set.headers["set-cookie"] = clearedSessionCookie(isSecure(request, ctx.config));
       return { success: true };
     }, {
-      ...own,
       detail: operation({
         tag: "Auth",
         summary: "End this session",

@@ -5,6 +5,7 @@ import type { Logger } from "../observability/log.ts";
 import { errorFields } from "../observability/log.ts";
 import { pathForLog } from "../observability/log-path.ts";
 import { requestIdOf } from "../observability/request-log.ts";
+import { gateError } from "./body/gate.ts";
 import { AppError } from "./errors.ts";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -14,7 +15,9 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   });
 
 /** `log` is where a 500 is written with its request id (a caller mapping only AppErrors may omit it). */
-export function errorResponse(code: string | number | undefined, error: unknown, request: Request, log?: Logger): Response {
+export function errorResponse(code: string | number | undefined, thrown: unknown, request: Request, log?: Logger): Response {
+  // The body gate's refusals (401, 413, 415, 400) reach here wrapped in Elysia's ParseError.
+  const error = gateError(thrown) ?? thrown;
   if (error instanceof AppError) {
     const retry = error.extra.retryAfter;
     const headers: Record<string, string> = typeof retry === "number" ? { "retry-after": String(retry) } : {};

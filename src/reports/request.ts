@@ -1,40 +1,16 @@
 // Reads a report request, JSON or multipart, with the body's size capped before anything is
 // parsed: a report is small text plus at most one still.
 import { AppError, validationError } from "../http/errors.ts";
+import { parseCountedJson, readJsonText } from "../http/body/json-text.ts";
+import { readCappedBytes } from "../http/body/read.ts";
 import { filesOf, readForm } from "../uploads/multipart.ts";
 import { MAX_EVIDENCE_BYTES } from "./evidence.ts";
 
 const MAX_JSON_BYTES = 64 * 1024;
-/** One still plus the text fields and multipart framing. */
-const MAX_MULTIPART_BYTES = MAX_EVIDENCE_BYTES + 64 * 1024;
+/** One still plus the text fields and multipart framing: the most a report request may carry. */
+export const MAX_REPORT_BYTES = MAX_EVIDENCE_BYTES + 64 * 1024;
 
 const tooLarge = () => new AppError(413, "too_large", "The report is too large (the still may be at most 2 MB)");
-
-async function readCapped(request: Request, max: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
 
 export interface ReportRequest {
   /** Fields as sent, checked later against reportBody. */
@@ -45,15 +21,10 @@ export interface ReportRequest {
 export async function readReportRequest(request: Request): Promise<ReportRequest> {
   const type = request.headers.get("content-type") ?? "";
   if (/^application\/json\s*(;|$)/i.test(type)) {
-    const text = new TextDecoder().decode(await readCapped(request, MAX_JSON_BYTES));
-    try {
-      return { fields: JSON.parse(text), evidence: undefined };
-    } catch {
-      throw validationError({}, "The request body is not valid JSON");
-    }
+    return { fields: parseCountedJson(await readJsonText(request, MAX_JSON_BYTES, tooLarge)), evidence: undefined };
   }
   if (/^multipart\/form-data/i.test(type)) {
-    const body = await readCapped(request, MAX_MULTIPART_BYTES);
+    const body = await readCappedBytes(request, MAX_REPORT_BYTES, { tooBig: tooLarge });
     const form = await readForm(new Request("http://localhost/", { method: "POST", headers: { "content-type": type }, body }));
     const fields: Record<string, string> = {};
     // An empty text field is an absent one, as a browser form sends it.
