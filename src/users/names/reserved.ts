@@ -32,7 +32,7 @@ export type NameKind = "username" | "name";
 export function wordsOf(text: string): string[] {
   return text
     .split(/[^\p{L}\p{M}\p{N}]+/u)
-    .flatMap((part) => part.split(/(?<=\p{Ll})(?=\p{Lu})/u))
+    .flatMap((part) => part.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").split(" "))
     .filter((word) => word !== "");
 }
 

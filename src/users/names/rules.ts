@@ -44,12 +44,12 @@ export function usernameProblem(username: string, fold: Fold = plainFold): strin
 
 // Joiners have one honest use each; anywhere else they only hide things.
 /** A zero-width joiner inside an emoji sequence (👩‍💻). */
-const EMOJI_ZWJ = /(?<=\p{Extended_Pictographic}[\u{FE0F}\p{Emoji_Modifier}]*)\u200D(?=\p{Extended_Pictographic})/gu;
+const EMOJI_ZWJ = /(\p{Extended_Pictographic}[\u{FE0F}\p{Emoji_Modifier}]*)\u200D(?=\p{Extended_Pictographic})/gu;
 /** A zero-width non-joiner between letters of a joining script (Persian "علی‌رضا") or after a virama. */
 const ZWNJ_SCRIPTS = ["Arabic", "Syriac", "Nko", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Myanmar", "Khmer"];
-const SCRIPT_ZWNJ = new RegExp(`(?<=[${ZWNJ_SCRIPTS.map((s) => `\\p{Script=${s}}`).join("")}])\u200C(?=[\\p{L}\\p{M}])`, "gu");
+const SCRIPT_ZWNJ = new RegExp(`([${ZWNJ_SCRIPTS.map((s) => `\\p{Script=${s}}`).join("")}])\u200C(?=[\\p{L}\\p{M}])`, "gu");
 /** Emoji or text presentation right after an emoji (❤️). */
-const EMOJI_STYLE = /(?<=\p{Emoji})[\u{FE0E}\u{FE0F}]/gu;
+const EMOJI_STYLE = /(\p{Emoji})[\u{FE0E}\u{FE0F}]/gu;
 /**
  * Controls, format characters (bidi overrides, isolates, embeddings, marks; zero-width spaces and
  * joiners; tags), private use, unassigned and lone surrogates, line breaks, everything Unicode
@@ -62,7 +62,8 @@ const VISIBLE = /[\p{L}\p{N}\p{S}]/u;
 /** `name` as normaliseName left it. */
 export function displayNameProblem(name: string, fold: Fold = plainFold): string | null {
   if (name.length < 1 || name.length > NAME_MAX_LENGTH) return nameMessages.nameLength;
-  const allowedRemoved = name.replace(EMOJI_ZWJ, "").replace(SCRIPT_ZWNJ, "").replace(EMOJI_STYLE, "");
+  // No lookbehind anywhere: the landing page's script must parse in older Safari too.
+  const allowedRemoved = name.replace(EMOJI_ZWJ, "$1").replace(SCRIPT_ZWNJ, "$1").replace(EMOJI_STYLE, "$1");
   if (HIDDEN.test(allowedRemoved)) return nameMessages.nameHidden;
   if (MARK_RUN.test(name)) return nameMessages.nameMarks;
   if (!VISIBLE.test(name)) return nameMessages.nameInvisible;
