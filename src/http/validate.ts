@@ -18,12 +18,15 @@ type WithMessage = TSchema & {
 
 const propertyOf = (schema: TObject, field: string) => schema.properties[field] as WithMessage | undefined;
 
+const NORMALIZE_MAX = 1024;
+
 function normalizeFields(schema: TObject, value: unknown): void {
   if (typeof value !== "object" || value === null) return;
   const record = value as Record<string, unknown>;
   for (const [field, current] of Object.entries(record)) {
     const normalize = propertyOf(schema, field)?.normalize;
-    if (normalize && typeof current === "string") record[field] = normalize(current);
+    // Past this a string fails any length a schema here allows: not worth normalising.
+    if (normalize && typeof current === "string" && current.length <= NORMALIZE_MAX) record[field] = normalize(current);
   }
 }
 

@@ -132,6 +132,21 @@ describe("changing the display name", () => {
     expect((await t.call("GET", "/api/auth/me", { token: me.token })).body.user.name).toBe(me.user.name);
   });
 
+  test("lets a guest save the Guest_ name it was given", async () => {
+    const guest = await t.call("POST", "/api/guest/create", { json: { gender: "female", adult: true } });
+    const { token, user } = guest.body.data;
+    const r = await t.call("PUT", "/api/users/profile", { token, json: { name: user.name, age: null } });
+    expect(r.status).toBe(200);
+    expect(r.body.user.name).toBe(user.name);
+  });
+
+  test("answers 400, not 500, for a name of 100,000 characters", async () => {
+    const me = await registerUser(t);
+    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "\u0301".repeat(100_000) } });
+    expect(r.status).toBe(400);
+    expect(r.body.fields.name).toBe(nameMessages.nameLength);
+  });
+
   test("accepts names in any script and emoji", async () => {
     const me = await registerUser(t);
     for (const name of ["José", "Дмитрий", "李小龙", "محمد", "👩‍💻"]) {
