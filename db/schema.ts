@@ -11,6 +11,12 @@ export const users = sqliteTable(
     username: text("username").notNull(),
     /** Lower-cased username: uniqueness ignores case. */
     usernameKey: text("username_key").notNull(),
+    /**
+     * The username's UTS #39 confusable skeleton (src/users/names/skeleton.ts): no two accounts
+     * may share one. Filled at start-up for rows made before it; null for a later account whose
+     * name already looked like an older one's (the older keeps it).
+     */
+    usernameSkeleton: text("username_skeleton"),
     email: text("email"),
     emailKey: text("email_key"),
     passwordHash: text("password_hash"),
@@ -48,6 +54,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),
+    uniqueIndex("users_username_skeleton").on(t.usernameSkeleton),
     uniqueIndex("users_email_key").on(t.emailKey),
     // The people list: online first, most recently seen first.
     index("users_presence").on(t.isOnline, t.lastSeen),

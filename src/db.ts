@@ -4,12 +4,15 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { join } from "node:path";
 import * as schema from "../db/schema.ts";
+import { fillUsernameSkeletons, type SkeletonFill } from "./users/names/backfill.ts";
 
 export type Db = ReturnType<typeof drizzle<typeof schema>>;
 
 export interface Storage {
   db: Db;
   sqlite: Database;
+  /** What start-up did for usernames made before skeletons (start-up logs clashes). */
+  skeletons: SkeletonFill;
 }
 
 const migrationsFolder = join(import.meta.dir, "..", "db", "migrations");
@@ -24,7 +27,7 @@ export function openStorage(dataDir: string): Storage {
   sqlite.exec("PRAGMA synchronous = NORMAL");
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
-  return { db, sqlite };
+  return { db, sqlite, skeletons: fillUsernameSkeletons(sqlite) };
 }
 
 /**

@@ -26,6 +26,10 @@ try {
 
 const storage = openStorage(config.dataDir);
 const ctx = createContext(config, storage);
+if (storage.skeletons.clashes > 0) {
+  // Old accounts whose names look alike (issue 18): both still sign in; see users/names/backfill.ts.
+  ctx.log.warn("usernames that look like an older account's were left without a skeleton", { accounts: storage.skeletons.clashes });
+}
 // Checkpoints in a worker thread, so that no batch of messages waits for one (src/wal/).
 const checkpointer = startCheckpointer(storage.sqlite, storage.sqlite.filename, {
   onFailure: (message) => ctx.log.warn("WAL checkpointer failed; SQLite checkpoints on its own again", { error: message }),

@@ -1,9 +1,10 @@
-// The simple modal that edits only the display name; Save is disabled while the name is empty
-// or unchanged.
+// The simple modal that edits only the display name; Save is disabled while the name is empty,
+// unchanged or one the server would refuse.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useId, useRef, useState } from "react";
 import { saveProfile } from "../lib/account.ts";
 import { useChat } from "./context.ts";
+import NameField, { nameProblem } from "./NameField.tsx";
 import useFocusTrap from "./useFocusTrap.ts";
 
 export default function NameModal({ onClose }: { onClose: () => void }) {
@@ -16,7 +17,7 @@ export default function NameModal({ onClose }: { onClose: () => void }) {
   const id = useId();
   useFocusTrap(ref, true, onClose);
   const trimmed = name.trim();
-  const disabled = saving || !trimmed || trimmed === me.name;
+  const disabled = saving || !trimmed || trimmed === me.name || nameProblem(name) !== null;
 
   const save = async () => {
     setSaving(true);
@@ -35,10 +36,7 @@ export default function NameModal({ onClose }: { onClose: () => void }) {
             if (!disabled) void save();
           }}
         >
-          <label className="field" htmlFor={`${id}-name`}>
-            <span>Display name</span>
-            <input id={`${id}-name`} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
-          </label>
+          <NameField id={`${id}-name`} value={name} onChange={setName} />
           <div className="modal-actions">
             <button type="button" className="button" onClick={onClose}>
               Cancel

@@ -6,6 +6,7 @@ import { AGES, GENDERS, optionLabel, ORIENTATIONS } from "../lib/format.ts";
 import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import CountryPicker from "./CountryPicker.tsx";
+import NameField, { nameProblem } from "./NameField.tsx";
 
 export default function ProfileForm({ onDone }: { onDone: () => void }) {
   useSignals();
@@ -20,8 +21,10 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
     me.country_code && me.country_name ? { code: me.country_code, name: me.country_name } : null,
   );
   const [saving, setSaving] = useState(false);
+  const invalid = nameProblem(name) !== null;
 
   const save = async () => {
+    if (invalid) return;
     setSaving(true);
     const ok = await saveProfile(controller, {
       name,
@@ -43,10 +46,7 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
         void save();
       }}
     >
-      <label className="field" htmlFor={`${id}-name`}>
-        <span>Display name</span>
-        <input id={`${id}-name`} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
-      </label>
+      <NameField id={`${id}-name`} value={name} onChange={setName} />
       <div className="field-row">
         <label className="field" htmlFor={`${id}-gender`}>
           <span>Gender</span>
@@ -82,7 +82,7 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
         <button type="button" className="button" onClick={onDone} disabled={saving}>
           Cancel
         </button>
-        <button type="submit" className="button primary" disabled={saving}>
+        <button type="submit" className="button primary" disabled={saving || invalid}>
           {saving ? "Saving..." : "Save Changes"}
         </button>
       </div>

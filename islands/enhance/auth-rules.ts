@@ -1,5 +1,7 @@
 // What each auth form needs before its button enables (spec section 5), the live messages shown
 // as people type (the same texts as the server's), and where each form posts with JavaScript on.
+import { displayNameProblem, normaliseName, normaliseUsername, usernameProblem } from "../../src/users/names/rules.ts";
+
 export type AuthKind = "login" | "register" | "guest";
 
 export type Values = Record<string, string>;
@@ -40,11 +42,13 @@ export const rules: Record<AuthKind, Rules> = {
     ready: (v) => filled(v, registerRequired) && v.password === v.confirmPassword,
     check(v) {
       const errors: Record<string, string> = {};
-      if (v.username && !/^[A-Za-z0-9_]{3,24}$/.test(v.username)) errors.username = "Username must be 3 to 24 letters, digits or underscores";
+      const username = v.username ? usernameProblem(normaliseUsername(v.username)) : null;
+      if (username) errors.username = username;
       if (v.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errors.email = "Enter a valid e-mail address";
       if (v.password && (v.password.length < 8 || v.password.length > 128)) errors.password = "Password must be 8 to 128 characters";
       if (v.confirmPassword && v.password !== v.confirmPassword) errors.confirmPassword = "Passwords do not match";
-      if (v.name !== undefined && v.name !== "" && v.name.trim() === "") errors.name = "Name must be 1 to 50 characters";
+      const name = v.name !== undefined && v.name !== "" ? displayNameProblem(normaliseName(v.name)) : null;
+      if (name) errors.name = name;
       return { ...errors, ...adultProblem(v) };
     },
     payload: (v) => ({

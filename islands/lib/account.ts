@@ -1,5 +1,5 @@
 // The signed-in user's own account: profile edits, avatar, logout (spec sections 2, 4, 5 and 8).
-import { errorText, type ProfileChanges } from "./api.ts";
+import { ApiError, errorText, type ProfileChanges } from "./api.ts";
 import type { ChatController } from "./controller.ts";
 import { avatarProblem } from "./files.ts";
 import { getRealtime } from "./socket.ts";
@@ -15,7 +15,9 @@ export async function saveProfile(c: ChatController, changes: ProfileChanges): P
     c.notify.success("Profile updated successfully!");
     return true;
   } catch (error) {
-    c.notify.error(errorText(error, "Profile update failed"));
+    // The server's reason for the name ("Names cannot use the word ...") says more than its summary.
+    const nameReason = error instanceof ApiError ? error.fields?.name : undefined;
+    c.notify.error(nameReason ?? errorText(error, "Profile update failed"));
     return false;
   }
 }

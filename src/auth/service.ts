@@ -1,5 +1,5 @@
 // Accounts: register, log in, guests. Sessions (the row behind a token) are in sessions.ts.
-import { eq } from "drizzle-orm";
+import { eq, or } from "drizzle-orm";
 import { randomInt } from "node:crypto";
 import { users, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
@@ -8,6 +8,8 @@ import { AppError, validationError } from "../http/errors.ts";
 import { activeBan, addBanDevice, banOnOrigin, bannedError, type Origin } from "../moderation/bans.ts";
 import { iso } from "../time.ts";
 import type { Profile } from "../realtime/protocol.ts";
+import { acceptDisplayName, acceptUsername } from "../users/names/accept.ts";
+import { usernameSkeleton } from "../users/names/skeleton.ts";
 import { profileText } from "../users/profile.ts";
 import { startSession } from "./sessions.ts";
 
@@ -25,6 +27,10 @@ export interface RegisterInput {
   orientation?: string;
   profile?: Profile | null;
 }
+
+/** A name that is taken, or only looks like one that is, answers alike: nothing says which. */
+const usernameTaken = () =>
+  new AppError(409, "username_taken", "This username is already taken", { fields: { username: "This username is already taken" } });
 
 const invalidCredentials = () => new AppError(401, "invalid_credentials", "Invalid username or password");
 
@@ -50,17 +56,17 @@ export function assertNotBanned(user: UserRow, now = Date.now()): void {
 }
 
 export async function register(db: Db, secret: string, input: RegisterInput, origin: Origin = NO_ORIGIN) {
-  const name = input.name.trim();
-  if (!name) throw validationError({ name: "Name must be 1 to 50 characters" });
+  const username = acceptUsername(input.username);
+  const name = acceptDisplayName(input.name);
   const country = countryName(input.country_code);
   if (!country) throw validationError({ country_code: "Choose a country" });
   const profile = profileText(input.profile);
   assertOriginNotBanned(db, secret, origin);
-  const usernameKey = input.username.toLowerCase();
+  const usernameKey = username.toLowerCase();
+  const skeleton = usernameSkeleton(username);
   const emailKey = input.email.trim().toLowerCase();
-  if (db.select({ id: users.id }).from(users).where(eq(users.usernameKey, usernameKey)).get()) {
-    throw new AppError(409, "username_taken", "This username is already taken", { fields: { username: "This username is already taken" } });
-  }
+  const clash = or(eq(users.usernameKey, usernameKey), eq(users.usernameSkeleton, skeleton));
+  if (db.select({ id: users.id }).from(users).where(clash).get()) throw usernameTaken();
   if (db.select({ id: users.id }).from(users).where(eq(users.emailKey, emailKey)).get()) {
     throw new AppError(409, "email_taken", "An account with this e-mail already exists", { fields: { email: "An account with this e-mail already exists" } });
   }
@@ -71,8 +77,9 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
     user = db
       .insert(users)
       .values({
-        username: input.username,
+        username,
         usernameKey,
+        usernameSkeleton: skeleton,
         email: input.email.trim(),
         emailKey,
         passwordHash,
@@ -91,9 +98,7 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
       .get();
   } catch (error) {
     // Two sign-ups racing for one name: the unique index decides.
-    if (String(error).includes("UNIQUE")) {
-      throw new AppError(409, "username_taken", "This username is already taken", { fields: { username: "This username is already taken" } });
-    }
+    if (String(error).includes("UNIQUE")) throw usernameTaken();
     throw error;
   }
   return { token: startSession(db, secret, user.id, origin), user };
@@ -101,7 +106,8 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
 
 /** The account a typed username or e-mail names, if any. */
 export function findAccount(db: Db, identifier: string): UserRow | undefined {
-  const key = identifier.trim().toLowerCase();
+  // NFKC as at registration; an account keeps answering to its exact name in any case.
+  const key = identifier.normalize("NFKC").trim().toLowerCase();
   const column = key.includes("@") ? users.emailKey : users.usernameKey;
   return db.select().from(users).where(eq(column, key)).get();
 }
@@ -129,11 +135,13 @@ export function createGuest(db: Db, secret: string, gender: "male" | "female", o
   for (let attempt = 0; attempt < 20; attempt++) {
     const suffix = Array.from({ length: 6 }, () => guestAlphabet[randomInt(guestAlphabet.length)]).join("");
     const username = `Guest_${suffix}`;
-    const taken = db.select({ id: users.id }).from(users).where(eq(users.usernameKey, username.toLowerCase())).get();
+    // "Guest_l0..." and "Guest_1o..." look alike: guests are unique by skeleton too.
+    const skeleton = usernameSkeleton(username);
+    const taken = db.select({ id: users.id }).from(users).where(or(eq(users.usernameKey, username.toLowerCase()), eq(users.usernameSkeleton, skeleton))).get();
     if (taken) continue;
     const user = db
       .insert(users)
-      .values({ username, usernameKey: username.toLowerCase(), name: username, gender, isGuest: true, lastSeen: now, createdAt: now, adultConfirmedAt: now })
+      .values({ username, usernameKey: username.toLowerCase(), usernameSkeleton: skeleton, name: username, gender, isGuest: true, lastSeen: now, createdAt: now, adultConfirmedAt: now })
       .returning()
       .get();
     return { token: startSession(db, secret, user.id, origin), user };

@@ -5,8 +5,30 @@ import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { validationError } from "./errors.ts";
 
-/** A schema option read here: the message shown when the field is wrong. */
-type WithMessage = TSchema & { error?: string };
+/**
+ * Schema options read here: `error`, the message shown when the field is wrong; `normalize`, a
+ * string field's canonical form, taken before any check (NFKC names); `check`, a rule the schema
+ * cannot say, run once the schema holds, answering the field's message or null.
+ */
+type WithMessage = TSchema & {
+  error?: string;
+  normalize?: (value: string) => string;
+  check?: (value: string) => string | null;
+};
+
+const propertyOf = (schema: TObject, field: string) => schema.properties[field] as WithMessage | undefined;
+
+const NORMALIZE_MAX = 1024;
+
+function normalizeFields(schema: TObject, value: unknown): void {
+  if (typeof value !== "object" || value === null) return;
+  const record = value as Record<string, unknown>;
+  for (const [field, current] of Object.entries(record)) {
+    const normalize = propertyOf(schema, field)?.normalize;
+    // Past this a string fails any length a schema here allows: not worth normalising.
+    if (normalize && typeof current === "string" && current.length <= NORMALIZE_MAX) record[field] = normalize(current);
+  }
+}
 
 /** `convert` turns strings into numbers where the schema wants them: for query strings and HTML forms. */
 export function validate<S extends TObject>(schema: S, input: unknown, options: { convert?: boolean } = {}): Static<S> {
@@ -15,12 +37,20 @@ export function validate<S extends TObject>(schema: S, input: unknown, options: 
   }
   let value = Value.Clean(schema, Value.Clone(input));
   if (options.convert) value = Value.Convert(schema, value);
+  normalizeFields(schema, value);
   const fields: Record<string, string> = {};
   for (const error of Value.Errors(schema, value)) {
     const field = error.path.split("/")[1] ?? "";
     if (!field || fields[field]) continue;
-    const property = schema.properties[field] as WithMessage | undefined;
-    fields[field] = property?.error ?? error.message;
+    fields[field] = propertyOf(schema, field)?.error ?? error.message;
+  }
+  const record = value as Record<string, unknown>;
+  for (const field of Object.keys(schema.properties)) {
+    const check = propertyOf(schema, field)?.check;
+    const current = record[field];
+    if (!check || fields[field] || typeof current !== "string") continue;
+    const problem = check(current);
+    if (problem) fields[field] = problem;
   }
   if (Object.keys(fields).length > 0) throw validationError(fields);
   return value as Static<S>;

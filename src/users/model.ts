@@ -1,5 +1,7 @@
 // Profile fields as the API accepts them (API.md "Validation").
 import { Type as t } from "@sinclair/typebox";
+import { confusableFold } from "./names/skeleton.ts";
+import { displayNameProblem, nameMessages, normaliseName, normaliseUsername, usernameProblem } from "./names/rules.ts";
 import { genders, MAX_AGE, MIN_AGE, orientations } from "./values.ts";
 
 export { genders, orientations };
@@ -8,9 +10,12 @@ const oneOf = (values: readonly string[], error: string) =>
   t.Union(values.map((v) => t.Literal(v)), { error });
 
 export const fields = {
+  // Names are NFKC-normalised first, then held to the rules of names/rules.ts (issue 18).
   username: t.String({
     pattern: "^[A-Za-z0-9_]{3,24}$",
-    error: "Username must be 3 to 24 letters, digits or underscores",
+    error: nameMessages.username,
+    normalize: normaliseUsername,
+    check: (value: string) => usernameProblem(value, confusableFold),
   }),
   email: t.String({
     maxLength: 254,
@@ -18,7 +23,13 @@ export const fields = {
     error: "Enter a valid e-mail address",
   }),
   password: t.String({ minLength: 8, maxLength: 128, error: "Password must be 8 to 128 characters" }),
-  name: t.String({ minLength: 1, maxLength: 50, error: "Name must be 1 to 50 characters" }),
+  name: t.String({
+    minLength: 1,
+    maxLength: 50,
+    error: nameMessages.nameLength,
+    normalize: normaliseName,
+    check: (value: string) => displayNameProblem(value, confusableFold),
+  }),
   gender: oneOf(genders, "Choose a gender"),
   orientation: oneOf(orientations, "Choose an orientation"),
   age: t.Integer({ minimum: MIN_AGE, maximum: MAX_AGE, error: "Age must be a whole number from 18 to 99" }),

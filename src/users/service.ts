@@ -7,6 +7,7 @@ import { notFound, validationError } from "../http/errors.ts";
 import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
 import { afterCursor, encodeCursor, type UserCursor } from "./cursor.ts";
+import { acceptDisplayName } from "./names/accept.ts";
 import { readProfile } from "./profile.ts";
 import { forgetUser } from "./cache.ts";
 
@@ -138,8 +139,7 @@ export interface ProfileInput {
 
 export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, input: ProfileInput): UserRow {
   const userId = self.id;
-  const name = input.name.trim();
-  if (!name || name.length > 50) throw validationError({ name: "Name must be 1 to 50 characters" });
+  const name = acceptDisplayName(input.name);
   // A registered account's age stays 18 to 99 (API.md "Safety", Adult); guests may leave it empty.
   if (input.age === null && !self.isGuest) throw validationError({ age: "Age must be a whole number from 18 to 99" });
   const changes: Partial<UserRow> = { name };
