@@ -140,11 +140,18 @@ describe("changing the display name", () => {
     expect(r.body.user.name).toBe(user.name);
   });
 
-  test("answers 400, not 500, for a name of 100,000 characters", async () => {
+  test("answers 400, not 500, for a name far past the length that still fits the route's body limit", async () => {
     const me = await registerUser(t);
-    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "\u0301".repeat(100_000) } });
+    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "\u0301".repeat(3_000) } });
     expect(r.status).toBe(400);
     expect(r.body.fields.name).toBe(nameMessages.nameLength);
+  });
+
+  test("answers 413, not 500, for a name of 100,000 characters (past the route's body limit)", async () => {
+    const me = await registerUser(t);
+    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "\u0301".repeat(100_000) } });
+    expect(r.status).toBe(413);
+    expect(r.body.code).toBe("too_large");
   });
 
   test("accepts names in any script and emoji", async () => {
