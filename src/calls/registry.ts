@@ -9,6 +9,8 @@ export interface Call {
   /** The receiver's tab that answered; null while ringing (every tab rings). */
   receiverSocketId: string | null;
   answered: boolean;
+  /** Rings no tab (the callee is in Video Roulette or already gone): it can only ring out. */
+  silent?: boolean;
 }
 
 export class CallRegistry {

@@ -35,6 +35,11 @@ export class ContactRegistry {
     link(this.talkedWith, otherId, writerId);
   }
 
+  /** The people `writerId` has written to (or kept in touch with): they hear its presence at once. */
+  writtenToBy(writerId: number): ReadonlySet<number> {
+    return this.wroteTo.get(writerId) ?? NONE;
+  }
+
   /** Everyone with a conversation with `userId`, in either direction. */
   partnersOf(userId: number): ReadonlySet<number> {
     return this.talkedWith.get(userId) ?? NONE;

@@ -10,16 +10,29 @@ import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 
 export function wireLifecycle(ctx: AppContext): void {
+  const name = (userId: number) => findUser(ctx.db, userId)?.name ?? "";
+  // At once (after the grace), to the people the user wrote to: the user chose to be known to them.
   // Called only when the announced presence changes (hub.ts, presence.ts), so a flapping account
-  // neither floods anyone nor rewrites its row. Told only to the people with a conversation with
-  // the user and to sockets watching them (issue 11): announcing to everyone grew with the square
-  // of the users. People kept apart by a block never hear about each other's presence.
+  // neither floods anyone nor rewrites its row. People kept apart by a block never hear about each
+  // other's presence.
   ctx.hub.onPresence((userId, online) => {
-    setPresence(ctx.db, userId, online, Date.now());
-    ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({
-      userId,
-      name: findUser(ctx.db, userId)?.name ?? "",
-    }));
+    ctx.hub.sendAbout(userId, ctx.contacts.writtenToBy(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
+      watchers: false,
+    });
+  });
+  // Everyone else who may hear it (people who only wrote to the user, and watchers) hears it in
+  // the next batch (public-presence.ts), and the users row, which every list and profile reads,
+  // changes with that batch and carries its time as last_seen: timing a roulette partner's
+  // departure against a list must not name their account (issue 18).
+  ctx.hub.onPublicPresence((changes, at) => {
+    ctx.sqlite.transaction(() => {
+      for (const [userId, online] of changes) setPresence(ctx.db, userId, online, at);
+    })();
+    for (const [userId, online] of changes) {
+      ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
+        skip: ctx.contacts.writtenToBy(userId),
+      });
+    }
   });
 
   ctx.hub.onClose((socket, lastOfUser) => {
@@ -27,7 +40,9 @@ export function wireLifecycle(ctx: AppContext): void {
     const call = ctx.calls.of(socket.userId);
     if (call) {
       const mine = call.callerId === socket.userId ? call.callerSocketId : call.receiverSocketId;
-      const ringingEverywhereGone = mine === null && lastOfUser;
+      // A callee who leaves while it rings ends it at once only for someone they wrote to; anyone
+      // else hears "no answer" at the ring time, so a call never times a stranger's departure.
+      const ringingEverywhereGone = mine === null && lastOfUser && ctx.contacts.hasWritten(socket.userId, otherParty(call, socket.userId));
       if (mine === socket.id || ringingEverywhereGone) {
         ctx.calls.end(call);
         ctx.hub.sendToUser(otherParty(call, socket.userId), "call_ended", {});
