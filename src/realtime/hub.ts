@@ -117,9 +117,14 @@ export class Hub {
     return this.shown.isShown(userId);
   }
 
-  /** Publishes the pending batch now (tests). */
+  /** A roulette search: strangers stop seeing this user until the visit ends (public-presence.ts). */
+  hideFromStrangers(userId: number): void {
+    this.shown.hide(userId);
+  }
+
+  /** Publishes every pending change now, as a tick would once each is due (tests). */
   flushShown(): void {
-    this.shown.flush();
+    this.shown.flush(true);
   }
 
   /** Has a socket open now that has not sent `user_logout`: someone a call can reach. */

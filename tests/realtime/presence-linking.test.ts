@@ -3,6 +3,7 @@
 // a change only at the next batch; only the people a user wrote to hear it at once.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Hub } from "../../src/realtime/hub.ts";
+import { HIDE_MAX_MS, PublicPresence } from "../../src/realtime/public-presence.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
@@ -42,6 +43,7 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     // Past the grace, when presence used to say it: nothing about the victim anywhere.
     await Bun.sleep(GRACE_MS + 1500);
     expect(heard(attacker.s, "user_offline", victim.user.id)).toBe(false);
+    // (The victim is shown offline at a random time after the search, not at the session's end.)
     const profile = await t.call("GET", `/api/users/${victim.user.id}`, { token: attacker.token });
     expect(profile.body.user.is_online).toBe(true);
     expect(Date.parse(profile.body.user.last_seen)).toBe(shownAt);
@@ -79,6 +81,78 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     a2.close();
     friend.s.close();
     fan.s.close();
+  });
+
+  test("someone who starts Video Roulette before a batch showed them arrive is never shown online to strangers that visit, and is on the next", async () => {
+    const registered = await registerUser(t, { name: "Ro Ulette" });
+    const watcher = await connectedUser(t);
+    const dialer = await connectedUser(t);
+    await watcher.s.ask("presence_watch", { userIds: [registered.user.id] });
+    t.ctx.hub.flushShown();
+    const first = await connect(t.wsUrl, registered.token);
+    await first.ask("roulette_search", { userId: registered.user.id, filters: { gender: "any", country: "any" } });
+    t.ctx.hub.flushShown();
+    await Bun.sleep(300);
+    expect(heard(watcher.s, "user_online", registered.user.id)).toBe(false);
+    expect((await t.call("GET", `/api/users/${registered.user.id}`, { token: watcher.token })).body.user.is_online).toBe(false);
+    expect((await dialer.s.ask("call_user", { receiverId: registered.user.id, callerPeerId: "p1" })).data).toEqual({ status: "offline" });
+    first.close();
+    await Bun.sleep(GRACE_MS + 500);
+    t.ctx.hub.flushShown();
+    await Bun.sleep(300);
+    expect(heard(watcher.s, "user_offline", registered.user.id)).toBe(false);
+
+    const again = await connect(t.wsUrl, registered.token);
+    t.ctx.hub.flushShown();
+    expect((await watcher.s.next("user_online", 2000, about(registered.user.id))).data).toEqual({ userId: registered.user.id, name: "Ro Ulette" });
+    again.close();
+    watcher.s.close();
+    dialer.s.close();
+  });
+});
+
+describe("hiding a roulette visit from strangers", () => {
+  function recorder(random = () => 0.5) {
+    const published: [number, boolean][] = [];
+    const shown = new PublicPresence({ minMs: 60_000, maxMs: 60_000 }, (changes) => published.push(...changes), random);
+    return { shown, published };
+  }
+
+  test("someone shown online who starts roulette goes offline at a random time within the hiding window, not when the visit ends", () => {
+    const { shown, published } = recorder();
+    shown.change(1, true);
+    shown.flush();
+    shown.hide(1);
+    // The visit ends: nothing new is due; the offline waits for its own random time.
+    shown.change(1, false);
+    shown.flush();
+    expect(published).toEqual([[1, true]]);
+    expect(shown.isShown(1)).toBe(true);
+    shown.flush(true);
+    expect(published).toEqual([[1, true], [1, false]]);
+    expect(HIDE_MAX_MS).toBeGreaterThanOrEqual(5 * 60_000);
+    shown.stop();
+  });
+
+  test("coming back before the hidden offline is due shows nothing at all, and a later visit is shown as usual", () => {
+    const { shown, published } = recorder();
+    shown.change(2, true);
+    shown.flush();
+    shown.hide(2);
+    shown.change(2, true);
+    shown.change(2, false);
+    shown.change(2, true);
+    shown.flush(true);
+    expect(published).toEqual([[2, true]]);
+    shown.hide(3);
+    shown.change(3, true);
+    shown.flush(true);
+    expect(published).toEqual([[2, true]]);
+    shown.change(3, false);
+    shown.change(3, true);
+    shown.flush(true);
+    expect(published).toEqual([[2, true], [3, true]]);
+    shown.stop();
   });
 });
 

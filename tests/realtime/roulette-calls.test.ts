@@ -1,6 +1,8 @@
 // Issue 18, item 3: being in Video Roulette (searching or paired) is not observable from any call
 // answer, event or timing. Such a person is rung silently: the caller hears "ringing" and, at the
-// ring time, "no answer", exactly as from someone who lets the phone ring.
+// ring time, "no answer", exactly as from someone who lets the phone ring. Presence comes in the
+// default batches (no tick falls inside a test); each test shows everyone online with one batch
+// before anyone searches, as a while on the site would.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
 import type { Frame, TestSocket } from "../support/ws.ts";
@@ -8,13 +10,15 @@ import type { Frame, TestSocket } from "../support/ws.ts";
 setDefaultTimeout(20_000);
 
 const RING_MS = 2000;
-const t = listeningApp({ CALL_RING_SECONDS: String(RING_MS / 1000), SIGNUP_RATE_LIMIT: "1000" });
+const t = listeningApp({ CALL_RING_SECONDS: String(RING_MS / 1000), PRESENCE_BATCH_SECONDS: "30:60", SIGNUP_RATE_LIMIT: "1000" });
 
 const search = (p: ConnectedUser) => p.s.ask("roulette_search", { userId: p.user.id, filters: { gender: "any", country: "any" } });
 
+/** Two people shown online (with everyone connected so far), then paired in roulette. */
 async function paired(): Promise<{ one: ConnectedUser; other: ConnectedUser }> {
   const one = await connectedUser(t);
   const other = await connectedUser(t);
+  t.ctx.hub.flushShown();
   await search(one);
   expect((await search(other)).data.status).toBe("paired");
   await one.s.next("roulette_partner_found");
@@ -34,9 +38,9 @@ async function callAndWatch(caller: TestSocket, receiverId: number): Promise<{ a
 describe("calling someone in Video Roulette", () => {
   test("calling a paired roulette user answers exactly as calling an idle present user who lets it ring", async () => {
     const idle = await connectedUser(t);
-    const { one: inRoulette, other: partner } = await paired();
     const callerA = await connectedUser(t);
     const callerB = await connectedUser(t);
+    const { one: inRoulette, other: partner } = await paired();
 
     const [toIdle, toRoulette] = await Promise.all([callAndWatch(callerA.s, idle.user.id), callAndWatch(callerB.s, inRoulette.user.id)]);
     expect(toRoulette.ack.data).toEqual({ status: "ringing" });
@@ -55,9 +59,10 @@ describe("calling someone in Video Roulette", () => {
 
   test("someone still searching is rung silently too, and a second caller meanwhile hears busy, as for anyone being rung", async () => {
     const searching = await connectedUser(t);
-    expect((await search(searching)).data.status).toBe("searching");
     const caller = await connectedUser(t);
     const second = await connectedUser(t);
+    t.ctx.hub.flushShown();
+    expect((await search(searching)).data.status).toBe("searching");
     expect((await caller.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
     expect((await second.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p2" })).data).toEqual({ status: "busy" });
     expect((await caller.s.next("call_rejected", RING_MS + 3000)).data).toEqual({ reason: "no_answer" });
@@ -66,8 +71,8 @@ describe("calling someone in Video Roulette", () => {
   });
 
   test("the partner ringing the stranger's account hears nothing when the stranger leaves: the ring ends as no answer at its time", async () => {
-    const { one: victim, other: attacker } = await paired();
     const dialer = await connectedUser(t);
+    const { one: victim, other: attacker } = await paired();
     expect((await dialer.s.ask("call_user", { receiverId: victim.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
     const started = Date.now();
     victim.s.close();
