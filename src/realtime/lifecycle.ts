@@ -35,6 +35,14 @@ export function wireLifecycle(ctx: AppContext): void {
     }
   });
 
+  // A ban or ended sessions end a call at once, ringing or not: nobody can time that at will.
+  ctx.hub.onExpel((userId) => {
+    const call = ctx.calls.of(userId);
+    if (!call) return;
+    ctx.calls.end(call);
+    ctx.hub.sendToUser(otherParty(call, userId), "call_ended", {});
+  });
+
   ctx.hub.onClose((socket, lastOfUser) => {
     if (ctx.roulette.socketOf(socket.userId) === socket) leaveRoulette(ctx, socket.userId, "roulette_partner_disconnected");
     const call = ctx.calls.of(socket.userId);
