@@ -64,3 +64,6 @@ export class CallRegistry {
 }
 
 export const otherParty = (call: Call, userId: number): number => (call.callerId === userId ? call.receiverId : call.callerId);
+
+/** Do `userId`'s tabs know of the call? Not a callee rung silently (in Video Roulette) who never answered. */
+export const knowsOf = (call: Call, userId: number): boolean => !(call.silent && !call.answered && userId === call.receiverId);

@@ -2,7 +2,7 @@
 // who should hear it,
 // waiting messages delivered, and a closing tab's call and roulette pair ended.
 import type { AppContext } from "../context.ts";
-import { otherParty } from "../calls/registry.ts";
+import { knowsOf, otherParty } from "../calls/registry.ts";
 import { announceDelivered } from "../messages/notify.ts";
 import { deliverPending } from "../messages/service.ts";
 import { findUser, setPresence } from "../users/service.ts";
@@ -40,7 +40,8 @@ export function wireLifecycle(ctx: AppContext): void {
     const call = ctx.calls.of(userId);
     if (!call) return;
     ctx.calls.end(call);
-    ctx.hub.sendToUser(otherParty(call, userId), "call_ended", {});
+    const other = otherParty(call, userId);
+    if (knowsOf(call, other)) ctx.hub.sendToUser(other, "call_ended", {});
   });
 
   ctx.hub.onClose((socket, lastOfUser) => {
@@ -53,7 +54,8 @@ export function wireLifecycle(ctx: AppContext): void {
       const ringingEverywhereGone = mine === null && lastOfUser && ctx.contacts.hasWritten(socket.userId, otherParty(call, socket.userId));
       if (mine === socket.id || ringingEverywhereGone) {
         ctx.calls.end(call);
-        ctx.hub.sendToUser(otherParty(call, socket.userId), "call_ended", {});
+        const other = otherParty(call, socket.userId);
+        if (knowsOf(call, other)) ctx.hub.sendToUser(other, "call_ended", {});
       }
     }
   });

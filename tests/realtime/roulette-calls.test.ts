@@ -70,6 +70,17 @@ describe("calling someone in Video Roulette", () => {
     for (const p of [searching, caller, second]) p.s.close();
   });
 
+  test("a caller hanging up a silent ring tells the roulette tab nothing, and the pair goes on", async () => {
+    const caller = await connectedUser(t);
+    const { one: inRoulette, other: partner } = await paired();
+    expect((await caller.s.ask("call_user", { receiverId: inRoulette.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
+    expect((await caller.s.ask("end_call", { receiverId: inRoulette.user.id })).data).toEqual({ ended: true });
+    expect(await inRoulette.s.silent("call_ended", 300)).toBe(true);
+    expect(inRoulette.s.frames.some((f) => f.event === "incoming_call")).toBe(false);
+    expect(t.ctx.roulette.partnerOf(inRoulette.user.id)).toBe(partner.user.id);
+    for (const p of [caller, inRoulette, partner]) p.s.close();
+  });
+
   test("the partner ringing the stranger's account hears nothing when the stranger leaves: the ring ends as no answer at its time", async () => {
     const dialer = await connectedUser(t);
     const { one: victim, other: attacker } = await paired();

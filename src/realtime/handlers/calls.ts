@@ -2,7 +2,7 @@
 // through PeerJS; the server only tells each side what the other did.
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
-import { otherParty, type Call } from "../../calls/registry.ts";
+import { knowsOf, otherParty, type Call } from "../../calls/registry.ts";
 import { requireContact } from "../../messages/service.ts";
 import { refusal } from "../../privacy/gate.ts";
 import { requireAdult } from "../../users/adult.ts";
@@ -14,7 +14,7 @@ const noSuchCall = () => new AppError(404, "not_found", "This call is no longer 
 function ringOut(app: AppContext, call: Call): void {
   app.calls.end(call);
   app.hub.sendToUser(call.callerId, "call_rejected", { reason: "no_answer" });
-  if (!call.silent) app.hub.sendToUser(call.receiverId, "call_ended", {});
+  if (knowsOf(call, call.receiverId)) app.hub.sendToUser(call.receiverId, "call_ended", {});
 }
 
 /**
@@ -77,7 +77,7 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     // Only the current partner hears about it: nobody can end someone else's call.
     if (!call || otherParty(call, user.id) !== otherId) return { ended: false };
     app.calls.end(call);
-    app.hub.sendToUser(otherId, "call_ended", {});
+    if (knowsOf(call, otherId)) app.hub.sendToUser(otherId, "call_ended", {});
     return { ended: true };
   },
 };
