@@ -51,6 +51,8 @@ export interface Config {
   socketConnectsPerMinute: number;
   /** How long a user whose last socket closed stays announced online, so a quick return is not news. */
   presenceGraceMs: number;
+  /** PRESENCE_BATCH_SECONDS: how often strangers hear presence, a random time within min..max (0: at once). */
+  presenceBatch: { minMs: number; maxMs: number };
   uploadsPerMinute: number;
   /** STORAGE_QUOTA_MB: bytes of chat files one user may have stored. */
   storageQuotaBytes: number;
@@ -146,6 +148,17 @@ function socketCap(env: Env): Config["socketCap"] {
   const perAddress = Number(match?.[2]);
   if (!match || perUser < 1 || perAddress < perUser) throw new ConfigError(`SOCKET_CAP must be "per user:per address" with 1 <= per user <= per address, got "${raw}"`);
   return { perUser, perAddress };
+}
+
+/** "min:max" seconds between two presence batches, or one number for a fixed interval; "0" turns batching off. */
+function presenceBatch(env: Env): Config["presenceBatch"] {
+  const raw = (env.PRESENCE_BATCH_SECONDS ?? "").trim();
+  if (raw === "") return { minMs: 30_000, maxMs: 60_000 };
+  const match = /^(\d+)(?::(\d+))?$/.exec(raw);
+  const min = Number(match?.[1]);
+  const max = match?.[2] === undefined ? min : Number(match[2]);
+  if (!match || max < min || max > 3600) throw new ConfigError(`PRESENCE_BATCH_SECONDS must be "min:max" seconds with min <= max <= 3600, got "${raw}"`);
+  return { minMs: min * 1000, maxMs: max * 1000 };
 }
 
 function iceServers(env: Env): IceServer[] {
@@ -260,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
     peerCap: integer(env, "PEER_CAP", 4, 1, 1000),
     socketConnectsPerMinute: integer(env, "SOCKET_CONNECT_LIMIT", 30, 1, 1_000_000),
     presenceGraceMs: integer(env, "PRESENCE_GRACE_SECONDS", 5, 0, 300) * 1000,
+    presenceBatch: presenceBatch(env),
     uploadsPerMinute: integer(env, "UPLOAD_RATE_LIMIT", 60, 1, 1_000_000),
     storageQuotaBytes: integer(env, "STORAGE_QUOTA_MB", 1024, 1, 100_000_000) * 1024 * 1024,
     uploadInflightBytes: integer(env, "UPLOAD_INFLIGHT_MB", 256, 1, 1_000_000) * 1024 * 1024,

@@ -41,7 +41,7 @@ export interface AppContext {
 }
 
 export function createContext(config: Config, storage: Storage): AppContext {
-  const hub = new Hub(config.presenceGraceMs);
+  const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch);
   const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
   return {
     config,

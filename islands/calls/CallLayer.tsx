@@ -58,8 +58,9 @@ export default function CallLayer({ socket, ice, notify, children }: Props) {
     };
     window.addEventListener(START_CALL_EVENT, onStart);
     const off = socket?.on("incoming_call", ({ callerId, callerName, callerPeerId }) => {
-      // The server answers "busy" for a second caller; another tab's call is not this one's.
-      if (busy.current) return;
+      // The server answers "busy" for a second caller; another tab's call is not this one's. A tab
+      // in Video Roulette lets it ring out unseen: the caller hears "no answer", as from anyone.
+      if (busy.current || chat.store.rouletteActive.value) return;
       const avatarUrl = chat.knownUser(callerId)?.avatar_url ?? null;
       setRequest({ role: "receiver", contact: { id: callerId, name: callerName, avatarUrl }, callerPeerId });
     });

@@ -57,6 +57,8 @@ export function createStore(me: OwnUser) {
     adultPrompt: signal<((confirmed: boolean) => void) | null>(null),
     /** A call screen is open (calls/CallLayer.tsx): the toasts keep off it. */
     callOpen: signal(false),
+    /** This tab is in Video Roulette (starting, searching or paired): it never rings (calls/CallLayer.tsx). */
+    rouletteActive: signal(false),
     /** Set once this account is banned: the whole screen becomes the ban page (moderation/). */
     banned: signal<BanState | null>(null),
     /** A moderator's warnings not yet acknowledged, oldest first; the first is on screen. */

@@ -112,6 +112,14 @@ export default function Roulette() {
   const { state, localStream, remoteStream } = useSyncExternalStore(session?.subscribe ?? noSubscription, session?.getSnapshot ?? idle);
   const remoteVideo = useRef<HTMLVideoElement | null>(null);
   const started = state.status !== "disconnected" || state.starting;
+  // The server rings nobody in roulette; a call that reached this tab just before Start is not
+  // shown here either, so no ring tone reaches the stranger through the microphone (issue 18).
+  useEffect(() => {
+    store.rouletteActive.value = started;
+    return () => {
+      store.rouletteActive.value = false;
+    };
+  }, [started, store]);
   const blurNudity = store.me.value.blur_nudity !== false;
   const nudity = useNudityGuard(started, blurNudity, remoteVideo, remoteStream);
 

@@ -8,6 +8,7 @@ import { otherParty } from "../calls/registry.ts";
 import type { AppContext } from "../context.ts";
 import type { PublicUser } from "../realtime/protocol.ts";
 import { leaveRoulette } from "../realtime/handlers/roulette.ts";
+import { onlineAsSeenBy } from "../realtime/seen-by.ts";
 import { iso } from "../time.ts";
 import { findUser, toPublicUser } from "../users/service.ts";
 import { strangerCount } from "./strangers.ts";
@@ -45,8 +46,9 @@ export function unblock(ctx: AppContext, blocker: UserRow, blockedId: number): b
   ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: false });
   // Presence is told again, unless a block the other way still keeps them apart.
   if (!ctx.blocks.between(blocker.id, blockedId)) {
-    if (ctx.hub.isOnline(blocker.id)) ctx.hub.sendToUser(blockedId, "user_online", { userId: blocker.id, name: blocker.name });
-    const other = ctx.hub.isOnline(blockedId) ? findUser(ctx.db, blockedId) : undefined;
+    // As each may know it: a stranger only what the batched presence shows (issue 18).
+    if (onlineAsSeenBy(ctx, blockedId, blocker.id)) ctx.hub.sendToUser(blockedId, "user_online", { userId: blocker.id, name: blocker.name });
+    const other = onlineAsSeenBy(ctx, blocker.id, blockedId) ? findUser(ctx.db, blockedId) : undefined;
     if (other) ctx.hub.sendToUser(blocker.id, "user_online", { userId: other.id, name: other.name });
   }
   return true;

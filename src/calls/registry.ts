@@ -9,6 +9,8 @@ export interface Call {
   /** The receiver's tab that answered; null while ringing (every tab rings). */
   receiverSocketId: string | null;
   answered: boolean;
+  /** Rings no tab (the callee is in Video Roulette or already gone): it can only ring out. */
+  silent?: boolean;
 }
 
 export class CallRegistry {
@@ -62,3 +64,6 @@ export class CallRegistry {
 }
 
 export const otherParty = (call: Call, userId: number): number => (call.callerId === userId ? call.receiverId : call.callerId);
+
+/** Do `userId`'s tabs know of the call? Not a callee rung silently (in Video Roulette) who never answered. */
+export const knowsOf = (call: Call, userId: number): boolean => !(call.silent && !call.answered && userId === call.receiverId);

@@ -35,6 +35,11 @@ export class ContactRegistry {
     link(this.talkedWith, otherId, writerId);
   }
 
+  /** Have the two a conversation (a message either way, or kept in touch)? They know each other's presence at once. */
+  talked(a: number, b: number): boolean {
+    return this.talkedWith.get(a)?.has(b) ?? false;
+  }
+
   /** Everyone with a conversation with `userId`, in either direction. */
   partnersOf(userId: number): ReadonlySet<number> {
     return this.talkedWith.get(userId) ?? NONE;

@@ -1,10 +1,12 @@
 // Who is connected: every open socket by user and by session, how many per client address,
-// presence (several tabs are one presence; see presence.ts for the grace before "offline"), who
-// watches whose presence (presence-watch.ts), the coalesced online count (online-count.ts), and
-// the send helpers every handler uses. One `disconnect` path cleans up.
+// presence (several tabs are one presence; see presence.ts for the grace before "offline", and
+// public-presence.ts for the batches strangers hear it in), who watches whose presence
+// (presence-watch.ts), the coalesced online count (online-count.ts), and the send helpers every
+// handler uses. One `disconnect` path cleans up.
 import { ONLINE_COUNT_EVERY_MS, OnlineCountTicker } from "./online-count.ts";
 import { PresenceAnnouncer } from "./presence.ts";
 import { PresenceWatches } from "./presence-watch.ts";
+import { PublicPresence, type BatchWindow, type Publish } from "./public-presence.ts";
 import type { ClientSocket } from "./socket.ts";
 import { SocketGroups } from "./socket-groups.ts";
 import type { ServerEventName, ServerEvents } from "./protocol.ts";
@@ -12,6 +14,11 @@ import type { ServerEventName, ServerEvents } from "./protocol.ts";
 export interface PresenceListener {
   /** Called when a user's presence flips; the listener persists it and tells whoever should hear. */
   (userId: number, online: boolean): void;
+}
+
+export interface PublicPresenceListener {
+  /** One batch of presence as strangers see it: who changed, and the batch's time. */
+  (changes: ReadonlyMap<number, boolean>, at: number): void;
 }
 
 export interface CloseListener {
@@ -31,23 +38,35 @@ export class Hub {
   private readonly byUser = new SocketGroups<number>();
   private readonly byAddress = new Map<string, number>();
   private readonly presenceListeners: PresenceListener[] = [];
+  private readonly publicListeners: PublicPresenceListener[] = [];
   private readonly closeListeners: CloseListener[] = [];
   private readonly expelListeners: ExpelListener[] = [];
   private readonly presence: PresenceAnnouncer;
+  private readonly shown: PublicPresence;
   private readonly watches = new PresenceWatches();
   private readonly onlineCount: OnlineCountTicker;
 
   /**
    * `presenceGraceMs`: how long a user with no present socket stays announced online;
-   * `onlineCountEveryMs`: the least time between two `online_count` frames.
+   * `onlineCountEveryMs`: the least time between two `online_count` frames;
+   * `batch`: how often strangers hear presence (none: at once).
    */
-  constructor(presenceGraceMs = 0, onlineCountEveryMs = ONLINE_COUNT_EVERY_MS) {
+  constructor(presenceGraceMs = 0, onlineCountEveryMs = ONLINE_COUNT_EVERY_MS, batch: BatchWindow = { minMs: 0, maxMs: 0 }) {
     this.presence = new PresenceAnnouncer(presenceGraceMs, (userId, online) => this.announce(userId, online));
+    const publish: Publish = (changes, at) => {
+      for (const listener of this.publicListeners) listener(changes, at);
+    };
+    this.shown = new PublicPresence(batch, publish);
     this.onlineCount = new OnlineCountTicker(onlineCountEveryMs, () => this.usersOnline, (online) => this.broadcast("online_count", { online }));
   }
 
   onPresence(listener: PresenceListener): void {
     this.presenceListeners.push(listener);
+  }
+
+  /** Batches of presence as strangers see it (public-presence.ts). */
+  onPublicPresence(listener: PublicPresenceListener): void {
+    this.publicListeners.push(listener);
   }
 
   onClose(listener: CloseListener): void {
@@ -88,9 +107,24 @@ export class Hub {
     if (this.byUser.has(socket.userId, socket)) this.watches.set(socket, userIds);
   }
 
-  /** Online as everyone has been told (and as the users row says): still true during the grace. */
+  /** Online as the people in a conversation with the user have been told: still true during the grace. */
   isOnline(userId: number): boolean {
     return this.presence.isAnnounced(userId);
+  }
+
+  /** Online as strangers have been told (and as the users row says): changes only at a batch. */
+  isShown(userId: number): boolean {
+    return this.shown.isShown(userId);
+  }
+
+  /** A roulette search: strangers stop seeing this user until the visit ends (public-presence.ts). */
+  hideFromStrangers(userId: number): void {
+    this.shown.hide(userId);
+  }
+
+  /** Publishes every pending change now, as a tick would once each is due (tests). */
+  flushShown(): void {
+    this.shown.flush(true);
   }
 
   /** Has a socket open now that has not sent `user_logout`: someone a call can reach. */
@@ -158,19 +192,29 @@ export class Hub {
   }
 
   /**
-   * News about `subjectId` to every socket of `userIds` and to every socket watching the subject, once
-   * each; never to the subject, nor to anyone in `hidden` (kept apart by a block). Answers whether
-   * anyone was there to hear it, and builds the data only then.
+   * News about `subjectId` to every socket of `userIds` and, with `watchers`, to every socket
+   * watching the subject, once each; never to the subject, nor to anyone in `hidden` (kept apart by
+   * a block) or `skip` (told another way). Answers whether anyone was there to hear it, and builds
+   * the data only then.
    */
-  sendAbout<K extends ServerEventName>(subjectId: number, userIds: ReadonlySet<number>, hidden: ReadonlySet<number>, event: K, data: () => ServerEvents[K]): boolean {
+  sendAbout<K extends ServerEventName>(
+    subjectId: number,
+    userIds: ReadonlySet<number>,
+    hidden: ReadonlySet<number>,
+    event: K,
+    data: () => ServerEvents[K],
+    { watchers = true, skip = NOBODY }: { watchers?: boolean; skip?: ReadonlySet<number> } = {},
+  ): boolean {
     let text: string | null = null;
     const frame = () => (text ??= encodeEvent(event, data()));
+    const left = (userId: number) => userId === subjectId || hidden.has(userId) || skip.has(userId);
     for (const userId of userIds) {
-      if (userId === subjectId || hidden.has(userId)) continue;
+      if (left(userId)) continue;
       for (const socket of this.byUser.of(userId)) socket.sendText(frame());
     }
+    if (!watchers) return text !== null;
     for (const socket of this.watches.watchersOf(subjectId)) {
-      if (userIds.has(socket.userId) || hidden.has(socket.userId)) continue;
+      if (userIds.has(socket.userId) || left(socket.userId)) continue;
       socket.sendText(frame());
     }
     return text !== null;
@@ -191,6 +235,7 @@ export class Hub {
   /** Shutting down: every socket closes and presence stops (start-up marks everyone offline). */
   closeAll(code: number, reason: string): void {
     this.presence.stop();
+    this.shown.stop();
     this.onlineCount.stop();
     for (const socket of this.allSockets()) socket.close(code, reason);
   }
@@ -198,5 +243,8 @@ export class Hub {
   private announce(userId: number, online: boolean): void {
     this.onlineCount.changed();
     for (const listener of this.presenceListeners) listener(userId, online);
+    this.shown.change(userId, online);
   }
 }
+
+const NOBODY: ReadonlySet<number> = new Set();

@@ -2,7 +2,7 @@
 // who should hear it,
 // waiting messages delivered, and a closing tab's call and roulette pair ended.
 import type { AppContext } from "../context.ts";
-import { otherParty } from "../calls/registry.ts";
+import { knowsOf, otherParty } from "../calls/registry.ts";
 import { announceDelivered } from "../messages/notify.ts";
 import { deliverPending } from "../messages/service.ts";
 import { findUser, setPresence } from "../users/service.ts";
@@ -10,16 +10,39 @@ import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 
 export function wireLifecycle(ctx: AppContext): void {
+  const name = (userId: number) => findUser(ctx.db, userId)?.name ?? "";
+  // At once (after the grace), to the people with a conversation with the user (a message either
+  // way), as the contract has it: they know the account already.
   // Called only when the announced presence changes (hub.ts, presence.ts), so a flapping account
-  // neither floods anyone nor rewrites its row. Told only to the people with a conversation with
-  // the user and to sockets watching them (issue 11): announcing to everyone grew with the square
-  // of the users. People kept apart by a block never hear about each other's presence.
+  // neither floods anyone nor rewrites its row. People kept apart by a block never hear about each
+  // other's presence.
   ctx.hub.onPresence((userId, online) => {
-    setPresence(ctx.db, userId, online, Date.now());
-    ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({
-      userId,
-      name: findUser(ctx.db, userId)?.name ?? "",
-    }));
+    ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
+      watchers: false,
+    });
+  });
+  // Everyone else who may hear it (watchers without a conversation) hears it in
+  // the next batch (public-presence.ts), and the users row, which every list and profile reads,
+  // changes with that batch and carries its time as last_seen: timing a roulette partner's
+  // departure against a list must not name their account (issue 18).
+  ctx.hub.onPublicPresence((changes, at) => {
+    ctx.sqlite.transaction(() => {
+      for (const [userId, online] of changes) setPresence(ctx.db, userId, online, at);
+    })();
+    for (const [userId, online] of changes) {
+      ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
+        skip: ctx.contacts.partnersOf(userId),
+      });
+    }
+  });
+
+  // A ban or ended sessions end a call at once, ringing or not: nobody can time that at will.
+  ctx.hub.onExpel((userId) => {
+    const call = ctx.calls.of(userId);
+    if (!call) return;
+    ctx.calls.end(call);
+    const other = otherParty(call, userId);
+    if (knowsOf(call, other)) ctx.hub.sendToUser(other, "call_ended", {});
   });
 
   ctx.hub.onClose((socket, lastOfUser) => {
@@ -27,10 +50,13 @@ export function wireLifecycle(ctx: AppContext): void {
     const call = ctx.calls.of(socket.userId);
     if (call) {
       const mine = call.callerId === socket.userId ? call.callerSocketId : call.receiverSocketId;
-      const ringingEverywhereGone = mine === null && lastOfUser;
+      // A callee who leaves while it rings ends it at once only for someone in a conversation; anyone
+      // else hears "no answer" at the ring time, so a call never times a stranger's departure.
+      const ringingEverywhereGone = mine === null && lastOfUser && ctx.contacts.talked(socket.userId, otherParty(call, socket.userId));
       if (mine === socket.id || ringingEverywhereGone) {
         ctx.calls.end(call);
-        ctx.hub.sendToUser(otherParty(call, socket.userId), "call_ended", {});
+        const other = otherParty(call, socket.userId);
+        if (knowsOf(call, other)) ctx.hub.sendToUser(other, "call_ended", {});
       }
     }
   });

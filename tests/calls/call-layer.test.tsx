@@ -68,6 +68,19 @@ describe("CallLayer", () => {
     expect(socket.sent).toEqual([{ event: "reject_call", data: { callerId: 5 } }]);
   });
 
+  test("a tab in Video Roulette shows no incoming call and sends nothing: the call rings out for the caller", async () => {
+    const socket = new FakeSocket();
+    const { host, alerts, store } = mount(socket);
+    store.rouletteActive.value = true;
+    act(() => socket.emit("incoming_call", { callerId: 5, callerName: "Carol", callerPeerId: "peer-c" }));
+    await settle(() => false);
+    expect(host.innerHTML).toBe("");
+    expect(alerts).toEqual([]);
+    expect(socket.sent).toEqual([]);
+    expect(store.callOpen.value).toBe(false);
+    store.rouletteActive.value = false;
+  });
+
   test("an account that never confirmed being 18 is asked first, and no call starts if it says no", async () => {
     const socket = new FakeSocket();
     const { alerts, store } = mount(socket, null);

@@ -33,6 +33,13 @@ describe("configuration", () => {
     expect(c.iceServers.length).toBe(1);
   });
 
+  test("presence reaches strangers in batches of 30 to 60 s unless PRESENCE_BATCH_SECONDS says otherwise, and a wrong value is refused", () => {
+    expect(loadConfig({ DATA_DIR: dir() }).presenceBatch).toEqual({ minMs: 30_000, maxMs: 60_000 });
+    expect(loadConfig({ DATA_DIR: dir(), PRESENCE_BATCH_SECONDS: "10:20" }).presenceBatch).toEqual({ minMs: 10_000, maxMs: 20_000 });
+    expect(loadConfig({ DATA_DIR: dir(), PRESENCE_BATCH_SECONDS: "0" }).presenceBatch).toEqual({ minMs: 0, maxMs: 0 });
+    for (const bad of ["20:10", "x", "-1", "1:9999", "1.5"]) expect(() => loadConfig({ DATA_DIR: dir(), PRESENCE_BATCH_SECONDS: bad })).toThrow(ConfigError);
+  });
+
   test("generates a signing secret once, kept owner-only in DATA_DIR", () => {
     const d = dir();
     const first = loadConfig({ DATA_DIR: d }).secret;

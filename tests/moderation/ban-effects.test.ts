@@ -35,18 +35,21 @@ describe("a ban", () => {
     expect(await closeOf(peer, 100)).toBe("closed 4403");
   });
 
-  test("ends the roulette pair (the partner hears roulette_partner_disconnected) and announces the user offline", async () => {
+  test("ends the roulette pair (the partner hears roulette_partner_disconnected) and announces the user offline to the people they wrote to", async () => {
     const mod = await staff(t, "moderator");
     const a = await connectedUser(t, { gender: "male" });
     const b = await connectedUser(t, { gender: "female" });
+    const friend = await connectedUser(t);
+    await b.s.ask("send_message", { receiverId: friend.user.id, content: "hi", messageType: "text" });
     await a.s.ask("roulette_search", { userId: a.user.id, filters: { gender: "any", country: "any" } });
     await b.s.ask("roulette_search", { userId: b.user.id, filters: { gender: "any", country: "any" } });
     await a.s.next("roulette_partner_found");
-    // Roulette partners are strangers: only a watch (the people list) hears their presence.
+    // Roulette partners are strangers: a watch hears nothing that times the pair's end (issue 18).
     await a.s.ask("presence_watch", { userIds: [b.user.id] });
     ban(mod.actor, b.user.id);
     await a.s.next("roulette_partner_disconnected", 1000);
-    await a.s.next("user_offline", 1000, (f) => f.data.userId === b.user.id);
+    await friend.s.next("user_offline", 1000, (f) => f.data.userId === b.user.id);
+    expect(a.s.frames.some((f) => f.event === "user_offline" && f.data.userId === b.user.id)).toBe(false);
   });
 
   test("ends a call: the other party hears call_ended", async () => {

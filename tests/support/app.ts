@@ -34,7 +34,9 @@ export interface TestResponse {
 
 export function makeTestApp(env: Record<string, string> = {}): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), "webchat-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", LOG_LEVEL: "silent", ...env });
+  // Presence reaches strangers at once unless a test asks for the batches (PRESENCE_BATCH_SECONDS),
+  // so tests about who hears what need not wait for a tick.
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", LOG_LEVEL: "silent", PRESENCE_BATCH_SECONDS: "0", ...env });
   const storage = openStorage(dataDir);
   const ctx = createContext(config, storage);
   const app = buildApp(ctx);

@@ -3,7 +3,7 @@
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
 import { recordAnsweredCall } from "../../calls/meetings.ts";
-import { otherParty, type Call } from "../../calls/registry.ts";
+import { knowsOf, otherParty, type Call } from "../../calls/registry.ts";
 import { requireContact } from "../../messages/service.ts";
 import { refusal } from "../../privacy/gate.ts";
 import { requireAdult } from "../../users/adult.ts";
@@ -15,7 +15,16 @@ const noSuchCall = () => new AppError(404, "not_found", "This call is no longer 
 function ringOut(app: AppContext, call: Call): void {
   app.calls.end(call);
   app.hub.sendToUser(call.callerId, "call_rejected", { reason: "no_answer" });
-  app.hub.sendToUser(call.receiverId, "call_ended", {});
+  if (knowsOf(call, call.receiverId)) app.hub.sendToUser(call.receiverId, "call_ended", {});
+}
+
+/**
+ * Is the callee there, as far as this caller may know? Someone in a conversation with them knows at once;
+ * anyone else only what the batched presence says (public-presence.ts), so calling people is no
+ * faster a clock on their comings and goings than the people list (issue 18).
+ */
+function reachable(app: AppContext, callerId: number, receiverId: number): boolean {
+  return app.contacts.talked(receiverId, callerId) ? app.hub.isPresent(receiverId) : app.hub.isShown(receiverId);
 }
 
 export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call" | "end_call"> = {
@@ -25,17 +34,22 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     requireContact(app.db, user.id, receiverId);
     // A block (either way) or a "contacts only" setting answers exactly like an absent person,
     // so a call never reveals either.
-    if (!app.hub.isPresent(receiverId) || refusal(app, user.id, receiverId)) {
+    if (!reachable(app, user.id, receiverId) || refusal(app, user.id, receiverId)) {
       app.hub.send(socket, "call_rejected", { reason: "offline" });
       return { status: "offline" };
     }
-    if (app.calls.isBusy(receiverId) || app.calls.isBusy(user.id) || app.roulette.partnerOf(receiverId) !== undefined) {
+    if (app.calls.isBusy(receiverId) || app.calls.isBusy(user.id)) {
       app.hub.send(socket, "call_rejected", { reason: "busy" });
       return { status: "busy" };
     }
-    const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false };
+    // Someone in Video Roulette (searching or paired), or gone since the batch that still shows
+    // them, is rung silently: the caller hears "ringing" and, at the ring time, "no answer", as
+    // from anyone who lets it ring, so a call never reveals a roulette session (issue 18). A ring
+    // in a roulette tab would also reach the stranger through the microphone.
+    const silent = !app.hub.isPresent(receiverId) || app.roulette.socketOf(receiverId) !== undefined;
+    const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false, silent };
     app.calls.start(call, app.config.callRingMs, (unanswered) => ringOut(app, unanswered));
-    app.hub.sendToUser(receiverId, "incoming_call", { callerId: user.id, callerName: user.name, callerPeerId: data.callerPeerId });
+    if (!silent) app.hub.sendToUser(receiverId, "incoming_call", { callerId: user.id, callerName: user.name, callerPeerId: data.callerPeerId });
     return { status: "ringing" };
   },
 
@@ -66,7 +80,7 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     // Only the current partner hears about it: nobody can end someone else's call.
     if (!call || otherParty(call, user.id) !== otherId) return { ended: false };
     app.calls.end(call);
-    app.hub.sendToUser(otherId, "call_ended", {});
+    if (knowsOf(call, otherId)) app.hub.sendToUser(otherId, "call_ended", {});
     return { ended: true };
   },
 };

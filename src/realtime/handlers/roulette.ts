@@ -125,6 +125,8 @@ export const rouletteHandlers: HandlerMap<
     if (suspended) throw suspended;
     if (carriedSuspension(app, user.id)) throw suspendedError();
     if (app.roulette.partnerOf(user.id) !== undefined) leaveRoulette(app, user.id, "roulette_partner_disconnected");
+    // Strangers' presence must not time a roulette session (issue 18, realtime/public-presence.ts).
+    app.hub.hideFromStrangers(user.id);
     const filters: RouletteFilters = {
       gender: data.filters?.gender ?? "any",
       country: (data.filters?.country ?? "any") === "any" ? "any" : data.filters!.country!.toUpperCase(),

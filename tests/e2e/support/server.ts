@@ -32,7 +32,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = mkdtempSync(join(tmpdir(), "webchat-e2e-"));
   const child = Bun.spawn([process.execPath, "src/server.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ICE_SERVERS: "[]", ...env },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ICE_SERVERS: "[]", PRESENCE_BATCH_SECONDS: "0", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
