@@ -19,12 +19,12 @@
 //     the search: offline at some tick within HIDE_MAX + one window after it. A candidate fitting
 //     either is kept (the attacker does not know which case the victim was in).
 //
-//   bun bench/presence-linking.ts [trials]
+//   bun bench/presence-linking.ts [trials]   (BATCH_MIN / BATCH_MAX: the batch window in seconds, 30 / 60)
 const trials = Number(process.argv[2] ?? 200);
 const MAX_PAIRINGS = 60;
 const GRACE = 5;
 const TOLERANCE = 0.5;
-const BATCH = { min: 30, max: 60 };
+const BATCH = { min: Number(process.env.BATCH_MIN ?? 30), max: Number(process.env.BATCH_MAX ?? 60) };
 const HIDE_MAX = 600;
 const SEARCH = -10;
 const PAIRING_END = 120;
@@ -111,7 +111,7 @@ const show = (x: number) => (x > MAX_PAIRINGS ? `>${MAX_PAIRINGS}` : String(x));
 
 for (const p of profiles) {
   console.log(`\n${p.label}; ${trials} trials each; pairings to link with >50% confidence: median (90th percentile)`);
-  console.log("candidates | before (user_offline at the grace) | 30-60 s batches only | batches + roulette visit hidden");
+  console.log(`candidates | before (user_offline at the grace) | ${BATCH.min}-${BATCH.max} s batches only | batches + roulette visit hidden`);
   for (const n of sizes) {
     const cells = (["before", "batches", "after"] as const).map((d) => {
       const runs = Array.from({ length: trials }, () => pairingsNeeded(p, n, d));
