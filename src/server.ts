@@ -11,6 +11,7 @@ import { MAX_REQUEST_BYTES } from "./uploads/limits.ts";
 import { createLogger } from "./observability/log.ts";
 import { existsSync } from "node:fs";
 import { MANIFEST_FILE } from "./pages/assets/manifest.ts";
+import { drainServer, SHUTDOWN_DEADLINE_MS } from "./shutdown.ts";
 
 let config: Config;
 try {
@@ -52,12 +53,19 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  // The last resort: whatever still hangs, the process ends (SQLite's WAL makes that safe).
+  setTimeout(() => {
+    ctx.log.error("shutdown overran its deadline; exiting now", { deadline_ms: SHUTDOWN_DEADLINE_MS });
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
   ctx.log.info("shutting down: closing sockets and the database", { signal });
   stopWatching();
   stopRetention();
   stopSessionSweep();
   ctx.hub.closeAll(1001, "Server shutting down");
-  await app.stop();
+  const { cutOff, uploadsSettled } = await drainServer(app.server!, () => app.stop(true), () => ctx.uploads.inflight.bytes === 0);
+  if (cutOff > 0) ctx.log.info("requests cut off by the shutdown", { requests: cutOff });
+  if (!uploadsSettled) ctx.log.warn("uploads still cleaning up at exit; the spool is emptied at the next start");
   await checkpointer.stop();
   storage.sqlite.close();
   process.exit(0);
