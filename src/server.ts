@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { MANIFEST_FILE } from "./pages/assets/manifest.ts";
 import { resetPresence } from "./users/service.ts";
 import { drainServer, SHUTDOWN_DEADLINE_MS } from "./shutdown.ts";
+import { persistRouletteSessions } from "./roulette/persist.ts";
 
 let config: Config;
 try {
@@ -36,6 +37,8 @@ ctx.metrics.registry.collect("webchat_wal_frames", "Frames (4 KB pages) in SQLit
 ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server started the write-ahead log over.", "counter", () => checkpointer.restarts);
 // Nobody has a socket before the server listens: whoever a crash (or kill -9) left online is not.
 resetPresence(storage.db);
+// Roulette pairings of the last 10 minutes can still be reported after a restart (saved every second).
+const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.sqlite, ctx.log);
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
 // after REPORT_RETENTION_DAYS (checked now and hourly).
@@ -71,6 +74,8 @@ async function shutdown(signal: string) {
   if (!uploadsSettled) ctx.log.warn("uploads still cleaning up at exit; the spool is emptied at the next start");
   // Everyone was online until now; the next start would mark them offline, but without the time.
   resetPresence(ctx.db, Date.now());
+  // After the sockets closed, so the pairings they ended are saved as ended.
+  rouletteStore.stop();
   await checkpointer.stop();
   storage.sqlite.close();
   process.exit(0);

@@ -1,9 +1,11 @@
 // What a restart of the real server keeps and what it forgets (issue 18, items 12 and 13):
 // nobody is online until a socket opens, and a roulette partner can still be reported (or
 // blocked) by the pairing id for the 10 minutes the contract gives.
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { removeServerData, startServer, type ServerProcess } from "../support/server-process.ts";
-import { connect } from "../support/ws.ts";
+import { connect, type TestSocket } from "../support/ws.ts";
 
 afterAll(removeServerData);
 
@@ -50,6 +52,77 @@ describe("presence after a restart", () => {
         const again = await connect(second.wsUrl, online.token);
         expect((await listed(second, watcher.token, online.user.id))?.is_online).toBe(true);
         again.close();
+      } finally {
+        await first.kill();
+        await second?.kill();
+      }
+    }, 40_000);
+  }
+});
+
+/** Reads the server's database file beside it (read-only) and closes it again. */
+function readDb<T>(server: ServerProcess, read: (db: Database) => T): T {
+  const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Two guests paired in roulette who exchanged a line of text each; answers the pairing id. */
+async function pairAndChat(server: ServerProcess) {
+  const a = await server.guest("female");
+  const b = await server.guest("male");
+  const sa = await connect(server.wsUrl, a.token);
+  const sb = await connect(server.wsUrl, b.token);
+  const filters = { gender: "any", country: "any" };
+  expect((await sa.ask("roulette_search", { filters })).data).toEqual({ status: "searching" });
+  const found = sa.next("roulette_partner_found");
+  expect((await sb.ask("roulette_search", { filters })).data).toEqual({ status: "paired" });
+  const rouletteId: string = (await found).data.partner.id;
+  await sb.ask("roulette_text", { partnerId: rouletteId, text: "you will regret this" });
+  await sa.ask("roulette_text", { partnerId: rouletteId, text: "reported" });
+  return { a, b, sockets: [sa, sb] as TestSocket[], rouletteId };
+}
+
+async function until(check: () => boolean, withinMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${withinMs} ms`);
+    await Bun.sleep(25);
+  }
+}
+
+describe("roulette pairings after a restart", () => {
+  for (const how of ["SIGTERM", "SIGKILL"] as const) {
+    test(`a partner from just before a restart (${how}) can be reported by the pairing id afterwards, with the text chat`, async () => {
+      const first = await startServer();
+      let second: ServerProcess | undefined;
+      try {
+        const { a, b, sockets, rouletteId } = await pairAndChat(first);
+        if (how === "SIGKILL") {
+          // A crash keeps what was saved: wait for the second's save to hold both lines.
+          const saved = () => readDb(first, (db) => db.query("SELECT lines FROM roulette_sessions WHERE id = ?").get(rouletteId) as { lines: string } | null);
+          await until(() => (JSON.parse(saved()?.lines ?? "[]") as unknown[]).length === 2, 5_000, "the pairing being saved");
+        }
+        first.proc.kill(how);
+        await first.exited(10_000);
+        await Promise.all(sockets.map((s) => s.closed));
+
+        second = await startServer({ dataDir: first.dataDir });
+        const r = await api(second, a.token, "/api/reports", { method: "POST", body: JSON.stringify({ context: "roulette", rouletteId, reason: "harassment" }) });
+        expect(r.status).toBe(201);
+        const stored = readDb(second, (db) => db.query("SELECT reported_id AS reportedId, transcript FROM reports WHERE id = ?").get(r.body.report.id) as { reportedId: number; transcript: string });
+        expect(stored.reportedId).toBe(b.user.id);
+        expect((JSON.parse(stored.transcript) as { sender_id: number; text: string }[]).map((l) => [l.sender_id, l.text])).toEqual([
+          [b.user.id, "you will regret this"],
+          [a.user.id, "reported"],
+        ]);
+        // The other side can block by the same id; someone else still cannot use it.
+        expect((await api(second, b.token, "/api/blocks", { method: "POST", body: JSON.stringify({ rouletteId }) })).status).toBe(201);
+        const outsider = await second.guest("male");
+        expect((await api(second, outsider.token, "/api/reports", { method: "POST", body: JSON.stringify({ context: "roulette", rouletteId, reason: "spam" }) })).status).toBe(404);
       } finally {
         await first.kill();
         await second?.kill();

@@ -1,0 +1,8 @@
+CREATE TABLE `roulette_sessions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_a` integer NOT NULL,
+	`user_b` integer NOT NULL,
+	`started_at` integer NOT NULL,
+	`ended_at` integer,
+	`lines` text DEFAULT '[]' NOT NULL
+);
