@@ -6,8 +6,9 @@
 
 /** How long requests in flight may still finish normally after SIGTERM. */
 export const REQUEST_GRACE_MS = 1_000;
-/** How long uploads cut off by the forced stop may take to remove their partial files. */
-export const ABORT_CLEANUP_MS = 1_000;
+/** How long Bun may take to close the connections left, and uploads to remove their partial files (or finish storing: a picture may still be decoding). */
+export const ABORT_CLEANUP_MS = 2_000;
+const FORCED_STOP_MS = 500;
 /** Past this the process exits whatever is still pending (code 1); the database is crash-safe (WAL). */
 export const SHUTDOWN_DEADLINE_MS = 4_500;
 
@@ -32,7 +33,8 @@ export interface Drained {
 
 /**
  * Stops accepting, lets requests finish for `graceMs`, then closes every connection that is left
- * (stop(true), sockets included) and waits up to `cleanupMs` for `uploadsIdle`.
+ * (stop(true), sockets included) and waits up to `cleanupMs` for `uploadsIdle`: at most
+ * graceMs + 0.5 s + cleanupMs in all.
  * `forceStop` is the app's own stop (Elysia's runs its onStop hooks too).
  */
 export async function drainServer(
@@ -45,7 +47,7 @@ export async function drainServer(
   const stopped = server.stop(false).then(() => true);
   const finished = await Promise.race([stopped, sleep(graceMs).then(() => false)]);
   const cutOff = finished ? 0 : server.pendingRequests;
-  await Promise.race([forceStop(), sleep(cleanupMs)]);
+  await Promise.race([forceStop(), sleep(FORCED_STOP_MS)]);
   const uploadsSettled = await waitFor(uploadsIdle, cleanupMs);
   return { cutOff, uploadsSettled };
 }
