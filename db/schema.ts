@@ -205,8 +205,15 @@ export const reports = sqliteTable(
  * session. No foreign keys: users are never deleted, and a batch must never fail on one row.
  */
 export const rouletteSessions = sqliteTable("roulette_sessions", {
+  /**
+   * The row's own key, in the order rows are written: new rows go to the end of the table and old
+   * ones leave from its start, so a pass rewrites few pages (random pairing ids as the key touched
+   * pages all over the table and its index). The store keeps it on the session; nothing looks a
+   * row up by pairing id.
+   */
+  row: integer("row").primaryKey(),
   /** The opaque pairing id the partners know each other by. */
-  id: text("id").primaryKey(),
+  id: text("id").notNull(),
   userA: integer("user_a").notNull(),
   userB: integer("user_b").notNull(),
   startedAt: integer("started_at").notNull(),

@@ -1,5 +1,6 @@
 CREATE TABLE `roulette_sessions` (
-	`id` text PRIMARY KEY NOT NULL,
+	`row` integer PRIMARY KEY NOT NULL,
+	`id` text NOT NULL,
 	`user_a` integer NOT NULL,
 	`user_b` integer NOT NULL,
 	`started_at` integer NOT NULL,

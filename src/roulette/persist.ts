@@ -22,6 +22,7 @@ const c = Object.fromEntries(Object.entries(getTableColumns(rouletteSessions)).m
 const TABLE = "roulette_sessions";
 
 interface StoredRow {
+  row: number;
   id: string;
   a: number;
   b: number;
@@ -41,17 +42,17 @@ export interface SessionStore {
 
 function statements(sqlite: Database) {
   return {
-    upsert: sqlite.prepare<never, Bindings>(
+    insert: sqlite.prepare<never, Bindings>(
       `INSERT INTO ${TABLE} (${c.id}, ${c.userA}, ${c.userB}, ${c.startedAt}, ${c.endedAt}, ${c.lines})
-       VALUES ($id, $a, $b, $startedAt, $endedAt, $lines)
-       ON CONFLICT (${c.id}) DO UPDATE SET ${c.endedAt} = excluded.${c.endedAt}, ${c.lines} = excluded.${c.lines}`,
+       VALUES ($id, $a, $b, $startedAt, $endedAt, $lines)`,
     ),
-    remove: sqlite.prepare<never, Bindings>(`DELETE FROM ${TABLE} WHERE ${c.id} = $id`),
+    update: sqlite.prepare<never, Bindings>(`UPDATE ${TABLE} SET ${c.endedAt} = $endedAt, ${c.lines} = $lines WHERE ${c.row} = $row`),
+    remove: sqlite.prepare<never, Bindings>(`DELETE FROM ${TABLE} WHERE ${c.row} = $row`),
     expire: sqlite.prepare<never, Bindings>(`DELETE FROM ${TABLE} WHERE ${c.endedAt} IS NOT NULL AND ${c.endedAt} <= $before`),
     // Ended oldest first, then the ones that ran when the process stopped: the order restore() wants.
     all: sqlite.prepare<StoredRow, []>(
-      `SELECT ${c.id} AS id, ${c.userA} AS a, ${c.userB} AS b, ${c.startedAt} AS startedAt, ${c.endedAt} AS endedAt, ${c.lines} AS lines
-       FROM ${TABLE} ORDER BY ${c.endedAt} IS NULL, ${c.endedAt}`,
+      `SELECT ${c.row} AS row, ${c.id} AS id, ${c.userA} AS a, ${c.userB} AS b, ${c.startedAt} AS startedAt, ${c.endedAt} AS endedAt, ${c.lines} AS lines
+       FROM ${TABLE} ORDER BY ${c.endedAt} IS NULL, ${c.endedAt}, ${c.row}`,
     ),
   };
 }
@@ -74,7 +75,7 @@ function toSession(row: StoredRow): Session {
     if (Array.isArray(parsed)) lines = parsed.filter(isLine);
   } catch {}
   const chars = lines.reduce((sum, line) => sum + line.text.length, 0);
-  return { id: row.id, a: row.a, b: row.b, startedAt: row.startedAt, endedAt: row.endedAt, lines, chars, keep: 0, saved: true };
+  return { id: row.id, a: row.a, b: row.b, startedAt: row.startedAt, endedAt: row.endedAt, lines, chars, keep: 0, row: row.row };
 }
 
 /**
@@ -87,34 +88,43 @@ export function persistRouletteSessions(sessions: RouletteSessions, sqlite: Data
   sessions.record();
   sessions.restore(q.all.all().map(toSession));
 
-  const writeBatch = sqlite.transaction((gone: readonly string[], changed: readonly { session: Session; lines: string }[]) => {
-    for (const id of gone) q.remove.run({ id });
-    for (const { session: s, lines } of changed) q.upsert.run({ id: s.id, a: s.a, b: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines });
+  /** Answers the rows the changed sessions have now (the same order). */
+  const writeBatch = sqlite.transaction((gone: readonly number[], changed: readonly { session: Session; lines: string }[]): number[] => {
+    for (const row of gone) q.remove.run({ row });
+    return changed.map(({ session: s, lines }) => {
+      if (s.row !== 0) {
+        q.update.run({ row: s.row, endedAt: s.endedAt, lines });
+        return s.row;
+      }
+      return Number(q.insert.run({ id: s.id, a: s.a, b: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines }).lastInsertRowid);
+    });
   });
 
   /** Writes up to `maxRows` rows (and about `maxChars` of text) taken from `work`; false, with all of `work` noted again, if that failed. */
   const step = (work: SessionChanges, maxRows: number, maxChars: number): boolean => {
-    const gone: string[] = [];
+    const gone: number[] = [];
     const changed: { session: Session; lines: string }[] = [];
     let chars = 0;
     while (work.gone.length > 0 && gone.length < maxRows) gone.push(work.gone.pop()!);
     while (work.changed.length > 0 && gone.length + changed.length < maxRows && chars < maxChars) {
       const session = work.changed.pop()!;
-      // Forgotten since the pass began: nothing to write (a saved one's delete is already noted).
+      // Forgotten since the pass began: nothing to write (a saved one's row is already noted as gone).
       if (!sessions.holds(session)) continue;
       const lines = session.lines.length === 0 ? "[]" : JSON.stringify(session.lines);
       chars += lines.length;
       changed.push({ session, lines });
     }
+    let rows: number[];
     try {
-      writeBatch(gone, changed);
+      rows = writeBatch(gone, changed);
     } catch (error) {
       // Rolled back: noted again for the next pass; memory still answers reports meanwhile.
       sessions.giveBack({ changed: changed.map((c) => c.session).concat(work.changed.splice(0)), gone: gone.concat(work.gone.splice(0)) });
       log.warn("roulette sessions could not be saved; retrying", errorFields(error));
       return false;
     }
-    for (const { session } of changed) session.saved = true;
+    // Set only once committed: a rolled-back insert left no row to delete.
+    changed.forEach(({ session }, i) => (session.row = rows[i]!));
     return true;
   };
 

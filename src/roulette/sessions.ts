@@ -32,14 +32,14 @@ export interface Session {
   chars: number;
   /** Who pressed "Keep in touch": KEEP_A for `a`, KEEP_B for `b`. */
   keep: number;
-  /** Whether the store holds a row for it (so forgetting it must delete that row). */
-  saved: boolean;
+  /** The store's row for it, 0 for none yet (forgetting a saved session deletes its row). */
+  row: number;
 }
 
-/** What changed since a store last wrote: sessions to write as they are now, ids to delete. */
+/** What changed since a store last wrote: sessions to write as they are now, rows to delete. */
 export interface SessionChanges {
   changed: Session[];
-  gone: string[];
+  gone: number[];
 }
 
 export const KEEP_A = 1;
@@ -71,13 +71,13 @@ export class RouletteSessions {
   private endedChars = 0;
   /** Kept only while a store records: without one nothing would ever empty them. */
   private dirty: Set<Session> | null = null;
-  private gone: string[] = [];
+  private gone: number[] = [];
 
   constructor(private readonly now: () => number) {}
 
   /** Ending sweeps, and nothing expires without an end first, so starting need not. */
   start(a: number, b: number): Session {
-    const session: Session = { id: newId(), a, b, startedAt: this.now(), endedAt: null, lines: NO_LINES, chars: 0, keep: 0, saved: false };
+    const session: Session = { id: newId(), a, b, startedAt: this.now(), endedAt: null, lines: NO_LINES, chars: 0, keep: 0, row: 0 };
     this.sessions.set(session.id, session);
     this.dirty?.add(session);
     return session;
@@ -139,7 +139,7 @@ export class RouletteSessions {
     this.dirty ??= new Set(this.sessions.values());
   }
 
-  /** The changes since the last call. The store marks `saved` what it wrote, or gives them back. */
+  /** The changes since the last call. The store sets `row` on what it wrote, or gives them back. */
   takeChanges(): SessionChanges {
     if (!this.dirty || (this.dirty.size === 0 && this.gone.length === 0)) return { changed: [], gone: [] };
     const changes = { changed: [...this.dirty], gone: this.gone };
@@ -195,7 +195,7 @@ export class RouletteSessions {
     this.sessions.delete(id);
     if (this.dirty) {
       this.dirty.delete(session);
-      if (session.saved) this.gone.push(id);
+      if (session.row !== 0) this.gone.push(session.row);
     }
   }
 }

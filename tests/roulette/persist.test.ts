@@ -48,6 +48,21 @@ describe("saved roulette sessions", () => {
     expect(two.sessions.strangerOf(running.id, 4)).toBe(3);
   });
 
+  test("a session saved while it ran is updated in its one row when it ends and gets text", () => {
+    const store = storage();
+    const clock = { now: 4_000_000 };
+    const one = boot(store, clock);
+    const session = one.sessions.start(1, 2);
+    one.saved.flush();
+    one.sessions.addLine(session, { senderId: 1, text: "hi", at: clock.now });
+    clock.now += 5_000;
+    one.sessions.end(session);
+    one.saved.flush();
+    expect(store.sqlite.query("SELECT id, ended_at AS endedAt, lines FROM roulette_sessions").all()).toEqual([
+      { id: session.id, endedAt: 4_005_000, lines: JSON.stringify([{ senderId: 1, text: "hi", at: 4_000_000 }]) },
+    ]);
+  });
+
   test("are gone, from memory and the table, 10 minutes after they ended, even across a restart", () => {
     const store = storage();
     const clock = { now: 5_000_000 };
