@@ -6,7 +6,7 @@
 // shutdown. A pairing that starts and is forgotten between two passes costs nothing. A kill -9
 // loses at most the last second's pairings and lines; start-up reads the rest back.
 import type { Database } from "bun:sqlite";
-import { getTableColumns } from "drizzle-orm";
+import { getTableColumns, getTableName } from "drizzle-orm";
 import { rouletteSessions } from "../../db/schema.ts";
 import { errorFields, type Logger } from "../observability/log.ts";
 import { SESSION_RETAIN_MS, type RouletteSessions, type Session, type SessionChanges, type TextLine } from "./sessions.ts";
@@ -17,9 +17,9 @@ export const PERSIST_EVERY_MS = 1_000;
 const STEP_ROWS = 1_000;
 const STEP_CHARS = 512 * 1024;
 
-// Column names from the schema, so a renamed column follows.
+// Table and column names from the schema, so a rename follows.
 const c = Object.fromEntries(Object.entries(getTableColumns(rouletteSessions)).map(([key, column]) => [key, column.name])) as Record<keyof typeof rouletteSessions.$inferSelect, string>;
-const TABLE = "roulette_sessions";
+const TABLE = getTableName(rouletteSessions);
 
 interface StoredRow {
   row: number;
@@ -34,7 +34,7 @@ interface StoredRow {
 type Bindings = Record<string, string | number | null>;
 
 export interface SessionStore {
-  /** Writes what changed now (also called every PERSIST_EVERY_MS); false if the write failed. */
+  /** Writes everything not yet written, at once (the timer's passes go in steps); false if the write failed. */
   flush(): boolean;
   /** Stops the timer and writes the last changes. */
   stop(): void;
