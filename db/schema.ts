@@ -278,6 +278,31 @@ export const callMeetings = sqliteTable(
   (t) => [primaryKey({ columns: [t.userLo, t.userHi] }), index("call_meetings_answered").on(t.answeredAt)],
 );
 
+/**
+ * Roulette pairings that can still be reported (src/roulette/persist.ts): the copy on disk of the
+ * in-memory sessions, written every second and at shutdown so that a restart does not end the
+ * 10 minutes in which a partner can be reported or blocked. A row goes when memory forgets its
+ * session. No foreign keys: users are never deleted, and a batch must never fail on one row.
+ */
+export const rouletteSessions = sqliteTable("roulette_sessions", {
+  /**
+   * The row's own key, in the order rows are written: new rows go to the end of the table and old
+   * ones leave from its start, so a pass rewrites few pages (random pairing ids as the key touched
+   * pages all over the table and its index). The store keeps it on the session; nothing looks a
+   * row up by pairing id.
+   */
+  row: integer("row").primaryKey(),
+  /** The opaque pairing id the partners know each other by. */
+  id: text("id").notNull(),
+  userA: integer("user_a").notNull(),
+  userB: integer("user_b").notNull(),
+  startedAt: integer("started_at").notNull(),
+  /** Null while the pairing ran when last written; start-up ends those at the restart. */
+  endedAt: integer("ended_at"),
+  /** JSON array of the text chat's lines, {senderId, text, at}, newest last. */
+  lines: text("lines").notNull().default("[]"),
+});
+
 /** Every ban, current and past; users.banned / banned_until mirror the one in force. */
 export const bans = sqliteTable(
   "bans",
@@ -387,3 +412,4 @@ export type BanRow = typeof bans.$inferSelect;
 export type AppealRow = typeof appeals.$inferSelect;
 export type WarningRow = typeof warnings.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
+export type RouletteSessionRow = typeof rouletteSessions.$inferSelect;

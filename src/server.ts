@@ -11,6 +11,9 @@ import { MAX_REQUEST_BYTES } from "./uploads/limits.ts";
 import { createLogger } from "./observability/log.ts";
 import { existsSync } from "node:fs";
 import { MANIFEST_FILE } from "./pages/assets/manifest.ts";
+import { resetPresence } from "./users/service.ts";
+import { drainServer, SHUTDOWN_DEADLINE_MS } from "./shutdown.ts";
+import { persistRouletteSessions } from "./roulette/persist.ts";
 
 let config: Config;
 try {
@@ -36,6 +39,10 @@ const checkpointer = startCheckpointer(storage.sqlite, storage.sqlite.filename, 
 });
 ctx.metrics.registry.collect("webchat_wal_frames", "Frames (4 KB pages) in SQLite's write-ahead log at the checkpointer's last pass; the server starts it over past 65,536.", "gauge", () => checkpointer.frames);
 ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server started the write-ahead log over.", "counter", () => checkpointer.restarts);
+// Nobody has a socket before the server listens: whoever a crash (or kill -9) left online is not.
+resetPresence(storage.db);
+// Roulette pairings of the last 10 minutes can still be reported after a restart (saved every second).
+const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.sqlite, ctx.log);
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
 // after REPORT_RETENTION_DAYS (checked now and hourly).
@@ -56,12 +63,23 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  // The last resort: whatever still hangs, the process ends (SQLite's WAL makes that safe).
+  setTimeout(() => {
+    ctx.log.error("shutdown overran its deadline; exiting now", { deadline_ms: SHUTDOWN_DEADLINE_MS });
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
   ctx.log.info("shutting down: closing sockets and the database", { signal });
   stopWatching();
   stopRetention();
   stopSessionSweep();
   ctx.hub.closeAll(1001, "Server shutting down");
-  await app.stop();
+  const { cutOff, uploadsSettled } = await drainServer(app.server!, () => app.stop(true), () => ctx.uploads.inflight.bytes === 0);
+  if (cutOff > 0) ctx.log.info("requests cut off by the shutdown", { requests: cutOff });
+  if (!uploadsSettled) ctx.log.warn("uploads still cleaning up at exit; the spool is emptied at the next start");
+  // Everyone was online until now; the next start would mark them offline, but without the time.
+  resetPresence(ctx.db, Date.now());
+  // After the sockets closed, so the pairings they ended are saved as ended.
+  rouletteStore.stop();
   await checkpointer.stop();
   storage.sqlite.close();
   process.exit(0);

@@ -22,5 +22,5 @@ export const UNDER_18_RETENTION =
 /** How many of a reported conversation's latest messages a chat or message report copies. */
 export const REPORTED_MESSAGES = 50;
 
-/** How long after a roulette session its text chat stays in memory, so that it can be reported. */
+/** How long after a roulette session its text chat is kept (memory, and a copy for restarts), so that it can be reported. */
 export const ROULETTE_TEXT_MINUTES = 10;

@@ -2,7 +2,9 @@
 // partners learn about each other. A session keeps its text chat and the "keep in touch" presses
 // while it runs and for 10 minutes after it ends (the window in which it can be reported), then
 // it is forgotten. Memory is bounded: lines and characters per session, ended sessions retained,
-// and the text of all ended sessions together.
+// and the text of all ended sessions together. When a store records it (persist.ts), the
+// sessions changed and forgotten since its last write are noted for it, so that a restart keeps
+// them: a Set add per change, no database work on the pairing or text path.
 import { Fifo } from "./fifo.ts";
 
 /** How long an ended session can still be reported (and its text read into the report). */
@@ -30,6 +32,14 @@ export interface Session {
   chars: number;
   /** Who pressed "Keep in touch": KEEP_A for `a`, KEEP_B for `b`. */
   keep: number;
+  /** The store's row for it, 0 for none yet (forgetting a saved session deletes its row). */
+  row: number;
+}
+
+/** What changed since a store last wrote: sessions to write as they are now, rows to delete. */
+export interface SessionChanges {
+  changed: Session[];
+  gone: number[];
 }
 
 export const KEEP_A = 1;
@@ -59,13 +69,17 @@ export class RouletteSessions {
   private readonly ended = new Fifo<Session>();
   private endedCount = 0;
   private endedChars = 0;
+  /** Kept only while a store records: without one nothing would ever empty them. */
+  private dirty: Set<Session> | null = null;
+  private gone: number[] = [];
 
   constructor(private readonly now: () => number) {}
 
   /** Ending sweeps, and nothing expires without an end first, so starting need not. */
   start(a: number, b: number): Session {
-    const session: Session = { id: newId(), a, b, startedAt: this.now(), endedAt: null, lines: NO_LINES, chars: 0, keep: 0 };
+    const session: Session = { id: newId(), a, b, startedAt: this.now(), endedAt: null, lines: NO_LINES, chars: 0, keep: 0, row: 0 };
     this.sessions.set(session.id, session);
+    this.dirty?.add(session);
     return session;
   }
 
@@ -73,6 +87,7 @@ export class RouletteSessions {
   end(session: Session): void {
     if (session.endedAt !== null) return;
     session.endedAt = this.now();
+    this.dirty?.add(session);
     this.ended.push(session);
     this.endedCount += 1;
     this.endedChars += session.chars;
@@ -104,6 +119,7 @@ export class RouletteSessions {
     const lines = session.lines === NO_LINES ? (session.lines = [] as TextLine[]) : (session.lines as TextLine[]);
     lines.push(line);
     session.chars += line.text.length;
+    this.dirty?.add(session);
     while (lines.length > MAX_LINES || session.chars > MAX_SESSION_CHARS) {
       session.chars -= lines.shift()!.text.length;
     }
@@ -111,6 +127,51 @@ export class RouletteSessions {
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Whether `session` is still remembered (not forgotten since the caller got it). */
+  holds(session: Session): boolean {
+    return this.sessions.get(session.id) === session;
+  }
+
+  /** From now on changes are noted for a store (persist.ts), which must take them regularly. */
+  record(): void {
+    this.dirty ??= new Set(this.sessions.values());
+  }
+
+  /** The changes since the last call. The store sets `row` on what it wrote, or gives them back. */
+  takeChanges(): SessionChanges {
+    if (!this.dirty || (this.dirty.size === 0 && this.gone.length === 0)) return { changed: [], gone: [] };
+    const changes = { changed: [...this.dirty], gone: this.gone };
+    this.dirty.clear();
+    this.gone = [];
+    return changes;
+  }
+
+  /** Changes a store failed to write, noted again for its next try (those forgotten meanwhile are not). */
+  giveBack(changes: SessionChanges): void {
+    for (const session of changes.changed) if (this.holds(session)) this.dirty?.add(session);
+    this.gone.push(...changes.gone);
+  }
+
+  /**
+   * Sessions read back at start-up, ended oldest first, as running ones at the end: no pair runs
+   * after a restart, so those end now (their 10 minutes count from when the server is back).
+   * Then the usual sweep applies the retention and the budgets.
+   */
+  restore(sessions: readonly Session[]): void {
+    for (const session of sessions) {
+      if (this.sessions.has(session.id)) continue;
+      this.sessions.set(session.id, session);
+      if (session.endedAt === null) {
+        session.endedAt = this.now();
+        this.dirty?.add(session);
+      }
+      this.ended.push(session);
+      this.endedCount += 1;
+      this.endedChars += session.chars;
+    }
+    this.sweep();
   }
 
   /** Drops expired sessions, then the oldest ended ones past the count and text budgets. */
@@ -132,5 +193,9 @@ export class RouletteSessions {
       this.endedChars -= session.chars;
     }
     this.sessions.delete(id);
+    if (this.dirty) {
+      this.dirty.delete(session);
+      if (session.row !== 0) this.gone.push(session.row);
+    }
   }
 }

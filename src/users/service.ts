@@ -176,7 +176,10 @@ export function setPresence(db: Db, userId: number, online: boolean, at: number)
   forgetUser(db, userId);
 }
 
-/** After a restart nobody has a socket yet. */
-export function resetPresence(db: Db): void {
-  db.update(users).set({ isOnline: false }).where(eq(users.isOnline, true)).run();
+/** After a restart nobody has a socket yet; at a clean shutdown `lastSeen` is now for everyone still online. */
+export function resetPresence(db: Db, lastSeen?: number): void {
+  db.update(users)
+    .set(lastSeen === undefined ? { isOnline: false } : { isOnline: false, lastSeen })
+    .where(eq(users.isOnline, true))
+    .run();
 }

@@ -64,9 +64,9 @@ export function PrivacyPage({ page }: { page: PageInfo }) {
           privately: it is seen only by moderators, never by you or the person reported.
         </li>
         <li>
-          <strong>Video Roulette text chat.</strong> Not written to disk: the server holds it in memory only until the session ends and{" "}
-          {ROULETTE_TEXT_MINUTES} minutes after, so that it can go with a report. If either partner reports the other in that time, the
-          session's text chat is kept with the report.
+          <strong>Video Roulette text chat.</strong> Kept only until the session ends and {ROULETTE_TEXT_MINUTES} minutes after, so
+          that it can go with a report: in the server's memory, with a copy in its database so that a restart does not lose it, deleted
+          when that time is over. If either partner reports the other in that time, the session's text chat is kept with the report.
         </li>
         <li>
           <strong>Sessions.</strong> For each device you sign in on, a random session identifier and when it was created and last used, so

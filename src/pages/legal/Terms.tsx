@@ -65,8 +65,9 @@ export function TermsPage({ page }: { page: PageInfo }) {
           report. It is stored privately without metadata and is seen only by moderators, never by you or the person reported.
         </li>
         <li>
-          The text chat beside Video Roulette is never written to disk: the server holds it in memory only until the session ends and{" "}
-          {ROULETTE_TEXT_MINUTES} minutes after. A report made in that time keeps the session's text chat with the report.
+          The text chat beside Video Roulette is kept only until the session ends and {ROULETTE_TEXT_MINUTES} minutes after (with a
+          copy in the server's database so that a restart does not lose it, deleted when that time is over). A report made in that time
+          keeps the session's text chat with the report.
         </li>
         <li>
           Reports and their evidence are kept until a moderator closes them and then for {REPORT_RETENTION_DAYS} days.{" "}

@@ -1,0 +1,165 @@
+// Roulette sessions on disk, so that a restart does not take away the 10 minutes in which a
+// partner can be reported or blocked by the pairing id (issue 18). Memory stays the truth and
+// the hot path stays free of database work: the sessions started, ended, written in and
+// forgotten since the last pass are written every second, in transactions of at most 1,000 rows
+// one event-loop turn apart (so a busy second never stalls everything else), and all at once at
+// shutdown. A pairing that starts and is forgotten between two passes costs nothing. A kill -9
+// loses at most the last second's pairings and lines; start-up reads the rest back.
+import type { Database } from "bun:sqlite";
+import { getTableColumns, getTableName } from "drizzle-orm";
+import { rouletteSessions } from "../../db/schema.ts";
+import { errorFields, type Logger } from "../observability/log.ts";
+import { SESSION_RETAIN_MS, type RouletteSessions, type Session, type SessionChanges, type TextLine } from "./sessions.ts";
+
+/** How often changes are written: what a crash (not a clean stop) may lose. */
+export const PERSIST_EVERY_MS = 1_000;
+/** Rows (and characters of text) a timer pass writes per event-loop turn: a few milliseconds each. */
+const STEP_ROWS = 1_000;
+const STEP_CHARS = 512 * 1024;
+
+// Table and column names from the schema, so a rename follows.
+const c = Object.fromEntries(Object.entries(getTableColumns(rouletteSessions)).map(([key, column]) => [key, column.name])) as Record<keyof typeof rouletteSessions.$inferSelect, string>;
+const TABLE = getTableName(rouletteSessions);
+
+interface StoredRow {
+  row: number;
+  id: string;
+  a: number;
+  b: number;
+  startedAt: number;
+  endedAt: number | null;
+  lines: string;
+}
+
+type Bindings = Record<string, string | number | null>;
+
+export interface SessionStore {
+  /** Writes everything not yet written, at once (the timer's passes go in steps); false if the write failed. */
+  flush(): boolean;
+  /** Stops the timer and writes the last changes. */
+  stop(): void;
+}
+
+function statements(sqlite: Database) {
+  return {
+    insert: sqlite.prepare<never, Bindings>(
+      `INSERT INTO ${TABLE} (${c.id}, ${c.userA}, ${c.userB}, ${c.startedAt}, ${c.endedAt}, ${c.lines})
+       VALUES ($id, $a, $b, $startedAt, $endedAt, $lines)`,
+    ),
+    update: sqlite.prepare<never, Bindings>(`UPDATE ${TABLE} SET ${c.endedAt} = $endedAt, ${c.lines} = $lines WHERE ${c.row} = $row`),
+    remove: sqlite.prepare<never, Bindings>(`DELETE FROM ${TABLE} WHERE ${c.row} = $row`),
+    expire: sqlite.prepare<never, Bindings>(`DELETE FROM ${TABLE} WHERE ${c.endedAt} IS NOT NULL AND ${c.endedAt} <= $before`),
+    // Ended oldest first, then the ones that ran when the process stopped: the order restore() wants.
+    all: sqlite.prepare<StoredRow, []>(
+      `SELECT ${c.row} AS row, ${c.id} AS id, ${c.userA} AS a, ${c.userB} AS b, ${c.startedAt} AS startedAt, ${c.endedAt} AS endedAt, ${c.lines} AS lines
+       FROM ${TABLE} ORDER BY ${c.endedAt} IS NULL, ${c.endedAt}, ${c.row}`,
+    ),
+  };
+}
+
+const isLine = (value: unknown): value is TextLine =>
+  typeof value === "object" &&
+  value !== null &&
+  "senderId" in value &&
+  typeof value.senderId === "number" &&
+  "text" in value &&
+  typeof value.text === "string" &&
+  "at" in value &&
+  typeof value.at === "number";
+
+/** A stored row as a session; a row whose text cannot be read keeps who and when, without text. */
+function toSession(row: StoredRow): Session {
+  let lines: TextLine[] = [];
+  try {
+    const parsed: unknown = JSON.parse(row.lines);
+    if (Array.isArray(parsed)) lines = parsed.filter(isLine);
+  } catch {}
+  const chars = lines.reduce((sum, line) => sum + line.text.length, 0);
+  return { id: row.id, a: row.a, b: row.b, startedAt: row.startedAt, endedAt: row.endedAt, lines, chars, keep: 0, row: row.row };
+}
+
+/**
+ * Reads back what an earlier process left (dropping what expired meanwhile), then records every
+ * change of `sessions` and writes it every PERSIST_EVERY_MS until stop().
+ */
+export function persistRouletteSessions(sessions: RouletteSessions, sqlite: Database, log: Logger, now: () => number = Date.now): SessionStore {
+  const q = statements(sqlite);
+  q.expire.run({ before: now() - SESSION_RETAIN_MS });
+  sessions.record();
+  sessions.restore(q.all.all().map(toSession));
+
+  /** Answers the rows the changed sessions have now (the same order). */
+  const writeBatch = sqlite.transaction((gone: readonly number[], changed: readonly { session: Session; lines: string }[]): number[] => {
+    for (const row of gone) q.remove.run({ row });
+    return changed.map(({ session: s, lines }) => {
+      if (s.row !== 0) {
+        q.update.run({ row: s.row, endedAt: s.endedAt, lines });
+        return s.row;
+      }
+      return Number(q.insert.run({ id: s.id, a: s.a, b: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines }).lastInsertRowid);
+    });
+  });
+
+  /** Writes up to `maxRows` rows (and about `maxChars` of text) taken from `work`; false, with all of `work` noted again, if that failed. */
+  const step = (work: SessionChanges, maxRows: number, maxChars: number): boolean => {
+    const gone: number[] = [];
+    const changed: { session: Session; lines: string }[] = [];
+    let chars = 0;
+    while (work.gone.length > 0 && gone.length < maxRows) gone.push(work.gone.pop()!);
+    while (work.changed.length > 0 && gone.length + changed.length < maxRows && chars < maxChars) {
+      const session = work.changed.pop()!;
+      // Forgotten since the pass began: nothing to write (a saved one's row is already noted as gone).
+      if (!sessions.holds(session)) continue;
+      const lines = session.lines.length === 0 ? "[]" : JSON.stringify(session.lines);
+      chars += lines.length;
+      changed.push({ session, lines });
+    }
+    let rows: number[];
+    try {
+      rows = writeBatch(gone, changed);
+    } catch (error) {
+      // Rolled back: noted again for the next pass; memory still answers reports meanwhile.
+      sessions.giveBack({ changed: changed.map((c) => c.session).concat(work.changed.splice(0)), gone: gone.concat(work.gone.splice(0)) });
+      log.warn("roulette sessions could not be saved; retrying", errorFields(error));
+      return false;
+    }
+    // Set only once committed: a rolled-back insert left no row to delete.
+    changed.forEach(({ session }, i) => (session.row = rows[i]!));
+    return true;
+  };
+
+  let running: SessionChanges | null = null;
+  /** The timer's pass: in steps of STEP_ROWS rows, so a busy second never holds the event loop long. */
+  const tick = () => {
+    if (running) return;
+    const work = sessions.takeChanges();
+    if (work.changed.length === 0 && work.gone.length === 0) return;
+    running = work;
+    const next = () => {
+      if (running !== work) return;
+      if (!step(work, STEP_ROWS, STEP_CHARS) || (work.changed.length === 0 && work.gone.length === 0)) running = null;
+      else setImmediate(next);
+    };
+    next();
+  };
+
+  /** Everything at once: what a running pass has left, then every change since. */
+  const flush = (): boolean => {
+    if (running) {
+      const work = running;
+      running = null;
+      if (!step(work, Infinity, Infinity)) return false;
+    }
+    return step(sessions.takeChanges(), Infinity, Infinity);
+  };
+
+  const timer = setInterval(tick, PERSIST_EVERY_MS);
+  timer.unref?.();
+  return {
+    flush,
+    stop() {
+      clearInterval(timer);
+      flush();
+    },
+  };
+}

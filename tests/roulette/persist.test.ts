@@ -1,0 +1,148 @@
+// Roulette sessions saved to the database and read back by the next process (src/roulette/persist.ts):
+// the copy on disk follows memory, within the same 10 minutes and budgets.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStorage, type Storage } from "../../src/db.ts";
+import { createLogger } from "../../src/observability/log.ts";
+import { persistRouletteSessions } from "../../src/roulette/persist.ts";
+import { MAX_ENDED_SESSIONS, RouletteSessions, SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const silent = createLogger({ level: "silent", format: "text" });
+
+function storage(): Storage {
+  const dir = mkdtempSync(join(tmpdir(), "webchat-roulette-persist-"));
+  dirs.push(dir);
+  return openStorage(dir);
+}
+
+/** One "process": sessions in memory over the database, on a clock the test moves. */
+function boot(store: Storage, clock: { now: number }) {
+  const sessions = new RouletteSessions(() => clock.now);
+  const saved = persistRouletteSessions(sessions, store.sqlite, silent, () => clock.now);
+  return { sessions, saved };
+}
+
+const rows = (store: Storage) => (store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions").get() as { n: number }).n;
+
+describe("saved roulette sessions", () => {
+  test("come back after a restart with who, when and the text, running ones ended at the restart", () => {
+    const store = storage();
+    const clock = { now: 1_000_000 };
+    const one = boot(store, clock);
+    const ended = one.sessions.start(1, 2);
+    one.sessions.addLine(ended, { senderId: 2, text: "hello", at: clock.now });
+    one.sessions.end(ended);
+    const running = one.sessions.start(3, 4);
+    one.saved.flush();
+
+    clock.now += 60_000;
+    const two = boot(store, clock);
+    expect(two.sessions.strangerOf(ended.id, 1)).toBe(2);
+    expect(two.sessions.find(ended.id)?.lines).toEqual([{ senderId: 2, text: "hello", at: 1_000_000 }]);
+    expect(two.sessions.find(ended.id)?.endedAt).toBe(1_000_000);
+    expect(two.sessions.find(running.id)?.endedAt).toBe(clock.now);
+    expect(two.sessions.strangerOf(running.id, 4)).toBe(3);
+  });
+
+  test("a session saved while it ran is updated in its one row when it ends and gets text", () => {
+    const store = storage();
+    const clock = { now: 4_000_000 };
+    const one = boot(store, clock);
+    const session = one.sessions.start(1, 2);
+    one.saved.flush();
+    one.sessions.addLine(session, { senderId: 1, text: "hi", at: clock.now });
+    clock.now += 5_000;
+    one.sessions.end(session);
+    one.saved.flush();
+    expect(store.sqlite.query("SELECT id, ended_at AS endedAt, lines FROM roulette_sessions").all()).toEqual([
+      { id: session.id, endedAt: 4_005_000, lines: JSON.stringify([{ senderId: 1, text: "hi", at: 4_000_000 }]) },
+    ]);
+  });
+
+  test("are gone, from memory and the table, 10 minutes after they ended, even across a restart", () => {
+    const store = storage();
+    const clock = { now: 5_000_000 };
+    const one = boot(store, clock);
+    const old = one.sessions.start(1, 2);
+    one.sessions.end(old);
+    one.saved.flush();
+    clock.now += SESSION_RETAIN_MS - 1;
+    const fresh = one.sessions.start(3, 4);
+    one.sessions.end(fresh);
+    one.saved.flush();
+    expect(rows(store)).toBe(2);
+
+    clock.now += 1;
+    const two = boot(store, clock);
+    expect(two.sessions.find(old.id)).toBeUndefined();
+    expect(two.sessions.find(fresh.id)).toBeDefined();
+    expect(rows(store)).toBe(1);
+
+    clock.now += SESSION_RETAIN_MS;
+    const later = two.sessions.start(5, 6);
+    two.sessions.end(later); // ending sweeps
+    two.saved.flush();
+    expect(two.sessions.find(fresh.id)).toBeUndefined();
+    expect(store.sqlite.query("SELECT id FROM roulette_sessions").all()).toEqual([{ id: later.id }]);
+  });
+
+  test("leave the table when memory's budget forgets them", () => {
+    const store = storage();
+    const clock = { now: 9_000_000 };
+    const one = boot(store, clock);
+    const first = one.sessions.start(1, 2);
+    one.sessions.end(first);
+    one.saved.flush();
+    expect(rows(store)).toBe(1);
+    for (let i = 0; i < MAX_ENDED_SESSIONS; i++) one.sessions.end(one.sessions.start(10 + i, 20 + i));
+    one.saved.flush();
+    expect(one.sessions.find(first.id)).toBeUndefined();
+    expect(rows(store)).toBe(MAX_ENDED_SESSIONS);
+    // One more pushes out the oldest of them, which was saved: its row goes too.
+    one.sessions.end(one.sessions.start(7, 8));
+    one.saved.flush();
+    expect(rows(store)).toBe(MAX_ENDED_SESSIONS);
+    expect(store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions WHERE id = ?").get(first.id)).toEqual({ n: 0 });
+  });
+
+  test("a pairing that memory forgets before the next save is never written", () => {
+    const store = storage();
+    const clock = { now: 3_000_000 };
+    const one = boot(store, clock);
+    const first = one.sessions.start(1, 2);
+    one.sessions.end(first);
+    for (let i = 0; i < MAX_ENDED_SESSIONS; i++) one.sessions.end(one.sessions.start(10 + i, 20 + i));
+    const changes = () => (store.sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
+    const before = changes();
+    one.saved.flush();
+    expect(changes() - before).toBe(MAX_ENDED_SESSIONS);
+    expect(store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions WHERE id = ?").get(first.id)).toEqual({ n: 0 });
+  });
+
+  test("are saved by the timer every second, a busy second in several steps", async () => {
+    const store = storage();
+    const clock = { now: Date.now() };
+    const one = boot(store, clock);
+    for (let i = 0; i < 2_500; i++) one.sessions.end(one.sessions.start(2 * i + 1, 2 * i + 2));
+    const deadline = Date.now() + 5_000;
+    while (rows(store) < 2_500 && Date.now() < deadline) await Bun.sleep(20);
+    expect(rows(store)).toBe(2_500);
+    one.saved.stop();
+  });
+
+  test("a save that fails is tried again at the next pass", () => {
+    const store = storage();
+    const clock = { now: 2_000_000 };
+    const one = boot(store, clock);
+    const session = one.sessions.start(1, 2);
+    store.sqlite.exec("ALTER TABLE roulette_sessions RENAME TO roulette_sessions_away");
+    expect(one.saved.flush()).toBe(false);
+    store.sqlite.exec("ALTER TABLE roulette_sessions_away RENAME TO roulette_sessions");
+    expect(one.saved.flush()).toBe(true);
+    expect(store.sqlite.query("SELECT user_a AS a, user_b AS b, ended_at AS endedAt FROM roulette_sessions WHERE id = ?").get(session.id)).toEqual({ a: 1, b: 2, endedAt: null });
+  });
+});

@@ -1,0 +1,91 @@
+// The real server as a child process (`bun src/server.ts`), for tests of start-up, shutdown and
+// restarts: a temporary DATA_DIR (or a given one, to start again on the same data), a free port.
+//
+//   const server = await startServer();            // healthy before it returns
+//   const guest = await server.guest("female");    // { token, user }
+//   server.proc.kill("SIGTERM"); await server.exited(5_000);
+//   const again = await startServer({ dataDir: server.dataDir });
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..", "..");
+
+export interface ServerProcess {
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  port: number;
+  dataDir: string;
+  url: string;
+  wsUrl: string;
+  /** A new guest account (18+ confirmed) through the public API. */
+  guest(gender?: "female" | "male"): Promise<{ token: string; user: { id: number } }>;
+  /** The exit code, or an error if the process is still running after `withinMs`. */
+  exited(withinMs: number): Promise<number>;
+  /** Kills it (SIGKILL) if it still runs; for finally blocks. */
+  kill(): Promise<void>;
+}
+
+const made: string[] = [];
+
+/** Removes every data folder startServer made; call from afterAll. */
+export function removeServerData(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export function freePort(): number {
+  const s = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string>; healthyWithinMs?: number } = {}): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "webchat-process-"));
+  if (!options.dataDir) made.push(dataDir);
+  const port = freePort();
+  const proc = Bun.spawn([process.execPath, "src/server.ts"], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: process.env.TEST_SERVER_LOG_LEVEL ?? "warn", ...options.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    proc,
+    port,
+    dataDir,
+    url,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    async guest(gender = "female") {
+      const r = await fetch(`${url}/api/guest/create`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ gender, adult: true }) });
+      if (r.status !== 201 && r.status !== 200) throw new Error(`guest/create answered ${r.status}: ${await r.text()}`);
+      return ((await r.json()) as { data: { token: string; user: { id: number } } }).data;
+    },
+    async exited(withinMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the server was still running ${withinMs} ms later`)), withinMs);
+      });
+      try {
+        return await Promise.race([proc.exited, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async kill() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  };
+  const until = Date.now() + (options.healthyWithinMs ?? 15_000);
+  while (Date.now() < until) {
+    if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return server;
+    } catch {}
+    await Bun.sleep(50);
+  }
+  await server.kill();
+  throw new Error("the server did not become healthy");
+}
