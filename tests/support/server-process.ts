@@ -45,7 +45,8 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   const port = freePort();
   const proc = Bun.spawn([process.execPath, "src/server.ts"], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: process.env.TEST_SERVER_LOG_LEVEL ?? "warn", ...options.env },
+    // Presence reaches strangers at once unless a test asks for the batches, as in tests/support/app.ts.
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: process.env.TEST_SERVER_LOG_LEVEL ?? "warn", PRESENCE_BATCH_SECONDS: "0", ...options.env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
