@@ -122,6 +122,8 @@ async function watchDisagreement(page: Page, name: string): Promise<() => Promis
 }
 
 let bobId = 0;
+/** A third account's session, to ask the server about Bob. */
+let probeToken = "";
 
 beforeAll(async () => {
   // A short grace keeps the "leaves" half quick; the rule is the same at the default 5 s.
@@ -129,6 +131,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   await registerAccount(server, "alice", "Alice");
   bobId = (await registerAccount(server, "bob", "Bob", { gender: "male", age: 34 })).user.id;
+  probeToken = (await registerAccount(server, "probe", "Probe")).token;
 });
 
 afterAll(async () => {
@@ -139,8 +142,7 @@ afterAll(async () => {
 
 /** Bob's presence as the server tells anyone who asks. */
 async function bobOnline(): Promise<boolean> {
-  const { token } = await registerAccount(server, `probe${Date.now()}${Math.random().toString(36).slice(2, 6)}`, "Probe");
-  const answer = await fetch(`${server.url}/api/users/${bobId}`, { headers: { authorization: `Bearer ${token}` } });
+  const answer = await fetch(`${server.url}/api/users/${bobId}`, { headers: { authorization: `Bearer ${probeToken}` } });
   return ((await answer.json()) as { user: { is_online: boolean } }).user.is_online;
 }
 
@@ -201,15 +203,18 @@ describe("presence at 1280 px", () => {
       for (const socket of w.__sockets) socket.close();
     });
     const bob = await open("bob");
-    const until = Date.now() + PRESENCE_TIMEOUT_MS;
-    while (!(await bobOnline()) && Date.now() < until) await Bun.sleep(100);
-    await alice.evaluate(() => {
-      (window as unknown as { __cut: boolean }).__cut = false;
-    });
-    // Back online, the chat list is loaded again and says Bob is online: so must the header.
-    await waitAgree(alice, "Bob", true, "header");
-    await screenshot(alice, "presence-online-after-outage");
-    await leave(bob);
+    try {
+      const until = Date.now() + PRESENCE_TIMEOUT_MS;
+      while (!(await bobOnline()) && Date.now() < until) await Bun.sleep(100);
+      await alice.evaluate(() => {
+        (window as unknown as { __cut: boolean }).__cut = false;
+      });
+      // Back online, the chat list is loaded again and says Bob is online: so must the header.
+      await waitAgree(alice, "Bob", true, "header");
+      await screenshot(alice, "presence-online-after-outage");
+    } finally {
+      await leave(bob);
+    }
     await waitAgree(alice, "Bob", false, "header");
     await leave(alice);
   }, 60_000);

@@ -47,9 +47,9 @@ describe("the chat header, the profile and the sidebar agree", () => {
   const offlineBob = user({ id: 2, name: "Bob", is_online: false });
   const onlineBob: ChatUser = { ...offlineBob, is_online: true };
 
-  function screen(chatList: () => ChatUser[]) {
+  function screen(chatList: () => ChatUser[], people: () => ChatUser[] = () => [offlineBob]) {
     return harness({
-      "GET /api/users": () => ({ users: [offlineBob], total: 1, online: 0 }),
+      "GET /api/users": () => ({ users: people(), total: 1, online: 0 }),
       "GET /api/messages/chat-users-with-messages": () => ({ users: chatList() }),
       "GET /api/messages/unread/count": () => ({ unread_count: 0 }),
       "GET /api/messages/unread/per-user": () => ({ items: [] }),
@@ -83,6 +83,25 @@ describe("the chat header, the profile and the sidebar agree", () => {
     expect(status(el)).toEqual({ header: "Online", row: "presence-dot is-online" });
     act(() => controller.setViewMode("profile"));
     expect(text(el.querySelector(".profile-view .presence-line"))).toBe("Online");
+    controller.stop();
+  });
+
+  test("when the people list is loaded again (a newcomer joined) and says the open contact is online, the header says Online too", async () => {
+    let people = [offlineBob];
+    const { controller } = screen(() => [], () => people);
+    const el = await render(controller, <ChatScreen />);
+    await act(async () => {
+      await controller.start();
+    });
+    act(() => controller.select(offlineBob, "chat"));
+    await settle();
+    expect(text(el.querySelector(".chat-header .status-text"))).toBe("Offline");
+    people = [onlineBob];
+    await act(async () => {
+      await controller.loadUsers();
+    });
+    expect(text(el.querySelector(".chat-header .status-text"))).toBe("Online");
+    expect(text(el.querySelector(".sidebar-panel .row .row-status"))).toBe("Online");
     controller.stop();
   });
 
