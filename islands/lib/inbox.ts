@@ -4,7 +4,7 @@ import { batch } from "@preact/signals-react";
 import type { ChatController } from "./controller.ts";
 import { chatsWithMessage, fallbackUser, sortUsers, withUser } from "./lists.ts";
 import { addMessages, incomingOutcome } from "./messages.ts";
-import { bookStamp, learnList } from "./presence-book.ts";
+import { bookStamp, learnList, live } from "./presence-book.ts";
 import type { ChatUser, Message } from "./types.ts";
 
 /** A message I sent: shown once, listed, and the view scrolls to it. */
@@ -71,8 +71,9 @@ async function fetchSender(c: ChatController, message: Message): Promise<ChatUse
     user = fallbackUser(message);
   }
   batch(() => {
-    c.store.users.value = sortUsers(withUser(c.store.users.value, user));
     c.store.presence.value = learnList(c.store.presence.value, [user], stamp);
+    user = live(c.store.presence.value, user);
+    c.store.users.value = sortUsers(withUser(c.store.users.value, user));
   });
   return user;
 }

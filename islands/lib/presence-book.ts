@@ -55,6 +55,11 @@ export function live<T extends ChatUser>(book: PresenceBook, user: T): T {
   return { ...user, is_online: fact.online, last_seen: fact.lastSeen };
 }
 
+/** A list as the book has it: what a newer event said wins over an older answer's copy (for sorting and filtering). */
+export function livePresence<T extends ChatUser>(book: PresenceBook, users: readonly T[]): T[] {
+  return users.map((u) => live(book, u));
+}
+
 /** Whether the book says `userId` is online; null when it has never heard of them. */
 export function isOnline(book: PresenceBook, userId: number): boolean | null {
   return book.facts.get(userId)?.online ?? null;

@@ -129,4 +129,29 @@ describe("the chat header, the profile and the sidebar agree", () => {
     detach();
     controller.stop();
   });
+
+  test("an older people-list answer that lands after an event is kept as the event has it, so the list sorts and counts the contact as online", async () => {
+    const carol = user({ id: 3, name: "Carol", is_online: true, last_seen: "2026-01-02T00:00:00.000Z" });
+    const held: { answer?: () => void } = {};
+    const { controller, routes } = screen(() => []);
+    routes.set("GET /api/users", () => new Promise((resolve) => (held.answer = () => resolve({ users: [carol, offlineBob], total: 2, online: 1 }))));
+    // Bob is already listed, so his coming online is an event about someone known (no reload of its own).
+    controller.store.users.value = [offlineBob];
+    const socket = emitter();
+    const detach = attachChatEvents(controller, socket);
+    const loading = controller.loadUsers();
+    await settle();
+    socket.emit("user_online", { userId: 2, name: "Bob" });
+    held.answer?.();
+    await loading;
+    const listed = controller.store.users.value;
+    expect(listed.map((u) => [u.name, u.is_online])).toEqual([
+      ["Carol", true],
+      ["Bob", true],
+    ]);
+    // The count was taken before Bob came online: one more than it said.
+    expect(controller.store.onlineCount.value).toBe(3);
+    detach();
+    controller.stop();
+  });
 });
