@@ -161,7 +161,7 @@ export class PeopleList {
         const shown = new Set(this.store.users.value.map((u) => u.id));
         const added = page.users.filter((u) => !shown.has(u.id));
         this.store.presence.value = learnList(this.store.presence.value, page.users, stamp);
-        this.store.users.value = sortUsers([...this.store.users.value, ...livePresence(this.store.presence.value, added)]);
+        this.store.users.value = sortUsers(livePresence(this.store.presence.value, [...this.store.users.value, ...added]));
         if (this.count.value) this.count.value = withReported(this.count.value, added);
         this.noteEveryone(this.current, added);
         this.cursor = page.nextCursor ?? null;
