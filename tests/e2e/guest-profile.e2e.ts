@@ -32,10 +32,12 @@ for (const [label, size] of [
       try {
         await page.goto("/");
         await page.click("label[for=tab-guest]");
-        await page.click(".panel-guest label:has-text('Male')");
+        await page.locator(".panel-guest label:has(input[value=male])").click();
         await page.check("#guest-adult");
         await page.click(".panel-guest button[type=submit]");
         await page.locator(".chat-app .tab-bar").waitFor();
+        // The tab bar is rendered on the server: a click before hydration would be lost.
+        await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
         await page.locator('[data-tab="settings"]').click();
         await page.getByRole("button", { name: /Profile Settings/ }).click();
         await page.getByRole("button", { name: "Edit Profile" }).click();
