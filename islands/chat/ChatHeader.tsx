@@ -2,6 +2,7 @@
 // menu with the profile, Block or Unblock, and Report.
 import { useSignals } from "@preact/signals-react/runtime";
 import { openDialog, unblockUser } from "../lib/safety.ts";
+import { live } from "../lib/presence-book.ts";
 import type { ChatUser } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import Menu from "./Menu.tsx";
@@ -14,9 +15,11 @@ export interface StartCallDetail {
   contactName: string;
 }
 
-export default function ChatHeader({ contact }: { contact: ChatUser }) {
+export default function ChatHeader({ contact: selected }: { contact: ChatUser }) {
   useSignals();
   const controller = useChat();
+  // `selected` is the contact as clicked; presence is read from the book, as the sidebar row reads it.
+  const contact = live(controller.store.presence.value, selected);
   const blocked = controller.store.blocked.value[contact.id] === true;
   // A block hides presence both ways: the blocker stops hearing it, so a stale "Online" would lie.
   const online = contact.is_online && !blocked;

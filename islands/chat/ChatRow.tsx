@@ -2,6 +2,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { isImageName } from "../lib/files.ts";
 import { badgeText, chatTimeLabel, previewText } from "../lib/format.ts";
+import { live } from "../lib/presence-book.ts";
 import type { ChatUser, Message } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
@@ -16,10 +17,11 @@ function preview(message: Message): string {
   return previewText(message.content);
 }
 
-export default function ChatRow({ user, now }: { user: ChatUser; now: Date }) {
+export default function ChatRow({ user: listed, now }: { user: ChatUser; now: Date }) {
   useSignals();
   const controller = useChat();
   const { store } = controller;
+  const user = live(store.presence.value, listed);
   const meId = store.me.value.id;
   const selected = store.selected.value?.id === user.id;
   const latest = user.latest_message ?? null;

@@ -1,6 +1,7 @@
 // A searchable country dropdown with flags (GET /api/geo/countries, loaded on first open).
 import { useEffect, useId, useRef, useState } from "react";
 import { flagEmoji } from "../lib/format.ts";
+import type { DetectedCountry } from "../lib/country-detect.ts";
 import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import { searchCountries } from "../lib/country-search.ts";
@@ -9,9 +10,11 @@ interface Props {
   value: Country | null;
   onChange: (country: Country | null) => void;
   labelledBy: string;
+  /** Offered first while nothing is chosen and nothing is searched (the detected country, else the fallback). */
+  suggested?: DetectedCountry | null;
 }
 
-export default function CountryPicker({ value, onChange, labelledBy }: Props) {
+export default function CountryPicker({ value, onChange, labelledBy, suggested = null }: Props) {
   const controller = useChat();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
@@ -39,7 +42,9 @@ export default function CountryPicker({ value, onChange, labelledBy }: Props) {
     return () => document.removeEventListener("pointerdown", onPointer);
   }, [open]);
 
-  const shown = searchCountries(countries ?? [], query);
+  const found = searchCountries(countries ?? [], query);
+  const offered = !value && !query.trim() && suggested ? found.find((c) => c.code === suggested.code) : undefined;
+  const shown = offered ? [offered, ...found.filter((c) => c !== offered)] : found;
   const pick = (country: Country) => {
     onChange(country);
     setOpen(false);
@@ -89,6 +94,12 @@ export default function CountryPicker({ value, onChange, labelledBy }: Props) {
                 <li key={c.code} role="option" aria-selected={value?.code === c.code}>
                   <button type="button" onClick={() => pick(c)}>
                     <span aria-hidden="true">{flagEmoji(c.code)}</span> {c.name}
+                    {c === offered && (
+                      <>
+                        {" "}
+                        <span className="detected-badge">{suggested?.detected ? "Detected" : "Suggested"}</span>
+                      </>
+                    )}
                   </button>
                 </li>
               ))

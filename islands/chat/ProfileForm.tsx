@@ -1,8 +1,9 @@
 // Edit Profile: display name, gender, age, country and orientation; 'Save Changes' or 'Cancel'.
 import { useSignals } from "@preact/signals-react/runtime";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { saveProfile } from "../lib/account.ts";
 import { AGES, GENDERS, optionLabel, ORIENTATIONS } from "../lib/format.ts";
+import type { DetectedCountry } from "../lib/country-detect.ts";
 import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import CountryPicker from "./CountryPicker.tsx";
@@ -22,6 +23,17 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
   );
   const [saving, setSaving] = useState(false);
   const invalid = nameProblem(name) !== null;
+  // No country yet (every guest starts so): the picker offers the detected one first, else US.
+  const [suggested, setSuggested] = useState<DetectedCountry | null>(null);
+  const hasCountry = Boolean(me.country_code);
+  useEffect(() => {
+    if (hasCountry) return;
+    let live = true;
+    void controller.api.detectCountry().then((found) => live && setSuggested(found));
+    return () => {
+      live = false;
+    };
+  }, [hasCountry, controller]);
 
   const save = async () => {
     if (invalid) return;
@@ -68,7 +80,7 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
       </div>
       <div className="field">
         <span id={`${id}-country`}>Country</span>
-        <CountryPicker value={country} onChange={setCountry} labelledBy={`${id}-country`} />
+        <CountryPicker value={country} onChange={setCountry} labelledBy={`${id}-country`} suggested={suggested} />
       </div>
       <label className="field" htmlFor={`${id}-orientation`}>
         <span>Orientation</span>

@@ -2,6 +2,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { flagEmoji, longDate, optionLabel } from "../lib/format.ts";
 import { openDialog, unblockUser } from "../lib/safety.ts";
+import { live } from "../lib/presence-book.ts";
 import type { ChatUser } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
@@ -16,9 +17,10 @@ function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
-export default function ProfileView({ user }: { user: ChatUser }) {
+export default function ProfileView({ user: selected }: { user: ChatUser }) {
   useSignals();
   const controller = useChat();
+  const user = live(controller.store.presence.value, selected);
   const details: [string, string][] = [
     ["Gender", optionLabel(user.gender)],
     ["Age", user.age ? String(user.age) : ""],

@@ -1,14 +1,16 @@
 // One person in the All Users list.
 import { useSignals } from "@preact/signals-react/runtime";
 import { badgeText, flagEmoji, optionLabel, relativeTime } from "../lib/format.ts";
+import { live } from "../lib/presence-book.ts";
 import type { ChatUser } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 
-export default function UserRow({ user }: { user: ChatUser }) {
+export default function UserRow({ user: listed }: { user: ChatUser }) {
   useSignals();
   const controller = useChat();
   const { store } = controller;
+  const user = live(store.presence.value, listed);
   const selected = store.selected.value?.id === user.id;
   const unread = badgeText(store.unreadByUser.value[user.id] ?? 0);
   const details = [user.age ? String(user.age) : "", optionLabel(user.gender), user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""]

@@ -1,5 +1,6 @@
 // The landing page's script (no React): enhances the three auth forms, the country picker with
 // detection, and the User Agreement modal. Everything here also works without it, more plainly.
+import { detectCountry } from "../lib/country-detect.ts";
 import { enhanceAuthForm } from "./auth-form.ts";
 import type { AuthKind } from "./auth-rules.ts";
 import { enhanceCountryPicker } from "./country-picker.ts";
@@ -22,18 +23,15 @@ if (select && registerTab) {
   let detecting = false;
 
   // Spec section 4: on the Register tab, detect when no country is chosen and none is being
-  // detected. A failure is only logged; the visitor picks a country by hand.
+  // detected. Only a detected country is set: after a failure (logged by detectCountry, whose
+  // US fallback is not applied here) the visitor picks one by hand.
   const detect = async () => {
     if (!registerTab.checked || picker.hasValue() || detecting) return;
     detecting = true;
     picker.setDetecting(true);
     try {
-      const answer = (await (await fetch("/api/geo/country")).json()) as { success?: boolean; message?: string; data?: { countryCode?: string } };
-      const code = answer.success ? answer.data?.countryCode : undefined;
-      if (code && !picker.hasValue()) picker.choose(code, true);
-      else if (!code) console.info(`Country detection: ${answer.message ?? "Country not detected"}`);
-    } catch (error) {
-      console.info("Country detection failed:", error);
+      const country = await detectCountry();
+      if (country.detected && !picker.hasValue()) picker.choose(country.code, true);
     } finally {
       detecting = false;
       picker.setDetecting(false);

@@ -1,5 +1,6 @@
 // HTTP client for the contract in API.md: bearer token on every call, errors parsed from
 // {error, code, fields} into ApiError.
+import { detectCountry } from "./country-detect.ts";
 import { perf, routeKind } from "./perf.ts";
 import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem, WarningNotice } from "./types.ts";
 import type { PeoplePage } from "./user-search.ts";
@@ -98,6 +99,8 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
     user: (id: number) => call<{ user: PublicUser }>("GET", `/api/users/${id}`),
     updateProfile: (changes: ProfileChanges) => call<{ user: OwnUser }>("PUT", "/api/users/profile", changes),
     countries: () => call<{ countries: Country[] }>("GET", "/api/geo/countries"),
+    /** The detected country, else US, United States (never throws). */
+    detectCountry: () => detectCountry((path) => fetcher(path, { credentials: "same-origin" })),
     messages: (contactId: number, before: string | null) =>
       call<MessagePage>(
         "GET",

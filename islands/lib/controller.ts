@@ -7,6 +7,7 @@ import { batches, acceptableFiles } from "./files.ts";
 import { addOwnMessage } from "./inbox.ts";
 import { sortChats } from "./lists.ts";
 import { addMessages, clientMessageId } from "./messages.ts";
+import { bookStamp, learnList, livePresence } from "./presence-book.ts";
 import type { RealtimeClient } from "./socket.ts";
 import { showRefusal } from "./safety.ts";
 import { findSavedUser, KEYS, readSaved, saveSelection, writeKey } from "./storage.ts";
@@ -92,6 +93,7 @@ export class ChatController {
 
   async loadChats(): Promise<void> {
     const stamp = this.unread.stamp();
+    const presenceStamp = bookStamp(this.store.presence.value);
     let users: ChatUser[] = [];
     try {
       users = (await this.api.chatUsers()).users;
@@ -104,7 +106,8 @@ export class ChatController {
       }
     }
     batch(() => {
-      this.store.chats.value = sortChats(users);
+      this.store.presence.value = learnList(this.store.presence.value, users, presenceStamp);
+      this.store.chats.value = sortChats(livePresence(this.store.presence.value, users));
       this.store.chatsLoading.value = false;
       const known: Record<number, boolean> = {};
       for (const u of users) if (u.is_contact !== undefined) known[u.id] = u.is_contact;

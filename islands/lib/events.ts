@@ -5,6 +5,7 @@ import { addOwnMessage, receiveMessage } from "./inbox.ts";
 import { applyBlock } from "./safety.ts";
 import { sortUsers, withPresence } from "./lists.ts";
 import { markDelivered, markRead } from "./messages.ts";
+import { isOnline, learnEvent } from "./presence-book.ts";
 import { recounted } from "./user-search.ts";
 import type { RealtimeClient } from "./socket.ts";
 import type { Message } from "./types.ts";
@@ -101,17 +102,24 @@ function updateMessages(c: ChatController, change: (list: Message[]) => Message[
   });
 }
 
+/**
+ * The book (presence-book.ts) is what every place shows; the lists' copies are updated too, since
+ * the people list is ordered and filtered by them.
+ */
 function setPresence(c: ChatController, userId: number, online: boolean): void {
   const { store } = c;
   const now = new Date();
   batch(() => {
+    store.presence.value = learnEvent(store.presence.value, userId, online, now);
     store.users.value = sortUsers(withPresence(store.users.value, userId, online, now));
     store.chats.value = withPresence(store.chats.value, userId, online, now);
-    const selected = store.selected.value;
-    if (selected?.id === userId) store.selected.value = withPresence([selected], userId, online, now)[0] ?? selected;
     if (!online && store.typing.value[userId]) store.typing.value = { ...store.typing.value, [userId]: false };
   });
 }
+
+/** Whether this tab showed `userId` as online before an event: the book, else a list's copy. */
+const shownOnline = (c: ChatController, userId: number): boolean =>
+  isOnline(c.store.presence.value, userId) ?? c.knownUser(userId)?.is_online === true;
 
 /** Subscribes every chat-screen handler; returns one function that removes them all. */
 export function attachChatEvents(c: ChatController, socket: Subscriber, timings: EventTimings = {}): () => void {
@@ -138,14 +146,14 @@ export function attachChatEvents(c: ChatController, socket: Subscriber, timings:
     }),
     socket.on("user_online", ({ userId, name }) => {
       if (userId === me()) return;
-      const wasOnline = c.knownUser(userId)?.is_online === true;
+      const wasOnline = shownOnline(c, userId);
       setPresence(c, userId, true);
       if (!c.knownUser(userId)) people.request();
       toasts.online(userId, name, wasOnline);
     }),
     socket.on("user_offline", ({ userId, name }) => {
       if (userId === me()) return;
-      const wasOnline = c.knownUser(userId)?.is_online === true;
+      const wasOnline = shownOnline(c, userId);
       setPresence(c, userId, false);
       toasts.offline(userId, name, wasOnline);
     }),

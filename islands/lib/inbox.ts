@@ -4,6 +4,7 @@ import { batch } from "@preact/signals-react";
 import type { ChatController } from "./controller.ts";
 import { chatsWithMessage, fallbackUser, sortUsers, withUser } from "./lists.ts";
 import { addMessages, incomingOutcome } from "./messages.ts";
+import { bookStamp, learnList, live } from "./presence-book.ts";
 import type { ChatUser, Message } from "./types.ts";
 
 /** A message I sent: shown once, listed, and the view scrolls to it. */
@@ -62,12 +63,17 @@ async function markMessageRead(c: ChatController, message: Message): Promise<voi
 /** An unknown sender is fetched and added to the lists; on failure a stand-in is built. */
 async function fetchSender(c: ChatController, message: Message): Promise<ChatUser> {
   let user: ChatUser;
+  const stamp = bookStamp(c.store.presence.value);
   try {
     user = (await c.api.user(message.sender_id)).user;
   } catch (error) {
     console.error("Failed to fetch the sender", error);
     user = fallbackUser(message);
   }
-  c.store.users.value = sortUsers(withUser(c.store.users.value, user));
+  batch(() => {
+    c.store.presence.value = learnList(c.store.presence.value, [user], stamp);
+    user = live(c.store.presence.value, user);
+    c.store.users.value = sortUsers(withUser(c.store.users.value, user));
+  });
   return user;
 }

@@ -1,6 +1,7 @@
 // The chat screen's state as signals. One store per mounted ChatApp (created from its props, so a
 // server render never shares state between requests).
 import { computed, signal } from "@preact/signals-react";
+import { EMPTY_BOOK, type PresenceBook } from "./presence-book.ts";
 import type { Refusal, SafetyDialog } from "./safety.ts";
 import { onlineNow, type PeopleCount } from "./user-search.ts";
 import type { ConnectionStatus } from "./socket.ts";
@@ -28,6 +29,11 @@ export function createStore(me: OwnUser) {
     /** The server's count of everyone (not only the loaded pages), for the online counter. */
     everyoneCount,
     chats: signal<ChatUser[]>([]),
+    /**
+     * Who is online: the one source the rows, the chat header and the profile read (presence-book.ts).
+     * The lists' and `selected`'s own is_online are copies of the moment they were loaded or clicked.
+     */
+    presence: signal<PresenceBook>(EMPTY_BOOK),
     chatsLoading: signal(true),
     unreadTotal: signal(0),
     unreadByUser: signal<Record<number, number>>({}),

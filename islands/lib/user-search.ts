@@ -4,6 +4,7 @@
 // so a slow answer can never overwrite the results of what the person typed since.
 import { batch, signal } from "@preact/signals-react";
 import { EMPTY_FILTERS, filtersActive, sortUsers, type UserFilters } from "./lists.ts";
+import { bookStamp, learnList, livePresence, type PresenceBook } from "./presence-book.ts";
 import type { ChatUser, PublicUser } from "./types.ts";
 
 export const PEOPLE_PAGE_SIZE = 50;
@@ -71,6 +72,7 @@ export interface PeopleStore {
   users: { value: ChatUser[] };
   usersLoading: { value: boolean };
   everyoneCount: { value: PeopleCount | null };
+  presence: { value: PresenceBook };
 }
 
 const reportOf = (users: readonly PublicUser[]) => users.map((u): [number, boolean] => [u.id, u.is_online]);
@@ -115,11 +117,13 @@ export class PeopleList {
       this.loadingMore.value = false;
     });
     try {
+      const stamp = bookStamp(this.store.presence.value);
       const page = await this.fetchPage(peopleQuery(filters, null));
       if (query !== this.query) return;
       const count: PeopleCount = { total: page.total ?? page.users.length, online: page.online ?? 0, reported: new Map(reportOf(page.users)) };
       batch(() => {
-        this.store.users.value = sortUsers(page.users);
+        this.store.presence.value = learnList(this.store.presence.value, page.users, stamp);
+        this.store.users.value = sortUsers(livePresence(this.store.presence.value, page.users));
         this.count.value = count;
         this.noteEveryone(filters, page.users);
         this.cursor = page.nextCursor ?? null;
@@ -149,13 +153,15 @@ export class PeopleList {
     const query = this.query;
     this.loadingMore.value = true;
     try {
+      const stamp = bookStamp(this.store.presence.value);
       const page = await this.fetchPage(peopleQuery(this.current, cursor));
       if (query !== this.query) return;
       batch(() => {
         // Someone who changed place in the order since (came online, went away) may come again: one row each.
         const shown = new Set(this.store.users.value.map((u) => u.id));
         const added = page.users.filter((u) => !shown.has(u.id));
-        this.store.users.value = sortUsers([...this.store.users.value, ...added]);
+        this.store.presence.value = learnList(this.store.presence.value, page.users, stamp);
+        this.store.users.value = sortUsers(livePresence(this.store.presence.value, [...this.store.users.value, ...added]));
         if (this.count.value) this.count.value = withReported(this.count.value, added);
         this.noteEveryone(this.current, added);
         this.cursor = page.nextCursor ?? null;

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, jest, test } from "bun:test";
 import { act, createElement } from "react";
 import toast, { useToasterStore, type Toast } from "react-hot-toast";
-import ChatToaster, { CHAT_TOAST_MS, TOASTS_TOP_PX } from "../../islands/chat/ChatToaster.tsx";
+import ChatToaster, { CHAT_TOAST_MS, TOASTS_TOP_PX, toastStyle } from "../../islands/chat/ChatToaster.tsx";
 import { chatDom, harness } from "./harness.ts";
 
 const { render } = chatDom();
@@ -55,6 +55,16 @@ describe("chat screen toasts", () => {
     expect(container?.style.top).toBe(`${TOASTS_TOP_PX}px`);
     expect(TOASTS_TOP_PX).toBeGreaterThan(64);
     expect(el.textContent).toContain("Bob is now online");
+  });
+
+  test("come and go where they stand, without sliding over the header, and a leaving one lets clicks through", () => {
+    const showing = toastStyle({ height: 48, visible: true });
+    const leaving = toastStyle({ height: 48, visible: false });
+    expect(String(showing.animation)).toStartWith("chat-toast-in ");
+    expect(String(leaving.animation)).toStartWith("chat-toast-out ");
+    expect(leaving.pointerEvents).toBe("none");
+    // Not yet measured: the library keeps it invisible, as it does for its own animation.
+    expect(toastStyle({ height: undefined, visible: true })).toEqual({});
   });
 
   test("stay off the call screen, and show what is still due once it closes", async () => {

@@ -33,7 +33,7 @@ export function harness(routes: Record<string, Route> = {}, user: OwnUser = me()
     calls.push(`${init?.method ?? "GET"} ${path}`);
     const route = table.get(key);
     if (!route) return new Response(JSON.stringify({ error: "Not found", code: "not_found" }), { status: 404 });
-    const body = route(init, path);
+    const body = await route(init, path);
     if (body instanceof Response) return body;
     return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
   };

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { signal } from "@preact/signals-react";
 import { EMPTY_FILTERS, withPresence } from "../../islands/lib/lists.ts";
 import type { ChatUser } from "../../islands/lib/types.ts";
+import { EMPTY_BOOK } from "../../islands/lib/presence-book.ts";
 import { onlineNow, PeopleList, peopleQuery, type PeopleCount, type PeoplePage } from "../../islands/lib/user-search.ts";
 import { user } from "./fixtures.ts";
 
@@ -20,7 +21,7 @@ function scripted() {
 }
 
 function peopleList(fetchPage: (query: string) => Promise<PeoplePage>) {
-  const store = { users: signal<ChatUser[]>([]), usersLoading: signal(true), everyoneCount: signal<PeopleCount | null>(null) };
+  const store = { users: signal<ChatUser[]>([]), usersLoading: signal(true), everyoneCount: signal<PeopleCount | null>(null), presence: signal(EMPTY_BOOK) };
   return { store, list: new PeopleList(store, fetchPage) };
 }
 
