@@ -1,0 +1,87 @@
+// A browser that cannot run the module build gets the classic build (README "Older browsers").
+// Chromium stands in for Firefox 60-66, where `<script type="module">` runs but `import()` does not
+// parse: every module-build page script is answered with a file that does not parse, so nothing of
+// the module build runs, and islands/legacy/boot.ts must load the classic files instead. (Firefox 59
+// skips module scripts altogether: the same "did not run" for the loader.)
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Manifest } from "../../src/pages/assets/manifest.ts";
+import { PASSWORD, registerAccount } from "./support/accounts.ts";
+import { DESKTOP, launchBrowser } from "./support/browser.ts";
+import { startServer, type RunningServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let manifest: Manifest;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  manifest = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "public", "build", "manifest.json"), "utf8")) as Manifest;
+  await registerAccount(server, "oldalice", "Alice", { age: 29 });
+  await registerAccount(server, "oldbob", "Bob", { gender: "male", age: 34 });
+}, 60_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A page whose module-build scripts do not parse; `fetched` collects the /build/ paths it asked for. */
+async function oldBrowserPage(username?: string): Promise<{ page: Page; fetched: string[]; errors: string[] }> {
+  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url });
+  contexts.push(context);
+  await context.addCookies([{ name: "consent", value: "necessary", url: server.url }]);
+  const broken = new Set(Object.values(manifest.scripts).map((s) => s.file));
+  await context.route(
+    (url) => broken.has(url.pathname),
+    (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "import(" }),
+  );
+  const page = await context.newPage();
+  const fetched: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith("/build/")) fetched.push(path);
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  if (username) {
+    const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+    expect(login.status()).toBe(200);
+  }
+  await page.goto("/");
+  return { page, fetched, errors };
+}
+
+describe("a browser without the module build (Firefox 59-66)", () => {
+  test("the landing page loads the classic auth script: the country picker is enhanced", async () => {
+    const { page, fetched } = await oldBrowserPage();
+    await page.locator(".picker-button").first().waitFor({ state: "attached", timeout: 15_000 });
+    expect(fetched).toContain(manifest.legacy!.scripts.auth!);
+    expect(fetched).not.toContain(manifest.legacy!.scripts.client!);
+  });
+
+  test("the chat screen runs on the classic build: a message goes from Alice to Bob", async () => {
+    const alice = await oldBrowserPage("oldalice");
+    const bob = await oldBrowserPage("oldbob");
+    for (const { page, fetched } of [alice, bob]) {
+      await page.locator(".chat-app .tab-bar").waitFor({ timeout: 20_000 });
+      expect(fetched).toContain(manifest.legacy!.scripts.client!);
+      // (Chromium still fetches the module chunks the page preloads; Firefox before 115 has no
+      // modulepreload, so the browsers this stands in for do not.)
+    }
+    await alice.page.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
+    await alice.page.getByRole("button", { name: "Start Chat" }).click();
+    await alice.page.getByRole("textbox", { name: "Message Bob" }).fill("Hello from an old browser");
+    await alice.page.keyboard.press("Enter");
+    await bob.page.locator('[data-tab="chats"]').click();
+    await bob.page.locator(".sidebar-panel .row", { hasText: "Alice" }).click();
+    await bob.page.locator(".message-text", { hasText: "Hello from an old browser" }).waitFor({ timeout: 15_000 });
+    // The only page errors are the unparsable module files themselves.
+    for (const { errors } of [alice, bob]) expect(errors.filter((e) => !/Unexpected end of input|SyntaxError/.test(e))).toEqual([]);
+  });
+});
