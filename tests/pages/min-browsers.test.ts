@@ -5,6 +5,7 @@
 //   - Module-build files: ES2019 modules plus the two ES2020 pieces the module design needs, import()
 //     and import.meta (Chrome 63/64; the Firefox versions that run module scripts with import(), 67+,
 //     have both). Nothing else from ES2020 on: no `?.`, `??`, BigInt, `export * as`.
+//   - Stylesheets: a plain fallback before every min(), max(), clamp() and dvh (see the test).
 //   - In both: no regular expression feature Firefox 59 lacks (lookbehind, named groups, the s flag,
 //     Unicode property escapes all came in Firefox 78), and no raw U+2028/U+2029 (Firefox 62).
 import { beforeAll, describe, expect, test } from "bun:test";
@@ -75,6 +76,28 @@ describe("the bundles on the minimum browsers (Chrome 72, Firefox 59)", () => {
     expect(client).not.toMatch(/\bimport\s*\(/);
     // The island's own words are in the one file.
     expect(client).toContain("data-island");
+  });
+
+  test("every stylesheet gives a plain fallback before each min(), max(), clamp() and dynamic viewport unit", () => {
+    // Chrome 72 and Firefox 59 drop such a declaration (min/max/clamp: Chrome 79, Firefox 75; dvh:
+    // Chrome 108): an earlier one of the same property in the same rule is what they use instead.
+    const newer = /(^|[^a-z-])(min|max|clamp)\(|\d(dvh|svh|lvh)\b/;
+    const missing: string[] = [];
+    const sheets = [...Object.values(manifest.styles), ...Object.values(manifest.islands).flatMap((i) => i.css)];
+    expect(sheets.length).toBeGreaterThan(3);
+    for (const url of sheets) {
+      for (const [, body] of read(url).matchAll(/\{([^{}]*)\}/g)) {
+        const seen = new Set<string>();
+        for (const declaration of body!.split(";")) {
+          const colon = declaration.indexOf(":");
+          const property = declaration.slice(0, colon).trim();
+          const value = declaration.slice(colon + 1);
+          if (colon > 0 && newer.test(value) && !seen.has(property)) missing.push(`${url}: ${declaration.trim()}`);
+          if (colon > 0 && !newer.test(value)) seen.add(property);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   test("the checker itself refuses what the minimum browsers cannot parse", () => {
