@@ -9,7 +9,7 @@
 //     hashed URL through `process.env.NUDITY_WORKER_URL`, so it is fetched only when roulette
 //     starts or a picture needs a look, and cached for a year like every hashed file.
 //   - every JavaScript and CSS file is then lowered to the spec's minimum browsers (Chrome 72,
-//     Firefox 59) in place, and a classic build of the page scripts is written for the browsers the
+//     Firefox 59) in place (the worker only to the browsers that have module workers), and a classic build of the page scripts is written for the browsers the
 //     module build cannot run in (scripts/client-targets.ts, scripts/client-legacy.ts).
 // The island loader map is generated here from the island files that exist, so adding an island
 // is adding a file, and the build never fails for an island that is not written yet.
@@ -17,7 +17,7 @@ import type { BunPlugin } from "bun";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { buildLegacy } from "./client-legacy.ts";
-import { LOWERING_TAG, lowerCss, lowerModule } from "./client-targets.ts";
+import { LOWERING_TAG, lowerCss, lowerModule, lowerWorker } from "./client-targets.ts";
 import { BUILD_DIR, BUILD_URL, MANIFEST_FILE, type Manifest, type ScriptAsset } from "../src/pages/assets/manifest.ts";
 
 const root = join(import.meta.dir, "..");
@@ -145,7 +145,8 @@ export async function buildClient(): Promise<Manifest> {
   const files = [...result.outputs, worker].map((o) => o.path);
   for (const path of files) {
     const code = readFileSync(path, "utf8");
-    if (path.endsWith(".js")) writeFileSync(path, await lowerModule(code));
+    if (path === worker.path) writeFileSync(path, await lowerWorker(code));
+    else if (path.endsWith(".js")) writeFileSync(path, await lowerModule(code));
     else if (path.endsWith(".css")) writeFileSync(path, await lowerCss(code));
   }
   for (const { path, contents } of legacy.files) writeFileSync(path, contents);

@@ -19,6 +19,14 @@ import { version as esbuildVersion, transform, type TransformOptions } from "esb
 /** esbuild's names for the spec's minimum browsers. */
 export const MIN_BROWSERS = ["chrome72", "firefox59"];
 
+/**
+ * The nudity classifier's worker is only ever started as a module worker, so only browsers with
+ * module workers run it (Chrome 80, Firefox 114, Safari 15); on the minimum browsers the check is
+ * unavailable (README "Older browsers"). Lowered to those, not further: Bun's own helpers in it use
+ * `??=` (Chrome 85), and lowering TensorFlow.js more than needed would only cost speed.
+ */
+export const WORKER_BROWSERS = ["chrome80", "firefox114", "safari15"];
+
 const moduleOptions: TransformOptions = {
   format: "esm",
   target: MIN_BROWSERS,
@@ -33,13 +41,18 @@ const moduleOptions: TransformOptions = {
  * same code differently would reuse a name browsers cache for a year as immutable.
  */
 export const LOWERING_TAG = createHash("sha256")
-  .update(JSON.stringify({ esbuildVersion, moduleOptions, MIN_BROWSERS, guard: String(guardRegexLiterals) + String(regexTooNew) }))
+  .update(JSON.stringify({ esbuildVersion, moduleOptions, MIN_BROWSERS, WORKER_BROWSERS, guard: String(guardRegexLiterals) + String(regexTooNew) }))
   .digest("hex")
   .slice(0, 6);
 
 /** One module-build JavaScript file, lowered. Throws on syntax esbuild cannot lower. */
 export async function lowerModule(code: string): Promise<string> {
   return guardRegexLiterals((await transform(code, { ...moduleOptions, loader: "js" })).code, "module");
+}
+
+/** The classifier's worker, lowered to the browsers that can start it (WORKER_BROWSERS). */
+export async function lowerWorker(code: string): Promise<string> {
+  return (await transform(code, { loader: "js", format: "esm", target: WORKER_BROWSERS, minify: true })).code;
 }
 
 /** Regular expression syntax Firefox 59 lacks (all Firefox 78; Chrome 64 has it). */
