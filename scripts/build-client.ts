@@ -99,6 +99,11 @@ export async function buildClient(): Promise<Manifest> {
   mkdirSync(BUILD_DIR, { recursive: true });
   const worker = await buildWorker();
   const workerUrl = url(worker.path);
+  const define = { ...production, "process.env.NUDITY_WORKER_URL": JSON.stringify(workerUrl) };
+  // esbuild runs in its own process: the classic build goes on while Bun builds the modules.
+  const legacyBuild = buildLegacy({ root, outdir: BUILD_DIR, scripts, define, islandLoaders: islandLoadersSource(names) });
+  // Handled here too, so a failed module build below is the error reported, not this one's.
+  legacyBuild.catch(() => undefined);
   const result = await Bun.build({
     entrypoints: [...Object.values(scripts), ...Object.values(styles)].map((p) => join(root, p)),
     root,
@@ -108,7 +113,7 @@ export async function buildClient(): Promise<Manifest> {
     splitting: true,
     minify: true,
     // Without this React stays in development mode, twice the size (STACK-NOTES).
-    define: { ...production, "process.env.NUDITY_WORKER_URL": JSON.stringify(workerUrl) },
+    define,
     // The lowering's tag in every name: see LOWERING_TAG.
     naming: { entry: `[name]-[hash]-${LOWERING_TAG}.[ext]`, chunk: `chunk-[hash]-${LOWERING_TAG}.[ext]`, asset: `[name]-[hash]-${LOWERING_TAG}.[ext]` },
     plugins: [islandLoadersPlugin(names)],
@@ -131,8 +136,7 @@ export async function buildClient(): Promise<Manifest> {
     return key;
   };
 
-  const define = { ...production, "process.env.NUDITY_WORKER_URL": JSON.stringify(workerUrl) };
-  const legacy = await buildLegacy({ root, outdir: BUILD_DIR, scripts, define, islandLoaders: islandLoadersSource(names) });
+  const legacy = await legacyBuild;
 
   const manifest: Manifest = { scripts: {}, styles: {}, islands: {}, workers: { nudity: workerUrl } };
   for (const [name, source] of Object.entries(scripts)) manifest.scripts[name] = scriptAsset(outputs, keyOf(source));
@@ -143,12 +147,15 @@ export async function buildClient(): Promise<Manifest> {
   // Precompressed copies: the server sends file.gz to clients that accept gzip.
   const written = new Set(["manifest.json"]);
   const files = [...result.outputs, worker].map((o) => o.path);
-  for (const path of files) {
-    const code = readFileSync(path, "utf8");
-    if (path === worker.path) writeFileSync(path, await lowerWorker(code));
-    else if (path.endsWith(".js")) writeFileSync(path, await lowerModule(code));
-    else if (path.endsWith(".css")) writeFileSync(path, await lowerCss(code));
-  }
+  // All at once: esbuild's service runs them in parallel.
+  await Promise.all(
+    files.map(async (path) => {
+      const code = readFileSync(path, "utf8");
+      if (path === worker.path) writeFileSync(path, await lowerWorker(code));
+      else if (path.endsWith(".js")) writeFileSync(path, await lowerModule(code));
+      else if (path.endsWith(".css")) writeFileSync(path, await lowerCss(code));
+    }),
+  );
   for (const { path, contents } of legacy.files) writeFileSync(path, contents);
   for (const path of [...files, ...legacy.files.map((f) => f.path)]) {
     const file = basename(path);
