@@ -3,7 +3,8 @@
 // parse: every module-build page script is answered with a file that does not parse, so nothing of
 // the module build runs, and islands/legacy/boot.ts must load the classic files instead. (Firefox 59
 // skips module scripts altogether: the same "did not run" for the loader.) Built-ins Firefox 59
-// lacks are taken away before the page's scripts run.
+// lacks are taken away before the page's scripts run. A last test does the same for Chrome 72 on
+// the module build.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -61,13 +62,36 @@ function firefox59BuiltIns(): void {
   drop(window, "globalThis"); // 65: last, the lines above do not use it
 }
 
-/** A page whose module-build scripts do not parse; `fetched` collects the /build/ paths it asked for. */
-async function oldBrowserPage(username?: string): Promise<{ page: Page; fetched: string[]; errors: string[] }> {
+/** The same for Chrome 72, which runs the module build. */
+function chrome72BuiltIns(): void {
+  const drop = (target: object | undefined, name: string) => {
+    if (target) Reflect.deleteProperty(target, name);
+  };
+  drop(Object, "fromEntries"); // 73
+  drop(Object, "hasOwn"); // 93
+  drop(Array.prototype, "at"); // 92
+  drop(String.prototype, "replaceAll"); // 85
+  drop(Promise, "allSettled"); // 76
+  drop(Element.prototype, "replaceChildren"); // 86
+  drop(Element.prototype, "checkVisibility"); // 105
+  drop(window, "structuredClone"); // 98
+  drop(window, "reportError"); // 95
+  drop(window, "VideoFrame"); // 94
+  drop(window.crypto && Object.getPrototypeOf(window.crypto), "randomUUID"); // 92
+}
+
+type Browsers = "firefox59" | "chrome72";
+
+/**
+ * A page without `browser`'s missing built-ins; for Firefox 59 its module-build scripts also do not
+ * parse. `fetched` collects the /build/ paths it asked for.
+ */
+async function oldBrowserPage(username?: string, like: Browsers = "firefox59"): Promise<{ page: Page; fetched: string[]; errors: string[] }> {
   const context = await browser.newContext({ ...DESKTOP, baseURL: server.url });
   contexts.push(context);
-  await context.addInitScript(firefox59BuiltIns);
+  await context.addInitScript(like === "firefox59" ? firefox59BuiltIns : chrome72BuiltIns);
   await context.addCookies([{ name: "consent", value: "necessary", url: server.url }]);
-  const broken = new Set(Object.values(manifest.scripts).map((s) => s.file));
+  const broken = new Set(like === "firefox59" ? Object.values(manifest.scripts).map((s) => s.file) : []);
   await context.route(
     (url) => broken.has(url.pathname),
     (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "import(" }),
@@ -116,5 +140,30 @@ describe("a browser without the module build (Firefox 59-66)", () => {
     await alice.page.locator(".EmojiPickerReact button.epr-emoji").first().waitFor({ timeout: 15_000 });
     // The only page errors are the unparsable module files themselves.
     for (const { errors } of [alice, bob]) expect(errors.filter((e) => !/Unexpected end of input|SyntaxError/.test(e))).toEqual([]);
+  });
+});
+
+describe("Chrome 72 (the module build)", () => {
+  test("without the built-ins Chrome 72 lacks, the chat screen runs on the module build: a message goes through, the emoji picker opens", async () => {
+    const alice = await oldBrowserPage("oldalice", "chrome72");
+    const bob = await oldBrowserPage("oldbob", "chrome72");
+    for (const { page, fetched } of [alice, bob]) {
+      await page.locator(".chat-app .tab-bar").waitFor({ timeout: 20_000 });
+      expect(fetched).toContain(manifest.scripts.client!.file);
+    }
+    await alice.page.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
+    await alice.page.getByRole("button", { name: "Start Chat" }).click();
+    await alice.page.getByRole("textbox", { name: "Message Bob" }).fill("Hello from Chrome 72");
+    await alice.page.keyboard.press("Enter");
+    await bob.page.locator('[data-tab="chats"]').click();
+    await bob.page.locator(".sidebar-panel .row", { hasText: "Alice" }).click();
+    await bob.page.locator(".message-text", { hasText: "Hello from Chrome 72" }).waitFor({ timeout: 15_000 });
+    await alice.page.getByRole("button", { name: "Emoji" }).click();
+    await alice.page.locator(".EmojiPickerReact button.epr-emoji").first().waitFor({ timeout: 15_000 });
+    // The module build ran, so the loader fetched nothing of the classic one.
+    for (const { fetched, errors } of [alice, bob]) {
+      expect(fetched.filter((p) => p.includes("-legacy-") && !p.includes("legacy-boot-"))).toEqual([]);
+      expect(errors).toEqual([]);
+    }
   });
 });
