@@ -83,11 +83,11 @@ function chrome72BuiltIns(): void {
 type Browsers = "firefox59" | "chrome72";
 
 /**
- * A page without `browser`'s missing built-ins; for Firefox 59 its module-build scripts also do not
- * parse. `fetched` collects the /build/ paths it asked for.
+ * A page without the built-ins the browser it stands in for lacks; for Firefox 59 its module-build
+ * scripts also do not parse. `fetched` collects the /build/ paths it asked for.
  */
 async function oldBrowserPage(username?: string, like: Browsers = "firefox59"): Promise<{ page: Page; fetched: string[]; errors: string[] }> {
-  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url });
+  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url, permissions: ["camera", "microphone"] });
   contexts.push(context);
   await context.addInitScript(like === "firefox59" ? firefox59BuiltIns : chrome72BuiltIns);
   await context.addCookies([{ name: "consent", value: "necessary", url: server.url }]);
@@ -140,6 +140,25 @@ describe("a browser without the module build (Firefox 59-66)", () => {
     await alice.page.locator(".EmojiPickerReact button.epr-emoji").first().waitFor({ timeout: 15_000 });
     // The only page errors are the unparsable module files themselves.
     for (const { errors } of [alice, bob]) expect(errors.filter((e) => !/Unexpected end of input|SyntaxError/.test(e))).toEqual([]);
+  });
+
+  test("a video call between two such browsers rings, is accepted and plays both remote videos", async () => {
+    const alice = await oldBrowserPage("oldalice");
+    const bob = await oldBrowserPage("oldbob");
+    for (const { page } of [alice, bob]) page.on("dialog", (dialog) => void dialog.dismiss());
+    await alice.page.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).first().click();
+    await alice.page.getByRole("button", { name: "Start Chat" }).click();
+    await alice.page.getByRole("button", { name: "Video call Bob" }).click();
+    const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
+    await overlay(bob.page).getByRole("button", { name: "Accept" }).click({ timeout: 20_000 });
+    for (const [{ page }, name] of [[alice, "Bob"], [bob, "Alice"]] as const) {
+      const selector = `video[aria-label="${name}'s video"]`;
+      await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, { timeout: 20_000 });
+      const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
+      await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, { timeout: 20_000 });
+    }
+    await overlay(alice.page).getByRole("button", { name: "End call" }).click();
+    await overlay(bob.page).waitFor({ state: "detached", timeout: 20_000 });
   });
 });
 
