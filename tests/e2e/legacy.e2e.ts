@@ -3,8 +3,9 @@
 // parse: every module-build page script is answered with a file that does not parse, so nothing of
 // the module build runs, and islands/legacy/boot.ts must load the classic files instead. (Firefox 59
 // skips module scripts altogether: the same "did not run" for the loader.) Built-ins Firefox 59
-// lacks are taken away before the page's scripts run. A last test does the same for Chrome 72 on
-// the module build.
+// lacks are taken away before the page's scripts run: chat, emoji picker, a call, and roulette,
+// where the classifier cannot load and the stranger stays blurred. A last test takes away what
+// Chrome 72 lacks, on the module build.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -159,6 +160,24 @@ describe("a browser without the module build (Firefox 59-66)", () => {
     }
     await overlay(alice.page).getByRole("button", { name: "End call" }).click();
     await overlay(bob.page).waitFor({ state: "detached", timeout: 20_000 });
+  });
+
+  test("Video Roulette pairs two such browsers; with no module worker the stranger stays blurred until 'Show anyway'", async () => {
+    const alice = (await oldBrowserPage("oldalice")).page;
+    const bob = (await oldBrowserPage("oldbob")).page;
+    const roulette = (page: Page) => page.locator("section.roulette");
+    const blur = (page: Page) => roulette(page).getByRole("group", { name: "Blurred video" });
+    for (const page of [alice, bob]) {
+      await page.locator('[data-tab="video"]').click();
+      await roulette(page).getByRole("button", { name: "Start Video Chat" }).click({ timeout: 20_000 });
+    }
+    await alice.waitForFunction(() => document.querySelector("section.roulette")?.getAttribute("data-status") === "connected", null, { timeout: 20_000 });
+    await blur(alice).getByText("This browser can't check the video").waitFor({ timeout: 20_000 });
+    await blur(alice).getByRole("button", { name: "Show anyway", exact: true }).click();
+    await blur(alice).waitFor({ state: "detached", timeout: 10_000 });
+    const selector = `video[aria-label="Partner's video"]`;
+    await alice.waitForFunction((s: string) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, { timeout: 20_000 });
+    await roulette(alice).getByRole("button", { name: "Stop" }).click();
   });
 });
 
