@@ -5,7 +5,7 @@
 // module build did not run fetch these files; CSS is left out, the pages link the module build's.
 import { build, type Plugin } from "esbuild";
 import { basename, join } from "node:path";
-import { guardRegexLiterals, MIN_BROWSERS } from "./client-targets.ts";
+import { guardRegexLiterals, LOWERING_TAG, MIN_BROWSERS } from "./client-targets.ts";
 
 export interface LegacyOutput {
   /** Page script name -> written file path. */
@@ -47,18 +47,19 @@ export async function buildLegacy(options: Options): Promise<LegacyOutput> {
     minify: true,
     define: options.define,
     loader: { ".css": "empty" },
-    entryNames: "[name]-[hash]",
+    // esbuild's hash is taken before guardRegexLiterals runs: the tag covers that pass.
+    entryNames: `[name]-[hash]-${LOWERING_TAG}`,
     plugins: [islandLoadersPlugin(options.islandLoaders)],
-    metafile: true,
     write: false,
     logLevel: "silent",
   });
   const out: LegacyOutput = { scripts: {}, boot: "", files: [] };
   for (const file of result.outputFiles) {
     out.files.push({ path: file.path, contents: new TextEncoder().encode(guardRegexLiterals(file.text, "script")) });
-    const name = basename(file.path).replace(/-legacy-[A-Za-z0-9]+\.js$/, "");
-    if (basename(file.path).startsWith("legacy-boot-")) out.boot = file.path;
-    else if (name in options.scripts) out.scripts[name] = file.path;
+    const fileName = basename(file.path);
+    if (fileName.startsWith("legacy-boot-")) out.boot = file.path;
+    const name = Object.keys(options.scripts).find((n) => fileName.startsWith(`${n}-legacy-`));
+    if (name) out.scripts[name] = file.path;
   }
   if (!out.boot || Object.keys(out.scripts).length !== Object.keys(options.scripts).length) throw new Error("client build: the classic build is missing a file");
   return out;

@@ -36,9 +36,9 @@ const moduleOptions: TransformOptions = {
 };
 
 /**
- * A short tag of the lowering itself (esbuild's version and options, the regex guard's code), put into every hashed file
- * name: Bun's hash covers the code before lowering, so without it a new esbuild that lowered the
- * same code differently would reuse a name browsers cache for a year as immutable.
+ * A short tag of the lowering itself (esbuild's version and options, the regex guard's code), put
+ * into every hashed file name: Bun's and esbuild's hashes cover the code before this pass, so
+ * without it a lowering that changed would reuse a name browsers cache for a year as immutable.
  */
 export const LOWERING_TAG = createHash("sha256")
   .update(JSON.stringify({ esbuildVersion, moduleOptions, MIN_BROWSERS, WORKER_BROWSERS, guard: String(guardRegexLiterals) + String(regexTooNew) }))
