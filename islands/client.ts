@@ -4,10 +4,14 @@
 // code arrives by dynamic import, so a page loads only the islands it shows. Islands the server
 // rendered are hydrated; one it could not render (data-ssr="0") is rendered fresh. Props are
 // taken out of the page as they are read (the chat island's carry the session token).
+import "./legacy/fallbacks.ts";
 import { createElement } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { islandLoaders } from "island-loaders";
+import { markRan } from "./legacy/ran.ts";
 import { takeIslandProps } from "./lib/island-props.ts";
+
+markRan("client");
 
 async function start(el: HTMLElement): Promise<void> {
   const name = el.dataset.island ?? "";

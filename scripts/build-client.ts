@@ -8,11 +8,16 @@
 //     (TensorFlow.js and the model inside it, about 1 MB gzipped); the island code learns its
 //     hashed URL through `process.env.NUDITY_WORKER_URL`, so it is fetched only when roulette
 //     starts or a picture needs a look, and cached for a year like every hashed file.
+//   - every JavaScript and CSS file is then lowered to the spec's minimum browsers (Chrome 72,
+//     Firefox 59) in place (the worker only to the browsers that have module workers), and a classic build of the page scripts is written for the browsers the
+//     module build cannot run in (scripts/client-targets.ts, scripts/client-legacy.ts).
 // The island loader map is generated here from the island files that exist, so adding an island
 // is adding a file, and the build never fails for an island that is not written yet.
 import type { BunPlugin } from "bun";
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
+import { buildLegacy } from "./client-legacy.ts";
+import { LOWERING_TAG, lowerCss, lowerModule, lowerWorker } from "./client-targets.ts";
 import { BUILD_DIR, BUILD_URL, MANIFEST_FILE, type Manifest, type ScriptAsset } from "../src/pages/assets/manifest.ts";
 
 const root = join(import.meta.dir, "..");
@@ -29,10 +34,11 @@ export const islandNames = (): string[] =>
     .sort();
 
 /** `import { islandLoaders } from "island-loaders"` in islands/client.ts resolves to this map. */
+const islandLoadersSource = (names: string[]) =>
+  `export const islandLoaders = {\n${names.map((n) => `  ${n}: () => import(${JSON.stringify(join(islandsDir, `${n}.tsx`))}),`).join("\n")}\n};\n`;
+
 function islandLoadersPlugin(names: string[]): BunPlugin {
-  const contents = `export const islandLoaders = {\n${names
-    .map((n) => `  ${n}: () => import(${JSON.stringify(join(islandsDir, `${n}.tsx`))}),`)
-    .join("\n")}\n};\n`;
+  const contents = islandLoadersSource(names);
   return {
     name: "island-loaders",
     setup(build) {
@@ -74,7 +80,7 @@ async function buildWorker(): Promise<Bun.BuildArtifact> {
     splitting: false,
     minify: true,
     define: production,
-    naming: { entry: "nudity-worker-[hash].[ext]" },
+    naming: { entry: `nudity-worker-[hash]-${LOWERING_TAG}.[ext]` },
     // tfjs-core's "sideEffects" globs (dist/platforms/*.js) are not honoured by Bun's tree
     // shaking: the browser platform was dropped and tfjs failed at load ("isTypedArray").
     ignoreDCEAnnotations: true,
@@ -93,6 +99,11 @@ export async function buildClient(): Promise<Manifest> {
   mkdirSync(BUILD_DIR, { recursive: true });
   const worker = await buildWorker();
   const workerUrl = url(worker.path);
+  const define = { ...production, "process.env.NUDITY_WORKER_URL": JSON.stringify(workerUrl) };
+  // esbuild runs in its own process: the classic build goes on while Bun builds the modules.
+  const legacyBuild = buildLegacy({ root, outdir: BUILD_DIR, scripts, define, islandLoaders: islandLoadersSource(names) });
+  // Handled here too, so a failed module build below is the error reported, not this one's.
+  legacyBuild.catch(() => undefined);
   const result = await Bun.build({
     entrypoints: [...Object.values(scripts), ...Object.values(styles)].map((p) => join(root, p)),
     root,
@@ -102,8 +113,9 @@ export async function buildClient(): Promise<Manifest> {
     splitting: true,
     minify: true,
     // Without this React stays in development mode, twice the size (STACK-NOTES).
-    define: { ...production, "process.env.NUDITY_WORKER_URL": JSON.stringify(workerUrl) },
-    naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+    define,
+    // The lowering's tag in every name: see LOWERING_TAG.
+    naming: { entry: `[name]-[hash]-${LOWERING_TAG}.[ext]`, chunk: `chunk-[hash]-${LOWERING_TAG}.[ext]`, asset: `[name]-[hash]-${LOWERING_TAG}.[ext]` },
     plugins: [islandLoadersPlugin(names)],
     metafile: true,
     throw: false,
@@ -124,17 +136,30 @@ export async function buildClient(): Promise<Manifest> {
     return key;
   };
 
+  const legacy = await legacyBuild;
+
   const manifest: Manifest = { scripts: {}, styles: {}, islands: {}, workers: { nudity: workerUrl } };
   for (const [name, source] of Object.entries(scripts)) manifest.scripts[name] = scriptAsset(outputs, keyOf(source));
   for (const [name, source] of Object.entries(styles)) manifest.styles[name] = url(keyOf(source));
   for (const name of names) manifest.islands[name] = scriptAsset(outputs, keyOf(`islands/${name}.tsx`));
+  manifest.legacy = { boot: url(legacy.boot), scripts: Object.fromEntries(Object.entries(legacy.scripts).map(([name, path]) => [name, url(path)])) };
 
   // Precompressed copies: the server sends file.gz to clients that accept gzip.
   const written = new Set(["manifest.json"]);
-  for (const output of [...result.outputs, worker]) {
-    const file = basename(output.path);
-    const bytes = new Uint8Array(await output.arrayBuffer());
-    writeFileSync(`${output.path}.gz`, Bun.gzipSync(bytes, { level: 9 }));
+  const files = [...result.outputs, worker].map((o) => o.path);
+  // All at once: esbuild's service runs them in parallel.
+  await Promise.all(
+    files.map(async (path) => {
+      const code = readFileSync(path, "utf8");
+      if (path === worker.path) writeFileSync(path, await lowerWorker(code));
+      else if (path.endsWith(".js")) writeFileSync(path, await lowerModule(code));
+      else if (path.endsWith(".css")) writeFileSync(path, await lowerCss(code));
+    }),
+  );
+  for (const { path, contents } of legacy.files) writeFileSync(path, contents);
+  for (const path of [...files, ...legacy.files.map((f) => f.path)]) {
+    const file = basename(path);
+    writeFileSync(`${path}.gz`, Bun.gzipSync(readFileSync(path), { level: 9 }));
     written.add(file).add(`${file}.gz`);
   }
   // Rename last, so a running server never reads a half-written manifest.

@@ -1,10 +1,14 @@
 // The landing page's script (no React): enhances the three auth forms, the country picker with
 // detection, and the User Agreement modal. Everything here also works without it, more plainly.
+import "../legacy/fallbacks.ts";
 import { detectCountry } from "../lib/country-detect.ts";
 import { enhanceAuthForm } from "./auth-form.ts";
 import type { AuthKind } from "./auth-rules.ts";
 import { enhanceCountryPicker } from "./country-picker.ts";
 import { enhanceModal } from "./modal.ts";
+import { markRan } from "../legacy/ran.ts";
+
+markRan("auth");
 
 const kinds: AuthKind[] = ["login", "register", "guest"];
 

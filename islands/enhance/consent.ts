@@ -1,7 +1,11 @@
 // The cookie banner with JavaScript on, and the optional-script loader. The banner's buttons
 // record the choice in place (the form posts to /consent without JavaScript). Scripts listed in
 // #optional-scripts (config OPTIONAL_SCRIPTS, none by default) load only for accepted categories.
+import "../legacy/fallbacks.ts";
+import { markRan } from "../legacy/ran.ts";
 import { CONSENT_COOKIE, CONSENT_MAX_AGE, formatConsent, parseConsent, readCookie, writeCookie, type Consent } from "./cookies.ts";
+
+markRan("consent");
 
 interface OptionalScript {
   src: string;
@@ -37,7 +41,9 @@ function reserveRoom(banner: HTMLElement): void {
     const room = getComputedStyle(banner).position === "fixed" ? Math.ceil(window.innerHeight - banner.getBoundingClientRect().top) : 0;
     document.documentElement.style.setProperty("--consent-height", `${Math.max(room, 0)}px`);
   };
-  new ResizeObserver(measure).observe(banner);
+  // No ResizeObserver before Firefox 69: the resize listener and the first measure below do.
+  if (typeof ResizeObserver === "function") new ResizeObserver(measure).observe(banner);
+  else measure();
   window.addEventListener("resize", measure);
 }
 

@@ -16,16 +16,23 @@ export interface BanEndOptions {
   locale?: string;
 }
 
+/**
+ * Long date, short time. dateStyle/timeStyle came in Chrome 76 and Firefox 79; an older browser
+ * ignores them and would print only "30/11/2026", so there the parts are named one by one
+ * ("30 November 2026, 14:05").
+ */
+function dateTimeFormat({ locale = "en-GB", timeZone }: BanEndOptions): Intl.DateTimeFormat {
+  const styled = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone });
+  if (styled.resolvedOptions().dateStyle) return styled;
+  return new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone });
+}
+
 /** "until 30 November 2026 at 14:05" (with " UTC" when formatted in UTC), or "permanently". */
 export function banEnd(until: string | null, options: BanEndOptions = {}): string {
   if (until === null) return "permanently";
   const date = new Date(until);
   if (Number.isNaN(date.getTime())) return `until ${until}`;
-  const text = new Intl.DateTimeFormat(options.locale ?? "en-GB", {
-    dateStyle: "long",
-    timeStyle: "short",
-    timeZone: options.timeZone,
-  }).format(date);
+  const text = dateTimeFormat(options).format(date);
   return `until ${text}${options.timeZone === "UTC" ? " UTC" : ""}`;
 }
 

@@ -58,10 +58,12 @@ function unscaled(source: FrameSource): VideoFrame | Promise<ImageBitmap> {
 }
 
 function workerClassifier(url: string): Promise<FrameClassifier> {
-  const worker = new Worker(url, { type: "module", name: "nudity-classifier" });
   const waiting = new Map<number, { resolve(result: Classified): void; reject(error: Error): void }>();
   let nextId = 1;
   return new Promise((resolve, reject) => {
+    // Inside the promise: Chrome before 80 throws here ("Module scripts are not supported on
+    // DedicatedWorker yet"), and that must reject like any other load failure, not throw.
+    const worker = new Worker(url, { type: "module", name: "nudity-classifier" });
     worker.onerror = (event) => reject(new Error(`nudity worker: ${event.message}`));
     worker.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
       if (data.type === "failed") return reject(new Error(data.message));

@@ -15,8 +15,8 @@ afterAll(() => t.close());
 
 describe("the client build", () => {
   test("writes hashed page scripts, stylesheets and one chunk per island file", () => {
-    for (const name of ["client", "auth", "consent"]) expect(manifest.scripts[name]?.file).toMatch(new RegExp(`^/build/${name}-[a-z0-9]{8}\\.js$`));
-    for (const name of ["base", "site"]) expect(manifest.styles[name]).toMatch(new RegExp(`^/build/${name}-[a-z0-9]{8}\\.css$`));
+    for (const name of ["client", "auth", "consent"]) expect(manifest.scripts[name]?.file).toMatch(new RegExp(`^/build/${name}-[a-z0-9]{8}-[0-9a-f]{6}\\.js$`));
+    for (const name of ["base", "site"]) expect(manifest.styles[name]).toMatch(new RegExp(`^/build/${name}-[a-z0-9]{8}-[0-9a-f]{6}\\.css$`));
     expect(Object.keys(manifest.islands).sort()).toEqual(islandNames());
   });
 
@@ -55,5 +55,21 @@ describe("the client build", () => {
     expect(chat.text).toContain(`src="${manifest.scripts.client!.file}"`);
     const island = manifest.islands.ChatApp;
     if (island) expect(chat.text).toContain(`<link rel="modulepreload" href="${island.file}"/>`);
+  });
+
+  test("pages name the classic-build loader after their module scripts, with the classic file of each", async () => {
+    const landing = (await t.call("GET", "/")).text;
+    const legacy = manifest.legacy!;
+    const boot = landing.indexOf(`<script defer="" src="${legacy.boot}"`);
+    expect(boot).toBeGreaterThan(landing.indexOf(`src="${manifest.scripts.auth!.file}"`));
+    expect(boot).toBeGreaterThan(landing.indexOf(`src="${manifest.scripts.consent!.file}"`));
+    const list = /data-legacy="([^"]*)"/.exec(landing.slice(boot))?.[1]?.replaceAll("&quot;", '"');
+    expect(JSON.parse(list ?? "null")).toEqual([
+      ["auth", legacy.scripts.auth],
+      ["consent", legacy.scripts.consent],
+    ]);
+    const { token } = await registerUser(t);
+    const chat = (await t.call("GET", "/", { headers: { cookie: `sid=${token}`, "accept-language": "en" } })).text;
+    expect(chat).toContain(`&quot;client&quot;,&quot;${legacy.scripts.client}&quot;`);
   });
 });

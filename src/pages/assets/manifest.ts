@@ -20,6 +20,11 @@ export interface Manifest {
   islands: Record<string, ScriptAsset>;
   /** Worker scripts by name (`nudity`, the classifier): loaded by island code, never by a page. */
   workers?: Record<string, string>;
+  /**
+   * The classic build for browsers the module build does not run in (Firefox 59-66): `boot` is
+   * named after a page's module scripts and loads `scripts[name]` for each that did not run.
+   */
+  legacy?: { boot: string; scripts: Record<string, string> };
 }
 
 export const BUILD_DIR = join(import.meta.dir, "..", "..", "..", "public", "build");

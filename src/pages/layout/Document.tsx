@@ -2,7 +2,7 @@
 // the theme colour, the cookie banner until a choice is made, and the optional-script list the
 // consent script loads from (only for categories the visitor accepted).
 import type { ReactNode } from "react";
-import { readManifest, type ScriptAsset } from "../assets/manifest.ts";
+import { readManifest, type Manifest, type ScriptAsset } from "../assets/manifest.ts";
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
 import { ConsentBanner } from "./ConsentBanner.tsx";
 
@@ -29,9 +29,9 @@ export function Document(props: DocumentProps) {
   const { page } = props;
   const manifest = readManifest();
   const needsConsentScript = page.consent === null || page.config.optionalScripts.length > 0;
-  const scripts = [...(props.scripts ?? []), ...(needsConsentScript ? ["consent"] : [])]
-    .map((name) => manifest.scripts[name])
-    .filter((s): s is ScriptAsset => s !== undefined);
+  const scriptNames = [...(props.scripts ?? []), ...(needsConsentScript ? ["consent"] : [])].filter((name) => manifest.scripts[name] !== undefined);
+  const scripts = scriptNames.map((name) => manifest.scripts[name]).filter((s): s is ScriptAsset => s !== undefined);
+  const legacy = legacyLoader(manifest, scriptNames);
   const islands = (props.islands ?? []).map((name) => manifest.islands[name]).filter((s): s is ScriptAsset => s !== undefined);
   const css = unique([...props.styles.map((name) => manifest.styles[name]), ...scripts.flatMap((s) => s.css), ...islands.flatMap((s) => s.css)]);
   const preload = unique([...scripts.flatMap((s) => s.preload), ...islands.flatMap((s) => [s.file, ...s.preload])]);
@@ -56,6 +56,8 @@ export function Document(props: DocumentProps) {
         {scripts.map((s) => (
           <script key={s.file} type="module" src={s.file} />
         ))}
+        {/* After the module scripts, deferred like them, so it runs once they ran or failed. */}
+        {legacy ? <script defer src={legacy.boot} data-legacy={legacy.list} /> : null}
       </head>
       <body className={props.bodyClass}>
         <a className="skip-link" href="#main">
@@ -74,6 +76,16 @@ export function Document(props: DocumentProps) {
       </body>
     </html>
   );
+}
+
+/** The classic-build loader for this page's scripts (islands/legacy/boot.ts), when the build has one. */
+function legacyLoader(manifest: Manifest, names: string[]): { boot: string; list: string } | null {
+  if (!manifest.legacy) return null;
+  const list = names.flatMap((name) => {
+    const url = manifest.legacy?.scripts[name];
+    return url ? [[name, url]] : [];
+  });
+  return list.length > 0 ? { boot: manifest.legacy.boot, list: JSON.stringify(list) } : null;
 }
 
 const unique = (items: (string | undefined)[]) => [...new Set(items.filter((s): s is string => Boolean(s)))];
