@@ -195,14 +195,19 @@ describe("Video Roulette among strangers", () => {
     await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
     await waitForStatus(kate, "searching");
     await waitForStatus(leo, "searching");
+    // A stranger's block is kept apart from named blocks (issue 18): it names nobody to either side.
     const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-    const blocks = db
-      .query<{ blocker: string; blocked: string }, []>(
-        `SELECT u1.username AS blocker, u2.username AS blocked FROM blocks JOIN users u1 ON u1.id = blocker_id JOIN users u2 ON u2.id = blocked_id`,
-      )
-      .all();
+    const blocked = (table: string) =>
+      db
+        .query<{ blocker: string; blocked: string }, []>(
+          `SELECT u1.username AS blocker, u2.username AS blocked FROM ${table} JOIN users u1 ON u1.id = blocker_id JOIN users u2 ON u2.id = blocked_id`,
+        )
+        .all();
+    const strangers = blocked("roulette_blocks");
+    const named = blocked("blocks");
     db.close();
-    expect(blocks).toEqual([{ blocker: "kate", blocked: "leo" }]);
+    expect(strangers).toEqual([{ blocker: "kate", blocked: "leo" }]);
+    expect(named).toEqual([]);
   });
 });
 
