@@ -60,7 +60,12 @@ const firefoxGone = (page: FirefoxPage, selector: string) => page.waitForFunctio
 
 beforeAll(async () => {
   server = await startServer();
-  [chromium, firefox] = await Promise.all([launchBrowser(), launchFirefox()]);
+  // Both at once; each one that started is kept for afterAll even when the other one failed.
+  const [c, f] = await Promise.allSettled([launchBrowser(), launchFirefox()]);
+  if (c.status === "fulfilled") chromium = c.value;
+  if (f.status === "fulfilled") firefox = f.value;
+  if (c.status === "rejected") throw c.reason;
+  if (f.status === "rejected") throw f.reason;
   await registerAccount(server, "alice", "Alice");
   await registerAccount(server, "bob", "Bob", { gender: "male", country_code: "FR", country_name: "France" });
 }, 60_000);

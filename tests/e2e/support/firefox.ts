@@ -1,7 +1,8 @@
 // Launches Debian's Firefox ESR through puppeteer-core over WebDriver BiDi (Playwright's Firefox
 // needs its own patched build, which Debian does not ship). The prefs give it a fake camera and
-// microphone without a permission prompt, and let WebRTC connect over loopback only, as Chromium
-// does with --allow-loopback-in-peer-connection (DECISIONS "Issue 19: Firefox in the browser tests").
+// microphone without a permission prompt. No ICE pref is needed, nor does one help: Firefox offers
+// only the address of the default route (the machine needs a network interface besides loopback,
+// no internet), and Chromium reaches it there (DECISIONS "Issue 19: Firefox in the browser tests").
 //
 //   const firefox = await launchFirefox();
 //   const page = await openSignedInFirefox(firefox, server, "bob");
@@ -22,8 +23,6 @@ export const FIREFOX_PREFS: Record<string, boolean | number | string> = {
   // A synthetic camera and microphone, granted without asking.
   "media.navigator.streams.fake": true,
   "media.navigator.permission.disabled": true,
-  // Offer 127.0.0.1 as a host candidate (off by default), like Chromium's --allow-loopback-in-peer-connection.
-  "media.peerconnection.ice.loopback": true,
 };
 
 export function launchFirefox(): Promise<Browser> {
