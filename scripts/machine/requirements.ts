@@ -15,6 +15,8 @@ export interface Requirement {
 
 export const REQUIREMENTS: Requirement[] = [
   { name: "Chromium", for: "e2e", paths: ["/usr/bin/chromium"], debian: ["chromium"] },
+  // The cross-browser suite drives it with puppeteer-core over WebDriver BiDi (tests/e2e/support/firefox.ts).
+  { name: "Firefox ESR", for: "e2e", paths: ["/usr/bin/firefox-esr"], debian: ["firefox-esr"] },
   {
     // Without it flags and emoji render as empty boxes, and the screenshots the tests take show it.
     name: "the colour emoji font",

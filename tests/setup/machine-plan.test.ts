@@ -5,6 +5,7 @@ import { plan } from "../../scripts/machine/plan.ts";
 import { REQUIREMENTS, type Requirement } from "../../scripts/machine/requirements.ts";
 
 const chromium = REQUIREMENTS.find((r) => r.name === "Chromium")!;
+const firefox = REQUIREMENTS.find((r) => r.name === "Firefox ESR")!;
 const font = REQUIREMENTS.find((r) => r.debian.includes("fonts-noto-color-emoji"))!;
 const twoFromOnePackage: Requirement[] = [
   { name: "a", for: "all", paths: ["/x"], debian: ["same"] },
@@ -22,6 +23,12 @@ describe("the test machine's set-up plan", () => {
       packages: ["chromium", "fonts-noto-color-emoji"],
       names: ["Chromium", "the colour emoji font"],
     });
+  });
+
+  test("installs Firefox ESR for the browser suites, with Chromium, in one apt-get", () => {
+    expect(firefox).toMatchObject({ for: "e2e", paths: ["/usr/bin/firefox-esr"], debian: ["firefox-esr"] });
+    const decided = plan([chromium, firefox], { root: true, apt: true });
+    expect(decided.kind === "install" && decided.packages).toEqual(["chromium", "firefox-esr"]);
   });
 
   test("asks for each package once", () => {
