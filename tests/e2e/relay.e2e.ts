@@ -222,13 +222,18 @@ describe("with a credential the relay refuses", () => {
       await startButton(rita).click();
       await roulette(rita).getByText("Looking for someone to chat with...").waitFor(WAIT);
       await startButton(sam).click();
-      const error = roulette(rita).getByRole("alert");
-      await error.waitFor({ timeout: 40_000 });
-      expect(await error.textContent()).toBe("Connection setup failed. Please try again.");
-      const seen = await rita.evaluate(() => (window as unknown as { __rtc: { gathered: string[]; errors: number[] } }).__rtc);
-      expect(seen.gathered).toEqual([]);
-      expect(seen.errors).toContain(401);
-      await screenshot(rita, "relay-roulette-refused");
+      // Whichever side's limit passes first gives up with the text; its partner is told the
+      // stranger left and searches again.
+      const failed = await Promise.any(
+        [rita, sam].map((page) => roulette(page).getByRole("alert").waitFor({ timeout: 40_000 }).then(() => page)),
+      );
+      expect(await roulette(failed).getByRole("alert").textContent()).toBe("Connection setup failed. Please try again.");
+      for (const page of [rita, sam]) {
+        const seen = await page.evaluate(() => (window as unknown as { __rtc: { gathered: string[]; errors: number[] } }).__rtc);
+        expect(seen.gathered).toEqual([]);
+        expect(seen.errors).toContain(401);
+      }
+      await screenshot(failed, "relay-roulette-refused");
     } finally {
       await wrong.stop();
     }
