@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser } from "./support/browser.ts";
+import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
 import { startCoturn, type RunningCoturn } from "../support/coturn.ts";
@@ -69,8 +69,8 @@ const wire = (page: Page): Promise<Wire> =>
     };
   });
 
-async function open(server: RunningServer, username: string): Promise<Page> {
-  const context = { ...DESKTOP, permissions: ["camera", "microphone"] };
+async function open(server: RunningServer, username: string, size: object = DESKTOP): Promise<Page> {
+  const context = { ...size, permissions: ["camera", "microphone"] };
   const page = await openSignedIn(browser, server, username, { context, initScript: recordConnections, dismissDialogs: true, ...WAIT });
   contexts.push(page.context());
   return page;
@@ -165,7 +165,8 @@ describe("with a TURN relay", () => {
     // Others (those two) hear of roulette players' presence only later (issue 18): two people
     // who have not played call each other.
     const tess = await open(relayed, "tess");
-    const uma = await open(relayed, "uma");
+    // Uma is on a phone: the label must fit there too.
+    const uma = await open(relayed, "uma", MOBILE);
     await tess.locator(".sidebar-panel").getByRole("button", { name: /Uma/ }).first().click();
     await tess.getByRole("button", { name: "Start Chat" }).click();
     await tess.getByRole("button", { name: "Video call Uma" }).click();
@@ -175,8 +176,10 @@ describe("with a TURN relay", () => {
     await Promise.all([plays(tess, "Uma's video"), plays(uma, "Tess's video")]);
     for (const page of [tess, uma]) {
       await overlay(page).locator(".connection-kind").getByText(RELAYED).waitFor(WAIT);
+      expect(await overlay(page).locator(".connection-kind").isVisible()).toBe(true);
       expectRelayedOnly(await wire(page));
     }
+    await screenshot(tess, "relay-call-relayed");
     await screenshot(uma, "relay-call-relayed");
     await overlay(tess).getByRole("button", { name: "End call" }).click();
     await overlay(uma).waitFor({ state: "detached", ...WAIT });
