@@ -5,6 +5,7 @@ import { authRoutes } from "./auth/index.ts";
 import { blockRoutes } from "./blocks/index.ts";
 import type { AppContext } from "./context.ts";
 import { geoRoutes } from "./geo/index.ts";
+import { iceRoutes } from "./ice/index.ts";
 import { BodyGate } from "./http/body/gate.ts";
 import { compressHtml } from "./http/compress.ts";
 import { errorResponse } from "./http/error-response.ts";
@@ -46,6 +47,7 @@ export function buildApp(ctx: AppContext) {
     .use(privacyRoutes(ctx))
     .use(blockRoutes(ctx))
     .use(geoRoutes(ctx))
+    .use(iceRoutes(ctx))
     .use(messageRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(reportRoutes(ctx))

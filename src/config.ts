@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import type { TurnSettings } from "./ice/credentials.ts";
 
 export interface RateLimit {
   perSecond: number;
@@ -72,8 +73,11 @@ export interface Config {
   /** Days a closed report keeps its evidence, transcript and still (under-18 reports: until an admin deletes them). */
   reportRetentionDays: number;
   wsIdleMs: number;
+  /** ICE_SERVERS: servers handed to browsers as they are (STUN, or a TURN server with fixed credentials). */
   iceServers: IceServer[];
-  /** "relay" hides users' addresses from strangers when a TURN server is configured. */
+  /** TURN_URLS, TURN_SECRET, TURN_TTL_SECONDS: a relay whose credentials the server mints per session (GET /api/ice). */
+  turn: TurnSettings | null;
+  /** "relay" (the default with TURN_URLS) hides users' addresses from each other; the server filters signalling too. */
   iceTransportPolicy: "all" | "relay";
   contactEmail: string;
   helpEmail: string;
@@ -161,9 +165,10 @@ function presenceBatch(env: Env): Config["presenceBatch"] {
   return { minMs: min * 1000, maxMs: max * 1000 };
 }
 
-function iceServers(env: Env): IceServer[] {
+/** Without a relay a public STUN server lets browsers behind NAT find each other; with one it is not needed. */
+function iceServers(env: Env, withTurn: boolean): IceServer[] {
   const raw = env.ICE_SERVERS;
-  if (raw === undefined || raw.trim() === "") return [{ urls: "stun:stun.l.google.com:19302" }];
+  if (raw === undefined || raw.trim() === "") return withTurn ? [] : [{ urls: "stun:stun.l.google.com:19302" }];
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -183,6 +188,23 @@ function iceServers(env: Env): IceServer[] {
     );
   if (!valid) throw new ConfigError("ICE_SERVERS must be a JSON list of {urls, username?, credential?}");
   return parsed as IceServer[];
+}
+
+const TURN_URL = /^turns?:[^\s,?]+(\?transport=(udp|tcp))?$/;
+
+function turn(env: Env): TurnSettings | null {
+  const urls = (env.TURN_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+  const secret = env.TURN_SECRET ?? "";
+  const ttlSeconds = integer(env, "TURN_TTL_SECONDS", 86_400, 60, 30 * 86_400);
+  if (urls.length === 0) {
+    if (secret !== "") throw new ConfigError("TURN_SECRET is set but TURN_URLS is not: set both, or neither");
+    return null;
+  }
+  for (const url of urls) {
+    if (!TURN_URL.test(url)) throw new ConfigError(`TURN_URLS must list turn: or turns: URLs such as turn:turn.example.com:3478?transport=udp, got "${url}"`);
+  }
+  if (secret.length < 32) throw new ConfigError("TURN_SECRET (coturn's static-auth-secret) must be at least 32 characters when TURN_URLS is set");
+  return { urls, secret, ttlSeconds };
 }
 
 function optionalScripts(env: Env): OptionalScript[] {
@@ -253,7 +275,8 @@ export function loadConfig(env: Env = process.env): Config {
   } catch (error) {
     throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
   }
-  const policy = (env.ICE_TRANSPORT_POLICY ?? "all").trim() || "all";
+  const relay = turn(env);
+  const policy = (env.ICE_TRANSPORT_POLICY ?? "").trim() || (relay ? "relay" : "all");
   if (policy !== "all" && policy !== "relay") throw new ConfigError(`ICE_TRANSPORT_POLICY must be "all" or "relay", got "${policy}"`);
   return {
     port: integer(env, "PORT", 5001, 0, 65535),
@@ -286,7 +309,8 @@ export function loadConfig(env: Env = process.env): Config {
     callRingMs: integer(env, "CALL_RING_SECONDS", 60, 1, 3600) * 1000,
     reportRetentionDays: integer(env, "REPORT_RETENTION_DAYS", 90, 1, 36_500),
     wsIdleMs: integer(env, "WS_IDLE_TIMEOUT_SECONDS", 45, 5, 3600) * 1000,
-    iceServers: iceServers(env),
+    iceServers: iceServers(env, relay !== null),
+    turn: relay,
     iceTransportPolicy: policy,
     contactEmail: email(env, "CONTACT_EMAIL", "contact@example.com"),
     helpEmail: email(env, "HELP_EMAIL", "help@example.com"),

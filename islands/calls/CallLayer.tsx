@@ -10,6 +10,7 @@ import type { ReportTarget } from "../safety/ReportDialog.tsx";
 import type { CallRequest } from "./call-state.ts";
 import type { IceConfig } from "./peer-config.ts";
 import { VideoContext, type VideoSocket } from "./video-context.ts";
+import { iceSource } from "./ice-source.ts";
 
 const CallOverlay = lazy(() => import("./CallOverlay.tsx"));
 const ReportDialog = lazy(() => import("../safety/ReportDialog.tsx"));
@@ -37,6 +38,9 @@ export function startRequest(event: Event): CallRequest | null {
 
 export default function CallLayer({ socket, ice, notify, children }: Props) {
   const chat = useChat();
+  const { api } = chat;
+  // Every call fetches its own ICE settings and TURN credentials when it starts (GET /api/ice).
+  const freshIce = useMemo(() => iceSource(() => api.ice(), ice), [api, ice]);
   const [request, setRequest] = useState<CallRequest | null>(null);
   const [report, setReport] = useState<ReportTarget | null>(null);
   const busy = useRef(false);
@@ -90,6 +94,7 @@ export default function CallLayer({ socket, ice, notify, children }: Props) {
             request={request}
             socket={socket}
             ice={ice}
+            freshIce={freshIce}
             onClose={onClose}
             ensureAdult={confirmAdult}
             onReport={setReport}

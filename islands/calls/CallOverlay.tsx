@@ -10,12 +10,15 @@ import CallView, { type CallActions } from "./CallView.tsx";
 import { SetupScreen } from "./CallScreens.tsx";
 import CallStyles from "./CallStyles.tsx";
 import type { IceConfig } from "./peer-config.ts";
+import type { IceSource } from "./ice-source.ts";
 import type { CallSocket } from "./ports.ts";
 
 export interface CallOverlayProps {
   request: CallRequest;
   socket: CallSocket;
   ice: IceConfig;
+  /** Fresh ICE settings for this call (GET /api/ice); without it `ice` is used. */
+  freshIce?: IceSource;
   onClose: (notice: string | null) => void;
   /** Asks an account made before the 18+ box to confirm (true once confirmed). */
   ensureAdult: () => Promise<boolean>;
@@ -28,7 +31,7 @@ export interface CallOverlayProps {
 const noSubscription = () => () => {};
 const noState = () => null;
 
-export default function CallOverlay({ request, socket, ice, onClose, ensureAdult, onReport, covered }: CallOverlayProps) {
+export default function CallOverlay({ request, socket, ice, freshIce, onClose, ensureAdult, onReport, covered }: CallOverlayProps) {
   const [session, setSession] = useState<CallSession | null>(null);
   const [confirming, setConfirming] = useState(false);
   const close = useRef(onClose);
@@ -36,12 +39,12 @@ export default function CallOverlay({ request, socket, ice, onClose, ensureAdult
   const callbacks = useRef({ ensureAdult, onReport });
   callbacks.current = { ensureAdult, onReport };
   // The socket and ICE settings of the moment the call starts; a re-render must not restart it.
-  const setup = useRef({ socket, ice });
+  const setup = useRef({ socket, ice, freshIce });
 
   // Created in an effect: PeerJS needs `location`, and the server never renders a call.
   useEffect(() => {
-    const { socket: callSocket, ice: iceConfig } = setup.current;
-    const created = new CallSession(request, browserCallDeps(callSocket, iceConfig, (notice) => close.current(notice)));
+    const { socket: callSocket, ice: iceConfig, freshIce: source } = setup.current;
+    const created = new CallSession(request, browserCallDeps(callSocket, source ?? (() => Promise.resolve(iceConfig)), (notice) => close.current(notice)));
     setSession(created);
     void created.start();
     return () => created.dispose();

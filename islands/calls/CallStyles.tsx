@@ -37,6 +37,7 @@ const CSS = `
   background:rgba(255,255,255,.16);color:#fff;font:inherit;font-size:14px;font-weight:600;cursor:pointer}
 .call-report:hover{background:rgba(239,68,68,.85)}
 .call-report:focus-visible{outline:3px solid #c4b5fd;outline-offset:2px}
+.call-connection{margin:0;font-size:13px;color:rgba(255,255,255,.9)}
 .call-notice{padding:4px 10px;border-radius:999px;background:#f59e0b;color:#1f1300;font-size:13px;font-weight:500}
 .call-local-wrap{position:absolute;top:16px;right:16px;width:150px;height:100px;border-radius:10px;overflow:hidden;
   background:#1f1b2e;border:2px solid rgba(255,255,255,.3);box-shadow:0 6px 18px rgba(0,0,0,.5)}
@@ -56,8 +57,9 @@ const CSS = `
 @media (max-width:768px){
   .call-title{font-size:23px}
   .call-actions{gap:40px}
-  .call-topbar{padding:14px 16px}
-  .call-local-wrap{top:64px;right:12px}
+  .call-topbar{padding:14px 16px;flex-wrap:wrap;row-gap:6px}
+  .call-connection{flex-basis:100%;font-size:12px}
+  .call-local-wrap{top:100px;right:12px}
   .call-controls{bottom:20px;gap:14px}
 }
 @media (prefers-reduced-motion:reduce){.call-avatar.is-ringing,.call-avatar.is-calling,.call-spinner{animation:none}}

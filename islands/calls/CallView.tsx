@@ -51,6 +51,7 @@ export default function CallView({ state, localStream, remoteStream, actions, fo
           muted={state.muted}
           cameraOff={state.cameraOff}
           notice={state.notice}
+          connectionKind={state.connectionKind}
           onToggleMute={actions.toggleMute}
           onToggleCamera={actions.toggleCamera}
           onEnd={actions.hangUp}

@@ -4,6 +4,8 @@
 import { useCallback, useRef, useState } from "react";
 import CallIcon, { type CallIconName } from "./CallIcon.tsx";
 import StreamVideo from "./StreamVideo.tsx";
+import ConnectionKindLabel from "./ConnectionKindLabel.tsx";
+import type { ConnectionKind } from "./connection-kind.ts";
 
 interface Props {
   name: string;
@@ -12,6 +14,7 @@ interface Props {
   muted: boolean;
   cameraOff: boolean;
   notice: string | null;
+  connectionKind?: ConnectionKind | null;
   onToggleMute: () => void;
   onToggleCamera: () => void;
   onEnd: () => void;
@@ -40,6 +43,7 @@ export default function ConnectedScreen(props: Props) {
         <button type="button" className="call-report" onClick={() => props.onReport(remoteVideo.current)} title={`Report ${name}`}>
           <CallIcon name="flag" size={16} /> Report
         </button>
+        <ConnectionKindLabel kind={props.connectionKind ?? null} className="call-connection" />
         {notice && (
           <span className="call-notice" role="status">
             {notice}

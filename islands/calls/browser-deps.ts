@@ -3,14 +3,15 @@
 import { browserGetUserMedia, mediaSupported } from "../media/constraints.ts";
 import { TonePlayer } from "../media/tones.ts";
 import type { CallDeps } from "./call-session.ts";
-import { peerOptions, type IceConfig } from "./peer-config.ts";
+import { peerOptions } from "./peer-config.ts";
+import type { IceSource } from "./ice-source.ts";
 import type { CallSocket } from "./ports.ts";
 
-export function browserCallDeps(socket: CallSocket, ice: IceConfig, onClose: (notice: string | null) => void): CallDeps {
+export function browserCallDeps(socket: CallSocket, freshIce: IceSource, onClose: (notice: string | null) => void): CallDeps {
   return {
     socket,
     createPeer: async () => {
-      const { createPeerJsPeer } = await import("./peerjs-peer.ts");
+      const [{ createPeerJsPeer }, ice] = await Promise.all([import("./peerjs-peer.ts"), freshIce()]);
       return createPeerJsPeer(peerOptions(window.location, ice));
     },
     getUserMedia: mediaSupported() ? browserGetUserMedia() : null,

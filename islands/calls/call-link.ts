@@ -4,6 +4,7 @@
 import { planForCallError, planForPeerError } from "./peer-config.ts";
 import type { MediaCallLike, PeerFailure, PeerLike } from "./ports.ts";
 import { Timers } from "../lib/timers.ts";
+import { logCandidateErrors } from "./connection-kind.ts";
 
 export interface LinkEvents {
   open(peerId: string): void;
@@ -110,6 +111,8 @@ export class CallLink {
     this.media = call;
     // A retried call replaces the failed one; closing the old one must not end the call.
     previous?.close();
+    const pc = call.peerConnection;
+    if (pc && typeof pc.addEventListener === "function") logCandidateErrors(pc, "Call");
     call.onStream((stream) => {
       if (this.isCurrent(call)) this.events.remoteStream(stream, call);
     });

@@ -12,6 +12,7 @@ import { callReducer, initialCallState, isReady, type CallAction, type CallReque
 import { noAnswerText, peerErrorText, rejectionText } from "./peer-config.ts";
 import type { CallSocket, MediaCallLike, PeerLike, TonesLike } from "./ports.ts";
 import { Timers } from "../lib/timers.ts";
+import { CONNECT_TIMEOUT_MS, watchConnectionKind } from "./connection-kind.ts";
 
 export interface CallDeps {
   socket: CallSocket;
@@ -24,6 +25,8 @@ export interface CallDeps {
   reload: () => void;
   /** The overlay closes; `notice` is a message for a toast, if any. */
   onClose: (notice: string | null) => void;
+  /** How long the media connection may take to connect once answered (tests shorten it). */
+  connectTimeoutMs?: number;
 }
 
 /** The server ends a call nobody answered after a minute (API.md "Safety"), as a phone does. */
@@ -44,6 +47,9 @@ export class CallSession {
   private finished = false;
   localStream: MediaStream | null = null;
   remoteStream: MediaStream | null = null;
+  /** The media connection's own RTCPeerConnection, once its stream arrived. */
+  private connection: RTCPeerConnection | null = null;
+  private stopWatching: (() => void) | null = null;
 
   constructor(
     request: CallRequest,
@@ -173,6 +179,7 @@ export class CallSession {
     }
     this.link.callTo(callerPeerId);
     this.deps.socket.send("answer_call", { callerId: this.contact.id, answererPeerId: peerId });
+    this.limitConnecting();
   }
 
   /** Caller: the receiver's peer id arrived (the "signal"); its call back may already be waiting. */
@@ -181,6 +188,24 @@ export class CallSession {
     this.deps.tones.stop();
     this.dispatch({ type: "answered", answererPeerId });
     this.link.expect(answererPeerId);
+    this.limitConnecting();
+  }
+
+  /**
+   * A relay that refuses us (a wrong or expired credential) leaves the connection `new` for ever
+   * in Chromium, and PeerJS reports nothing: past the limit the call ends on the failure path.
+   * The media may arrive before ICE connects, so only the connection's own state counts.
+   */
+  private limitConnecting(): void {
+    this.timers.later(() => {
+      if (this.finished || this.connection?.connectionState === "connected") return;
+      console.error(`Call: no connection within ${this.connectTimeoutMs / 1000} s (see any ICE server error above)`);
+      this.hangUp(peerErrorText("negotiation-failed", this.contact.name));
+    }, this.connectTimeoutMs);
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.deps.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   }
 
   private onRemoteStream(stream: MediaStream, call: MediaCallLike): void {
@@ -190,6 +215,12 @@ export class CallSession {
     this.deps.tones.stop();
     this.dispatch({ type: "remote_stream", streamId: stream.id });
     this.deps.tones.play("connected");
+    const connection = call.peerConnection;
+    if (connection) {
+      this.connection = connection;
+      this.stopWatching?.();
+      this.stopWatching = watchConnectionKind(connection, (kind) => this.dispatch({ type: "connection_kind", kind }));
+    }
     this.timers.later(() => {
       const pc = call.peerConnection;
       if (pc && this.link.isCurrent(call)) void capVideoSenders(pc.getSenders());
@@ -269,6 +300,8 @@ export class CallSession {
   private cleanUp(): void {
     this.finished = true;
     this.timers.clear();
+    this.stopWatching?.();
+    this.stopWatching = null;
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
     this.deps.tones.stop();

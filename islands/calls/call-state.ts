@@ -5,6 +5,7 @@
 // camera ("Setting up camera...") before the call is answered. CallSession performs the side
 // effects; this decides what is shown and which step may happen next.
 
+import type { ConnectionKind } from "./connection-kind.ts";
 export type CallRole = "caller" | "receiver";
 export type CallPhase = "preparing" | "ringing" | "connecting" | "connected" | "ended";
 
@@ -32,6 +33,8 @@ export interface CallState {
   cameraOff: boolean;
   /** A passing status under the controls, such as a reconnect in progress. */
   notice: string | null;
+  /** Relayed or direct, from the media connection's own statistics; null until known. */
+  connectionKind: ConnectionKind | null;
 }
 
 export type CallAction =
@@ -43,6 +46,7 @@ export type CallAction =
   | { type: "toggle_mute" }
   | { type: "toggle_camera" }
   | { type: "notice"; text: string | null }
+  | { type: "connection_kind"; kind: ConnectionKind }
   | { type: "ended" };
 
 export type CallRequest =
@@ -63,6 +67,7 @@ export function initialCallState(request: CallRequest): CallState {
     muted: false,
     cameraOff: false,
     notice: null,
+    connectionKind: null,
   };
 }
 
@@ -105,6 +110,8 @@ export function callReducer(state: CallState, action: CallAction): CallState {
       return { ...state, cameraOff: !state.cameraOff };
     case "notice":
       return { ...state, notice: action.text };
+    case "connection_kind":
+      return state.connectionKind === action.kind ? state : { ...state, connectionKind: action.kind };
     case "ended":
       return { ...state, phase: "ended" };
   }

@@ -4,6 +4,7 @@ import { detectCountry } from "./country-detect.ts";
 import { perf, routeKind } from "./perf.ts";
 import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem, WarningNotice } from "./types.ts";
 import type { PeoplePage } from "./user-search.ts";
+import type { IceAnswer } from "../calls/ice-source.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -99,6 +100,8 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
     user: (id: number) => call<{ user: PublicUser }>("GET", `/api/users/${id}`),
     updateProfile: (changes: ProfileChanges) => call<{ user: OwnUser }>("PUT", "/api/users/profile", changes),
     countries: () => call<{ countries: Country[] }>("GET", "/api/geo/countries"),
+    /** Fresh ICE settings and TURN credentials, before every call and roulette connection. */
+    ice: () => call<IceAnswer>("GET", "/api/ice"),
     /** The detected country, else US, United States (never throws). */
     detectCountry: () => detectCountry((path) => fetcher(path, { credentials: "same-origin" })),
     messages: (contactId: number, before: string | null) =>

@@ -20,6 +20,9 @@ import RouletteFilters from "./RouletteFilters.tsx";
 import RouletteStage from "./RouletteStage.tsx";
 import RouletteStyles from "./RouletteStyles.tsx";
 import { browserRtc } from "./rtc.ts";
+import { iceSource } from "../calls/ice-source.ts";
+import ConnectionKindLabel from "../calls/ConnectionKindLabel.tsx";
+import { IP_NOTICE_TEXT, ipNoticeSeen, markIpNoticeSeen } from "./ip-notice.ts";
 import { useIsMobile } from "./useIsMobile.ts";
 import { useNudityGuard } from "./useNudityGuard.ts";
 
@@ -40,6 +43,7 @@ export default function Roulette() {
   const [countries, setCountries] = useState<readonly Country[]>([]);
   const [report, setReport] = useState<ReportTarget | null>(null);
   const blocking = useRef(false);
+  const [ipNotice, setIpNotice] = useState(() => ice.iceTransportPolicy !== "relay" && !ipNoticeSeen());
 
   useEffect(() => {
     if (!socket) return;
@@ -47,6 +51,7 @@ export default function Roulette() {
       socket,
       userId: store.me.value.id,
       ice,
+      freshIce: iceSource(() => api.ice(), ice),
       getUserMedia: mediaSupported() ? browserGetUserMedia() : null,
       createRtc: browserRtc,
       onContact: (user) => {
@@ -58,11 +63,17 @@ export default function Roulette() {
     });
     setSession(created);
     return () => created.dispose();
-  }, [socket, ice, store, chat]);
+  }, [socket, ice, store, chat, api]);
 
   const start = async () => {
     // Accounts made before the 18+ box confirm once before their first session.
-    if (session && (await ensureAdult(chat))) void session.start();
+    if (session && (await ensureAdult(chat))) {
+      if (ipNotice) {
+        markIpNoticeSeen();
+        setIpNotice(false);
+      }
+      void session.start();
+    }
   };
 
   const reportStranger = (remoteVideo: HTMLVideoElement | null) => {
@@ -109,7 +120,7 @@ export default function Roulette() {
     };
   }, [api]);
 
-  const { state, localStream, remoteStream } = useSyncExternalStore(session?.subscribe ?? noSubscription, session?.getSnapshot ?? idle);
+  const { state, localStream, remoteStream, connectionKind = null } = useSyncExternalStore(session?.subscribe ?? noSubscription, session?.getSnapshot ?? idle);
   const remoteVideo = useRef<HTMLVideoElement | null>(null);
   const started = state.status !== "disconnected" || state.starting;
   // The server rings nobody in roulette; a call that reached this tab just before Start is not
@@ -145,6 +156,12 @@ export default function Roulette() {
         onNext={() => session?.next()}
         videoRef={remoteVideo}
       />
+      {state.status === "connected" && <ConnectionKindLabel kind={connectionKind} className="roulette-connection" />}
+      {ipNotice && state.status === "disconnected" && (
+        <p className="roulette-ip-notice" role="note">
+          {IP_NOTICE_TEXT}
+        </p>
+      )}
       <RouletteChat
         key={state.partner?.id ?? "none"}
         messages={state.messages}

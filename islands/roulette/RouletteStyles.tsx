@@ -74,6 +74,8 @@ const CSS = `
   .roulette .roulette-button.is-stop:hover{background:#fef2f2}
   .roulette .roulette-button.is-keep:hover:not(:disabled){background:#f5f3ff}
 }
+.roulette-ip-notice{margin:0;padding:10px 14px;border-radius:10px;background:#fffbeb;color:#78350f;border:1px solid #f59e0b;font-size:14px}
+.connection-kind{margin:0;font-size:13px;color:#374151}
 .roulette-error{margin:0;padding:10px 14px;border-radius:10px;background:#fef2f2;color:#b91c1c;font-size:14px}
 .roulette.is-mobile{padding:12px 12px 16px;gap:12px}
 .roulette.is-mobile .roulette-stage{min-height:300px;border-radius:14px}

@@ -3,6 +3,8 @@
 // new number, so the late async results of an old pair (an answer, a candidate, a dropped
 // connection) are ignored instead of touching the new one.
 import { rtcConfiguration, type IceConfig } from "../calls/peer-config.ts";
+import { CONNECT_TIMEOUT_MS, watchConnectionKind } from "../calls/connection-kind.ts";
+import type { IceSource } from "../calls/ice-source.ts";
 import type { ServerEvents } from "../../src/realtime/protocol.ts";
 import type { RouletteSocket } from "./ports.ts";
 import { asCandidate, asDescription, OFFER_RETRY_MS, ROULETTE_ERRORS } from "./roulette-state.ts";
@@ -13,7 +15,11 @@ export interface PeerDeps {
   store: RouletteStore;
   socket: RouletteSocket;
   ice: IceConfig;
+  /** Fresh ICE settings for each partner (GET /api/ice); without it `ice` is used. */
+  freshIce?: IceSource;
   createRtc: CreateRtc;
+  /** How long a partner may take to connect before the set-up is reported failed. */
+  connectTimeoutMs?: number;
   /** The connection to the partner dropped. */
   lost(): void;
   /** The handshake could not go on; the text is shown, the error logged. */
@@ -25,6 +31,10 @@ export class RoulettePeer {
   private pairNumber = 0;
   private offerRetried = false;
   private offerTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The current pair's connection being set up (its ICE settings are fetched first). */
+  private opening: Promise<void> | null = null;
+  private connectTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopWatching: (() => void) | null = null;
 
   constructor(private readonly deps: PeerDeps) {}
 
@@ -44,12 +54,20 @@ export class RoulettePeer {
   }
 
   /** Connects to a newly found partner, sending our camera, and makes the offer if asked to. */
-  async open(partnerId: string, localStream: MediaStream, shouldCreateOffer: boolean): Promise<void> {
+  open(partnerId: string, localStream: MediaStream, shouldCreateOffer: boolean): Promise<void> {
+    const opening = this.connect(partnerId, localStream, shouldCreateOffer);
+    this.opening = opening;
+    return opening;
+  }
+
+  private async connect(partnerId: string, localStream: MediaStream, shouldCreateOffer: boolean): Promise<void> {
     const { store, socket } = this.deps;
     const pair = this.pairNumber;
+    const ice = this.deps.freshIce ? await this.deps.freshIce() : this.deps.ice;
+    if (this.pairNumber !== pair) return;
     let rtc: RtcPort;
     try {
-      rtc = this.deps.createRtc(rtcConfiguration(this.deps.ice), {
+      rtc = this.deps.createRtc(rtcConfiguration(ice), {
         candidate: (candidate) => {
           if (this.pairNumber === pair) socket.send("roulette_ice_candidate", { candidate, partnerId });
         },
@@ -59,7 +77,11 @@ export class RoulettePeer {
         },
         state: (state) => {
           if (this.pairNumber !== pair) return;
-          if (state === "connected") store.update({ type: "connected" });
+          if (state === "connected") {
+            // The media may arrive (ontrack) before ICE connects: only this state clears the limit.
+            this.clearConnectTimer();
+            store.update({ type: "connected" });
+          }
           if (state === "disconnected" || state === "failed") this.deps.lost();
         },
       });
@@ -67,6 +89,7 @@ export class RoulettePeer {
     } catch (error) {
       return this.deps.fail(ROULETTE_ERRORS.setup, error);
     }
+    this.watch(rtc, pair);
     try {
       rtc.addStream(localStream);
     } catch (error) {
@@ -81,7 +104,40 @@ export class RoulettePeer {
     }
   }
 
+  /**
+   * A relay that refuses us (a wrong or expired credential) leaves the connection `new` for ever
+   * in Chromium: past the limit the set-up is reported failed. Meanwhile the connection's own
+   * statistics say whether it is relayed.
+   */
+  private watch(rtc: RtcPort, pair: number): void {
+    const { store } = this.deps;
+    this.clearConnectTimer();
+    this.connectTimer = setTimeout(() => {
+      this.connectTimer = null;
+      if (this.pairNumber === pair) {
+        this.deps.fail(ROULETTE_ERRORS.setup, new Error(`no connection to the partner within ${this.timeoutMs / 1000} s (see any ICE server error above)`));
+      }
+    }, this.timeoutMs);
+    const stats = rtc.getStats?.bind(rtc);
+    if (stats) {
+      this.stopWatching = watchConnectionKind({ getStats: stats }, (connectionKind) => {
+        if (this.pairNumber === pair) store.update(null, { connectionKind });
+      });
+    }
+  }
+
+  private get timeoutMs(): number {
+    return this.deps.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  }
+
+  private clearConnectTimer(): void {
+    if (this.connectTimer) clearTimeout(this.connectTimer);
+    this.connectTimer = null;
+  }
+
   private async onOffer(data: ServerEvents["roulette_offer"]): Promise<void> {
+    // Our own set-up may still be fetching its ICE settings: the offer waits for it.
+    if (!this.rtc && this.opening) await this.opening;
     const offer = asDescription(data.offer, "offer");
     if (!offer || this.deps.store.state.status === "disconnected") return;
     if (!this.rtc) {
@@ -114,6 +170,7 @@ export class RoulettePeer {
   }
 
   private async onCandidate(data: ServerEvents["roulette_ice_candidate"]): Promise<void> {
+    if (!this.rtc && this.opening) await this.opening;
     const candidate = asCandidate(data.candidate);
     if (!candidate || !this.rtc) return;
     try {
@@ -129,8 +186,13 @@ export class RoulettePeer {
    */
   close(): void {
     this.pairNumber++;
+    this.clearConnectTimer();
+    this.stopWatching?.();
+    this.stopWatching = null;
+    this.opening = null;
     this.rtc?.close();
     this.rtc = null;
+    if (this.deps.store.getSnapshot().connectionKind) this.deps.store.update(null, { connectionKind: null });
     this.offerRetried = false;
   }
 

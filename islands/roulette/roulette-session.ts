@@ -8,6 +8,7 @@
 import { openCameraAndMicrophone, stopStream, type GetUserMedia } from "../media/constraints.ts";
 import { rouletteMediaErrorText } from "../media/errors.ts";
 import type { IceConfig } from "../calls/peer-config.ts";
+import type { IceSource } from "../calls/ice-source.ts";
 import type { PublicUser, ServerEvents } from "../../src/realtime/protocol.ts";
 import type { RouletteSocket } from "./ports.ts";
 import { RoulettePairing } from "./roulette-pairing.ts";
@@ -21,6 +22,8 @@ export interface RouletteDeps {
   socket: RouletteSocket;
   userId: number;
   ice: IceConfig;
+  /** Fresh ICE settings before each partner (GET /api/ice); without it `ice` is used. */
+  freshIce?: IceSource;
   /** Null when the browser has no navigator.mediaDevices. */
   getUserMedia: GetUserMedia | null;
   createRtc: CreateRtc;
@@ -50,6 +53,7 @@ export class RouletteSession {
       store,
       socket,
       ice: deps.ice,
+      freshIce: deps.freshIce,
       createRtc: deps.createRtc,
       lost: () => this.partnerLost(),
       fail: (text, error) => this.fail(text, error),

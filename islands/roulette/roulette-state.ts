@@ -3,6 +3,7 @@
 // (issue 7) the session's text chat and my own "Keep in touch" press. Both belong to one
 // pairing: a new partner, Next or Stop clears them. RouletteSession performs the side effects;
 // this decides what is shown.
+import type { ConnectionKind } from "../calls/connection-kind.ts";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
 
 export type RouletteStatus = "disconnected" | "searching" | "connecting" | "connected";
@@ -125,6 +126,8 @@ export interface RouletteSnapshot {
   state: RouletteState;
   localStream: MediaStream | null;
   remoteStream: MediaStream | null;
+  /** How the current partner's connection runs, from its own statistics; null until known. */
+  connectionKind?: ConnectionKind | null;
 }
 
 /** Socket states that mean the connection is gone (not "connecting" on the way up). */

@@ -2,6 +2,8 @@
 // the chat socket), behind a small port so RouletteSession is tested without WebRTC. Candidates
 // that arrive before the remote description are held until it is set.
 
+import { logCandidateErrors } from "../calls/connection-kind.ts";
+
 export interface RtcHandlers {
   candidate(candidate: RTCIceCandidateInit): void;
   remoteStream(stream: MediaStream): void;
@@ -16,6 +18,8 @@ export interface RtcPort {
   answerOffer(offer: RTCSessionDescriptionInit): Promise<RTCSessionDescriptionInit>;
   acceptAnswer(answer: RTCSessionDescriptionInit): Promise<void>;
   addCandidate(candidate: RTCIceCandidateInit): Promise<void>;
+  /** The connection's own statistics (which candidate pair carries it); absent in tests' fakes. */
+  getStats?(): Promise<RTCStatsReport>;
   close(): void;
 }
 
@@ -25,6 +29,7 @@ export const browserRtc: CreateRtc = (config, handlers) => {
   const pc = new RTCPeerConnection(config);
   const early: RTCIceCandidateInit[] = [];
   let closed = false;
+  logCandidateErrors(pc, "Roulette");
 
   pc.onicecandidate = (event) => {
     if (event.candidate) handlers.candidate(event.candidate.toJSON());
@@ -65,6 +70,7 @@ export const browserRtc: CreateRtc = (config, handlers) => {
       if (!pc.remoteDescription) early.push(candidate);
       else await pc.addIceCandidate(candidate);
     },
+    getStats: () => pc.getStats(),
     close() {
       closed = true;
       pc.onicecandidate = null;

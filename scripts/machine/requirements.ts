@@ -24,4 +24,6 @@ export const REQUIREMENTS: Requirement[] = [
     paths: ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"],
     debian: ["fonts-noto-color-emoji"],
   },
+  // The relay browser suite (tests/e2e/relay.e2e.ts) starts its own coturn on a free port.
+  { name: "coturn (TURN relay)", for: "e2e", paths: ["/usr/bin/turnserver"], debian: ["coturn"] },
 ];

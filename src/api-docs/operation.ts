@@ -10,6 +10,7 @@ export const apiTags = {
   Messages: "Conversations, the chat list, unread counters and files",
   Safety: "Blocks, privacy, reports and a moderator's warnings",
   Geo: "The visitor's country and the country list",
+  Calls: "What browsers need to connect calls and Video Roulette",
   Health: "For load balancers",
 } as const;
 

@@ -21,9 +21,9 @@ const fromClient: Record<ClientEventName, string> = {
     "Join the Video Roulette queue; both get roulette_partner_found when paired. A search that would wait while its client network already has 3 searches waiting, or its device 1, answers rate_limited (ROULETTE_WAITING_PER_ADDRESS, ROULETTE_WAITING_PER_DEVICE).",
   roulette_stop_search: "Leave the queue; a partner gets roulette_partner_disconnected.",
   roulette_next: "End the pair; the partner gets roulette_partner_next.",
-  roulette_offer: "Relayed to the current partner only.",
-  roulette_answer: "Relayed to the current partner only.",
-  roulette_ice_candidate: "Relayed to the current partner only.",
+  roulette_offer: "Relayed to the current partner only; under ICE_TRANSPORT_POLICY=relay with only `typ relay` candidate lines and no real address (`c=` 0.0.0.0, raddr 0.0.0.0 rport 0).",
+  roulette_answer: "Relayed to the current partner only; filtered as roulette_offer under the relay policy.",
+  roulette_ice_candidate: "Relayed to the current partner only; under ICE_TRANSPORT_POLICY=relay a candidate that is not `typ relay` is dropped and a relay one's raddr/rport become 0.0.0.0 / 0.",
   roulette_text: "1 to 500 characters after trimming; roulette_text {text, at} to the current partner.",
   roulette_keep_in_touch: "When both partners sent it, each gets roulette_contact with the other's public user.",
 };

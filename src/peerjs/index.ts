@@ -50,6 +50,7 @@ function capsFrom(ctx: AppContext): Pick<PeerOptions, "maxPeersPerSession" | "ma
 export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}) {
   const options: PeerOptions = { ...DEFAULT_PEER_OPTIONS, ...capsFrom(ctx), ...overrides };
   const registry = new PeerRegistry(options, (a, b) => ctx.blocks.between(a, b));
+  registry.relayOnly = ctx.config.iceTransportPolicy === "relay";
   const stopSweeps = startSweeps(registry, options);
   const connections = new WeakMap<object, Connection>();
   // Each user's open peer sockets, so that a ban or "end sessions" closes them at once (4403 /

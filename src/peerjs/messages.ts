@@ -2,6 +2,7 @@
 // handlersRegistry does: HEARTBEAT keeps a client alive, everything else is relayed.
 import { type ClientMessage, MessageType, type RelayedMessage, type RelayedType } from "./protocol.ts";
 import type { PeerClient, PeerRegistry } from "./registry.ts";
+import { relayOnlyPeerPayload } from "../ice/filter.ts";
 
 /**
  * Sends `message` to its destination. An absent destination (or one kept apart from `userId` by a
@@ -40,9 +41,18 @@ const heartbeat: Handler<{ type: typeof MessageType.HEARTBEAT }> = (_registry, c
   client.lastPing = now;
 };
 
-const transmit: Handler<{ type: RelayedType; dst?: string; payload?: unknown }> = (registry, client, message, now) =>
+const transmit: Handler<{ type: RelayedType; dst?: string; payload?: unknown }> = (registry, client, message, now) => {
+  let payload = message.payload;
+  // Under ICE_TRANSPORT_POLICY=relay no address but the relay's is passed on (ice/filter.ts); a
+  // message that cannot be made so is dropped, as peer drops what it cannot parse.
+  if (registry.relayOnly && (message.type === MessageType.OFFER || message.type === MessageType.ANSWER || message.type === MessageType.CANDIDATE)) {
+    const filtered = relayOnlyPeerPayload(message.type, payload);
+    if (filtered === null) return;
+    payload = filtered;
+  }
   // Built field by field in peer's order; `src` is the sender's own id, never the client's word.
-  relay(registry, { type: message.type, src: client.id, dst: message.dst, payload: message.payload }, client.owner.userId, now);
+  relay(registry, { type: message.type, src: client.id, dst: message.dst, payload }, client.owner.userId, now);
+};
 
 const handlers: HandlerMap = {
   [MessageType.HEARTBEAT]: heartbeat,

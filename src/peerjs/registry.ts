@@ -40,6 +40,8 @@ export class PeerRegistry {
   /** Clients held per session, user and address; keys with none are removed. */
   private readonly held = new Map<string, number>();
   readonly queues: MessageQueues;
+  /** ICE_TRANSPORT_POLICY=relay: offers, answers and candidates are passed on with relay addresses only. */
+  relayOnly = false;
 
   /**
    * @param apart whether two users are kept apart (a block either way, answered from memory): a

@@ -18,6 +18,7 @@ import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
 import type { ClientSocket } from "../socket.ts";
 import { encodeEvent } from "../hub.ts";
 import type { Pair } from "../../roulette/queue.ts";
+import { relayOnlyDescription, relayOnlyIceCandidate } from "../../ice/filter.ts";
 
 function assertSelf(ctx: HandlerContext, userId: number | string | undefined): void {
   if (userId !== undefined && toId(userId) !== ctx.user.id) throw new AppError(403, "forbidden", "You can only act for yourself");
@@ -105,6 +106,8 @@ function current(ctx: HandlerContext, partnerId: string): Pair {
   return pair;
 }
 
+const relayOnly = (ctx: HandlerContext): boolean => ctx.app.config.iceTransportPolicy === "relay";
+
 export const rouletteHandlers: HandlerMap<
   | "roulette_search"
   | "roulette_stop_search"
@@ -154,19 +157,25 @@ export const rouletteHandlers: HandlerMap<
     leaveRoulette(ctx.app, ctx.user.id, "roulette_partner_next");
   },
 
+  // Under ICE_TRANSPORT_POLICY=relay nothing that names an address but the relay's is passed on
+  // (ice/filter.ts): a description that is not one, or a candidate that is not a relay, is
+  // dropped without a word, as a browser drops a candidate it cannot use.
   roulette_offer: (ctx, data) => {
     const { session, partner } = current(ctx, data.partnerId);
-    ctx.app.hub.send(partner.socket, "roulette_offer", { offer: data.offer, partnerId: session.id });
+    const offer = relayOnly(ctx) ? relayOnlyDescription(data.offer) : data.offer;
+    if (offer !== null) ctx.app.hub.send(partner.socket, "roulette_offer", { offer, partnerId: session.id });
   },
 
   roulette_answer: (ctx, data) => {
     const { session, partner } = current(ctx, data.partnerId);
-    ctx.app.hub.send(partner.socket, "roulette_answer", { answer: data.answer, partnerId: session.id });
+    const answer = relayOnly(ctx) ? relayOnlyDescription(data.answer) : data.answer;
+    if (answer !== null) ctx.app.hub.send(partner.socket, "roulette_answer", { answer, partnerId: session.id });
   },
 
   roulette_ice_candidate: (ctx, data) => {
     const { session, partner } = current(ctx, data.partnerId);
-    ctx.app.hub.send(partner.socket, "roulette_ice_candidate", { candidate: data.candidate, partnerId: session.id });
+    const candidate = relayOnly(ctx) ? relayOnlyIceCandidate(data.candidate) : data.candidate;
+    if (candidate !== null) ctx.app.hub.send(partner.socket, "roulette_ice_candidate", { candidate, partnerId: session.id });
   },
 
   roulette_text: (ctx, data) => {
