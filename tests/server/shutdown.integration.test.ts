@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { openPeerSocket } from "../peerjs/client.ts";
 import { removeServerData, startServer, type ServerProcess } from "../support/server-process.ts";
 import { connect } from "../support/ws.ts";
+import { until } from "../support/until.ts";
 
 afterAll(removeServerData);
 
@@ -47,13 +48,6 @@ async function stalledUpload(server: ServerProcess, token: string, receiverId: n
 const spool = (dataDir: string) => join(dataDir, "uploads", ".spool");
 const spoolBytes = (dataDir: string) => (existsSync(spool(dataDir)) ? readdirSync(spool(dataDir)).reduce((sum, name) => sum + statSync(join(spool(dataDir), name)).size, 0) : 0);
 
-async function until(check: () => boolean, withinMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${withinMs} ms`);
-    await Bun.sleep(20);
-  }
-}
 
 describe("SIGTERM", () => {
   test("with an upload stalled after 3 of 10 MB, the server exits within 5 s with code 0 and leaves no partial file", async () => {
@@ -63,7 +57,7 @@ describe("SIGTERM", () => {
       const receiver = await server.guest("female");
       const upload = await stalledUpload(server, sender.token, receiver.user.id);
       // The server holds the 3 MB in its spool file (but for a possible delimiter's start): the upload is in flight.
-      await until(() => spoolBytes(server.dataDir) >= 3 * MB - 1024, 10_000, "the spool filling with 3 MB");
+      await until(() => spoolBytes(server.dataDir) >= 3 * MB - 1024, "the spool filling with 3 MB");
 
       const started = performance.now();
       server.proc.kill("SIGTERM");

@@ -1,0 +1,12 @@
+// Waiting for a state the test cannot be told of by an event (a counter in the server, a file on
+// disk, a row another process writes): checks it often, and fails with `what` once a generous
+// time has passed. A slow machine only makes it slower; it never passes early.
+export const DEFAULT_UNTIL_MS = 10_000;
+
+export async function until(check: () => boolean, what: string, withinMs = DEFAULT_UNTIL_MS): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${withinMs} ms`);
+    await Bun.sleep(5);
+  }
+}
