@@ -76,10 +76,10 @@ describe("a block follows the blocked person's browser", () => {
     for (const s of [guestSocket, witness.s]) await s.ask("presence_watch", { userIds: [blocker.user.id] });
     blocker.s.close();
     await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id);
-    expect(await guestSocket.silent("user_offline", 300)).toBe(true);
+    expect(await guestSocket.silent("user_offline", witness.s)).toBe(true);
     const back = await connect(t.wsUrl, blocker.token);
     await witness.s.next("user_online", 3000, (f) => f.data.userId === blocker.user.id);
-    expect(await guestSocket.silent("user_online", 300)).toBe(true);
+    expect(await guestSocket.silent("user_online", back, witness.s)).toBe(true);
     for (const s of [guestSocket, witness.s, back]) s.close();
   });
 

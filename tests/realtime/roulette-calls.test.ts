@@ -75,7 +75,7 @@ describe("calling someone in Video Roulette", () => {
     const { one: inRoulette, other: partner } = await paired();
     expect((await caller.s.ask("call_user", { receiverId: inRoulette.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
     expect((await caller.s.ask("end_call", { receiverId: inRoulette.user.id })).data).toEqual({ ended: true });
-    expect(await inRoulette.s.silent("call_ended", 300)).toBe(true);
+    expect(await inRoulette.s.silent("call_ended", caller.s)).toBe(true);
     expect(inRoulette.s.frames.some((f) => f.event === "incoming_call")).toBe(false);
     expect(t.ctx.roulette.partnerOf(inRoulette.user.id)).toBe(partner.user.id);
     for (const p of [caller, inRoulette, partner]) p.s.close();
@@ -88,7 +88,7 @@ describe("calling someone in Video Roulette", () => {
     const started = Date.now();
     victim.s.close();
     await attacker.s.next("roulette_partner_disconnected");
-    expect(await dialer.s.silent("call_ended", 500)).toBe(true);
+    expect(await dialer.s.silent("call_ended", attacker.s)).toBe(true);
     expect((await dialer.s.next("call_rejected", RING_MS + 3000)).data).toEqual({ reason: "no_answer" });
     expect(Date.now() - started).toBeGreaterThan(RING_MS - 300);
     attacker.s.close();

@@ -1,6 +1,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
 import type { TestSocket } from "../support/ws.ts";
+import { until } from "../support/until.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -78,7 +79,7 @@ describe("roulette pairing", () => {
     // An outsider who learned the pairing id, or a partner using a user id, reaches nobody.
     expect((await x.s.ask("roulette_offer", { offer: { sdp: "evil" }, partnerId: id })).error?.code).toBe("not_paired");
     expect((await a.s.ask("roulette_offer", { offer: { sdp: "v=0" }, partnerId: String(b.user.id) })).error?.code).toBe("not_paired");
-    expect(await b.s.silent("roulette_offer")).toBe(true);
+    expect(await b.s.silent("roulette_offer", x.s, a.s)).toBe(true);
     for (const p of [a, b, x]) p.s.close();
   });
 
@@ -132,7 +133,7 @@ describe("roulette pairing", () => {
     const w = await player();
     await search(w.s, w.user.id);
     w.s.close();
-    await Bun.sleep(100);
+    await until(() => !t.ctx.roulette.isWaiting(w.user.id), "the closed socket's user leaving the queue");
     const c = await player();
     expect((await search(c.s, c.user.id)).data.status).toBe("searching");
     b.s.close();
