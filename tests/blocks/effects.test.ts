@@ -4,7 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { connect, settled, type TestSocket } from "../support/ws.ts";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
 
 // Presence at once (no grace), so the block's effect on presence is seen without waiting.
@@ -32,11 +34,19 @@ async function blockedPair() {
   return { blocker, blocked };
 }
 
-/** Did `s` hear `event` about `userId` within `ms`? (Other people's presence may arrive meanwhile.) */
-async function heardAbout(s: TestSocket, event: string, userId: number, ms = 250): Promise<boolean> {
-  await Bun.sleep(ms);
+/**
+ * Had `s` heard `event` about `userId` by its pong, after `earlier` were settled? (Other people's
+ * presence may arrive meanwhile.)
+ */
+async function heardAbout(s: TestSocket, event: string, userId: number, ...earlier: TestSocket[]): Promise<boolean> {
+  await settled(...earlier, s);
   return s.frames.some((f) => f.event === event && f.data?.userId === userId);
 }
+
+/** Files under uploads/ (every folder but the spool), and the messages stored between two users. */
+const storedFiles = () => readdirSync(join(t.dataDir, "uploads"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.parentPath.includes(".spool")).length;
+const messagesBetween = (a: number, b: number) =>
+  (t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE (sender_id = ?1 AND receiver_id = ?2) OR (sender_id = ?2 AND receiver_id = ?1)").get(a, b) as { n: number }).n;
 
 const closeAll = (...people: Person[]) => people.forEach((p) => p.s.close());
 const ids = (list: { id: number }[]) => list.map((u) => u.id);
@@ -47,7 +57,7 @@ describe("a block refuses messages and files both ways", () => {
     for (const [from, to] of [[blocked, blocker], [blocker, blocked]] as const) {
       const r = await from.s.ask("send_message", { receiverId: to.user.id, content: "can you read this?" });
       expect(r.error).toEqual({ code: "blocked", message: "You can't message this person" });
-      expect(await to.s.silent("new_message")).toBe(true);
+      expect(await to.s.silent("new_message", from.s)).toBe(true);
     }
     const stored = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE content = 'can you read this?'").get() as { n: number };
     expect(stored.n).toBe(0);
@@ -56,6 +66,8 @@ describe("a block refuses messages and files both ways", () => {
 
   test("uploads answer 403 blocked in both directions and store no file", async () => {
     const { blocker, blocked } = await blockedPair();
+    const filesBefore = storedFiles();
+    const messagesBefore = messagesBetween(blocker.user.id, blocked.user.id);
     for (const [from, to] of [[blocked, blocker], [blocker, blocked]] as const) {
       const one = await t.call("POST", "/api/messages/upload", { token: from.token, body: uploadForm(to.user.id, "file", [fileOf("x", "a.txt")]) });
       expect(one.status).toBe(403);
@@ -63,7 +75,10 @@ describe("a block refuses messages and files both ways", () => {
       const many = await t.call("POST", "/api/messages/upload-multiple", { token: from.token, body: uploadForm(to.user.id, "files", [fileOf("y", "b.txt")]) });
       expect(many.status).toBe(403);
       expect(many.body.code).toBe("blocked");
+      expect(await to.s.silent("new_message")).toBe(true);
     }
+    expect(storedFiles()).toBe(filesBefore);
+    expect(messagesBetween(blocker.user.id, blocked.user.id)).toBe(messagesBefore);
     closeAll(blocker, blocked);
   });
 });
@@ -73,8 +88,8 @@ describe("a block drops typing and read events", () => {
     const { blocker, blocked } = await blockedPair();
     blocked.s.send("typing_start", { receiverId: blocker.user.id });
     blocker.s.send("typing_start", { receiverId: blocked.user.id });
-    expect(await blocker.s.silent("user_typing")).toBe(true);
-    expect(await blocked.s.silent("user_typing")).toBe(true);
+    expect(await blocker.s.silent("user_typing", blocked.s)).toBe(true);
+    expect(await blocked.s.silent("user_typing", blocker.s)).toBe(true);
     closeAll(blocker, blocked);
   });
 
@@ -99,7 +114,7 @@ describe("a block hides delivery", () => {
     const sent = await sender.s.ask("send_message", { receiverId: away.user.id, content: "while you were out" });
     await t.call("POST", "/api/blocks", { token: away.token, json: { userId: sender.user.id } });
     const back = await connect(t.wsUrl, away.token);
-    expect(await heardAbout(sender.s, "user_online", away.user.id)).toBe(false);
+    expect(await heardAbout(sender.s, "user_online", away.user.id, back)).toBe(false);
     expect(sender.s.frames.some((f) => f.event === "message_delivered")).toBe(false);
     const row = t.ctx.sqlite.query("SELECT delivered_at FROM messages WHERE id = ?").get(sent.data.message.id) as { delivered_at: number | null };
     expect(row.delivered_at).not.toBeNull();
@@ -118,7 +133,7 @@ describe("a block makes calls look offline", () => {
       const ack = await from.s.ask("call_user", { receiverId: to.user.id, callerPeerId: "p1" });
       expect(ack).toEqual({ ...offline, ack: ack.ack });
       expect((await from.s.next("call_rejected")).data).toEqual({ reason: "offline" });
-      expect(await to.s.silent("incoming_call")).toBe(true);
+      expect(await to.s.silent("incoming_call", from.s)).toBe(true);
     }
     closeAll(blocker, blocked);
   });
@@ -197,13 +212,13 @@ describe("a block reaches open sockets at once", () => {
     await witness.s.ask("presence_watch", { userIds: [blocked.user.id, blocker.user.id] });
     blocked.s.close();
     await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocked.user.id);
-    expect(await heardAbout(blocker.s, "user_offline", blocked.user.id)).toBe(false);
+    expect(await heardAbout(blocker.s, "user_offline", blocked.user.id, witness.s)).toBe(false);
     const again = await connect(t.wsUrl, blocked.token);
     await witness.s.next("user_online", 3000, (f) => f.data.userId === blocked.user.id);
-    expect(await heardAbout(blocker.s, "user_online", blocked.user.id)).toBe(false);
+    expect(await heardAbout(blocker.s, "user_online", blocked.user.id, again, witness.s)).toBe(false);
     blocker.s.close();
     await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id);
-    expect(await heardAbout(again, "user_offline", blocker.user.id)).toBe(false);
+    expect(await heardAbout(again, "user_offline", blocker.user.id, witness.s)).toBe(false);
     again.close();
     witness.s.close();
   });
@@ -229,7 +244,7 @@ describe("unblocking", () => {
     const { blocker, blocked } = await blockedPair();
     await t.call("POST", "/api/blocks", { token: blocked.token, json: { userId: blocker.user.id } });
     await t.call("DELETE", `/api/blocks/${blocked.user.id}`, { token: blocker.token });
-    expect(await heardAbout(blocked.s, "user_online", blocker.user.id)).toBe(false);
+    expect(await heardAbout(blocked.s, "user_online", blocker.user.id, blocker.s)).toBe(false);
     expect((await blocker.s.ask("send_message", { receiverId: blocked.user.id, content: "still?" })).error?.code).toBe("blocked");
     closeAll(blocker, blocked);
   });

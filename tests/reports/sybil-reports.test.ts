@@ -173,6 +173,19 @@ describe("reports from people who met the reported person", () => {
     const victim = await account("192.0.2.20");
     const sv = await socketOf(victim);
 
+    // An answered call (first: from a roulette search on, strangers see the victim offline until
+    // this visit ends, and a call from a stranger answers "offline"; realtime/public-presence.ts).
+    const caller = await account("198.51.100.22", { old: true });
+    const sc = await socketOf(caller);
+    sc.send("call_user", { receiverId: victim.id, callerPeerId: "peer-caller" });
+    await sv.next("incoming_call");
+    sv.send("answer_call", { callerId: caller.id, answererPeerId: "peer-victim" });
+    await sc.next("call_answered");
+    sc.send("end_call", { receiverId: victim.id });
+    await sv.next("call_ended");
+    const r2 = await report(caller, { reportedUserId: victim.id, context: "call", reason: "sexual_content" });
+    expect(stored(r2.body.report.id).weight).toBe(1);
+
     // Roulette: reported by the pairing's id.
     const stranger = await account("198.51.100.21", { old: true });
     const ss = await socketOf(stranger);
@@ -184,18 +197,6 @@ describe("reports from people who met the reported person", () => {
     expect(r1.status).toBe(201);
     expect(stored(r1.body.report.id).weight).toBe(1);
     await sv.next("roulette_partner_next");
-
-    // An answered call.
-    const caller = await account("198.51.100.22", { old: true });
-    const sc = await socketOf(caller);
-    sc.send("call_user", { receiverId: victim.id, callerPeerId: "peer-caller" });
-    await sv.next("incoming_call");
-    sv.send("answer_call", { callerId: caller.id, answererPeerId: "peer-victim" });
-    await sc.next("call_answered");
-    sc.send("end_call", { receiverId: victim.id });
-    await sv.next("call_ended");
-    const r2 = await report(caller, { reportedUserId: victim.id, context: "call", reason: "sexual_content" });
-    expect(stored(r2.body.report.id).weight).toBe(1);
     expect(suspendedAt(victim.id)).toBeNull();
 
     // A conversation: the victim wrote to them.

@@ -4,7 +4,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import type { TestSocket } from "../support/ws.ts";
+import { settled, type TestSocket } from "../support/ws.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -90,8 +90,8 @@ describe("roulette text", () => {
     expect(got.data).toEqual({ text: "hello stranger", at: ack.data.at });
     expect(new Date(got.data.at).toISOString()).toBe(got.data.at);
     expect(await a.s.silent("roulette_text")).toBe(true);
-    expect(await c.s.silent("roulette_text", 100)).toBe(true);
-    expect(await d.s.silent("roulette_text", 100)).toBe(true);
+    expect(await c.s.silent("roulette_text", a.s)).toBe(true);
+    expect(await d.s.silent("roulette_text", a.s)).toBe(true);
     closeAll(a, b, c, d);
   });
 
@@ -111,7 +111,7 @@ describe("roulette text", () => {
     await b.s.next("roulette_partner_next");
     // The session is over: the old id reaches nobody.
     expect((await b.s.ask("roulette_text", { partnerId: id, text: "still there?" })).error?.code).toBe("not_paired");
-    expect(await a.s.silent("roulette_text")).toBe(true);
+    expect(await a.s.silent("roulette_text", b.s, outsider.s)).toBe(true);
     closeAll(a, b, outsider);
   });
   test("text counts against the socket's event limit: past it, rate_limited and nothing relayed", async () => {
@@ -121,7 +121,7 @@ describe("roulette text", () => {
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => a.s.ask("roulette_text", { partnerId: id, text: `spam ${i}` })));
     const refused = answers.filter((f) => f.error?.code === "rate_limited").length;
     expect(refused).toBeGreaterThan(0);
-    await Bun.sleep(200);
+    await settled(b.s);
     const relayed = b.heard.filter((raw) => raw.includes('"roulette_text"')).length;
     expect(relayed).toBe(60 - refused);
     closeAll(a, b);
@@ -134,7 +134,7 @@ describe("keep in touch", () => {
     const b = await player({ name: "Kit B" });
     const id = await pair(a, b);
     expect((await a.s.ask("roulette_keep_in_touch", { partnerId: id })).data).toEqual({});
-    expect(await b.s.silent("roulette_contact")).toBe(true);
+    expect(await b.s.silent("roulette_contact", a.s)).toBe(true);
     await b.s.ask("roulette_keep_in_touch", { partnerId: id });
     const toA = await a.s.next("roulette_contact");
     const toB = await b.s.next("roulette_contact");
@@ -154,8 +154,8 @@ describe("keep in touch", () => {
     await a.s.next("roulette_partner_next");
     // Pressing after the end reaches nothing: the pairing is gone.
     expect((await b.s.ask("roulette_keep_in_touch", { partnerId: id })).error?.code).toBe("not_paired");
-    expect(await a.s.silent("roulette_contact")).toBe(true);
-    expect(await b.s.silent("roulette_contact", 100)).toBe(true);
+    expect(await a.s.silent("roulette_contact", b.s)).toBe(true);
+    expect(await b.s.silent("roulette_contact")).toBe(true);
     expect([...a.heard, ...b.heard].some((raw) => raw.includes("keep"))).toBe(false);
     closeAll(a, b);
   });
