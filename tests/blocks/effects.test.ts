@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
-import { connect, settled, type TestSocket } from "../support/ws.ts";
+import { connect, heardAbout } from "../support/ws.ts";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
@@ -34,14 +34,6 @@ async function blockedPair() {
   return { blocker, blocked };
 }
 
-/**
- * Had `s` heard `event` about `userId` by its pong, after `earlier` were settled? (Other people's
- * presence may arrive meanwhile.)
- */
-async function heardAbout(s: TestSocket, event: string, userId: number, ...earlier: TestSocket[]): Promise<boolean> {
-  await settled(...earlier, s);
-  return s.frames.some((f) => f.event === event && f.data?.userId === userId);
-}
 
 /** Files under uploads/ (every folder but the spool), and the messages stored between two users. */
 const storedFiles = () => readdirSync(join(t.dataDir, "uploads"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.parentPath.includes(".spool")).length;

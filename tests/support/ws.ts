@@ -30,6 +30,15 @@ export interface TestSocket {
   close(): void;
 }
 
+/**
+ * Had `s` heard `event` about `userId` by its pong, after `earlier` were settled? Presence frames
+ * about other people may arrive meanwhile; only this user's count.
+ */
+export async function heardAbout(s: TestSocket, event: string, userId: number, ...earlier: TestSocket[]): Promise<boolean> {
+  await settled(...earlier, s);
+  return s.frames.some((f) => f.event === event && f.data?.userId === userId);
+}
+
 let ackCounter = 0;
 
 /** How long a test waits for a frame the server owes it: generous, since a loaded 2-core machine is slow, not broken. */
