@@ -12,14 +12,14 @@ const ban = (actor: Parameters<typeof banUser>[1], userId: number, reason = "Har
   banUser(t.ctx, actor, userId, { days: 7, reason, banAddress: false });
 
 describe("a ban", () => {
-  test("sends `banned` with the reason, end and appeal link, then closes every socket of the user with 4403 within 100 ms", async () => {
+  // No ban watcher runs in this app (only src/server.ts starts one): whatever closes the sockets
+  // is the ban itself, not a later tick, so the test waits for the closes however slow the machine.
+  test("sends `banned` with the reason, end and appeal link, then closes every socket of the user with 4403 by itself, with no watcher's tick", async () => {
     const mod = await staff(t, "moderator");
     const target = await connectedUser(t);
     const second = await connect(t.wsUrl, target.token);
-    const started = performance.now();
     const row = ban(mod.actor, target.user.id);
     const [first, other] = await Promise.all([target.s.closed, second.closed]);
-    expect(performance.now() - started).toBeLessThan(100);
     expect(first.code).toBe(4403);
     expect(other.code).toBe(4403);
     const notice = target.s.frames.find((f) => f.event === "banned");
@@ -32,7 +32,7 @@ describe("a ban", () => {
     const peer = openPeerSocket(`${t.wsUrl}/peerjs/peerjs?key=peerjs&id=banned-peer&token=tok&version=1.5.5`, { cookie: `sid=${encodeURIComponent(target.token)}` });
     expect(await peer.next()).toBe('{"type":"OPEN"}');
     ban(mod.actor, target.user.id);
-    expect(await closeOf(peer, 100)).toBe("closed 4403");
+    expect(await closeOf(peer, 10_000)).toBe("closed 4403");
   });
 
   test("ends the roulette pair (the partner hears roulette_partner_disconnected) and announces the user offline to the people they wrote to", async () => {
