@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { MAX_CARRIERS, recordDevice } from "../../src/auth/user-devices.ts";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { forgetUser } from "../../src/users/cache.ts";
-import { staff } from "../moderation/helpers.ts";
+import { staff } from "../support/moderation.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";

@@ -5,7 +5,7 @@ import { closeOf, openPeerSocket } from "../peerjs/client.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
-import { staff } from "./helpers.ts";
+import { staff } from "../support/moderation.ts";
 
 const t = listeningApp();
 const ban = (actor: Parameters<typeof banUser>[1], userId: number, reason = "Harassment") =>

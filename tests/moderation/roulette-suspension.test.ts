@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
-import { staff } from "./helpers.ts";
+import { staff } from "../support/moderation.ts";
 import { forgetUser } from "../../src/users/cache.ts";
 
 const t = listeningApp();

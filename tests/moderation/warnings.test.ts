@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { warnUser } from "../../src/moderation/actions.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { staff } from "./helpers.ts";
+import { staff } from "../support/moderation.ts";
 
 const t = listeningApp();
 
