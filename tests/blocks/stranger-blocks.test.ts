@@ -6,7 +6,7 @@ import { loadStrangerBlocks } from "../../src/blocks/strangers.ts";
 import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
-import type { TestSocket } from "../support/ws.ts";
+import { settled, type TestSocket } from "../support/ws.ts";
 
 setDefaultTimeout(20_000);
 
@@ -27,9 +27,9 @@ async function paired() {
   return { a, b, rouletteId };
 }
 
-/** Every frame `s` received within `ms` that was not taken by a wait. */
-async function heard(s: TestSocket, ms = 300) {
-  await Bun.sleep(ms);
+/** Every frame `s` received by its pong (after `earlier` settled) that was not taken by a wait. */
+async function heard(s: TestSocket, ...earlier: TestSocket[]) {
+  await settled(...earlier, s);
   return s.frames.splice(0).map((f) => f.event);
 }
 
@@ -55,7 +55,7 @@ describe("blocking a roulette stranger reveals nothing", () => {
     const again = await paired();
     again.a.s.send("roulette_stop_search", { userId: again.a.user.id });
     await again.b.s.next("roulette_partner_disconnected");
-    expect(await heard(again.b.s)).toEqual([]);
+    expect(await heard(again.b.s, again.a.s)).toEqual([]);
     closeAll(a, b, again.a, again.b);
   });
 
