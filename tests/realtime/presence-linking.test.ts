@@ -6,8 +6,9 @@ import { Hub } from "../../src/realtime/hub.ts";
 import { HIDE_MAX_MS, PublicPresence } from "../../src/realtime/public-presence.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
 import { registerUser } from "../support/app.ts";
-import { connectedUser, listeningApp } from "../support/listening.ts";
-import { connect, type Frame, type TestSocket } from "../support/ws.ts";
+import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
+import { connect, DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
+import { until } from "../support/until.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -19,6 +20,22 @@ const t = listeningApp({ PRESENCE_BATCH_SECONDS: "30:60", PRESENCE_GRACE_SECONDS
 
 const about = (userId: number) => (f: Frame) => f.data?.userId === userId;
 const heard = (s: TestSocket, event: string, userId: number) => s.frames.some((f) => f.event === event && about(userId)(f));
+/**
+ * A marker for "the grace of a socket closed before now has passed": someone in a conversation with
+ * `listener` is connected now and, on passed(), closes and is awaited offline by `listener`. Grace
+ * timers fire in the order they are due, so every grace that started earlier has ended by then.
+ */
+async function graceMarker(listener: ConnectedUser) {
+  const marker = await connectedUser(t);
+  expect((await marker.s.ask("send_message", { receiverId: listener.user.id, content: "marker" })).error).toBeUndefined();
+  return {
+    async passed() {
+      marker.s.close();
+      await listener.s.next("user_offline", GRACE_MS + DEFAULT_WAIT_MS, about(marker.user.id));
+    },
+  };
+}
+
 const row = (id: number) => t.ctx.sqlite.query("SELECT is_online, last_seen FROM users WHERE id = ?").get(id) as { is_online: number; last_seen: number };
 
 describe("presence and Video Roulette cannot be timed against each other", () => {
@@ -36,12 +53,14 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     await attacker.s.ask("roulette_search", { userId: attacker.user.id, filters: { gender: "any", country: "any" } });
     await victim.s.ask("roulette_search", { userId: victim.user.id, filters: { gender: "any", country: "any" } });
     await attacker.s.next("roulette_partner_found");
+    const marker = await graceMarker(dialer);
     victim.s.close();
     await attacker.s.next("roulette_partner_disconnected");
     const left = Date.now();
 
     // Past the grace, when presence used to say it: nothing about the victim anywhere.
-    await Bun.sleep(GRACE_MS + 1500);
+    await marker.passed();
+    await settled(attacker.s);
     expect(heard(attacker.s, "user_offline", victim.user.id)).toBe(false);
     // (The victim is shown offline at a random time after the search, not at the session's end.)
     const profile = await t.call("GET", `/api/users/${victim.user.id}`, { token: attacker.token });
@@ -102,14 +121,15 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     const first = await connect(t.wsUrl, registered.token);
     await first.ask("roulette_search", { userId: registered.user.id, filters: { gender: "any", country: "any" } });
     t.ctx.hub.flushShown();
-    await Bun.sleep(300);
+    await settled(watcher.s);
     expect(heard(watcher.s, "user_online", registered.user.id)).toBe(false);
     expect((await t.call("GET", `/api/users/${registered.user.id}`, { token: watcher.token })).body.user.is_online).toBe(false);
     expect((await dialer.s.ask("call_user", { receiverId: registered.user.id, callerPeerId: "p1" })).data).toEqual({ status: "offline" });
+    const marker = await graceMarker(dialer);
     first.close();
-    await Bun.sleep(GRACE_MS + 500);
+    await marker.passed();
     t.ctx.hub.flushShown();
-    await Bun.sleep(300);
+    await settled(watcher.s);
     expect(heard(watcher.s, "user_offline", registered.user.id)).toBe(false);
 
     const again = await connect(t.wsUrl, registered.token);
@@ -186,15 +206,15 @@ describe("presence batches", () => {
     hub.connect(socket(2));
     hub.connect(socket(3));
     expect(hub.isShown(2)).toBe(false);
-    const end = Date.now() + 2000;
-    while (batches.length === 0 && Date.now() < end) await Bun.sleep(10);
+    await until(() => batches.length > 0, "the first batch");
     expect(batches).toEqual([[[2, true], [3, true]]]);
     expect(hub.isShown(2)).toBe(true);
     // A user who comes and goes inside the next batch is not in it either.
     const again = socket(1);
     hub.connect(again);
     hub.disconnect(again);
-    await Bun.sleep(150);
+    // Due after the hub's next tick (at most a window away): once it fires, that tick has run.
+    await new Promise((resolve) => setTimeout(resolve, 60));
     expect(batches).toHaveLength(1);
     expect(times).toHaveLength(1);
     hub.closeAll(1001, "bye");
@@ -205,14 +225,14 @@ describe("presence batches", () => {
     const batches: number[][] = [];
     hub.onPublicPresence((changes) => batches.push([...changes.keys()]));
     hub.connect(socket(7));
-    await Bun.sleep(200);
+    await until(() => batches.length === 1, "the batch with 7");
     hub.connect(socket(8));
-    const end = Date.now() + 1000;
-    while (batches.length < 2 && Date.now() < end) await Bun.sleep(5);
+    await until(() => batches.length === 2, "the batch with 8");
     expect(batches).toEqual([[7], [8]]);
     hub.closeAll(1001, "bye");
     hub.connect(socket(9));
-    await Bun.sleep(100);
+    // Due after any tick still scheduled (at most a window away).
+    await new Promise((resolve) => setTimeout(resolve, 30));
     expect(batches).toEqual([[7], [8]]);
   });
 });
