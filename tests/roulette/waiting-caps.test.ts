@@ -4,6 +4,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
+import { until } from "../support/until.ts";
 
 setDefaultTimeout(60_000);
 
@@ -142,18 +143,14 @@ describe("places are given back", () => {
     // Disconnect.
     c!.s.close();
     await c!.s.closed;
-    const deadline = Date.now() + 3000;
-    let answer = await search(a!, WANTS_WOMEN);
-    while (answer.error && Date.now() < deadline) {
-      await Bun.sleep(20);
-      answer = await search(a!, WANTS_WOMEN);
-    }
+    // The server frees c's place when it handles the close: then a's search is taken.
+    await until(() => !t.ctx.roulette.isWaiting(c!.id), "the server handling c's close");
+    const answer = await search(a!, WANTS_WOMEN);
     expect(answer.data?.status).toBe("searching");
 
     for (const p of [a!, b!, d!, e!, woman]) p.s.close();
     for (const p of [a!, b!, d!, e!, woman]) await p.s.closed;
-    const settled = Date.now() + 3000;
-    while ((t.ctx.roulette.waitingCount > 0 || t.ctx.roulette.originsHeld > 0) && Date.now() < settled) await Bun.sleep(20);
+    await until(() => t.ctx.roulette.waitingCount === 0 && t.ctx.roulette.originsHeld === 0, "the queue emptying");
     expect(t.ctx.roulette.waitingCount).toBe(0);
     expect(t.ctx.roulette.originsHeld).toBe(0);
   });
