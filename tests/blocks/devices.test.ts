@@ -75,10 +75,10 @@ describe("a block follows the blocked person's browser", () => {
     const [guestSocket, witness] = await Promise.all([connect(t.wsUrl, guest.token), connectedUser(t)]);
     for (const s of [guestSocket, witness.s]) await s.ask("presence_watch", { userIds: [blocker.user.id] });
     blocker.s.close();
-    await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id);
+    await witness.s.next("user_offline", undefined, (f) => f.data.userId === blocker.user.id);
     expect(await guestSocket.silent("user_offline", witness.s)).toBe(true);
     const back = await connect(t.wsUrl, blocker.token);
-    await witness.s.next("user_online", 3000, (f) => f.data.userId === blocker.user.id);
+    await witness.s.next("user_online", undefined, (f) => f.data.userId === blocker.user.id);
     expect(await guestSocket.silent("user_online", back, witness.s)).toBe(true);
     for (const s of [guestSocket, witness.s, back]) s.close();
   });
@@ -198,7 +198,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
         .run(r.user.id, person.user.id, Date.now(), Date.now());
     }
     expect(checkSuspension(t.ctx, person.user.id, Date.now())).toBe(true);
-    expect((await s.next("error", 2000)).data.code).toBe("suspended");
+    expect((await s.next("error")).data.code).toBe("suspended");
     expect(t.ctx.roulette.isWaiting(guest.user.id)).toBe(false);
     expect((await search(s, guest.user.id)).error?.code).toBe("suspended");
     s.close();

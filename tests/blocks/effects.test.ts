@@ -192,7 +192,7 @@ describe("a block reaches open sockets at once", () => {
     await t.call("POST", "/api/blocks", { token: blocker.token, json: { userId: blocked.user.id } });
     expect((await blocker.s.next("block_changed")).data).toEqual({ userId: blocked.user.id, blocked: true });
     expect((await tab2.next("block_changed")).data).toEqual({ userId: blocked.user.id, blocked: true });
-    expect((await blocked.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id)).data).toEqual({ userId: blocker.user.id, name: "Tabs Tess" });
+    expect((await blocked.s.next("user_offline", undefined, (f) => f.data.userId === blocker.user.id)).data).toEqual({ userId: blocker.user.id, name: "Tabs Tess" });
     expect(await blocked.s.silent("block_changed")).toBe(true);
     tab2.close();
     closeAll(blocker, blocked);
@@ -203,13 +203,13 @@ describe("a block reaches open sockets at once", () => {
     const witness = await person("Witness Wu");
     await witness.s.ask("presence_watch", { userIds: [blocked.user.id, blocker.user.id] });
     blocked.s.close();
-    await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocked.user.id);
+    await witness.s.next("user_offline", undefined, (f) => f.data.userId === blocked.user.id);
     expect(await heardAbout(blocker.s, "user_offline", blocked.user.id, witness.s)).toBe(false);
     const again = await connect(t.wsUrl, blocked.token);
-    await witness.s.next("user_online", 3000, (f) => f.data.userId === blocked.user.id);
+    await witness.s.next("user_online", undefined, (f) => f.data.userId === blocked.user.id);
     expect(await heardAbout(blocker.s, "user_online", blocked.user.id, again, witness.s)).toBe(false);
     blocker.s.close();
-    await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id);
+    await witness.s.next("user_offline", undefined, (f) => f.data.userId === blocker.user.id);
     expect(await heardAbout(again, "user_offline", blocker.user.id, witness.s)).toBe(false);
     again.close();
     witness.s.close();
@@ -220,9 +220,9 @@ describe("unblocking", () => {
   test("restores messages, lists and presence at once", async () => {
     const { blocker, blocked } = await blockedPair();
     expect((await t.call("DELETE", `/api/blocks/${blocked.user.id}`, { token: blocker.token })).status).toBe(204);
-    expect((await blocker.s.next("block_changed", 3000, (f) => f.data.blocked === false)).data).toEqual({ userId: blocked.user.id, blocked: false });
-    expect((await blocked.s.next("user_online", 3000, (f) => f.data.userId === blocker.user.id)).data.name).toBe("Blocker Bea");
-    expect((await blocker.s.next("user_online", 3000, (f) => f.data.userId === blocked.user.id)).data.name).toBe("Blocked Bob");
+    expect((await blocker.s.next("block_changed", undefined, (f) => f.data.blocked === false)).data).toEqual({ userId: blocked.user.id, blocked: false });
+    expect((await blocked.s.next("user_online", undefined, (f) => f.data.userId === blocker.user.id)).data.name).toBe("Blocker Bea");
+    expect((await blocker.s.next("user_online", undefined, (f) => f.data.userId === blocked.user.id)).data.name).toBe("Blocked Bob");
     const sent = await blocked.s.ask("send_message", { receiverId: blocker.user.id, content: "friends again" });
     expect(sent.data.message.content).toBe("friends again");
     await blocker.s.next("new_message");

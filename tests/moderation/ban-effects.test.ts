@@ -47,8 +47,8 @@ describe("a ban", () => {
     // Roulette partners are strangers: a watch hears nothing that times the pair's end (issue 18).
     await a.s.ask("presence_watch", { userIds: [b.user.id] });
     ban(mod.actor, b.user.id);
-    await a.s.next("roulette_partner_disconnected", 1000);
-    await friend.s.next("user_offline", 1000, (f) => f.data.userId === b.user.id);
+    await a.s.next("roulette_partner_disconnected");
+    await friend.s.next("user_offline", undefined, (f) => f.data.userId === b.user.id);
     expect(a.s.frames.some((f) => f.event === "user_offline" && f.data.userId === b.user.id)).toBe(false);
   });
 
@@ -59,7 +59,7 @@ describe("a ban", () => {
     caller.s.send("call_user", { receiverId: callee.user.id, callerPeerId: "peer-a" });
     await callee.s.next("incoming_call");
     ban(mod.actor, callee.user.id);
-    await caller.s.next("call_ended", 1000);
+    await caller.s.next("call_ended");
   });
 
   test("takes the user out of /api/users and the chat lists, while their past messages stay readable", async () => {

@@ -24,8 +24,8 @@ describe("removing a message", () => {
     const report = fileReport(t, receiver.user.id, sender.user.id);
     removeMessage(t.ctx, mod.actor, message.id, "Unsolicited explicit file", [report.id]);
     expect(existsSync(onDisk)).toBe(false);
-    expect((await sender.s.next("message_removed", 500)).data).toEqual({ messageId: message.id });
-    expect((await receiver.s.next("message_removed", 500)).data).toEqual({ messageId: message.id });
+    expect((await sender.s.next("message_removed")).data).toEqual({ messageId: message.id });
+    expect((await receiver.s.next("message_removed")).data).toEqual({ messageId: message.id });
     const page = await t.call("GET", `/api/messages/${sender.user.id}`, { token: receiver.token });
     const shown = page.body.messages.find((m: { id: number }) => m.id === message.id);
     expect(shown).toMatchObject({ is_removed: true, content: "", file_path: null, file_name: null });

@@ -18,7 +18,7 @@ describe("suspension from roulette", () => {
     await search(b);
     await a.s.next("roulette_partner_found");
     suspendRoulette(t.ctx, mod.actor, b.user.id, { hours: 2, reason: "Nudity on camera" });
-    await a.s.next("roulette_partner_disconnected", 500);
+    await a.s.next("roulette_partner_disconnected");
     const refused = await search(b);
     expect(refused.error?.code).toBe("suspended");
     expect(refused.error?.message).toContain("Nudity on camera");

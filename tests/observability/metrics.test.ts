@@ -68,7 +68,7 @@ describe("/metrics", () => {
     const flooder = await connectedUser(t);
     const before = (await scrape()).values.get('webchat_rate_limit_refusals_total{scope="socket",limiter="ws_frames"}')!;
     for (let i = 0; i < 60; i++) flooder.s.send("ping");
-    await flooder.s.next("error", 3000, (f) => f.data.code === "rate_limited");
+    await flooder.s.next("error", undefined, (f) => f.data.code === "rate_limited");
     const after = (await scrape()).values.get('webchat_rate_limit_refusals_total{scope="socket",limiter="ws_frames"}')!;
     expect(after).toBeGreaterThan(before);
     flooder.s.close();

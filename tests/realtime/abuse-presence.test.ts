@@ -72,7 +72,7 @@ describe("presence flapping", () => {
     const ann = await registerUser(t);
     const { w, graceEnded } = await watching(ann.user.id);
     const first = await connect(t.wsUrl, ann.token);
-    await w.next("user_online", 3000, about(ann.user.id));
+    await w.next("user_online", undefined, about(ann.user.id));
     const writes = countPresenceWrites(ann.user.id);
     const before = writes();
     first.close();
@@ -89,7 +89,7 @@ describe("presence flapping", () => {
     const bob = await registerUser(t);
     const { w, graceEnded } = await watching(bob.user.id);
     const b = await connect(t.wsUrl, bob.token);
-    await w.next("user_online", 3000, about(bob.user.id));
+    await w.next("user_online", undefined, about(bob.user.id));
     for (let i = 0; i < 10; i++) {
       b.send("user_logout");
       b.send("user_back_online");
@@ -108,7 +108,7 @@ describe("presence flapping", () => {
     const w = await connect(t.wsUrl, watcher.token);
     await w.ask("presence_watch", { userIds: [cy.user.id] });
     const c = await connect(t.wsUrl, cy.token);
-    await w.next("user_online", 3000, about(cy.user.id));
+    await w.next("user_online", undefined, about(cy.user.id));
     const closedAt = Date.now();
     c.close();
     await w.next("user_offline", GRACE_SECONDS * 1000 + DEFAULT_WAIT_MS, about(cy.user.id));

@@ -47,7 +47,7 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     const victim = { ...registered, s: await connect(t.wsUrl, registered.token) };
     // A batch shows the victim online before the pairing, as it would after a while.
     t.ctx.hub.flushShown();
-    expect((await attacker.s.next("user_online", 2000, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
+    expect((await attacker.s.next("user_online", undefined, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
     const shownAt = row(victim.user.id).last_seen;
 
     await attacker.s.ask("roulette_search", { userId: attacker.user.id, filters: { gender: "any", country: "any" } });
@@ -70,11 +70,11 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     expect(list.body.users.some((u: { id: number }) => u.id === victim.user.id)).toBe(true);
     // A call is no quicker a clock: it rings (silently, nobody is there) and ends as no answer.
     expect((await dialer.s.ask("call_user", { receiverId: victim.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
-    expect((await dialer.s.next("call_rejected", 6000)).data).toEqual({ reason: "no_answer" });
+    expect((await dialer.s.next("call_rejected")).data).toEqual({ reason: "no_answer" });
 
     // The next batch says it, in the contract's shape, with the batch's time as last_seen.
     t.ctx.hub.flushShown();
-    expect((await attacker.s.next("user_offline", 2000, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
+    expect((await attacker.s.next("user_offline", undefined, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
     expect(row(victim.user.id).is_online).toBe(0);
     expect(row(victim.user.id).last_seen).toBeGreaterThan(left + GRACE_MS);
     attacker.s.close();
@@ -91,21 +91,21 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     expect((await a1.ask("send_message", { receiverId: friend.user.id, content: "hi friend" })).error).toBeUndefined();
     expect((await fan.s.ask("send_message", { receiverId: ann.user.id, content: "hi Ann, we never met" })).error).toBeUndefined();
     t.ctx.hub.flushShown();
-    await watcher.s.next("user_online", 2000, about(ann.user.id));
+    await watcher.s.next("user_online", undefined, about(ann.user.id));
     a1.close();
     await friend.s.next("user_offline", GRACE_MS + 2000, about(ann.user.id));
-    await fan.s.next("user_offline", 2000, about(ann.user.id));
+    await fan.s.next("user_offline", undefined, about(ann.user.id));
     t.ctx.hub.flushShown();
-    await watcher.s.next("user_offline", 2000, about(ann.user.id));
+    await watcher.s.next("user_offline", undefined, about(ann.user.id));
 
     const a2 = await connect(t.wsUrl, ann.token);
-    expect((await friend.s.next("user_online", 2000, about(ann.user.id))).data.name).toBe("Ann Writer");
-    expect((await fan.s.next("user_online", 2000, about(ann.user.id))).data.name).toBe("Ann Writer");
+    expect((await friend.s.next("user_online", undefined, about(ann.user.id))).data.name).toBe("Ann Writer");
+    expect((await fan.s.next("user_online", undefined, about(ann.user.id))).data.name).toBe("Ann Writer");
     // A ping answered after both frames above marks the point by which the watcher would have heard.
     await watcher.s.ask("ping", {});
     expect(heard(watcher.s, "user_online", ann.user.id)).toBe(false);
     t.ctx.hub.flushShown();
-    await watcher.s.next("user_online", 2000, about(ann.user.id));
+    await watcher.s.next("user_online", undefined, about(ann.user.id));
     a2.close();
     friend.s.close();
     fan.s.close();
@@ -134,7 +134,7 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
 
     const again = await connect(t.wsUrl, registered.token);
     t.ctx.hub.flushShown();
-    expect((await watcher.s.next("user_online", 2000, about(registered.user.id))).data).toEqual({ userId: registered.user.id, name: "Ro Ulette" });
+    expect((await watcher.s.next("user_online", undefined, about(registered.user.id))).data).toEqual({ userId: registered.user.id, name: "Ro Ulette" });
     again.close();
     watcher.s.close();
     dialer.s.close();

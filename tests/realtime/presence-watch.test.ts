@@ -32,11 +32,11 @@ describe("who hears a presence change", () => {
     expect((await watcher.s.ask("presence_watch", { userIds: [ann.user.id] })).error).toBeUndefined();
 
     const a = await comesOnline(ann.token);
-    expect((await partner.s.next("user_online", 3000, about(ann.user.id))).data).toEqual({ userId: ann.user.id, name: "Ann Known" });
-    expect((await watcher.s.next("user_online", 3000, about(ann.user.id))).data.name).toBe("Ann Known");
+    expect((await partner.s.next("user_online", undefined, about(ann.user.id))).data).toEqual({ userId: ann.user.id, name: "Ann Known" });
+    expect((await watcher.s.next("user_online", undefined, about(ann.user.id))).data.name).toBe("Ann Known");
     a.close();
-    await partner.s.next("user_offline", 3000, about(ann.user.id));
-    await watcher.s.next("user_offline", 3000, about(ann.user.id));
+    await partner.s.next("user_offline", undefined, about(ann.user.id));
+    await watcher.s.next("user_offline", undefined, about(ann.user.id));
     // Both were sent to the partner and the watcher before this: the stranger's pong comes after.
     expect(await heardAbout(stranger.s, "user_online", ann.user.id)).toBe(false);
     expect(await heardAbout(stranger.s, "user_offline", ann.user.id)).toBe(false);
@@ -103,7 +103,7 @@ describe("a hostile presence_watch", () => {
     }
     // The list from before the refusals still holds.
     const s = await comesOnline(target.token);
-    await me.s.next("user_online", 3000, about(target.user.id));
+    await me.s.next("user_online", undefined, about(target.user.id));
     expect((await me.s.ask("presence_watch", { userIds: Array.from({ length: 200 }, (_, i) => i + 1) })).error).toBeUndefined();
     s.close();
     me.s.close();

@@ -23,7 +23,7 @@ describe("presence", () => {
     const w = await connect(now.wsUrl, watcher.token);
     await w.ask("presence_watch", { userIds: [ann.user.id] });
     const tab1 = await connect(now.wsUrl, ann.token);
-    const online = await w.next("user_online", 3000, (f) => f.data.userId === ann.user.id);
+    const online = await w.next("user_online", undefined, (f) => f.data.userId === ann.user.id);
     expect(online.data).toEqual({ userId: ann.user.id, name: "Ann Presence" });
     expect(isOnlineIn(now, ann.user.id)).toBe(true);
     const tab2 = await connect(now.wsUrl, ann.token);
@@ -33,7 +33,7 @@ describe("presence", () => {
     await until(() => now.ctx.hub.socketsOf(ann.user.id).length === 1, "the server handling the first tab's close");
     expect(await w.silent("user_offline", tab2)).toBe(true);
     tab2.close();
-    const offline = await w.next("user_offline", 3000, (f) => f.data.userId === ann.user.id);
+    const offline = await w.next("user_offline", undefined, (f) => f.data.userId === ann.user.id);
     expect(offline.data.name).toBe("Ann Presence");
     expect(isOnlineIn(now, ann.user.id)).toBe(false);
     w.close();
@@ -45,12 +45,12 @@ describe("presence", () => {
     const w = await connect(t.wsUrl, watcher.token);
     await w.ask("presence_watch", { userIds: [bob.user.id] });
     const b = await connect(t.wsUrl, bob.token);
-    await w.next("user_online", 3000, (f) => f.data.userId === bob.user.id);
+    await w.next("user_online", undefined, (f) => f.data.userId === bob.user.id);
     b.send("user_logout");
-    await w.next("user_offline", 3000, (f) => f.data.userId === bob.user.id);
+    await w.next("user_offline", undefined, (f) => f.data.userId === bob.user.id);
     expect(isOnline(bob.user.id)).toBe(false);
     b.send("user_back_online");
-    await w.next("user_online", 3000, (f) => f.data.userId === bob.user.id);
+    await w.next("user_online", undefined, (f) => f.data.userId === bob.user.id);
     expect(isOnline(bob.user.id)).toBe(true);
     b.close();
     w.close();
@@ -80,7 +80,7 @@ describe("presence", () => {
     const viewer = await registerUser(t);
     const v = await connect(t.wsUrl, viewer.token);
     await registerUser(t, { name: "Fresh Face" });
-    const event = await v.next("new_user_registered", 3000, (f) => f.data.name === "Fresh Face");
+    const event = await v.next("new_user_registered", undefined, (f) => f.data.name === "Fresh Face");
     expect(event.data).toEqual({ name: "Fresh Face" });
     v.close();
   });
