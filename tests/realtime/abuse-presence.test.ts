@@ -3,7 +3,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
-import { connect, DEFAULT_WAIT_MS, settled, type TestSocket } from "../support/ws.ts";
+import { about, connect, DEFAULT_WAIT_MS, settled, type TestSocket } from "../support/ws.ts";
 
 // A short grace keeps the suite fast; the behaviour is the same as with the default 5 s. Not
 // shorter: a flap slower than the grace is rightly announced, and a loaded machine is slow.
@@ -21,7 +21,6 @@ function countPresenceWrites(userId: number): () => number {
   return () => (t.ctx.sqlite.query("SELECT count(*) AS n FROM presence_writes WHERE user_id = ?").get(userId) as { n: number }).n;
 }
 
-const about = (userId: number) => (f: { data?: { userId?: number } }) => f.data?.userId === userId;
 
 /** The presence events about `userId` this socket received and nobody awaited. */
 const heard = (s: TestSocket, userId: number): string[] =>

@@ -2,25 +2,9 @@
 // after shutdown, and the per-address count behind SOCKET_CAP.
 import { describe, expect, test } from "bun:test";
 import { Hub } from "../../src/realtime/hub.ts";
-import type { ClientSocket } from "../../src/realtime/socket.ts";
 import { until } from "../support/until.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
 
-let next = 0;
-function socket(userId: number, address = "10.0.0.1"): ClientSocket & { closedWith?: number } {
-  const s: ClientSocket & { closedWith?: number } = {
-    id: `s${++next}`,
-    userId,
-    sessionId: `session-${userId}`,
-    address,
-    present: true,
-    lastHeardAt: 0,
-    sendText() {},
-    close(code) {
-      s.closedWith = code;
-    },
-  };
-  return s;
-}
 
 function recordingHub(graceMs: number) {
   const hub = new Hub(graceMs);
@@ -30,7 +14,7 @@ function recordingHub(graceMs: number) {
 }
 
 /** What was heard about users below 1000 (markers use ids from 1000 on). */
-const about = (heard: string[]) => heard.filter((line) => Number(line.split(" ")[0]) < 1000);
+const realUsers = (heard: string[]) => heard.filter((line) => Number(line.split(" ")[0]) < 1000);
 
 let markers = 1000;
 /**
@@ -39,7 +23,7 @@ let markers = 1000;
  */
 async function graceEnded(hub: Hub, heard: string[]): Promise<void> {
   const id = markers++;
-  const marker = socket(id);
+  const marker = fakeSocket(id);
   hub.connect(marker);
   hub.disconnect(marker);
   await until(() => heard.includes(`${id} offline`), "a later grace's end");
@@ -48,36 +32,36 @@ async function graceEnded(hub: Hub, heard: string[]): Promise<void> {
 describe("the hub's presence", () => {
   test("the last socket closing is announced only after the grace, and a return within it cancels it", async () => {
     const { hub, heard } = recordingHub(40);
-    const first = socket(1);
+    const first = fakeSocket(1);
     hub.connect(first);
     hub.disconnect(first);
     expect(heard).toEqual(["1 online"]);
     expect(hub.isOnline(1)).toBe(true);
     expect(hub.isPresent(1)).toBe(false);
-    hub.connect(socket(1));
+    hub.connect(fakeSocket(1));
     await graceEnded(hub, heard);
-    expect(about(heard)).toEqual(["1 online"]);
+    expect(realUsers(heard)).toEqual(["1 online"]);
     const last = hub.socketsOf(1)[0]!;
     hub.disconnect(last);
     await graceEnded(hub, heard);
-    expect(about(heard)).toEqual(["1 online", "1 offline"]);
+    expect(realUsers(heard)).toEqual(["1 online", "1 offline"]);
     expect(hub.isOnline(1)).toBe(false);
   });
 
   test("user_logout waits for the grace like a close, and user_back_online within it cancels it", async () => {
     const { hub, heard } = recordingHub(40);
-    const s = socket(2);
+    const s = fakeSocket(2);
     hub.connect(s);
     hub.setPresent(s, false);
     hub.setPresent(s, true);
     hub.setPresent(s, false);
     await graceEnded(hub, heard);
-    expect(about(heard)).toEqual(["2 online", "2 offline"]);
+    expect(realUsers(heard)).toEqual(["2 online", "2 offline"]);
   });
 
   test("a ban announces offline at once, without waiting for the sockets to close", () => {
     const { hub, heard } = recordingHub(60_000);
-    const s = socket(3);
+    const s = fakeSocket(3);
     hub.connect(s);
     hub.expel(3, 4403, "banned");
     expect(s.closedWith).toBe(4403);
@@ -88,7 +72,7 @@ describe("the hub's presence", () => {
 
   test("after shutdown nothing more is announced", async () => {
     const { hub, heard } = recordingHub(20);
-    const s = socket(4);
+    const s = fakeSocket(4);
     hub.connect(s);
     hub.closeAll(1001, "bye");
     hub.disconnect(s);
@@ -99,11 +83,11 @@ describe("the hub's presence", () => {
 
   test("counts open sockets per client address", () => {
     const { hub } = recordingHub(0);
-    const a = socket(5, "192.0.2.1");
-    const b = socket(6, "192.0.2.1");
+    const a = fakeSocket(5, { address: "192.0.2.1" });
+    const b = fakeSocket(6, { address: "192.0.2.1" });
     hub.connect(a);
     hub.connect(b);
-    hub.connect(socket(7, "192.0.2.2"));
+    hub.connect(fakeSocket(7, { address: "192.0.2.2" }));
     expect(hub.socketsAt("192.0.2.1")).toBe(2);
     hub.disconnect(a);
     hub.disconnect(a);

@@ -4,11 +4,11 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Hub } from "../../src/realtime/hub.ts";
 import { HIDE_MAX_MS, PublicPresence } from "../../src/realtime/public-presence.ts";
-import type { ClientSocket } from "../../src/realtime/socket.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
-import { connect, DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
+import { about, connect, DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -18,7 +18,6 @@ setDefaultTimeout(20_000);
 const GRACE_MS = 1000;
 const t = listeningApp({ PRESENCE_BATCH_SECONDS: "30:60", PRESENCE_GRACE_SECONDS: "1", CALL_RING_SECONDS: "4", SIGNUP_RATE_LIMIT: "1000" });
 
-const about = (userId: number) => (f: Frame) => f.data?.userId === userId;
 const heard = (s: TestSocket, event: string, userId: number) => s.frames.some((f) => f.event === event && about(userId)(f));
 /**
  * A marker for "the grace of a socket closed before now has passed": someone in a conversation with
@@ -186,10 +185,6 @@ describe("hiding a roulette visit from strangers", () => {
   });
 });
 
-let next = 0;
-function socket(userId: number): ClientSocket {
-  return { id: `b${++next}`, userId, sessionId: `s${userId}`, address: "10.0.0.9", present: true, lastHeardAt: 0, sendText() {}, close() {} };
-}
 
 describe("presence batches", () => {
   test("publish only the net change since the last tick, everyone in one batch at one time, and a flap inside a batch never", async () => {
@@ -200,17 +195,17 @@ describe("presence batches", () => {
       batches.push([...changes]);
       times.push(at);
     });
-    const flapper = socket(1);
+    const flapper = fakeSocket(1);
     hub.connect(flapper);
     hub.disconnect(flapper);
-    hub.connect(socket(2));
-    hub.connect(socket(3));
+    hub.connect(fakeSocket(2));
+    hub.connect(fakeSocket(3));
     expect(hub.isShown(2)).toBe(false);
     await until(() => batches.length > 0, "the first batch");
     expect(batches).toEqual([[[2, true], [3, true]]]);
     expect(hub.isShown(2)).toBe(true);
     // A user who comes and goes inside the next batch is not in it either.
-    const again = socket(1);
+    const again = fakeSocket(1);
     hub.connect(again);
     hub.disconnect(again);
     // Due after the hub's next tick (at most a window away): once it fires, that tick has run.
@@ -224,13 +219,13 @@ describe("presence batches", () => {
     const hub = new Hub(0, 60_000, { minMs: 20, maxMs: 30 });
     const batches: number[][] = [];
     hub.onPublicPresence((changes) => batches.push([...changes.keys()]));
-    hub.connect(socket(7));
+    hub.connect(fakeSocket(7));
     await until(() => batches.length === 1, "the batch with 7");
-    hub.connect(socket(8));
+    hub.connect(fakeSocket(8));
     await until(() => batches.length === 2, "the batch with 8");
     expect(batches).toEqual([[7], [8]]);
     hub.closeAll(1001, "bye");
-    hub.connect(socket(9));
+    hub.connect(fakeSocket(9));
     // Due after any tick still scheduled (at most a window away).
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(batches).toEqual([[7], [8]]);

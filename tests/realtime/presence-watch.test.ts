@@ -2,16 +2,15 @@
 // sockets watching them, never a stranger, never across a block; the online count coalesced.
 import { describe, expect, test } from "bun:test";
 import { Hub } from "../../src/realtime/hub.ts";
-import type { ClientSocket } from "../../src/realtime/socket.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { connect, heardAbout, settled, type TestSocket } from "../support/ws.ts";
+import { about, connect, heardAbout, settled, type TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
 
 // No grace: "offline" is announced at once, so each test waits only for what it expects.
 const t = listeningApp({ PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000", SOCKET_RATE_LIMIT: "20:40" });
 
-const about = (userId: number) => (f: { data?: { userId?: number } }) => f.data?.userId === userId;
 
 
 /** Ann comes online in a new socket, once the others are set up. */
@@ -125,12 +124,12 @@ describe("a hostile presence_watch", () => {
     const hub = new Hub(0, 60_000);
     hub.onPresence((userId, online) => hub.sendAbout(userId, new Set(), new Set(), online ? "user_online" : "user_offline", () => ({ userId, name: "" })));
     const heard: string[] = [];
-    const watcher = socket(1, heard);
+    const watcher = fakeSocket(1, { heard: heard });
     hub.connect(watcher);
     hub.watch(watcher, [1, ...Array.from({ length: 300 }, (_, i) => i + 2)]);
     expect(hub.watchingSockets).toBe(1);
-    hub.connect(socket(200, []));
-    hub.connect(socket(202, []));
+    hub.connect(fakeSocket(200, { heard: [] }));
+    hub.connect(fakeSocket(202, { heard: [] }));
     expect(heard.map((f) => JSON.parse(f).data.userId)).toEqual([200]);
     hub.disconnect(watcher);
     expect(hub.watchingSockets).toBe(0);
@@ -140,22 +139,18 @@ describe("a hostile presence_watch", () => {
   });
 });
 
-let next = 0;
-function socket(userId: number, heard: string[]): ClientSocket {
-  return { id: `c${++next}`, userId, sessionId: `s${userId}`, address: "10.0.0.1", present: true, lastHeardAt: 0, sendText: (text) => heard.push(text), close() {} };
-}
 
 describe("the online count", () => {
   test("is coalesced: many arrivals make one online_count per socket after the interval, and none when nothing changed", async () => {
     const hub = new Hub(0, 60);
     const heard: string[] = [];
-    hub.connect(socket(1, heard));
-    for (let id = 2; id <= 50; id++) hub.connect(socket(id, []));
+    hub.connect(fakeSocket(1, { heard: heard }));
+    for (let id = 2; id <= 50; id++) hub.connect(fakeSocket(id, { heard: [] }));
     // Nobody watches and nobody has a conversation: the arrivals themselves are not heard.
     expect(heard).toEqual([]);
     await until(() => heard.length > 0, "the coalesced count");
     expect(heard).toEqual([JSON.stringify({ event: "online_count", data: { online: 50 } })]);
-    const late = socket(51, []);
+    const late = fakeSocket(51, { heard: [] });
     hub.connect(late);
     hub.disconnect(late);
     // A timer due no earlier than the hub's next count: once it fires, that count had its turn.

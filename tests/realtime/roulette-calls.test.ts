@@ -6,21 +6,21 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
 import type { Frame, TestSocket } from "../support/ws.ts";
+import { rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
 
 const RING_MS = 2000;
 const t = listeningApp({ CALL_RING_SECONDS: String(RING_MS / 1000), PRESENCE_BATCH_SECONDS: "30:60", SIGNUP_RATE_LIMIT: "1000" });
 
-const search = (p: ConnectedUser) => p.s.ask("roulette_search", { userId: p.user.id, filters: { gender: "any", country: "any" } });
 
 /** Two people shown online (with everyone connected so far), then paired in roulette. */
 async function paired(): Promise<{ one: ConnectedUser; other: ConnectedUser }> {
   const one = await connectedUser(t);
   const other = await connectedUser(t);
   t.ctx.hub.flushShown();
-  await search(one);
-  expect((await search(other)).data.status).toBe("paired");
+  await rouletteSearch(one.s, one.user.id);
+  expect((await rouletteSearch(other.s, other.user.id)).data.status).toBe("paired");
   await one.s.next("roulette_partner_found");
   await other.s.next("roulette_partner_found");
   return { one, other };
@@ -62,7 +62,7 @@ describe("calling someone in Video Roulette", () => {
     const caller = await connectedUser(t);
     const second = await connectedUser(t);
     t.ctx.hub.flushShown();
-    expect((await search(searching)).data.status).toBe("searching");
+    expect((await rouletteSearch(searching.s, searching.user.id)).data.status).toBe("searching");
     expect((await caller.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
     expect((await second.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p2" })).data).toEqual({ status: "busy" });
     expect((await caller.s.next("call_rejected", RING_MS + 3000)).data).toEqual({ reason: "no_answer" });

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { settled, type TestSocket } from "../support/ws.ts";
+import { pairUp, rouletteSearch } from "../support/roulette.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -20,15 +21,7 @@ async function player(profile: Record<string, unknown> = {}) {
 }
 type Player = Awaited<ReturnType<typeof player>>;
 
-const search = (s: TestSocket, userId: number) => s.ask("roulette_search", { userId, filters: { gender: "any", country: "any" } });
 
-async function pair(a: Player, b: Player): Promise<string> {
-  await search(a.s, a.user.id);
-  expect((await search(b.s, b.user.id)).data.status).toBe("paired");
-  const id = (await a.s.next("roulette_partner_found")).data.partner.id as string;
-  await b.s.next("roulette_partner_found");
-  return id;
-}
 
 const closeAll = (...players: Player[]) => players.forEach((p) => p.s.close());
 
@@ -43,7 +36,7 @@ describe("anonymous roulette", () => {
   test("no roulette frame carries either user's id, username, avatar or orientation", async () => {
     const a = await player({ orientation: "bisexual" });
     const b = await player({ orientation: "pansexual" });
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     a.s.send("roulette_offer", { offer: { type: "offer", sdp: "v=0" }, partnerId: id });
     await b.s.next("roulette_offer");
     b.s.send("roulette_answer", { answer: { type: "answer", sdp: "v=0" }, partnerId: id });
@@ -82,8 +75,8 @@ describe("roulette text", () => {
     const b = await player();
     const c = await player();
     const d = await player();
-    const id = await pair(a, b);
-    await pair(c, d);
+    const id = await pairUp(a, b);
+    await pairUp(c, d);
     const ack = await a.s.ask("roulette_text", { partnerId: id, text: "  hello stranger \n" });
     expect(ack.data).toEqual({ text: "hello stranger", at: expect.any(String) });
     const got = await b.s.next("roulette_text");
@@ -99,7 +92,7 @@ describe("roulette text", () => {
     const a = await player();
     const b = await player();
     const outsider = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     expect((await a.s.ask("roulette_text", { partnerId: id, text: "" })).error?.code).toBe("validation");
     expect((await a.s.ask("roulette_text", { partnerId: id, text: " \n\t " })).error?.code).toBe("validation");
     expect((await a.s.ask("roulette_text", { partnerId: id, text: "x".repeat(501) })).error?.code).toBe("validation");
@@ -117,7 +110,7 @@ describe("roulette text", () => {
   test("text counts against the socket's event limit: past it, rate_limited and nothing relayed", async () => {
     const a = await player();
     const b = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => a.s.ask("roulette_text", { partnerId: id, text: `spam ${i}` })));
     const refused = answers.filter((f) => f.error?.code === "rate_limited").length;
     expect(refused).toBeGreaterThan(0);
@@ -132,7 +125,7 @@ describe("keep in touch", () => {
   test("when both press it, each gets the other's public user", async () => {
     const a = await player({ name: "Kit A" });
     const b = await player({ name: "Kit B" });
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     expect((await a.s.ask("roulette_keep_in_touch", { partnerId: id })).data).toEqual({});
     expect(await b.s.silent("roulette_contact", a.s)).toBe(true);
     await b.s.ask("roulette_keep_in_touch", { partnerId: id });
@@ -147,7 +140,7 @@ describe("keep in touch", () => {
   test("one side's press is never revealed, not even after the session ends", async () => {
     const a = await player();
     const b = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     await a.s.ask("roulette_keep_in_touch", { partnerId: id });
     await a.s.ask("roulette_keep_in_touch", { partnerId: id });
     b.s.send("roulette_next", { userId: b.user.id });
@@ -166,26 +159,26 @@ describe("who never meets", () => {
     const a = await player();
     const b = await player();
     t.ctx.blocks.add(b.user.id, a.user.id, Date.now());
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     const c = await player();
-    expect((await search(c.s, c.user.id)).data.status).toBe("paired");
+    expect((await rouletteSearch(c.s, c.user.id)).data.status).toBe("paired");
     closeAll(a, b, c);
   });
 
   test("two users are never paired again after one reported the other, even with nobody else waiting", async () => {
     const a = await player();
     const b = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     const r = await t.call("POST", "/api/reports", { token: b.token, json: { rouletteId: id, context: "roulette", reason: "harassment" } });
     expect(r.status).toBe(201);
     await a.s.next("roulette_partner_next");
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     // Later, too.
     await Bun.sleep(50);
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     closeAll(a, b);
   });
 
@@ -194,26 +187,26 @@ describe("who never meets", () => {
     const b = await player();
     const r = await t.call("POST", "/api/reports", { token: a.token, json: { reportedUserId: b.user.id, context: "profile", reason: "spam" } });
     expect(r.status).toBe(201);
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     closeAll(a, b);
   });
 
   test("an account that has not confirmed being 18 or older is refused with adult_confirmation_required", async () => {
     const a = await player();
     t.ctx.db.update(users).set({ adultConfirmedAt: null }).where(eq(users.id, a.user.id)).run();
-    const refused = await search(a.s, a.user.id);
+    const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "adult_confirmation_required", message: expect.any(String) });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
     expect((await t.call("POST", "/api/users/confirm-adult", { token: a.token, json: {} })).status).toBe(200);
-    expect((await search(a.s, a.user.id)).data.status).toBe("searching");
+    expect((await rouletteSearch(a.s, a.user.id)).data.status).toBe("searching");
     closeAll(a);
   });
 
   test("a suspended user is refused with suspended and a message that says why", async () => {
     const a = await player();
     t.ctx.db.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, a.user.id)).run();
-    const refused = await search(a.s, a.user.id);
+    const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "suspended", message: "You can't use Video Roulette until a moderator reviews reports about you" });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
     closeAll(a);

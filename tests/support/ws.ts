@@ -30,13 +30,16 @@ export interface TestSocket {
   close(): void;
 }
 
+/** Matches frames about one user (presence events carry `data.userId`). */
+export const about = (userId: number) => (f: Frame) => f.data?.userId === userId;
+
 /**
  * Had `s` heard `event` about `userId` by its pong, after `earlier` were settled? Presence frames
  * about other people may arrive meanwhile; only this user's count.
  */
 export async function heardAbout(s: TestSocket, event: string, userId: number, ...earlier: TestSocket[]): Promise<boolean> {
   await settled(...earlier, s);
-  return s.frames.some((f) => f.event === event && f.data?.userId === userId);
+  return s.frames.some((f) => f.event === event && about(userId)(f));
 }
 
 let ackCounter = 0;
