@@ -5,9 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
 import { connect, heardAbout } from "../support/ws.ts";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileOf, uploadForm } from "../uploads/fixtures.ts";
+import { fileOf, storedFiles, uploadForm } from "../uploads/fixtures.ts";
 
 // Presence at once (no grace), so the block's effect on presence is seen without waiting.
 const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000", PRESENCE_GRACE_SECONDS: "0" });
@@ -35,8 +33,7 @@ async function blockedPair() {
 }
 
 
-/** Files under uploads/ (every folder but the spool), and the messages stored between two users. */
-const storedFiles = () => readdirSync(join(t.dataDir, "uploads"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.parentPath.includes(".spool")).length;
+/** The messages stored between two users. */
 const messagesBetween = (a: number, b: number) =>
   (t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE (sender_id = ?1 AND receiver_id = ?2) OR (sender_id = ?2 AND receiver_id = ?1)").get(a, b) as { n: number }).n;
 
@@ -58,7 +55,7 @@ describe("a block refuses messages and files both ways", () => {
 
   test("uploads answer 403 blocked in both directions and store no file", async () => {
     const { blocker, blocked } = await blockedPair();
-    const filesBefore = storedFiles();
+    const filesBefore = storedFiles(t.dataDir).length;
     const messagesBefore = messagesBetween(blocker.user.id, blocked.user.id);
     for (const [from, to] of [[blocked, blocker], [blocker, blocked]] as const) {
       const one = await t.call("POST", "/api/messages/upload", { token: from.token, body: uploadForm(to.user.id, "file", [fileOf("x", "a.txt")]) });
@@ -69,7 +66,7 @@ describe("a block refuses messages and files both ways", () => {
       expect(many.body.code).toBe("blocked");
       expect(await to.s.silent("new_message")).toBe(true);
     }
-    expect(storedFiles()).toBe(filesBefore);
+    expect(storedFiles(t.dataDir).length).toBe(filesBefore);
     expect(messagesBetween(blocker.user.id, blocked.user.id)).toBe(messagesBefore);
     closeAll(blocker, blocked);
   });
