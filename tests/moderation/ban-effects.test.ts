@@ -4,7 +4,7 @@ import { banUser } from "../../src/moderation/actions.ts";
 import { closeOf, openPeerSocket } from "../peerjs/client.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { connect } from "../support/ws.ts";
+import { connect, settled } from "../support/ws.ts";
 import { staff } from "../support/moderation.ts";
 
 const t = listeningApp();
@@ -49,6 +49,7 @@ describe("a ban", () => {
     ban(mod.actor, b.user.id);
     await a.s.next("roulette_partner_disconnected");
     await friend.s.next("user_offline", undefined, (f) => f.data.userId === b.user.id);
+    await settled(a.s);
     expect(a.s.frames.some((f) => f.event === "user_offline" && f.data.userId === b.user.id)).toBe(false);
   });
 

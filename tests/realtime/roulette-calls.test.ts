@@ -5,7 +5,7 @@
 // before anyone searches, as a while on the site would.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
-import type { Frame, TestSocket } from "../support/ws.ts";
+import { DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
 import { rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
@@ -30,7 +30,7 @@ async function paired(): Promise<{ one: ConnectedUser; other: ConnectedUser }> {
 async function callAndWatch(caller: TestSocket, receiverId: number): Promise<{ ack: Frame; frames: Frame[]; endedAfterMs: number }> {
   const started = Date.now();
   const ack = await caller.ask("call_user", { receiverId, callerPeerId: "peer-x" });
-  const end = await caller.next("call_rejected", RING_MS + 3000);
+  const end = await caller.next("call_rejected", RING_MS + DEFAULT_WAIT_MS);
   const frames = [end, ...caller.frames.filter((f) => f.event?.startsWith("call_") || f.event === "incoming_call")];
   return { ack, frames, endedAfterMs: Date.now() - started };
 }
@@ -50,6 +50,7 @@ describe("calling someone in Video Roulette", () => {
     expect(Math.abs(toRoulette.endedAfterMs - toIdle.endedAfterMs)).toBeLessThan(500);
 
     // The idle person's tab rang; the roulette tab heard nothing, and the pair goes on.
+    await settled(inRoulette.s, partner.s);
     expect(idle.s.frames.some((f) => f.event === "incoming_call")).toBe(true);
     expect(inRoulette.s.frames.some((f) => f.event === "incoming_call" || f.event === "call_ended")).toBe(false);
     expect(t.ctx.roulette.partnerOf(inRoulette.user.id)).toBe(partner.user.id);
@@ -65,7 +66,8 @@ describe("calling someone in Video Roulette", () => {
     expect((await rouletteSearch(searching.s, searching.user.id)).data.status).toBe("searching");
     expect((await caller.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
     expect((await second.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p2" })).data).toEqual({ status: "busy" });
-    expect((await caller.s.next("call_rejected", RING_MS + 3000)).data).toEqual({ reason: "no_answer" });
+    expect((await caller.s.next("call_rejected", RING_MS + DEFAULT_WAIT_MS)).data).toEqual({ reason: "no_answer" });
+    await settled(searching.s);
     expect(searching.s.frames.some((f) => f.event === "incoming_call")).toBe(false);
     for (const p of [searching, caller, second]) p.s.close();
   });
@@ -89,7 +91,7 @@ describe("calling someone in Video Roulette", () => {
     victim.s.close();
     await attacker.s.next("roulette_partner_disconnected");
     expect(await dialer.s.silent("call_ended", attacker.s)).toBe(true);
-    expect((await dialer.s.next("call_rejected", RING_MS + 3000)).data).toEqual({ reason: "no_answer" });
+    expect((await dialer.s.next("call_rejected", RING_MS + DEFAULT_WAIT_MS)).data).toEqual({ reason: "no_answer" });
     expect(Date.now() - started).toBeGreaterThan(RING_MS - 300);
     attacker.s.close();
     dialer.s.close();
