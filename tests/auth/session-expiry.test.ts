@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startSessionSweep, sweepExpiredSessions } from "../../src/auth/sessions.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { refusedUpgrade, socketPath } from "../support/raw-ws.ts";
-import { until } from "../support/until.ts";
+import { afterTimers, until } from "../support/until.ts";
 
 const DAY = 86_400_000;
 let t: TestApp;
@@ -93,7 +93,7 @@ describe("session expiry", () => {
     }
     stale(third.token);
     // A timer due after three more periods: a sweep still running would have had its turn by then.
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await afterTimers(60);
     expect(rowCount(third.token).n).toBe(1);
   });
 });

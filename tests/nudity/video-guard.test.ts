@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import type { FrameClassifier, FrameSource } from "../../islands/nudity/classifier.ts";
 import type { NsfwScores } from "../../islands/nudity/thresholds.ts";
 import { VideoGuard } from "../../islands/nudity/video-guard.ts";
-import { until } from "../support/until.ts";
+import { afterTimers, until } from "../support/until.ts";
 
 const SAFE: NsfwScores = { Drawing: 0.1, Hentai: 0.01, Neutral: 0.87, Porn: 0.01, Sexy: 0.01 };
 const EXPLICIT: NsfwScores = { Drawing: 0, Hentai: 0.05, Neutral: 0.03, Porn: 0.9, Sexy: 0.02 };
@@ -22,7 +22,6 @@ function standIn() {
 }
 
 const video = {} as FrameSource;
-const tick = (ms = 15) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("VideoGuard", () => {
   test("stays blurred while the classifier loads, then unblurs on safe frames", async () => {
@@ -48,7 +47,7 @@ describe("VideoGuard", () => {
     guard.showAnyway();
     const seen = fake.frames();
     // A timer due after several of the guard's 5 ms frame ticks: any frame they took would be counted.
-    await tick(40);
+    await afterTimers(40);
     expect(guard.getSnapshot().blur.mode).toBe("shown");
     // While shown, no frame is even classified: the choice costs no CPU.
     expect(fake.frames()).toBe(seen);
@@ -107,7 +106,7 @@ describe("VideoGuard", () => {
     const guard = new VideoGuard({ load: async () => (loads++, standIn().classifier), enabled: false, everyMs: 5 });
     guard.watch(video);
     // A timer due after several of the guard's 5 ms ticks.
-    await tick(30);
+    await afterTimers(30);
     expect(loads).toBe(0);
     expect(guard.getSnapshot().blur.mode).toBe("off");
     guard.dispose();

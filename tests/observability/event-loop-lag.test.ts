@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { sampleEventLoopLag } from "../../src/observability/event-loop-lag.ts";
 import { MetricsRegistry } from "../../src/observability/registry.ts";
-import { until as waitFor } from "../support/until.ts";
+import { afterTimers, until as waitFor } from "../support/until.ts";
 
 test("event loop lag records how long the loop was blocked", async () => {
   const registry = new MetricsRegistry();
@@ -18,6 +18,6 @@ test("event loop lag records how long the loop was blocked", async () => {
   expect(text).toMatch(/lag_seconds_bucket\{le="0.1"\} [1-9]/);
   const count = Number(/lag_seconds_count (\d+)/.exec(text)![1]);
   // A timer due after the sampler's next tick (every 10 ms): a sampler still running would have counted.
-  await new Promise((resolve) => setTimeout(resolve, 40));
+  await afterTimers(40);
   expect(Number(/lag_seconds_count (\d+)/.exec(registry.render())![1])).toBe(count);
 });

@@ -2,7 +2,7 @@
 // after shutdown, and the per-address count behind SOCKET_CAP.
 import { describe, expect, test } from "bun:test";
 import { Hub } from "../../src/realtime/hub.ts";
-import { until } from "../support/until.ts";
+import { afterTimers, until } from "../support/until.ts";
 import { fakeSocket } from "../support/fake-socket.ts";
 
 
@@ -77,7 +77,7 @@ describe("the hub's presence", () => {
     hub.closeAll(1001, "bye");
     hub.disconnect(s);
     // Due no earlier than a grace started before it (the hub takes no marker after shutdown).
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await afterTimers(20);
     expect(heard).toEqual(["4 online"]);
   });
 

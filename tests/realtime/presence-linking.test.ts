@@ -7,7 +7,7 @@ import { HIDE_MAX_MS, PublicPresence } from "../../src/realtime/public-presence.
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
 import { about, connect, DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
-import { until } from "../support/until.ts";
+import { afterTimers, until } from "../support/until.ts";
 import { fakeSocket } from "../support/fake-socket.ts";
 
 // Registering hashes passwords: slow on a busy machine.
@@ -209,7 +209,7 @@ describe("presence batches", () => {
     hub.connect(again);
     hub.disconnect(again);
     // Due after the hub's next tick (at most a window away): once it fires, that tick has run.
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await afterTimers(60);
     expect(batches).toHaveLength(1);
     expect(times).toHaveLength(1);
     hub.closeAll(1001, "bye");
@@ -227,7 +227,7 @@ describe("presence batches", () => {
     hub.closeAll(1001, "bye");
     hub.connect(fakeSocket(9));
     // Due after any tick still scheduled (at most a window away).
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await afterTimers(30);
     expect(batches).toEqual([[7], [8]]);
   });
 });

@@ -5,7 +5,7 @@ import { Hub } from "../../src/realtime/hub.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { about, connect, heardAbout, settled, type TestSocket } from "../support/ws.ts";
-import { until } from "../support/until.ts";
+import { afterTimers, until } from "../support/until.ts";
 import { fakeSocket } from "../support/fake-socket.ts";
 
 // No grace: "offline" is announced at once, so each test waits only for what it expects.
@@ -154,7 +154,7 @@ describe("the online count", () => {
     hub.connect(late);
     hub.disconnect(late);
     // A timer due no earlier than the hub's next count: once it fires, that count had its turn.
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await afterTimers(60);
     expect(heard).toHaveLength(1);
     hub.closeAll(1001, "bye");
   });

@@ -6,6 +6,7 @@ import { users } from "../../db/schema.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { settled, type TestSocket } from "../support/ws.ts";
 import { pairUp, rouletteSearch } from "../support/roulette.ts";
+import { clockMovesOn } from "../support/until.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -176,7 +177,7 @@ describe("who never meets", () => {
     await rouletteSearch(a.s, a.user.id);
     expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     // Later, too.
-    await Bun.sleep(50);
+    await clockMovesOn();
     await rouletteSearch(a.s, a.user.id);
     expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     closeAll(a, b);

@@ -10,3 +10,16 @@ export async function until(check: () => boolean, what: string, withinMs = DEFAU
     await Bun.sleep(5);
   }
 }
+
+/**
+ * Resolves once a timer of `ms` set now fires. Timers fire in the order they are due, so every
+ * timer set earlier for `ms` or less has had its turn: a marker after which a timer that should
+ * not have acted would have.
+ */
+export const afterTimers = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once Date.now() has moved past its value now: two writes after it get different times. */
+export async function clockMovesOn(): Promise<void> {
+  const now = Date.now();
+  await until(() => Date.now() > now, "the clock moving on");
+}
