@@ -3,14 +3,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startSessionSweep, sweepExpiredSessions } from "../../src/auth/sessions.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { connect } from "../support/ws.ts";
+import { refusedUpgrade, socketPath } from "../support/raw-ws.ts";
+import { afterTimers, until } from "../support/until.ts";
 
 const DAY = 86_400_000;
 let t: TestApp;
-let wsUrl: string;
+let port: number;
 beforeAll(() => {
   t = makeTestApp();
-  wsUrl = t.listen().wsUrl;
+  port = t.listen().port;
 });
 afterAll(() => t.close());
 
@@ -53,7 +54,8 @@ describe("session expiry", () => {
   test("the socket refuses an expired token", async () => {
     const { token } = await registerUser(t);
     lastUsed(token, Date.now() - 31 * DAY);
-    await expect(connect(wsUrl, token)).rejects.toThrow();
+    expect(await refusedUpgrade(port, socketPath(token))).toEqual({ status: 401, body: { code: "unauthorized", error: expect.any(String) } });
+    expect(rowCount(token).n).toBe(0);
   });
 
   test("SESSION_TTL_DAYS sets the days", async () => {
@@ -77,11 +79,21 @@ describe("session expiry", () => {
     expect(rowCount(fresh.token).n).toBe(1);
   });
 
-  test("the sweep started with the server runs at once and stops when asked", async () => {
-    const stale = await registerUser(t);
-    lastUsed(stale.token, Date.now() - 40 * DAY);
-    const stop = startSessionSweep(t.ctx);
-    stop();
-    expect(rowCount(stale.token).n).toBe(0);
+  test("the sweep started with the server runs at once, then every period, and stops when asked", async () => {
+    const [first, second, third] = [await registerUser(t), await registerUser(t), await registerUser(t)];
+    const stale = (token: string) => lastUsed(token, Date.now() - 40 * DAY);
+    stale(first.token);
+    const stop = startSessionSweep(t.ctx, 20);
+    try {
+      expect(rowCount(first.token).n).toBe(0);
+      stale(second.token);
+      await until(() => rowCount(second.token).n === 0, "the next sweep");
+    } finally {
+      stop();
+    }
+    stale(third.token);
+    // A timer due after three more periods: a sweep still running would have had its turn by then.
+    await afterTimers(60);
+    expect(rowCount(third.token).n).toBe(1);
   });
 });

@@ -7,10 +7,11 @@ import { randomBytes } from "node:crypto";
 import { MAX_CARRIERS, recordDevice } from "../../src/auth/user-devices.ts";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { forgetUser } from "../../src/users/cache.ts";
-import { staff } from "../moderation/helpers.ts";
+import { staff } from "../support/moderation.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
+import { rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
 
@@ -41,7 +42,6 @@ const ids = (list: { id: number }[]) => list.map((u) => u.id);
 const listOf = async (token: string) => ids((await t.call("GET", "/api/users?limit=500", { token })).body.users);
 const profile = (token: string, id: number) => t.call("GET", `/api/users/${id}`, { token }).then((r) => ({ status: r.status, body: r.body }));
 const write = (s: TestSocket, to: number) => s.ask("send_message", { receiverId: to, content: "it's me again" }).then((f) => f.error);
-const search = (s: TestSocket, userId: number) => s.ask("roulette_search", { userId, filters: { gender: "any", country: "any" } });
 
 describe("a block follows the blocked person's browser", () => {
   test("a guest made there cannot message the blocker, reads 404 for their profile, and neither sees the other", async () => {
@@ -75,11 +75,11 @@ describe("a block follows the blocked person's browser", () => {
     const [guestSocket, witness] = await Promise.all([connect(t.wsUrl, guest.token), connectedUser(t)]);
     for (const s of [guestSocket, witness.s]) await s.ask("presence_watch", { userIds: [blocker.user.id] });
     blocker.s.close();
-    await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id);
-    expect(await guestSocket.silent("user_offline", 300)).toBe(true);
+    await witness.s.next("user_offline", undefined, (f) => f.data.userId === blocker.user.id);
+    expect(await guestSocket.silent("user_offline", witness.s)).toBe(true);
     const back = await connect(t.wsUrl, blocker.token);
-    await witness.s.next("user_online", 3000, (f) => f.data.userId === blocker.user.id);
-    expect(await guestSocket.silent("user_online", 300)).toBe(true);
+    await witness.s.next("user_online", undefined, (f) => f.data.userId === blocker.user.id);
+    expect(await guestSocket.silent("user_online", back, witness.s)).toBe(true);
     for (const s of [guestSocket, witness.s, back]) s.close();
   });
 
@@ -159,12 +159,12 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     }
     const guest = await guestOn(device);
     const [guestSocket, otherSocket] = await Promise.all([connect(t.wsUrl, guest.token), connect(t.wsUrl, other.token)]);
-    const refused = await search(guestSocket, guest.user.id);
+    const refused = await rouletteSearch(guestSocket, guest.user.id);
     expect(refused.error?.code).toBe("suspended");
-    expect(refused.error).toEqual((await search(otherSocket, other.user.id)).error);
+    expect(refused.error).toEqual((await rouletteSearch(otherSocket, other.user.id)).error);
 
     liftRouletteSuspension(t.ctx, mod.actor, suspended.user.id, "Reviewed the reports");
-    expect((await search(guestSocket, guest.user.id)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(guestSocket, guest.user.id)).data).toEqual({ status: "searching" });
     await guestSocket.ask("roulette_stop_search", { userId: guest.user.id });
     for (const s of [guestSocket, otherSocket]) s.close();
   });
@@ -176,7 +176,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     suspendRoulette(t.ctx, mod.actor, suspended.user.id, { hours: 2, reason: "Nudity on camera" });
     const guest = await guestOn(device);
     const s = await connect(t.wsUrl, guest.token);
-    const refused = await search(s, guest.user.id);
+    const refused = await rouletteSearch(s, guest.user.id);
     expect(refused.error?.code).toBe("suspended");
     expect(JSON.stringify(refused)).not.toContain("Nudity");
     s.close();
@@ -187,7 +187,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     const person = await registeredOn(device);
     const guest = await guestOn(device);
     const s = await connect(t.wsUrl, guest.token);
-    expect((await search(s, guest.user.id)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(s, guest.user.id)).data).toEqual({ status: "searching" });
     const reporters = await Promise.all([0, 1, 2].map(() => registerUser(t)));
     // Established reporters (older than a day), filed straight into the table, then the rule applied.
     const { checkSuspension } = await import("../../src/reports/suspension.ts");
@@ -198,9 +198,9 @@ describe("a roulette suspension follows the suspended person's browser", () => {
         .run(r.user.id, person.user.id, Date.now(), Date.now());
     }
     expect(checkSuspension(t.ctx, person.user.id, Date.now())).toBe(true);
-    expect((await s.next("error", 2000)).data.code).toBe("suspended");
+    expect((await s.next("error")).data.code).toBe("suspended");
     expect(t.ctx.roulette.isWaiting(guest.user.id)).toBe(false);
-    expect((await search(s, guest.user.id)).error?.code).toBe("suspended");
+    expect((await rouletteSearch(s, guest.user.id)).error?.code).toBe("suspended");
     s.close();
   });
 });
@@ -211,16 +211,16 @@ describe("roulette keeps a new account of the browser apart too", () => {
     const blocker = await connectedUser(t);
     const stranger = await registeredOn(device);
     const strangerSocket = await connect(t.wsUrl, stranger.token);
-    await search(blocker.s, blocker.user.id);
-    expect((await search(strangerSocket, stranger.user.id)).data).toEqual({ status: "paired" });
+    await rouletteSearch(blocker.s, blocker.user.id);
+    expect((await rouletteSearch(strangerSocket, stranger.user.id)).data).toEqual({ status: "paired" });
     const rouletteId = (await blocker.s.next("roulette_partner_found")).data.partner.id as string;
     expect((await t.call("POST", "/api/blocks", { token: blocker.token, json: { rouletteId } })).status).toBe(201);
     await strangerSocket.next("roulette_partner_disconnected");
 
     const guest = await guestOn(device);
     const guestSocket = await connect(t.wsUrl, guest.token);
-    expect((await search(guestSocket, guest.user.id)).data).toEqual({ status: "searching" });
-    expect((await search(blocker.s, blocker.user.id)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(guestSocket, guest.user.id)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(blocker.s, blocker.user.id)).data).toEqual({ status: "searching" });
     for (const [s, id] of [[guestSocket, guest.user.id], [blocker.s, blocker.user.id]] as const) await s.ask("roulette_stop_search", { userId: id });
     for (const s of [guestSocket, blocker.s, strangerSocket]) s.close();
   });

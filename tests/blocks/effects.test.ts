@@ -4,8 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
-import { fileOf, uploadForm } from "../uploads/fixtures.ts";
+import { connect, heardAbout } from "../support/ws.ts";
+import { fileOf, storedFiles, uploadForm } from "../uploads/fixtures.ts";
 
 // Presence at once (no grace), so the block's effect on presence is seen without waiting.
 const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000", PRESENCE_GRACE_SECONDS: "0" });
@@ -32,11 +32,10 @@ async function blockedPair() {
   return { blocker, blocked };
 }
 
-/** Did `s` hear `event` about `userId` within `ms`? (Other people's presence may arrive meanwhile.) */
-async function heardAbout(s: TestSocket, event: string, userId: number, ms = 250): Promise<boolean> {
-  await Bun.sleep(ms);
-  return s.frames.some((f) => f.event === event && f.data?.userId === userId);
-}
+
+/** The messages stored between two users. */
+const messagesBetween = (a: number, b: number) =>
+  (t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE (sender_id = ?1 AND receiver_id = ?2) OR (sender_id = ?2 AND receiver_id = ?1)").get(a, b) as { n: number }).n;
 
 const closeAll = (...people: Person[]) => people.forEach((p) => p.s.close());
 const ids = (list: { id: number }[]) => list.map((u) => u.id);
@@ -47,7 +46,7 @@ describe("a block refuses messages and files both ways", () => {
     for (const [from, to] of [[blocked, blocker], [blocker, blocked]] as const) {
       const r = await from.s.ask("send_message", { receiverId: to.user.id, content: "can you read this?" });
       expect(r.error).toEqual({ code: "blocked", message: "You can't message this person" });
-      expect(await to.s.silent("new_message")).toBe(true);
+      expect(await to.s.silent("new_message", from.s)).toBe(true);
     }
     const stored = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE content = 'can you read this?'").get() as { n: number };
     expect(stored.n).toBe(0);
@@ -56,6 +55,8 @@ describe("a block refuses messages and files both ways", () => {
 
   test("uploads answer 403 blocked in both directions and store no file", async () => {
     const { blocker, blocked } = await blockedPair();
+    const filesBefore = storedFiles(t.dataDir).length;
+    const messagesBefore = messagesBetween(blocker.user.id, blocked.user.id);
     for (const [from, to] of [[blocked, blocker], [blocker, blocked]] as const) {
       const one = await t.call("POST", "/api/messages/upload", { token: from.token, body: uploadForm(to.user.id, "file", [fileOf("x", "a.txt")]) });
       expect(one.status).toBe(403);
@@ -63,7 +64,10 @@ describe("a block refuses messages and files both ways", () => {
       const many = await t.call("POST", "/api/messages/upload-multiple", { token: from.token, body: uploadForm(to.user.id, "files", [fileOf("y", "b.txt")]) });
       expect(many.status).toBe(403);
       expect(many.body.code).toBe("blocked");
+      expect(await to.s.silent("new_message")).toBe(true);
     }
+    expect(storedFiles(t.dataDir).length).toBe(filesBefore);
+    expect(messagesBetween(blocker.user.id, blocked.user.id)).toBe(messagesBefore);
     closeAll(blocker, blocked);
   });
 });
@@ -73,8 +77,8 @@ describe("a block drops typing and read events", () => {
     const { blocker, blocked } = await blockedPair();
     blocked.s.send("typing_start", { receiverId: blocker.user.id });
     blocker.s.send("typing_start", { receiverId: blocked.user.id });
-    expect(await blocker.s.silent("user_typing")).toBe(true);
-    expect(await blocked.s.silent("user_typing")).toBe(true);
+    expect(await blocker.s.silent("user_typing", blocked.s)).toBe(true);
+    expect(await blocked.s.silent("user_typing", blocker.s)).toBe(true);
     closeAll(blocker, blocked);
   });
 
@@ -99,7 +103,7 @@ describe("a block hides delivery", () => {
     const sent = await sender.s.ask("send_message", { receiverId: away.user.id, content: "while you were out" });
     await t.call("POST", "/api/blocks", { token: away.token, json: { userId: sender.user.id } });
     const back = await connect(t.wsUrl, away.token);
-    expect(await heardAbout(sender.s, "user_online", away.user.id)).toBe(false);
+    expect(await heardAbout(sender.s, "user_online", away.user.id, back)).toBe(false);
     expect(sender.s.frames.some((f) => f.event === "message_delivered")).toBe(false);
     const row = t.ctx.sqlite.query("SELECT delivered_at FROM messages WHERE id = ?").get(sent.data.message.id) as { delivered_at: number | null };
     expect(row.delivered_at).not.toBeNull();
@@ -118,7 +122,7 @@ describe("a block makes calls look offline", () => {
       const ack = await from.s.ask("call_user", { receiverId: to.user.id, callerPeerId: "p1" });
       expect(ack).toEqual({ ...offline, ack: ack.ack });
       expect((await from.s.next("call_rejected")).data).toEqual({ reason: "offline" });
-      expect(await to.s.silent("incoming_call")).toBe(true);
+      expect(await to.s.silent("incoming_call", from.s)).toBe(true);
     }
     closeAll(blocker, blocked);
   });
@@ -185,7 +189,7 @@ describe("a block reaches open sockets at once", () => {
     await t.call("POST", "/api/blocks", { token: blocker.token, json: { userId: blocked.user.id } });
     expect((await blocker.s.next("block_changed")).data).toEqual({ userId: blocked.user.id, blocked: true });
     expect((await tab2.next("block_changed")).data).toEqual({ userId: blocked.user.id, blocked: true });
-    expect((await blocked.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id)).data).toEqual({ userId: blocker.user.id, name: "Tabs Tess" });
+    expect((await blocked.s.next("user_offline", undefined, (f) => f.data.userId === blocker.user.id)).data).toEqual({ userId: blocker.user.id, name: "Tabs Tess" });
     expect(await blocked.s.silent("block_changed")).toBe(true);
     tab2.close();
     closeAll(blocker, blocked);
@@ -196,14 +200,14 @@ describe("a block reaches open sockets at once", () => {
     const witness = await person("Witness Wu");
     await witness.s.ask("presence_watch", { userIds: [blocked.user.id, blocker.user.id] });
     blocked.s.close();
-    await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocked.user.id);
-    expect(await heardAbout(blocker.s, "user_offline", blocked.user.id)).toBe(false);
+    await witness.s.next("user_offline", undefined, (f) => f.data.userId === blocked.user.id);
+    expect(await heardAbout(blocker.s, "user_offline", blocked.user.id, witness.s)).toBe(false);
     const again = await connect(t.wsUrl, blocked.token);
-    await witness.s.next("user_online", 3000, (f) => f.data.userId === blocked.user.id);
-    expect(await heardAbout(blocker.s, "user_online", blocked.user.id)).toBe(false);
+    await witness.s.next("user_online", undefined, (f) => f.data.userId === blocked.user.id);
+    expect(await heardAbout(blocker.s, "user_online", blocked.user.id, again, witness.s)).toBe(false);
     blocker.s.close();
-    await witness.s.next("user_offline", 3000, (f) => f.data.userId === blocker.user.id);
-    expect(await heardAbout(again, "user_offline", blocker.user.id)).toBe(false);
+    await witness.s.next("user_offline", undefined, (f) => f.data.userId === blocker.user.id);
+    expect(await heardAbout(again, "user_offline", blocker.user.id, witness.s)).toBe(false);
     again.close();
     witness.s.close();
   });
@@ -213,9 +217,9 @@ describe("unblocking", () => {
   test("restores messages, lists and presence at once", async () => {
     const { blocker, blocked } = await blockedPair();
     expect((await t.call("DELETE", `/api/blocks/${blocked.user.id}`, { token: blocker.token })).status).toBe(204);
-    expect((await blocker.s.next("block_changed", 3000, (f) => f.data.blocked === false)).data).toEqual({ userId: blocked.user.id, blocked: false });
-    expect((await blocked.s.next("user_online", 3000, (f) => f.data.userId === blocker.user.id)).data.name).toBe("Blocker Bea");
-    expect((await blocker.s.next("user_online", 3000, (f) => f.data.userId === blocked.user.id)).data.name).toBe("Blocked Bob");
+    expect((await blocker.s.next("block_changed", undefined, (f) => f.data.blocked === false)).data).toEqual({ userId: blocked.user.id, blocked: false });
+    expect((await blocked.s.next("user_online", undefined, (f) => f.data.userId === blocker.user.id)).data.name).toBe("Blocker Bea");
+    expect((await blocker.s.next("user_online", undefined, (f) => f.data.userId === blocked.user.id)).data.name).toBe("Blocked Bob");
     const sent = await blocked.s.ask("send_message", { receiverId: blocker.user.id, content: "friends again" });
     expect(sent.data.message.content).toBe("friends again");
     await blocker.s.next("new_message");
@@ -229,7 +233,7 @@ describe("unblocking", () => {
     const { blocker, blocked } = await blockedPair();
     await t.call("POST", "/api/blocks", { token: blocked.token, json: { userId: blocker.user.id } });
     await t.call("DELETE", `/api/blocks/${blocked.user.id}`, { token: blocker.token });
-    expect(await heardAbout(blocked.s, "user_online", blocker.user.id)).toBe(false);
+    expect(await heardAbout(blocked.s, "user_online", blocker.user.id, blocker.s)).toBe(false);
     expect((await blocker.s.ask("send_message", { receiverId: blocked.user.id, content: "still?" })).error?.code).toBe("blocked");
     closeAll(blocker, blocked);
   });

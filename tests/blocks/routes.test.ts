@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BLOCK_CHANGES_PER_HOUR } from "../../src/blocks/index.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { clockMovesOn } from "../support/until.ts";
 
 let t: TestApp;
 beforeAll(() => {
@@ -59,7 +60,7 @@ describe("GET /api/blocks", () => {
     const me = await registerUser(t);
     const [a, b, c] = [await registerUser(t), await registerUser(t), await registerUser(t)];
     await blockIt(me.token, { userId: a.user.id });
-    await Bun.sleep(5);
+    await clockMovesOn();
     await blockIt(me.token, { userId: b.user.id });
     await blockIt(c.token, { userId: me.user.id });
     const r = await t.call("GET", "/api/blocks", { token: me.token });

@@ -6,30 +6,30 @@ import { loadStrangerBlocks } from "../../src/blocks/strangers.ts";
 import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
-import type { TestSocket } from "../support/ws.ts";
+import { settled, type TestSocket } from "../support/ws.ts";
+import { rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
 
 // Presence at once (no grace), so that any presence a block caused would show without waiting.
 const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000", PRESENCE_GRACE_SECONDS: "0" });
 
-const search = (p: ConnectedUser) => p.s.ask("roulette_search", { userId: p.user.id, filters: { gender: "any", country: "any" } });
 
 /** Two connected people paired in roulette; the pairing id as each side knows it. */
 async function paired() {
   const a = await connectedUser(t, { name: "Roulette Ria" });
   const b = await connectedUser(t, { name: "Roulette Rex" });
-  await search(a);
-  expect((await search(b)).data).toEqual({ status: "paired" });
+  await rouletteSearch(a.s, a.user.id);
+  expect((await rouletteSearch(b.s, b.user.id)).data).toEqual({ status: "paired" });
   const rouletteId = (await a.s.next("roulette_partner_found")).data.partner.id as string;
   await b.s.next("roulette_partner_found");
   for (const p of [a, b]) p.s.frames.length = 0;
   return { a, b, rouletteId };
 }
 
-/** Every frame `s` received within `ms` that was not taken by a wait. */
-async function heard(s: TestSocket, ms = 300) {
-  await Bun.sleep(ms);
+/** Every frame `s` received by its pong (after `earlier` settled) that was not taken by a wait. */
+async function heard(s: TestSocket, ...earlier: TestSocket[]) {
+  await settled(...earlier, s);
   return s.frames.splice(0).map((f) => f.event);
 }
 
@@ -55,7 +55,7 @@ describe("blocking a roulette stranger reveals nothing", () => {
     const again = await paired();
     again.a.s.send("roulette_stop_search", { userId: again.a.user.id });
     await again.b.s.next("roulette_partner_disconnected");
-    expect(await heard(again.b.s)).toEqual([]);
+    expect(await heard(again.b.s, again.a.s)).toEqual([]);
     closeAll(a, b, again.a, again.b);
   });
 
@@ -98,8 +98,8 @@ describe("blocking a roulette stranger reveals nothing", () => {
     expect((await t.call("DELETE", `/api/blocks/${b.user.id}`, { token: a.token })).status).toBe(204);
     expect(await strangers(a)).toBe(1);
     // Alone in the queue together, and still not paired.
-    expect((await search(a)).data).toEqual({ status: "searching" });
-    expect((await search(b)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(a.s, a.user.id)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(b.s, b.user.id)).data).toEqual({ status: "searching" });
     for (const p of [a, b]) await p.s.ask("roulette_stop_search", { userId: p.user.id });
     closeAll(a, b);
   });
@@ -109,8 +109,8 @@ describe("what a stranger block does", () => {
   test("keeps the two from being paired again, across a restart of the queue", async () => {
     const { a, b, rouletteId } = await paired();
     await t.call("POST", "/api/blocks", { token: a.token, json: { rouletteId } });
-    expect((await search(b)).data).toEqual({ status: "searching" });
-    expect((await search(a)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(b.s, b.user.id)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(a.s, a.user.id)).data).toEqual({ status: "searching" });
     for (const p of [a, b]) await p.s.ask("roulette_stop_search", { userId: p.user.id });
     const fresh = new RouletteQueue();
     loadStrangerBlocks({ ...t.ctx, roulette: fresh });

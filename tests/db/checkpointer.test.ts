@@ -34,8 +34,8 @@ async function writeSteadily(db: Database, file: string, total: number): Promise
     for (let i = from; i < from + 50; i++) insert.run(`row ${i} ${"x".repeat(200)} ${Math.random()}`);
   });
   let largest = 0;
-  const until = performance.now() + 15_000;
-  for (let rows = 0; rows < total && performance.now() < until; rows += 50) {
+  // Every row, however long a loaded machine takes: the test's timeout bounds the wait.
+  for (let rows = 0; rows < total; rows += 50) {
     batch(rows);
     largest = Math.max(largest, statSync(`${file}-wal`).size);
     await new Promise((resolve) => setImmediate(resolve));
@@ -64,7 +64,7 @@ test("under steady writes the WAL stays bounded and starts over; every row is ke
   expect((again.query("SELECT count(*) AS n FROM t").get() as { n: number }).n).toBe(ROWS);
   expect((again.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
   again.close();
-}, 40_000);
+}, 120_000);
 
 test("the bound comes from the server's restarts: with a limit never reached the WAL only grows", async () => {
   const { db, file } = openDb();
@@ -73,4 +73,4 @@ test("the bound comes from the server's restarts: with a limit never reached the
   const largest = await writeSteadily(db, file, ROWS);
   expect(checkpointer.restarts).toBe(0);
   expect(largest).toBeGreaterThan(24 * MB);
-}, 40_000);
+}, 120_000);

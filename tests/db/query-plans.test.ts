@@ -70,6 +70,14 @@ describe("query plans", () => {
        ON CONFLICT (owner_id, partner_id) DO UPDATE SET unread_count = unread_count + excluded.unread_count`,
       "UPDATE conversations SET unread_count = max(unread_count - 1, 0) WHERE owner_id = 1 AND partner_id = 2",
     ].map((q) => (t.ctx.sqlite.query(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join(" | "));
+    // An INSERT has no plan of its own (it would show a SCAN of a subquery); its conflict is found
+    // through the unique index of the conflict target, which must be the primary key.
+    expect(rows[0]).toBe("");
+    const indexes = t.ctx.sqlite.query("PRAGMA index_list(conversations)").all() as { name: string; origin: string; unique: number }[];
+    const primary = indexes.find((i) => i.origin === "pk");
+    expect(primary?.unique).toBe(1);
+    const columns = (t.ctx.sqlite.query(`PRAGMA index_info(${JSON.stringify(primary!.name)})`).all() as { name: string }[]).map((c) => c.name);
+    expect(columns).toEqual(["owner_id", "partner_id"]);
     expect(rows[1]).toContain("SEARCH conversations USING PRIMARY KEY (owner_id=? AND partner_id=?)");
   });
 

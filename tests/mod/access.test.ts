@@ -2,7 +2,7 @@
 // every /mod path. Posts need our Origin and the session's CSRF token; roles are for admins.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
-import { auditOf, csrfOf, guest, page, person, post, report, userRow, type Person } from "./helpers.ts";
+import { auditOf, csrfOf, guest, page, person, post, fileReport, userRow, type Person } from "../support/moderation.ts";
 
 const t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
 afterAll(() => t.close());
@@ -17,7 +17,7 @@ beforeAll(async () => {
   admin = await person(t, "admin");
   alice = await person(t);
   bob = await person(t);
-  reportId = report(t, alice, bob, { reason: "harassment" }).id;
+  reportId = fileReport(t, alice.id, bob.id, { reason: "harassment" }).id;
 });
 
 const pages = () => ["/mod", "/mod/", "/mod/reports", `/mod/reports/${reportId}`, `/mod/reports/${reportId}/still`, "/mod/users", `/mod/users/${bob.id}`, "/mod/appeals", "/mod/audit", "/mod/nothing-here"];

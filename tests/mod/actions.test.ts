@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { bans, messages, users, warnings } from "../../db/schema.ts";
 import { makeTestApp } from "../support/app.ts";
-import { auditOf, csrfOf, page, person, post, report, reportRow, userRow, type Person } from "./helpers.ts";
+import { auditOf, csrfOf, page, person, post, fileReport, reportRow, userRow, type Person } from "../support/moderation.ts";
 
 const t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
 afterAll(() => t.close());
@@ -28,8 +28,8 @@ async function formOf(reportId: number): Promise<[string, string][]> {
 describe("actions from a report's page", () => {
   test("a ban for 7 days with the address closes every ticked report and writes the audit row", async () => {
     const target = await person(t);
-    const first = report(t, reporters[0]!, target, { reason: "harassment" }).id;
-    const second = report(t, reporters[1]!, target, { reason: "spam" }).id;
+    const first = fileReport(t, reporters[0]!.id, target.id, { reason: "harassment" }).id;
+    const second = fileReport(t, reporters[1]!.id, target.id, { reason: "spam" }).id;
     const fields = [...(await formOf(first)), ["ban_days", "7"], ["ban_reason", "Harassing people"], ["ban_address", "on"]] as [string, string][];
     const r = await post(t, mod, `/mod/users/${target.id}/ban`, fields);
     expect(r.status).toBe(303);
@@ -54,7 +54,7 @@ describe("actions from a report's page", () => {
 
   test("a permanent ban has no end", async () => {
     const target = await person(t);
-    const id = report(t, reporters[0]!, target).id;
+    const id = fileReport(t, reporters[0]!.id, target.id).id;
     const r = await post(t, mod, `/mod/users/${target.id}/ban`, [...(await formOf(id)), ["ban_days", "permanent"], ["ban_reason", "Selling drugs"]]);
     expect(r.status).toBe(303);
     expect(t.ctx.db.select().from(bans).where(eq(bans.userId, target.id)).get()?.until).toBeNull();
@@ -62,8 +62,8 @@ describe("actions from a report's page", () => {
 
   test("a warning closes only the reports left ticked", async () => {
     const target = await person(t);
-    const kept = report(t, reporters[0]!, target).id;
-    const closed = report(t, reporters[1]!, target).id;
+    const kept = fileReport(t, reporters[0]!.id, target.id).id;
+    const closed = fileReport(t, reporters[1]!.id, target.id).id;
     const r = await post(t, mod, `/mod/users/${target.id}/warn`, [["csrf", csrf], ["report", String(closed)], ["warn_reason", "Please be polite"]]);
     expect(r.status).toBe(303);
     expect(r.headers.get("location")).toBe(`/mod/users/${target.id}`);
@@ -74,7 +74,7 @@ describe("actions from a report's page", () => {
 
   test("dismiss closes the ticked reports as dismissed", async () => {
     const target = await person(t);
-    const id = report(t, reporters[0]!, target).id;
+    const id = fileReport(t, reporters[0]!.id, target.id).id;
     const r = await post(t, mod, "/mod/reports/dismiss", [...(await formOf(id)), ["dismiss_reason", "Nothing wrong here"]]);
     expect(r.status).toBe(303);
     expect(reportRow(t, id)?.status).toBe("dismissed");
@@ -91,7 +91,7 @@ describe("actions from a report's page", () => {
       .values({ senderId: target.id, receiverId: victim.id, pairLo: lo, pairHi: hi, content: "vile", messageType: "text", createdAt: Date.now() })
       .returning()
       .get();
-    const id = report(t, victim, target, { context: "message", messageId: message.id }).id;
+    const id = fileReport(t, victim.id, target.id, { context: "message", messageId: message.id }).id;
     const form = await page(t, mod, `/mod/reports/${id}`);
     expect(form.text).toContain(`formAction="/mod/messages/${message.id}/remove"`);
     const r = await post(t, mod, `/mod/messages/${message.id}/remove`, [...(await formOf(id)), ["remove_reason", "Abusive message"]]);
@@ -113,7 +113,7 @@ describe("actions from a report's page", () => {
     const theirs = send(target, victim, "nasty");
     const mine = send(victim, target, "stop it");
     const line = (m: typeof theirs) => ({ id: m.id, sender_id: m.senderId, receiver_id: m.receiverId, content: m.content, message_type: "text", created_at: new Date().toISOString() });
-    const id = report(t, victim, target, { context: "chat", transcript: JSON.stringify([line(theirs), line(mine)]) }).id;
+    const id = fileReport(t, victim.id, target.id, { context: "chat", transcript: JSON.stringify([line(theirs), line(mine)]) }).id;
     const html = (await page(t, mod, `/mod/reports/${id}`)).text;
     expect(html).toMatch(new RegExp(`<button type="submit" form="mod-actions"[^>]*formAction="/mod/messages/${theirs.id}/remove"`));
     // Enter in a field of the actions form must not press that Remove: a disabled button comes first.
@@ -129,7 +129,7 @@ describe("actions from a report's page", () => {
   test("remove content takes an avatar away", async () => {
     const target = await person(t);
     t.ctx.db.update(users).set({ avatarPath: "avatars/0123456789abcdef0123456789abcdef.png" }).where(eq(users.id, target.id)).run();
-    const id = report(t, reporters[0]!, target, { context: "profile" }).id;
+    const id = fileReport(t, reporters[0]!.id, target.id, { context: "profile" }).id;
     const r = await post(t, mod, `/mod/users/${target.id}/remove-avatar`, [...(await formOf(id)), ["remove_reason", "Explicit avatar"]]);
     expect(r.status).toBe(303);
     expect(userRow(t, target.id)?.avatarPath).toBeNull();
@@ -138,7 +138,7 @@ describe("actions from a report's page", () => {
 
   test("a roulette suspension runs for the hours given, or until lifted when left empty", async () => {
     const timed = await person(t);
-    const id = report(t, reporters[0]!, timed, { context: "roulette" }).id;
+    const id = fileReport(t, reporters[0]!.id, timed.id, { context: "roulette" }).id;
     const r = await post(t, mod, `/mod/users/${timed.id}/suspend`, [...(await formOf(id)), ["suspend_hours", "24"], ["suspend_reason", "Nudity on camera"]]);
     expect(r.status).toBe(303);
     const row = userRow(t, timed.id);
@@ -155,7 +155,7 @@ describe("actions from a report's page", () => {
 
   test("an action without a reason is refused on the page and changes nothing", async () => {
     const target = await person(t);
-    const id = report(t, reporters[0]!, target).id;
+    const id = fileReport(t, reporters[0]!.id, target.id).id;
     const r = await post(t, mod, `/mod/users/${target.id}/warn`, [...(await formOf(id)), ["warn_reason", "   "]]);
     expect(r.status).toBe(400);
     expect(r.text).toContain("Give a reason");
@@ -166,8 +166,8 @@ describe("actions from a report's page", () => {
 
   test("a refused ban comes back with its reason, the address box and the ticked reports as sent", async () => {
     const target = await person(t);
-    const first = report(t, reporters[0]!, target).id;
-    const second = report(t, reporters[1]!, target).id;
+    const first = fileReport(t, reporters[0]!.id, target.id).id;
+    const second = fileReport(t, reporters[1]!.id, target.id).id;
     // No length chosen; only the first report left ticked.
     const fields: [string, string][] = [["csrf", csrf], ["back", `/mod/reports/${first}`], ["report", String(first)], ["ban_reason", "Threats in chat & on video"], ["ban_address", "on"]];
     const r = await post(t, mod, `/mod/users/${target.id}/ban`, fields);

@@ -6,7 +6,7 @@ import { appeals, bans } from "../../db/schema.ts";
 import { appealUrl } from "../../src/moderation/actions.ts";
 import { APPEAL_POSTS_PER_HOUR } from "../../src/pages/appeal/routes.tsx";
 import { makeTestApp, type TestApp } from "../support/app.ts";
-import { auditOf, csrfOf, ORIGIN, page, person, post, userRow, type Person } from "./helpers.ts";
+import { auditOf, csrfOf, ORIGIN, page, person, post, userRow, type Person } from "../support/moderation.ts";
 
 let t: TestApp;
 let mod: Person;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { warnUser } from "../../src/moderation/actions.ts";
 import { makeTestApp } from "../support/app.ts";
-import { page, person, type Person } from "./helpers.ts";
+import { page, person, type Person } from "../support/moderation.ts";
 
 const t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
 afterAll(() => t.close());

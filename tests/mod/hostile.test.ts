@@ -2,7 +2,7 @@
 // fail: hostile ids, queries and bodies on every route answer below 500, with no internals.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
-import { csrfOf, ORIGIN, person, report, type Person } from "./helpers.ts";
+import { csrfOf, ORIGIN, person, fileReport, type Person } from "../support/moderation.ts";
 
 const t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
 afterAll(() => t.close());
@@ -14,7 +14,7 @@ beforeAll(async () => {
   mod = await person(t, "admin");
   csrf = await csrfOf(t, mod);
   someone = await person(t);
-  report(t, mod, someone);
+  fileReport(t, mod.id, someone.id);
 });
 
 const gets = ["/mod", "/mod/reports", "/mod/reports/{id}", "/mod/reports/{id}/still", "/mod/users", "/mod/users/{id}", "/mod/appeals", "/mod/audit", "/appeal/{id}"];

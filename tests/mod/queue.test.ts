@@ -1,7 +1,7 @@
 // The home page's numbers and the report queue: its order, filters and pages.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
-import { page, person, report, type Person } from "./helpers.ts";
+import { page, person, fileReport, type Person } from "../support/moderation.ts";
 
 const t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
 afterAll(() => t.close());
@@ -25,15 +25,15 @@ describe("the report queue", () => {
     const now = Date.now();
     ids = {
       // x: one reporter, the oldest open report.
-      spamOld: report(t, a, x, { reason: "spam", createdAt: now - 300 * MIN }).id,
+      spamOld: fileReport(t, a.id, x.id, { reason: "spam", createdAt: now - 300 * MIN }).id,
       // y: three distinct reporters.
-      y1: report(t, a, y, { reason: "harassment", createdAt: now - 200 * MIN }).id,
-      y2: report(t, b, y, { reason: "harassment", createdAt: now - 100 * MIN }).id,
-      y3: report(t, c, y, { reason: "other", createdAt: now - 50 * MIN }).id,
+      y1: fileReport(t, a.id, y.id, { reason: "harassment", createdAt: now - 200 * MIN }).id,
+      y2: fileReport(t, b.id, y.id, { reason: "harassment", createdAt: now - 100 * MIN }).id,
+      y3: fileReport(t, c.id, y.id, { reason: "other", createdAt: now - 50 * MIN }).id,
       // d: the newest, but "appears to be under 18".
-      underage: report(t, a, d, { reason: "underage", createdAt: now - 1 * MIN }).id,
+      underage: fileReport(t, a.id, d.id, { reason: "underage", createdAt: now - 1 * MIN }).id,
       // closed long ago.
-      dismissed: report(t, b, x, { reason: "spam", status: "dismissed", createdAt: now - 900 * MIN, closedAt: now - 800 * MIN }).id,
+      dismissed: fileReport(t, b.id, x.id, { reason: "spam", status: "dismissed", createdAt: now - 900 * MIN, closedAt: now - 800 * MIN }).id,
     };
   });
 
@@ -57,7 +57,7 @@ describe("the report queue", () => {
     const a = people[0]!;
     const z = people[5]!;
     const now = Date.now();
-    const many = Array.from({ length: 55 }, (_, i) => report(t, a, z, { reason: "violence", createdAt: now - (1000 + i) * MIN }).id);
+    const many = Array.from({ length: 55 }, (_, i) => fileReport(t, a.id, z.id, { reason: "violence", createdAt: now - (1000 + i) * MIN }).id);
     const first = await page(t, mod, "/mod/reports?reason=violence");
     expect(listed(first.text)).toHaveLength(50);
     expect(first.text).toContain('href="/mod/reports?reason=violence&amp;status=open&amp;page=2"');
@@ -79,14 +79,14 @@ describe("the console's home page", () => {
       const a = await person(fresh);
       const b = await person(fresh);
       const now = Date.now();
-      report(fresh, a, b, { createdAt: now - 3 * 60 * MIN });
-      report(fresh, a, b, { createdAt: now - 30 * MIN });
-      report(fresh, a, b, { createdAt: now - 2 * 24 * 60 * MIN, status: "dismissed" });
+      fileReport(fresh, a.id, b.id, { createdAt: now - 3 * 60 * MIN });
+      fileReport(fresh, a.id, b.id, { createdAt: now - 30 * MIN });
+      fileReport(fresh, a.id, b.id, { createdAt: now - 2 * 24 * 60 * MIN, status: "dismissed" });
       for (const minutes of [10, 20, 60]) {
-        report(fresh, a, b, { createdAt: now - 120 * MIN, firstActionAt: now - 120 * MIN + minutes * MIN, status: "actioned" });
+        fileReport(fresh, a.id, b.id, { createdAt: now - 120 * MIN, firstActionAt: now - 120 * MIN + minutes * MIN, status: "actioned" });
       }
       // First acted on more than 7 days ago: outside the median.
-      report(fresh, a, b, { createdAt: now - 10 * 24 * 60 * MIN, firstActionAt: now - 9 * 24 * 60 * MIN, status: "actioned" });
+      fileReport(fresh, a.id, b.id, { createdAt: now - 10 * 24 * 60 * MIN, firstActionAt: now - 9 * 24 * 60 * MIN, status: "actioned" });
       const html = (await page(fresh, m, "/mod")).text;
       const stat = (label: string) => new RegExp(`mod-stat-value">([^<]*)</span><span class="mod-stat-label">${label}`).exec(html)?.[1];
       expect(stat("Open reports")).toBe("2");

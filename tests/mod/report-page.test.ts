@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestApp } from "../support/app.ts";
-import { csrfOf, guest, page, person, post, report, reportRow, type Person } from "./helpers.ts";
+import { csrfOf, guest, page, person, post, fileReport, reportRow, type Person } from "../support/moderation.ts";
 
 const t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
 afterAll(() => t.close());
@@ -31,7 +31,7 @@ function stillFile(name: string): string {
 
 describe("the evidence still", () => {
   test("is served to moderators only, never cached and never sniffed", async () => {
-    const id = report(t, reporter, reported, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("a".repeat(32)) }).id;
+    const id = fileReport(t, reporter.id, reported.id, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("a".repeat(32)) }).id;
     const shown = await page(t, mod, `/mod/reports/${id}`);
     expect(shown.text).toContain(`<img src="/mod/reports/${id}/still"`);
     const still = await t.app.handle(new Request(`http://localhost/mod/reports/${id}/still`, { headers: { cookie: mod.cookie } }));
@@ -48,9 +48,9 @@ describe("the evidence still", () => {
   });
 
   test("answers 404 once purged, when the file is gone, or for a path the reports module never writes", async () => {
-    const purged = report(t, reporter, reported, { evidencePath: stillFile("b".repeat(32)), purgedAt: Date.now() }).id;
-    const missing = report(t, reporter, reported, { evidencePath: `evidence/${"c".repeat(32)}.jpg` }).id;
-    const foreign = report(t, reporter, reported, { evidencePath: "secret.key" }).id;
+    const purged = fileReport(t, reporter.id, reported.id, { evidencePath: stillFile("b".repeat(32)), purgedAt: Date.now() }).id;
+    const missing = fileReport(t, reporter.id, reported.id, { evidencePath: `evidence/${"c".repeat(32)}.jpg` }).id;
+    const foreign = fileReport(t, reporter.id, reported.id, { evidencePath: "secret.key" }).id;
     for (const id of [purged, missing, foreign, 999_999]) expect((await page(t, mod, `/mod/reports/${id}/still`)).status).toBe(404);
     expect((await page(t, mod, `/mod/reports/${purged}`)).text).toContain("deleted by the retention rules");
   });
@@ -58,8 +58,8 @@ describe("the evidence still", () => {
 
 describe("a report's page", () => {
   test("shows both people with account age, guest or not, and earlier reports and bans", async () => {
-    const earlier = report(t, mod, reported, { reason: "spam" }).id;
-    const id = report(t, reporter, reported, { reason: "harassment", details: "Kept insulting me <b>loudly</b>" }).id;
+    const earlier = fileReport(t, mod.id, reported.id, { reason: "spam" }).id;
+    const id = fileReport(t, reporter.id, reported.id, { reason: "harassment", details: "Kept insulting me <b>loudly</b>" }).id;
     const r = await page(t, mod, `/mod/reports/${id}`);
     expect(r.text).toContain("Kept insulting me &lt;b&gt;loudly&lt;/b&gt;");
     expect(r.text).toContain(`<a href="/mod/users/${reporter.id}">${reporter.username}</a>`);
@@ -78,7 +78,7 @@ describe("a report's page", () => {
       { id: 41, sender_id: reporter.id, receiver_id: reported.id, content: "hello", message_type: "text", file_name: null, file_path: null, created_at: at },
       { id: 42, sender_id: reported.id, receiver_id: reporter.id, content: "something vile", message_type: "text", file_name: null, file_path: null, created_at: at },
     ];
-    const id = report(t, reporter, reported, { context: "message", messageId: 42, transcript: JSON.stringify(transcript) }).id;
+    const id = fileReport(t, reporter.id, reported.id, { context: "message", messageId: 42, transcript: JSON.stringify(transcript) }).id;
     const r = await page(t, mod, `/mod/reports/${id}`);
     expect(r.text).toContain("Message snapshot");
     expect(r.text).toContain("hello");
@@ -87,18 +87,18 @@ describe("a report's page", () => {
 
   test("shows the roulette text chat, and survives a snapshot that is not what it expects", async () => {
     const lines = [{ sender_id: reported.id, text: "show me", at: new Date().toISOString() }, { nonsense: true }, 5];
-    const id = report(t, reporter, reported, { context: "roulette", transcript: JSON.stringify(lines) }).id;
+    const id = fileReport(t, reporter.id, reported.id, { context: "roulette", transcript: JSON.stringify(lines) }).id;
     const r = await page(t, mod, `/mod/reports/${id}`);
     expect(r.text).toContain("Roulette text chat");
     expect(r.text).toContain("show me");
-    const broken = report(t, reporter, reported, { context: "chat", transcript: "{not json" }).id;
+    const broken = fileReport(t, reporter.id, reported.id, { context: "chat", transcript: "{not json" }).id;
     expect((await page(t, mod, `/mod/reports/${broken}`)).status).toBe(200);
   });
 });
 
 describe("deleting a report", () => {
   test("is offered to admins only, and a moderator's post answers 403", async () => {
-    const id = report(t, reporter, reported, { status: "dismissed", closedAt: Date.now() }).id;
+    const id = fileReport(t, reporter.id, reported.id, { status: "dismissed", closedAt: Date.now() }).id;
     expect((await page(t, mod, `/mod/reports/${id}`)).text).not.toContain(`/mod/reports/${id}/delete`);
     const refused = await post(t, mod, `/mod/reports/${id}/delete`, { csrf: await csrfOf(t, mod), confirm: "on", back: `/mod/reports/${id}` });
     expect(refused.status).toBe(403);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { sessions } from "../../db/schema.ts";
 import { makeTestApp } from "../support/app.ts";
-import { auditOf, csrfOf, page, person, post, report, userRow, type Person } from "./helpers.ts";
+import { auditOf, csrfOf, page, person, post, fileReport, userRow, type Person } from "../support/moderation.ts";
 
 const t = makeTestApp({ SIGNUP_RATE_LIMIT: "1000" });
 afterAll(() => t.close());
@@ -38,8 +38,8 @@ describe("the user search", () => {
 
 describe("a user's page", () => {
   test("shows the profile, open sessions, reports both ways, bans and warnings", async () => {
-    const made = report(t, eve, reporter, { reason: "spam" }).id;
-    const received = report(t, reporter, eve, { reason: "violence" }).id;
+    const made = fileReport(t, eve.id, reporter.id, { reason: "spam" }).id;
+    const received = fileReport(t, reporter.id, eve.id, { reason: "violence" }).id;
     await post(t, mod, `/mod/users/${eve.id}/warn`, [["csrf", csrf], ["warn_reason", "Mind your words"], ["report", String(received)]]);
     const r = await page(t, mod, `/mod/users/${eve.id}`);
     expect(r.text).toContain(`<h1>${eve.username}</h1>`);

@@ -1,7 +1,7 @@
 // Each action's effect in the database and its one audit row; who may do what.
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { bans, users, warnings } from "../../db/schema.ts";
+import { bans, warnings } from "../../db/schema.ts";
 import {
   banUser,
   dismissReports,
@@ -13,11 +13,10 @@ import {
   warnUser,
 } from "../../src/moderation/actions.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
-import { auditOf, cli, fileReport, reportRow, staff } from "./helpers.ts";
+import { auditOf, cli, fileReport, reportRow, staff, userRow } from "../support/moderation.ts";
 
 const t = makeTestApp();
 afterAll(() => t.close());
-const userRow = (id: number) => t.ctx.db.select().from(users).where(eq(users.id, id)).get()!;
 
 describe("every action", () => {
   test("a warning is stored, its reports are closed as actioned and one audit row says who, whom, why and which reports", async () => {
@@ -75,14 +74,14 @@ describe("every action", () => {
     const admin = await staff(t, "admin");
     const target = await registerUser(t);
     expect(() => setRole(t.ctx, mod.actor, target.user.id, "moderator")).toThrow(expect.objectContaining({ status: 403, code: "forbidden" }));
-    expect(userRow(target.user.id).role).toBe("user");
+    expect(userRow(t, target.user.id)!.role).toBe("user");
     setRole(t.ctx, admin.actor, target.user.id, "moderator");
-    expect(userRow(target.user.id).role).toBe("moderator");
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ actorId: admin.user.id, action: "grant_role", detail: JSON.stringify({ from: "user", to: "moderator" }) });
+    expect(userRow(t, target.user.id)!.role).toBe("moderator");
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ actorId: admin.user.id, action: "grant_role", detail: JSON.stringify({ from: "user", to: "moderator" }) });
     setRole(t.ctx, cli, target.user.id, "admin");
     expect(() => setRole(t.ctx, admin.actor, target.user.id, "user")).toThrow(expect.objectContaining({ status: 403 }));
     setRole(t.ctx, cli, target.user.id, "user");
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ actorId: null, action: "revoke_role" });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ actorId: null, action: "revoke_role" });
   });
 
   test("a guest cannot be made a moderator", async () => {
@@ -97,14 +96,14 @@ describe("every action", () => {
     const ban = banUser(t.ctx, mod.actor, target.user.id, { days: 7, reason: "Spam links", banAddress: false });
     expect(ban.until! - before).toBeGreaterThanOrEqual(7 * 86_400_000);
     expect(ban.until! - before).toBeLessThan(7 * 86_400_000 + 5000);
-    expect(userRow(target.user.id)).toMatchObject({ banned: true, bannedUntil: ban.until });
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ action: "ban", reason: "Spam links" });
-    expect(JSON.parse(auditOf(t, target.user.id)[0]!.detail!)).toMatchObject({ ban_id: ban.id, days: 7, address_banned: false });
+    expect(userRow(t, target.user.id)).toMatchObject({ banned: true, bannedUntil: ban.until });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "ban", reason: "Spam links" });
+    expect(JSON.parse(auditOf(t, target.user.id).at(-1)!.detail!)).toMatchObject({ ban_id: ban.id, days: 7, address_banned: false });
     expect(() => banUser(t.ctx, mod.actor, target.user.id, { days: 3 as 1, reason: "x", banAddress: false })).toThrow(expect.objectContaining({ status: 400 }));
     unbanUser(t.ctx, mod.actor, target.user.id, "Appeal upheld on review");
-    expect(userRow(target.user.id)).toMatchObject({ banned: false, bannedUntil: null });
+    expect(userRow(t, target.user.id)).toMatchObject({ banned: false, bannedUntil: null });
     expect(t.ctx.db.select().from(bans).where(eq(bans.id, ban.id)).get()).toMatchObject({ liftedBy: mod.user.id, liftReason: "Appeal upheld on review" });
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ action: "unban", reason: "Appeal upheld on review" });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "unban", reason: "Appeal upheld on review" });
     expect(() => unbanUser(t.ctx, mod.actor, target.user.id, "again")).toThrow(expect.objectContaining({ status: 404 }));
   });
 
@@ -114,8 +113,8 @@ describe("every action", () => {
     const first = banUser(t.ctx, mod.actor, target.user.id, { days: 1, reason: "Spam", banAddress: false });
     const second = banUser(t.ctx, mod.actor, target.user.id, { days: null, reason: "Spam again", banAddress: false });
     expect(t.ctx.db.select().from(bans).where(eq(bans.id, first.id)).get()!.liftedAt).not.toBeNull();
-    expect(userRow(target.user.id)).toMatchObject({ banned: true, bannedUntil: null });
-    expect(JSON.parse(auditOf(t, target.user.id)[0]!.detail!)).toMatchObject({ ban_id: second.id, replaced_ban_id: first.id });
+    expect(userRow(t, target.user.id)).toMatchObject({ banned: true, bannedUntil: null });
+    expect(JSON.parse(auditOf(t, target.user.id).at(-1)!.detail!)).toMatchObject({ ban_id: second.id, replaced_ban_id: first.id });
   });
 
   test("dismissing closes the reports as dismissed; reports about two people at once are refused", async () => {
@@ -132,7 +131,7 @@ describe("every action", () => {
     expect(reportRow(t, r1.id)).toMatchObject({ status: "dismissed", closedBy: mod.user.id });
     expect(reportRow(t, r2.id)!.status).toBe("dismissed");
     expect(reportRow(t, r3.id)!.status).toBe("open");
-    expect(auditOf(t, a.user.id)[0]).toMatchObject({ action: "dismiss", reportIds: JSON.stringify([r1.id, r2.id]), reason: "Not a violation" });
+    expect(auditOf(t, a.user.id).at(-1)).toMatchObject({ action: "dismiss", reportIds: JSON.stringify([r1.id, r2.id]), reason: "Not a violation" });
   });
 
   test("a roulette suspension sets its end and reason and replaces the automatic one; lifting clears all three", async () => {
@@ -140,15 +139,15 @@ describe("every action", () => {
     const target = await registerUser(t);
     t.ctx.sqlite.query("UPDATE users SET roulette_suspended_at = 1 WHERE id = ?").run(target.user.id);
     suspendRoulette(t.ctx, mod.actor, target.user.id, { hours: 24, reason: "Nudity on camera" });
-    const row = userRow(target.user.id);
+    const row = userRow(t, target.user.id)!;
     expect(row.rouletteSuspendedAt).toBeGreaterThan(1);
     expect(row.rouletteSuspendedUntil! - row.rouletteSuspendedAt!).toBe(24 * 3_600_000);
     expect(row.rouletteSuspensionReason).toBe("Nudity on camera");
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ action: "suspend_roulette", reason: "Nudity on camera" });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "suspend_roulette", reason: "Nudity on camera" });
     expect(() => suspendRoulette(t.ctx, mod.actor, target.user.id, { hours: 0, reason: "x" })).toThrow(expect.objectContaining({ status: 400 }));
     liftRouletteSuspension(t.ctx, mod.actor, target.user.id, "Served");
-    expect(userRow(target.user.id)).toMatchObject({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null });
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ action: "lift_suspension", reason: "Served" });
+    expect(userRow(t, target.user.id)).toMatchObject({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "lift_suspension", reason: "Served" });
     expect(() => liftRouletteSuspension(t.ctx, mod.actor, target.user.id, "again")).toThrow(expect.objectContaining({ status: 400 }));
   });
 
@@ -157,7 +156,7 @@ describe("every action", () => {
     const target = await registerUser(t);
     endSessions(t.ctx, mod.actor, target.user.id, "Account looks hijacked");
     expect((await t.call("GET", "/api/auth/me", { token: target.token })).status).toBe(401);
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ action: "end_sessions", detail: JSON.stringify({ sessions: 1 }) });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "end_sessions", detail: JSON.stringify({ sessions: 1 }) });
   });
 
   test("a demoted moderator's actor is refused", async () => {

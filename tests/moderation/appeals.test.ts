@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { appeals } from "../../db/schema.ts";
 import { appealFor, appealUrl, banIdOfAppealToken, banUser, decideAppeal, fileAppeal } from "../../src/moderation/actions.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
-import { auditOf, staff } from "./helpers.ts";
+import { auditOf, staff } from "../support/moderation.ts";
 
 const t = makeTestApp();
 afterAll(() => t.close());
@@ -57,7 +57,7 @@ describe("appeals", () => {
       decidedBy: mod.user.id,
     });
     expect((await login(target.user.username)).status).toBe(200);
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ action: "lift_appeal", reason: "Lifted; please do not post links to strangers" });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "lift_appeal", reason: "Lifted; please do not post links to strangers" });
     expect(() => decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Changed my mind" })).toThrow(expect.objectContaining({ status: 409 }));
   });
 
@@ -69,6 +69,6 @@ describe("appeals", () => {
     decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Threats are never a joke here" });
     expect(appealFor(t.ctx.db, ban.id)).toMatchObject({ status: "upheld", response: "Threats are never a joke here" });
     expect((await login(target.user.username)).status).toBe(403);
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ action: "uphold_appeal" });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "uphold_appeal" });
   });
 });

@@ -4,22 +4,22 @@ import { banUser } from "../../src/moderation/actions.ts";
 import { closeOf, openPeerSocket } from "../peerjs/client.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { connect } from "../support/ws.ts";
-import { staff } from "./helpers.ts";
+import { connect, settled } from "../support/ws.ts";
+import { staff } from "../support/moderation.ts";
 
 const t = listeningApp();
 const ban = (actor: Parameters<typeof banUser>[1], userId: number, reason = "Harassment") =>
   banUser(t.ctx, actor, userId, { days: 7, reason, banAddress: false });
 
 describe("a ban", () => {
-  test("sends `banned` with the reason, end and appeal link, then closes every socket of the user with 4403 within 100 ms", async () => {
+  // No ban watcher runs in this app (only src/server.ts starts one): whatever closes the sockets
+  // is the ban itself, not a later tick, so the test waits for the closes however slow the machine.
+  test("sends `banned` with the reason, end and appeal link, then closes every socket of the user with 4403 by itself, with no watcher's tick", async () => {
     const mod = await staff(t, "moderator");
     const target = await connectedUser(t);
     const second = await connect(t.wsUrl, target.token);
-    const started = performance.now();
     const row = ban(mod.actor, target.user.id);
     const [first, other] = await Promise.all([target.s.closed, second.closed]);
-    expect(performance.now() - started).toBeLessThan(100);
     expect(first.code).toBe(4403);
     expect(other.code).toBe(4403);
     const notice = target.s.frames.find((f) => f.event === "banned");
@@ -32,7 +32,7 @@ describe("a ban", () => {
     const peer = openPeerSocket(`${t.wsUrl}/peerjs/peerjs?key=peerjs&id=banned-peer&token=tok&version=1.5.5`, { cookie: `sid=${encodeURIComponent(target.token)}` });
     expect(await peer.next()).toBe('{"type":"OPEN"}');
     ban(mod.actor, target.user.id);
-    expect(await closeOf(peer, 100)).toBe("closed 4403");
+    expect(await closeOf(peer, 10_000)).toBe("closed 4403");
   });
 
   test("ends the roulette pair (the partner hears roulette_partner_disconnected) and announces the user offline to the people they wrote to", async () => {
@@ -47,8 +47,9 @@ describe("a ban", () => {
     // Roulette partners are strangers: a watch hears nothing that times the pair's end (issue 18).
     await a.s.ask("presence_watch", { userIds: [b.user.id] });
     ban(mod.actor, b.user.id);
-    await a.s.next("roulette_partner_disconnected", 1000);
-    await friend.s.next("user_offline", 1000, (f) => f.data.userId === b.user.id);
+    await a.s.next("roulette_partner_disconnected");
+    await friend.s.next("user_offline", undefined, (f) => f.data.userId === b.user.id);
+    await settled(a.s);
     expect(a.s.frames.some((f) => f.event === "user_offline" && f.data.userId === b.user.id)).toBe(false);
   });
 
@@ -59,7 +60,7 @@ describe("a ban", () => {
     caller.s.send("call_user", { receiverId: callee.user.id, callerPeerId: "peer-a" });
     await callee.s.next("incoming_call");
     ban(mod.actor, callee.user.id);
-    await caller.s.next("call_ended", 1000);
+    await caller.s.next("call_ended");
   });
 
   test("takes the user out of /api/users and the chat lists, while their past messages stay readable", async () => {

@@ -1,17 +1,18 @@
 // scripts/moderate.ts as the operator runs it: another process on the same DATA_DIR. Its ban
-// reaches this server's open socket through the ban watcher within 5 s; roles and unbans go
+// reaches this server's open socket through the ban watcher (a 2 s tick); roles and unbans go
 // through the same actions and the audit log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { watchBans } from "../../src/moderation/watch.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { auditOf } from "./helpers.ts";
+import { auditOf } from "../support/moderation.ts";
 
 const t = listeningApp();
+const WATCH_MS = 2000;
 let stopWatching: () => void;
 beforeAll(() => {
-  stopWatching = watchBans(t.ctx);
+  stopWatching = watchBans(t.ctx, WATCH_MS);
 });
 afterAll(() => stopWatching());
 
@@ -30,16 +31,19 @@ async function moderate(...args: string[]) {
 const roleOf = (userId: number) => (t.ctx.sqlite.query("SELECT role FROM users WHERE id = ?").get(userId) as { role: string }).role;
 
 describe("bun scripts/moderate.ts", () => {
-  test("ban with days and a reason reaches an open socket of the running server within 5 s: `banned`, then 4403", async () => {
+  // The bound is the watcher's: it reads the database every WATCH_MS, so a ban written by another
+  // process reaches the socket a tick later. Counted from the process's exit (its start-up is not
+  // the watcher's), with room for a loaded machine: five ticks.
+  test("ban with days and a reason reaches an open socket of the running server through the watcher's tick: `banned`, then 4403", async () => {
     const target = await connectedUser(t);
-    const started = Date.now();
     const result = await moderate("ban", target.user.username, "7", "Repeated", "spam");
     expect(result).toMatchObject({ code: 0, err: "" });
+    const written = Date.now();
     const closed = await target.s.closed;
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - written).toBeLessThan(5 * WATCH_MS);
     expect(closed.code).toBe(4403);
     expect(target.s.frames.find((f) => f.event === "banned")?.data).toMatchObject({ reason: "Repeated spam", until: expect.any(String) });
-    expect(auditOf(t, target.user.id)[0]).toMatchObject({ actorId: null, action: "ban", reason: "Repeated spam" });
+    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ actorId: null, action: "ban", reason: "Repeated spam" });
     const login = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
     expect(login.body).toMatchObject({ code: "banned", reason: "Repeated spam" });
   });
@@ -60,7 +64,7 @@ describe("bun scripts/moderate.ts", () => {
     expect(roleOf(target.user.id)).toBe("admin");
     expect((await moderate("revoke", target.user.username)).code).toBe(0);
     expect(roleOf(target.user.id)).toBe("user");
-    expect(auditOf(t, target.user.id).map((r) => r.action)).toEqual(["revoke_role", "grant_role", "grant_role"]);
+    expect(auditOf(t, target.user.id).map((r) => r.action)).toEqual(["grant_role", "grant_role", "revoke_role"]);
   });
 
   test("refuses an unknown user, an unknown role and a ban length other than 1, 7 or 30 days", async () => {

@@ -3,26 +3,26 @@
 import { describe, expect, test } from "bun:test";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
-import { staff } from "./helpers.ts";
+import { staff } from "../support/moderation.ts";
 import { forgetUser } from "../../src/users/cache.ts";
+import { rouletteSearch } from "../support/roulette.ts";
 
 const t = listeningApp();
-const search = (p: ConnectedUser) => p.s.ask("roulette_search", { userId: p.user.id, filters: { gender: "any", country: "any" } });
 
 describe("suspension from roulette", () => {
   test("ends the running pair and refuses the next search with `suspended`, naming the reason", async () => {
     const mod = await staff(t, "moderator");
     const a = await connectedUser(t);
     const b = await connectedUser(t);
-    await search(a);
-    await search(b);
+    await rouletteSearch(a.s, a.user.id);
+    await rouletteSearch(b.s, b.user.id);
     await a.s.next("roulette_partner_found");
     suspendRoulette(t.ctx, mod.actor, b.user.id, { hours: 2, reason: "Nudity on camera" });
-    await a.s.next("roulette_partner_disconnected", 500);
-    const refused = await search(b);
+    await a.s.next("roulette_partner_disconnected");
+    const refused = await rouletteSearch(b.s, b.user.id);
     expect(refused.error?.code).toBe("suspended");
     expect(refused.error?.message).toContain("Nudity on camera");
-    expect((await search(a)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(a.s, a.user.id)).data).toEqual({ status: "searching" });
     await a.s.ask("roulette_stop_search", { userId: a.user.id });
   });
 
@@ -30,11 +30,11 @@ describe("suspension from roulette", () => {
     const mod = await staff(t, "moderator");
     const p = await connectedUser(t);
     suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: 1, reason: "Rude" });
-    expect((await search(p)).error?.code).toBe("suspended");
+    expect((await rouletteSearch(p.s, p.user.id)).error?.code).toBe("suspended");
     t.ctx.sqlite.query("UPDATE users SET roulette_suspended_until = ? WHERE id = ?").run(Date.now() - 1, p.user.id);
     // A raw write tells the users cache, as every users write in src/ does (users/cache.ts).
     forgetUser(t.ctx.db, p.user.id);
-    expect((await search(p)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(p.s, p.user.id)).data).toEqual({ status: "searching" });
     const cleared = t.ctx.sqlite.query("SELECT roulette_suspended_at AS at FROM users WHERE id = ?").get(p.user.id) as { at: number | null };
     expect(cleared.at).toBeNull();
     await p.s.ask("roulette_stop_search", { userId: p.user.id });
@@ -44,9 +44,9 @@ describe("suspension from roulette", () => {
     const mod = await staff(t, "moderator");
     const p = await connectedUser(t);
     suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: null, reason: "Repeated reports" });
-    expect((await search(p)).error?.code).toBe("suspended");
+    expect((await rouletteSearch(p.s, p.user.id)).error?.code).toBe("suspended");
     liftRouletteSuspension(t.ctx, mod.actor, p.user.id, "Reviewed the reports");
-    expect((await search(p)).data).toEqual({ status: "searching" });
+    expect((await rouletteSearch(p.s, p.user.id)).data).toEqual({ status: "searching" });
     await p.s.ask("roulette_stop_search", { userId: p.user.id });
   });
 });

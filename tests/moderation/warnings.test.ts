@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { warnUser } from "../../src/moderation/actions.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { staff } from "./helpers.ts";
+import { staff } from "../support/moderation.ts";
 
 const t = listeningApp();
 
@@ -13,7 +13,7 @@ describe("warnings", () => {
     const mod = await staff(t, "moderator");
     const target = await connectedUser(t);
     const row = warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
-    const event = await target.s.next("warning", 500);
+    const event = await target.s.next("warning");
     expect(event.data).toEqual({ id: row.id, reason: "Keep it friendly", created_at: new Date(row.createdAt).toISOString() });
     const listed = await t.call("GET", "/api/warnings", { token: target.token });
     expect(listed.status).toBe(200);

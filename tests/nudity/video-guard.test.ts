@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import type { FrameClassifier, FrameSource } from "../../islands/nudity/classifier.ts";
 import type { NsfwScores } from "../../islands/nudity/thresholds.ts";
 import { VideoGuard } from "../../islands/nudity/video-guard.ts";
+import { afterTimers, until } from "../support/until.ts";
 
 const SAFE: NsfwScores = { Drawing: 0.1, Hentai: 0.01, Neutral: 0.87, Porn: 0.01, Sexy: 0.01 };
 const EXPLICIT: NsfwScores = { Drawing: 0, Hentai: 0.05, Neutral: 0.03, Porn: 0.9, Sexy: 0.02 };
@@ -21,14 +22,6 @@ function standIn() {
 }
 
 const video = {} as FrameSource;
-const tick = (ms = 15) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(check: () => boolean, ms = 1000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await tick(2);
-  }
-}
 
 describe("VideoGuard", () => {
   test("stays blurred while the classifier loads, then unblurs on safe frames", async () => {
@@ -38,7 +31,7 @@ describe("VideoGuard", () => {
     guard.watch(video);
     expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true, unavailable: false, flaggedStill: null });
     release(fake.classifier);
-    await until(() => guard.getSnapshot().blur.mode === "clear");
+    await until(() => guard.getSnapshot().blur.mode === "clear", "the blur turning clear");
     expect(guard.getSnapshot().loading).toBe(false);
     guard.dispose();
   });
@@ -48,18 +41,19 @@ describe("VideoGuard", () => {
     const frames: NsfwScores[] = [];
     const guard = new VideoGuard({ load: async () => fake.classifier, enabled: true, everyMs: 5, onFrame: (s) => frames.push(s) });
     guard.watch(video);
-    await until(() => guard.getSnapshot().blur.mode === "clear");
+    await until(() => guard.getSnapshot().blur.mode === "clear", "the blur turning clear");
     fake.answer(EXPLICIT);
-    await until(() => guard.getSnapshot().blur.mode === "flagged");
+    await until(() => guard.getSnapshot().blur.mode === "flagged", "the blur turning flagged");
     guard.showAnyway();
     const seen = fake.frames();
-    await tick(40);
+    // A timer due after several of the guard's 5 ms frame ticks: any frame they took would be counted.
+    await afterTimers(40);
     expect(guard.getSnapshot().blur.mode).toBe("shown");
     // While shown, no frame is even classified: the choice costs no CPU.
     expect(fake.frames()).toBe(seen);
     guard.watch({} as FrameSource);
     expect(guard.getSnapshot().blur.mode).not.toBe("shown");
-    await until(() => guard.getSnapshot().blur.mode === "flagged");
+    await until(() => guard.getSnapshot().blur.mode === "flagged", "the blur turning flagged");
     expect(frames.at(-1)).toEqual(EXPLICIT);
     guard.dispose();
   });
@@ -67,16 +61,19 @@ describe("VideoGuard", () => {
   test("keeps the explicit frame's still for Report, ignores a safe frame's, and forgets it at the next partner", async () => {
     const stills = { safe: new Blob(["safe frame"]), explicit: new Blob(["flagged frame"]) };
     let next: { scores: NsfwScores; still: Blob } = { scores: SAFE, still: stills.safe };
-    const classifier: FrameClassifier = { classify: async () => ({ ...next, ms: 5 }) };
+    let classified = 0;
+    const classifier: FrameClassifier = { classify: async () => (classified++, { ...next, ms: 5 }) };
     const guard = new VideoGuard({ load: async () => classifier, enabled: true, everyMs: 5 });
     guard.watch(video);
-    await until(() => guard.getSnapshot().blur.mode === "clear");
+    await until(() => guard.getSnapshot().blur.mode === "clear", "the blur turning clear");
     expect(guard.getSnapshot().flaggedStill).toBeNull();
     next = { scores: EXPLICIT, still: stills.explicit };
-    await until(() => guard.getSnapshot().blur.mode === "flagged");
+    await until(() => guard.getSnapshot().blur.mode === "flagged", "the blur turning flagged");
     expect(guard.getSnapshot().flaggedStill).toBe(stills.explicit);
     next = { scores: SAFE, still: stills.safe };
-    await tick(40);
+    // Two more frames classified as safe: both had their chance to replace the still.
+    const asked = classified;
+    await until(() => classified >= asked + 2, "two safe frames classified");
     expect(guard.getSnapshot().flaggedStill).toBe(stills.explicit);
     guard.watch({} as FrameSource);
     expect(guard.getSnapshot().flaggedStill).toBeNull();
@@ -85,14 +82,19 @@ describe("VideoGuard", () => {
 
   test("stays blurred and says so when the classifier cannot load", async () => {
     const guard = new VideoGuard({ load: () => Promise.reject(new Error("no module worker")), enabled: true, everyMs: 5 });
+    // The failure is logged, as expected: muted only here, and the line checked.
     const quiet = console.error;
-    console.error = () => {};
+    const logged: unknown[][] = [];
+    console.error = (...args: unknown[]) => void logged.push(args);
     try {
       guard.watch(video);
-      await until(() => guard.getSnapshot().unavailable);
+      await until(() => guard.getSnapshot().unavailable, "the guard giving up");
     } finally {
       console.error = quiet;
     }
+    expect(logged).toHaveLength(1);
+    expect(logged[0]![0]).toBe("Nudity classifier failed to load");
+    expect(String(logged[0]![1])).toContain("no module worker");
     expect(guard.getSnapshot()).toMatchObject({ loading: false, blur: { mode: "checking" } });
     guard.showAnyway();
     expect(guard.getSnapshot().blur.mode).toBe("shown");
@@ -103,7 +105,8 @@ describe("VideoGuard", () => {
     let loads = 0;
     const guard = new VideoGuard({ load: async () => (loads++, standIn().classifier), enabled: false, everyMs: 5 });
     guard.watch(video);
-    await tick(30);
+    // A timer due after several of the guard's 5 ms ticks.
+    await afterTimers(30);
     expect(loads).toBe(0);
     expect(guard.getSnapshot().blur.mode).toBe("off");
     guard.dispose();

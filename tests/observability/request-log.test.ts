@@ -1,7 +1,8 @@
 // Request ids and request log lines, through the real app (app.handle).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLogger } from "../../src/observability/log.ts";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { makeTestApp, registerUser, type TestApp, type TestResponse } from "../support/app.ts";
+import { until } from "../support/until.ts";
 
 let t: TestApp;
 let lines: string[] = [];
@@ -15,13 +16,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-const afterResponse = () => Bun.sleep(5);
+/** Waits for the request line of each answer: it is written after the answer is sent. */
+const logged = (...responses: TestResponse[]) =>
+  until(() => responses.every((r) => parsed().some((l) => l.msg === "request" && l.request_id === r.headers.get("x-request-id"))), "the request lines");
 
 describe("request ids and request lines", () => {
   test("every answer carries a fresh request id, and its log line has it with method, path, status and time", async () => {
     lines = [];
     const response = await t.call("GET", "/api/auth/me?token=not-for-logs", { token });
-    await afterResponse();
+    await logged(response);
     const id = response.headers.get("x-request-id")!;
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     const line = parsed().find((l) => l.request_id === id);
@@ -37,7 +40,7 @@ describe("request ids and request lines", () => {
     expect(kept.headers.get("x-request-id")).toBe("edge-7f3a-0001");
     const replaced = await t.call("GET", "/healthz", { headers: { "x-request-id": "bad id\" injected=1" } });
     expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f]{16}$/);
-    await afterResponse();
+    await logged(kept, replaced);
     expect(parsed().map((l) => l.request_id)).toContain("edge-7f3a-0001");
     expect(lines.join("\n")).not.toContain("injected");
   });
@@ -46,7 +49,7 @@ describe("request ids and request lines", () => {
     lines = [];
     const missing = await t.call("GET", "/api/nothing-here");
     const malformed = await t.call("POST", "/api/auth/login", { json: "{not json" });
-    await afterResponse();
+    await logged(missing, malformed);
     for (const [response, status] of [[missing, 404], [malformed, 400]] as const) {
       expect(response.status).toBe(status);
       const id = response.headers.get("x-request-id");
@@ -56,10 +59,12 @@ describe("request ids and request lines", () => {
 
   test("never writes passwords, tokens, cookies or message text", async () => {
     lines = [];
-    await t.call("POST", "/api/auth/login", { json: { username: "nobody-here", password: "hunter2-secret-pw" }, headers: { cookie: "sid=cookie-secret-value" } });
-    await t.call("GET", "/api/messages/1?token=query-secret", { token, headers: { "x-request-id": "secret-scan-0001" } });
-    await t.call("GET", "/appeal/12.c2VjcmV0LWFwcGVhbC10b2tlbi12YWx1ZQ");
-    await afterResponse();
+    const answers = [
+      await t.call("POST", "/api/auth/login", { json: { username: "nobody-here", password: "hunter2-secret-pw" }, headers: { cookie: "sid=cookie-secret-value" } }),
+      await t.call("GET", "/api/messages/1?token=query-secret", { token, headers: { "x-request-id": "secret-scan-0001" } }),
+      await t.call("GET", "/appeal/12.c2VjcmV0LWFwcGVhbC10b2tlbi12YWx1ZQ"),
+    ];
+    await logged(...answers);
     const all = lines.join("\n");
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const secret of ["hunter2", "cookie-secret", "query-secret", token, "c2VjcmV0LWFwcGVhbC10b2tlbi12YWx1ZQ", "Bearer"]) expect(all).not.toContain(secret);
@@ -73,7 +78,7 @@ describe("request ids and request lines", () => {
     };
     try {
       const response = await t.call("POST", "/api/guest/create", { json: { gender: "male", adult: true } });
-      await afterResponse();
+      await logged(response);
       expect(response.status).toBe(500);
       expect(response.text).not.toContain("exploded");
       const id = response.headers.get("x-request-id");
@@ -88,9 +93,13 @@ describe("request ids and request lines", () => {
 
   test("at the default level a fast, successful request writes nothing", async () => {
     const quiet: string[] = [];
-    t.ctx.log = createLogger({ level: "info", format: "text" }, (_level, line) => quiet.push(line));
+    const logger = createLogger({ level: "info", format: "text" }, (_level, line) => quiet.push(line));
+    // The request line is decided after the answer: once the hook asked the logger, it is done.
+    const asked: string[] = [];
+    t.ctx.log = { ...logger, enabled: (level) => (asked.push(level), logger.enabled(level)) };
     await t.call("GET", "/healthz");
-    await afterResponse();
+    await until(() => asked.length > 0, "the request's log decision");
+    expect(asked).toEqual(["debug"]);
     expect(quiet).toEqual([]);
     t.ctx.log = createLogger({ level: "debug", format: "json" }, (_level, line) => lines.push(line));
   });
@@ -99,8 +108,8 @@ describe("request ids and request lines", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await t.call("POST", "/api/guest/create", { json: { gender: "female", adult: true } })).status);
     expect(statuses).toContain(429);
-    await afterResponse();
-    const text = t.ctx.metrics.registry.render();
-    expect(text).toMatch(/webchat_rate_limit_refusals_total\{scope="http",limiter="POST \/api\/guest\/create"\} [1-9]/);
+    // Counted after the answer is sent.
+    const counted = /webchat_rate_limit_refusals_total\{scope="http",limiter="POST \/api\/guest\/create"\} [1-9]/;
+    await until(() => counted.test(t.ctx.metrics.registry.render()), "the refusal being counted");
   });
 });

@@ -54,7 +54,8 @@ describe("the client build", () => {
     const chat = await t.call("GET", "/", { headers: { cookie: `sid=${token}` } });
     expect(chat.text).toContain(`src="${manifest.scripts.client!.file}"`);
     const island = manifest.islands.ChatApp;
-    if (island) expect(chat.text).toContain(`<link rel="modulepreload" href="${island.file}"/>`);
+    expect(island?.file).toBeString();
+    expect(chat.text).toContain(`<link rel="modulepreload" href="${island!.file}"/>`);
   });
 
   test("pages name the classic-build loader after their module scripts, with the classic file of each", async () => {

@@ -12,6 +12,7 @@ import { LoginForm } from "../../src/pages/landing/LoginForm.tsx";
 import { RegisterForm } from "../../src/pages/landing/RegisterForm.tsx";
 import { emptyForm, type FormState } from "../../src/pages/landing/form-state.ts";
 import type { BanNotice } from "../../src/realtime/protocol.ts";
+import { until } from "../support/until.ts";
 
 registerDom();
 const realFetch = globalThis.fetch;
@@ -86,7 +87,9 @@ function answer(status: number, body: object): string[] {
   return asked;
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Waits for the form to show the server's answer: a ban notice or an error line. */
+const settle = (form: HTMLFormElement) =>
+  until(() => form.querySelector("[data-ban-notice]") !== null || (form.querySelector("[data-form-error]")?.textContent ?? "") !== "", "the form showing the answer");
 
 function fill(form: HTMLFormElement, values: Record<string, string>): void {
   for (const [name, value] of Object.entries(values)) {
@@ -111,7 +114,7 @@ describe("the ban notice with JavaScript on", () => {
     const asked = answer(403, { error: "This account is banned", code: "banned", ...ban });
     fill(form, { username: "dana", password: "correct horse" });
     submit(form);
-    await settle();
+    await settle(form);
     expect(asked).toEqual(["/api/auth/login"]);
     const notice = form.querySelector<HTMLElement>("[data-ban-notice]");
     expect(notice?.getAttribute("role")).toBe("alert");
@@ -132,7 +135,7 @@ describe("the ban notice with JavaScript on", () => {
     answer(401, { error: "Invalid username or password", code: "invalid_credentials" });
     fill(form, { username: "dana", password: "wrong" });
     submit(form);
-    await settle();
+    await settle(form);
     expect(form.querySelector("[data-ban-notice]")).toBeNull();
     expect(text(form, "[data-form-error]")).toBe("Invalid username or password");
   });
@@ -143,7 +146,7 @@ describe("the ban notice with JavaScript on", () => {
     answer(403, { error: "Entry is refused while a ban runs", code: "banned", until: null, appeal_url: "/appeal/tok9" });
     fill(form, { gender: "female", adult: "on" });
     submit(form);
-    await settle();
+    await settle(form);
     expect(form.querySelectorAll("[data-ban-notice]")).toHaveLength(1);
     expect(text(form, ".ban-notice-title")).toBe("New accounts from this device or network are banned");
     expect(form.querySelector(".ban-notice-reason")).toBeNull();
@@ -157,7 +160,7 @@ describe("the ban notice with JavaScript on", () => {
     answer(403, { error: "banned", code: "banned", reason: "<b>x</b>", until: null, appeal_url: "javascript:alert(1)" });
     fill(form, { username: "dana", password: "pw" });
     submit(form);
-    await settle();
+    await settle(form);
     expect(form.querySelector("a.ban-notice-appeal")).toBeNull();
     // The reason is text, not markup.
     expect(form.querySelector(".ban-notice-reason b")).toBeNull();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appealUrl, banUser } from "../../src/moderation/actions.ts";
 import { withPagePolicies } from "../../src/pages/layout/security.ts";
 import { makeTestApp, type TestApp, type TestResponse } from "../support/app.ts";
-import { person, type Person } from "../mod/helpers.ts";
+import { person, type Person } from "../support/moderation.ts";
 import { form, registration } from "./helpers.ts";
 
 const OPTIONAL = [{ src: "https://stats.example.net/tag.js?site=1", category: "analytics", name: "Stats" }];

@@ -59,12 +59,13 @@ describe("people I have written to", () => {
     await setPrivacy(picky.token, "contacts");
     const r = await stranger.s.ask("send_message", { receiverId: picky.user.id, content: "hello there" });
     expect(r.error).toEqual({ code: "not_accepting", message: "This person only accepts messages from people they have written to" });
-    expect(await picky.s.silent("new_message")).toBe(true);
+    expect(await picky.s.silent("new_message", stranger.s)).toBe(true);
     const upload = await t.call("POST", "/api/messages/upload", { token: stranger.token, body: uploadForm(picky.user.id, "file", [fileOf("x", "a.txt")]) });
     expect(upload.status).toBe(403);
     expect(upload.body).toEqual({ error: "This person only accepts messages from people they have written to", code: "not_accepting" });
     const many = await t.call("POST", "/api/messages/upload-multiple", { token: stranger.token, body: uploadForm(picky.user.id, "files", [fileOf("y", "b.txt")]) });
     expect(many.body.code).toBe("not_accepting");
+    expect(await picky.s.silent("new_message")).toBe(true);
     const stored = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE receiver_id = ?").get(picky.user.id) as { n: number };
     expect(stored.n).toBe(0);
     picky.s.close();
@@ -78,9 +79,9 @@ describe("people I have written to", () => {
     const ack = await stranger.s.ask("call_user", { receiverId: picky.user.id, callerPeerId: "p1" });
     expect(ack.data).toEqual({ status: "offline" });
     expect((await stranger.s.next("call_rejected")).data).toEqual({ reason: "offline" });
-    expect(await picky.s.silent("incoming_call")).toBe(true);
+    expect(await picky.s.silent("incoming_call", stranger.s)).toBe(true);
     stranger.s.send("typing_start", { receiverId: picky.user.id });
-    expect(await picky.s.silent("user_typing")).toBe(true);
+    expect(await picky.s.silent("user_typing", stranger.s)).toBe(true);
     picky.s.close();
     stranger.s.close();
   });

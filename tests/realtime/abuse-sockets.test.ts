@@ -6,20 +6,12 @@ import { registerUser } from "../support/app.ts";
 import { listeningApp, type ListeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { rawUpgrade, socketPath } from "../support/raw-ws.ts";
+import { until } from "../support/until.ts";
 
-/** Polls until `check` holds (at most `ms`), so a test waits for the server's close handlers. */
-async function until(check: () => boolean, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await Bun.sleep(10);
-  }
-  return check();
-}
 
 async function closeAll(t: ListeningApp, sockets: TestSocket[]): Promise<void> {
   for (const s of sockets) s.close();
-  expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+  await until(() => t.ctx.hub.allSockets().length === 0, "the server closing every socket");
 }
 
 describe("socket caps (SOCKET_CAP 10:50)", () => {
@@ -44,7 +36,7 @@ describe("socket caps (SOCKET_CAP 10:50)", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     open[0]!.close();
-    await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 9);
+    await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 9, "the server handling the close");
     const again = await connect(t.wsUrl, ann.token);
     await closeAll(t, [...open.slice(1), again]);
   });
@@ -65,10 +57,10 @@ describe("socket caps (SOCKET_CAP 10:50)", () => {
     const attempts = await Promise.all(Array.from({ length: 16 }, () => rawUpgrade(port, socketPath(bea.token))));
     const upgraded = attempts.filter((a) => a.status === 101);
     expect(attempts.filter((a) => a.status !== 101).every((a) => a.status === 429)).toBe(true);
-    expect(await until(() => t.ctx.hub.socketsOf(bea.user.id).length <= 10)).toBe(true);
+    await until(() => t.ctx.hub.socketsOf(bea.user.id).length <= 10, "Bea's sockets down to the cap");
     expect(upgraded.length).toBeGreaterThanOrEqual(10);
     for (const a of attempts) a.destroy();
-    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+    await until(() => t.ctx.hub.allSockets().length === 0, "the server closing every socket");
   });
 
   test("the 31st new connection of one account within a minute is refused with 429 and Retry-After", async () => {
@@ -103,13 +95,12 @@ describe("a socket that stops reading", () => {
     // Each frame makes about 8.5 KB of answers (message_sent and the ack); 1,500 frames are about
     // 13 MB, which fills the loopback buffers (a few MB) and passes a 256 KB server queue, but
     // not the 16 MB Bun queues by default.
-    const deadline = Date.now() + 10_000;
-    while (t.ctx.hub.socketsOf(sender.user.id).length > 0 && sent < 1500 && Date.now() < deadline) {
+    while (t.ctx.hub.socketsOf(sender.user.id).length > 0 && sent < 1500) {
       slow.sendText(JSON.stringify({ event: "send_message", data: { receiverId: receiver.user.id, content, messageType: "text" }, ack: sent }));
       sent += 1;
       if (sent % 50 === 0) await Bun.sleep(5);
     }
-    expect(await until(() => t.ctx.hub.socketsOf(sender.user.id).length === 0, 5000)).toBe(true);
+    await until(() => t.ctx.hub.socketsOf(sender.user.id).length === 0, "the server closing the socket that stopped reading");
     slow.destroy();
   }, 20_000);
 });

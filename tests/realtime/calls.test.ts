@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { CallRegistry, type Call } from "../../src/calls/registry.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
-import { connect } from "../support/ws.ts";
+import { connect, settled } from "../support/ws.ts";
 
 const t = listeningApp();
 
@@ -80,8 +80,8 @@ describe("calls", () => {
     expect(end.data).toEqual({ ended: false });
     expect((await x.ask("answer_call", { callerId: caller.user.id, answererPeerId: "evil" })).error?.code).toBe("not_found");
     expect((await x.ask("reject_call", { callerId: caller.user.id })).error?.code).toBe("not_found");
-    expect(await r.silent("call_ended")).toBe(true);
-    expect(await c.silent("call_answered")).toBe(true);
+    expect(await r.silent("call_ended", x)).toBe(true);
+    expect(await c.silent("call_answered", x)).toBe(true);
     [c, r, x].forEach((s) => s.close());
   });
 
@@ -132,7 +132,7 @@ describe("a call nobody answers", () => {
   test("ends after the ring time: the caller hears no_answer and every ringing tab of the callee call_ended", async () => {
     const { caller, callee, c, r, r2 } = await ringing();
     const started = Date.now();
-    expect((await c.next("call_rejected", 3000)).data).toEqual({ reason: "no_answer" });
+    expect((await c.next("call_rejected")).data).toEqual({ reason: "no_answer" });
     expect(Date.now() - started).toBeGreaterThan(700);
     await r.next("call_ended");
     await r2.next("call_ended");
@@ -145,11 +145,15 @@ describe("a call nobody answers", () => {
     const { caller, c, r, r2 } = await ringing();
     r.send("answer_call", { callerId: caller.user.id, answererPeerId: "p2" });
     await c.next("call_answered");
-    await Bun.sleep(1400);
+    // A call rung after this one and left unanswered: its ring timer is due after this call's,
+    // so once it ends as no_answer, this call's timer would have fired too.
+    const later = await ringing();
+    await later.c.next("call_rejected");
+    await settled(c, r);
     expect(c.frames.some((f) => f.event === "call_rejected" || f.event === "call_ended")).toBe(false);
     expect(r.frames.some((f) => f.event === "call_ended")).toBe(false);
     expect(quick.ctx.calls.isBusy(caller.user.id)).toBe(true);
-    [c, r, r2].forEach((s) => s.close());
+    [c, r, r2, later.c, later.r, later.r2].forEach((s) => s.close());
   });
 
   test("closing the caller's only socket while it rings ends the call at once, with no timer left behind", async () => {
@@ -165,13 +169,19 @@ describe("a call nobody answers", () => {
 
 describe("the ring timer", () => {
   const call = (): Call => ({ callerId: 1, receiverId: 2, callerSocketId: "s1", receiverSocketId: null, answered: false });
+  /** Resolves when a ring timer of another call, started now with `ms`, fires: every timer due earlier has had its turn. */
+  const marker = (calls: CallRegistry, ms: number) =>
+    new Promise<void>((resolve) => calls.start({ callerId: 8, receiverId: 9, callerSocketId: "m", receiverSocketId: null, answered: false }, ms, (c) => (calls.end(c), resolve())));
 
   test("fires once for a call still ringing", async () => {
     const calls = new CallRegistry();
     const fired: Call[] = [];
     const ringing = call();
     calls.start(ringing, 20, (c) => fired.push(c));
-    await Bun.sleep(80);
+    // Timers fire in the order they are due: one due after the ring's marks that it had its turn.
+    await marker(calls, 20);
+    expect(fired).toEqual([ringing]);
+    await marker(calls, 20);
     expect(fired).toEqual([ringing]);
   });
 
@@ -181,7 +191,7 @@ describe("the ring timer", () => {
     const answered = call();
     calls.start(answered, 20, () => fired++);
     calls.answer(answered, "s2");
-    await Bun.sleep(60);
+    await marker(calls, 20);
     calls.end(answered);
     const ended = call();
     calls.start(ended, 20, () => fired++);
@@ -189,7 +199,7 @@ describe("the ring timer", () => {
     // A new call between the same two is not ended by the old call's timer.
     const later = call();
     calls.start(later, 10_000, () => fired++);
-    await Bun.sleep(60);
+    await marker(calls, 20);
     expect(fired).toBe(0);
     expect(calls.of(1)).toBe(later);
     calls.end(later);

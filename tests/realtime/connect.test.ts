@@ -5,30 +5,39 @@ import { expelBanned } from "../../src/moderation/effects.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
+import { refusedUpgrade, socketPath } from "../support/raw-ws.ts";
 
 const t = listeningApp({ ALLOWED_ORIGINS: "https://partner.example", WS_IDLE_TIMEOUT_SECONDS: "5" });
 
 describe("opening the socket", () => {
+  // A refusal is the contract's answer (API.md "Realtime"): 401 for the token, 403 for the Origin,
+  // with the JSON error; a crash, a 500 or an accepted socket fails.
+  const port = () => Number(new URL(t.url).port);
+  const refused = (path: string, headers: Record<string, string> = {}) => refusedUpgrade(port(), path, headers);
+  const unauthorized = { status: 401, body: { code: "unauthorized", error: expect.any(String) } };
+  const foreign = { status: 403, body: { code: "forbidden", error: expect.any(String) } };
+
   test.each([
-    ["no token", ""],
-    ["a forged token", "forged.token"],
-  ])("refuses %s", async (_label, token) => {
-    await expect(connect(t.wsUrl, token)).rejects.toThrow();
+    ["no token", "/ws"],
+    ["an empty token", socketPath("")],
+    ["a forged token", socketPath("forged.token")],
+  ])("refuses %s with 401 unauthorized", async (_label, path) => {
+    expect(await refused(path)).toEqual(unauthorized);
   });
 
-  test("refuses a revoked token", async () => {
+  test("refuses a revoked token with 401 unauthorized", async () => {
     const { token } = await registerUser(t);
-    await t.call("POST", "/api/auth/logout", { token });
-    await expect(connect(t.wsUrl, token)).rejects.toThrow();
+    expect((await t.call("POST", "/api/auth/logout", { token })).status).toBe(200);
+    expect(await refused(socketPath(token))).toEqual(unauthorized);
   });
 
-  test("refuses a foreign Origin and accepts its own and listed ones", async () => {
+  test("refuses a foreign Origin with 403 and accepts its own and listed ones", async () => {
     const { token } = await registerUser(t);
-    await expect(connect(t.wsUrl, token, { origin: "https://evil.example" })).rejects.toThrow();
+    expect(await refused(socketPath(token), { origin: "https://evil.example" })).toEqual(foreign);
+    expect(await refused(socketPath(token), { origin: t.url.replace(/:\d+$/, ":1") })).toEqual(foreign);
     const own = await connect(t.wsUrl, token, { origin: t.url });
     const listed = await connect(t.wsUrl, token, { origin: "https://partner.example" });
     const loopbackAlias = await connect(t.wsUrl, token, { origin: t.url.replace("127.0.0.1", "localhost") });
-    await expect(connect(t.wsUrl, token, { origin: t.url.replace(/:\d+$/, ":1") })).rejects.toThrow();
     loopbackAlias.close();
     own.close();
     listed.close();

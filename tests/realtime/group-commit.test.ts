@@ -91,7 +91,7 @@ describe("send_message in one burst", () => {
     expect(acks[3]!.data.message.id).toBe(acks[0]!.data.message.id);
     expect(acks[4]!.data.message.content).toBe("burst two");
     expect(count(t.ctx.sqlite, "burst")).toBe(1);
-    await sb.next("new_message", 2000, (f) => f.data.message.content === "burst two");
+    await sb.next("new_message", undefined, (f) => f.data.message.content === "burst two");
     expect(sb.frames.filter((f) => f.event === "new_message" && f.data.message.content === "burst")).toHaveLength(1);
     sa.close();
     sb.close();

@@ -4,10 +4,11 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Hub } from "../../src/realtime/hub.ts";
 import { HIDE_MAX_MS, PublicPresence } from "../../src/realtime/public-presence.ts";
-import type { ClientSocket } from "../../src/realtime/socket.ts";
 import { registerUser } from "../support/app.ts";
-import { connectedUser, listeningApp } from "../support/listening.ts";
-import { connect, type Frame, type TestSocket } from "../support/ws.ts";
+import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
+import { about, connect, DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
+import { afterTimers, until } from "../support/until.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -17,8 +18,23 @@ setDefaultTimeout(20_000);
 const GRACE_MS = 1000;
 const t = listeningApp({ PRESENCE_BATCH_SECONDS: "30:60", PRESENCE_GRACE_SECONDS: "1", CALL_RING_SECONDS: "4", SIGNUP_RATE_LIMIT: "1000" });
 
-const about = (userId: number) => (f: Frame) => f.data?.userId === userId;
 const heard = (s: TestSocket, event: string, userId: number) => s.frames.some((f) => f.event === event && about(userId)(f));
+/**
+ * A marker for "the grace of a socket closed before now has passed": someone in a conversation with
+ * `listener` is connected now and, on passed(), closes and is awaited offline by `listener`. Grace
+ * timers fire in the order they are due, so every grace that started earlier has ended by then.
+ */
+async function graceMarker(listener: ConnectedUser) {
+  const marker = await connectedUser(t);
+  expect((await marker.s.ask("send_message", { receiverId: listener.user.id, content: "marker" })).error).toBeUndefined();
+  return {
+    async passed() {
+      marker.s.close();
+      await listener.s.next("user_offline", GRACE_MS + DEFAULT_WAIT_MS, about(marker.user.id));
+    },
+  };
+}
+
 const row = (id: number) => t.ctx.sqlite.query("SELECT is_online, last_seen FROM users WHERE id = ?").get(id) as { is_online: number; last_seen: number };
 
 describe("presence and Video Roulette cannot be timed against each other", () => {
@@ -30,18 +46,20 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     const victim = { ...registered, s: await connect(t.wsUrl, registered.token) };
     // A batch shows the victim online before the pairing, as it would after a while.
     t.ctx.hub.flushShown();
-    expect((await attacker.s.next("user_online", 2000, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
+    expect((await attacker.s.next("user_online", undefined, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
     const shownAt = row(victim.user.id).last_seen;
 
     await attacker.s.ask("roulette_search", { userId: attacker.user.id, filters: { gender: "any", country: "any" } });
     await victim.s.ask("roulette_search", { userId: victim.user.id, filters: { gender: "any", country: "any" } });
     await attacker.s.next("roulette_partner_found");
+    const marker = await graceMarker(dialer);
     victim.s.close();
     await attacker.s.next("roulette_partner_disconnected");
     const left = Date.now();
 
     // Past the grace, when presence used to say it: nothing about the victim anywhere.
-    await Bun.sleep(GRACE_MS + 1500);
+    await marker.passed();
+    await settled(attacker.s);
     expect(heard(attacker.s, "user_offline", victim.user.id)).toBe(false);
     // (The victim is shown offline at a random time after the search, not at the session's end.)
     const profile = await t.call("GET", `/api/users/${victim.user.id}`, { token: attacker.token });
@@ -51,11 +69,11 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     expect(list.body.users.some((u: { id: number }) => u.id === victim.user.id)).toBe(true);
     // A call is no quicker a clock: it rings (silently, nobody is there) and ends as no answer.
     expect((await dialer.s.ask("call_user", { receiverId: victim.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
-    expect((await dialer.s.next("call_rejected", 6000)).data).toEqual({ reason: "no_answer" });
+    expect((await dialer.s.next("call_rejected")).data).toEqual({ reason: "no_answer" });
 
     // The next batch says it, in the contract's shape, with the batch's time as last_seen.
     t.ctx.hub.flushShown();
-    expect((await attacker.s.next("user_offline", 2000, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
+    expect((await attacker.s.next("user_offline", undefined, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
     expect(row(victim.user.id).is_online).toBe(0);
     expect(row(victim.user.id).last_seen).toBeGreaterThan(left + GRACE_MS);
     attacker.s.close();
@@ -72,21 +90,21 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     expect((await a1.ask("send_message", { receiverId: friend.user.id, content: "hi friend" })).error).toBeUndefined();
     expect((await fan.s.ask("send_message", { receiverId: ann.user.id, content: "hi Ann, we never met" })).error).toBeUndefined();
     t.ctx.hub.flushShown();
-    await watcher.s.next("user_online", 2000, about(ann.user.id));
+    await watcher.s.next("user_online", undefined, about(ann.user.id));
     a1.close();
     await friend.s.next("user_offline", GRACE_MS + 2000, about(ann.user.id));
-    await fan.s.next("user_offline", 2000, about(ann.user.id));
+    await fan.s.next("user_offline", undefined, about(ann.user.id));
     t.ctx.hub.flushShown();
-    await watcher.s.next("user_offline", 2000, about(ann.user.id));
+    await watcher.s.next("user_offline", undefined, about(ann.user.id));
 
     const a2 = await connect(t.wsUrl, ann.token);
-    expect((await friend.s.next("user_online", 2000, about(ann.user.id))).data.name).toBe("Ann Writer");
-    expect((await fan.s.next("user_online", 2000, about(ann.user.id))).data.name).toBe("Ann Writer");
+    expect((await friend.s.next("user_online", undefined, about(ann.user.id))).data.name).toBe("Ann Writer");
+    expect((await fan.s.next("user_online", undefined, about(ann.user.id))).data.name).toBe("Ann Writer");
     // A ping answered after both frames above marks the point by which the watcher would have heard.
     await watcher.s.ask("ping", {});
     expect(heard(watcher.s, "user_online", ann.user.id)).toBe(false);
     t.ctx.hub.flushShown();
-    await watcher.s.next("user_online", 2000, about(ann.user.id));
+    await watcher.s.next("user_online", undefined, about(ann.user.id));
     a2.close();
     friend.s.close();
     fan.s.close();
@@ -102,19 +120,20 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     const first = await connect(t.wsUrl, registered.token);
     await first.ask("roulette_search", { userId: registered.user.id, filters: { gender: "any", country: "any" } });
     t.ctx.hub.flushShown();
-    await Bun.sleep(300);
+    await settled(watcher.s);
     expect(heard(watcher.s, "user_online", registered.user.id)).toBe(false);
     expect((await t.call("GET", `/api/users/${registered.user.id}`, { token: watcher.token })).body.user.is_online).toBe(false);
     expect((await dialer.s.ask("call_user", { receiverId: registered.user.id, callerPeerId: "p1" })).data).toEqual({ status: "offline" });
+    const marker = await graceMarker(dialer);
     first.close();
-    await Bun.sleep(GRACE_MS + 500);
+    await marker.passed();
     t.ctx.hub.flushShown();
-    await Bun.sleep(300);
+    await settled(watcher.s);
     expect(heard(watcher.s, "user_offline", registered.user.id)).toBe(false);
 
     const again = await connect(t.wsUrl, registered.token);
     t.ctx.hub.flushShown();
-    expect((await watcher.s.next("user_online", 2000, about(registered.user.id))).data).toEqual({ userId: registered.user.id, name: "Ro Ulette" });
+    expect((await watcher.s.next("user_online", undefined, about(registered.user.id))).data).toEqual({ userId: registered.user.id, name: "Ro Ulette" });
     again.close();
     watcher.s.close();
     dialer.s.close();
@@ -166,10 +185,6 @@ describe("hiding a roulette visit from strangers", () => {
   });
 });
 
-let next = 0;
-function socket(userId: number): ClientSocket {
-  return { id: `b${++next}`, userId, sessionId: `s${userId}`, address: "10.0.0.9", present: true, lastHeardAt: 0, sendText() {}, close() {} };
-}
 
 describe("presence batches", () => {
   test("publish only the net change since the last tick, everyone in one batch at one time, and a flap inside a batch never", async () => {
@@ -180,21 +195,21 @@ describe("presence batches", () => {
       batches.push([...changes]);
       times.push(at);
     });
-    const flapper = socket(1);
+    const flapper = fakeSocket(1);
     hub.connect(flapper);
     hub.disconnect(flapper);
-    hub.connect(socket(2));
-    hub.connect(socket(3));
+    hub.connect(fakeSocket(2));
+    hub.connect(fakeSocket(3));
     expect(hub.isShown(2)).toBe(false);
-    const end = Date.now() + 2000;
-    while (batches.length === 0 && Date.now() < end) await Bun.sleep(10);
+    await until(() => batches.length > 0, "the first batch");
     expect(batches).toEqual([[[2, true], [3, true]]]);
     expect(hub.isShown(2)).toBe(true);
     // A user who comes and goes inside the next batch is not in it either.
-    const again = socket(1);
+    const again = fakeSocket(1);
     hub.connect(again);
     hub.disconnect(again);
-    await Bun.sleep(150);
+    // Due after the hub's next tick (at most a window away): once it fires, that tick has run.
+    await afterTimers(60);
     expect(batches).toHaveLength(1);
     expect(times).toHaveLength(1);
     hub.closeAll(1001, "bye");
@@ -204,15 +219,15 @@ describe("presence batches", () => {
     const hub = new Hub(0, 60_000, { minMs: 20, maxMs: 30 });
     const batches: number[][] = [];
     hub.onPublicPresence((changes) => batches.push([...changes.keys()]));
-    hub.connect(socket(7));
-    await Bun.sleep(200);
-    hub.connect(socket(8));
-    const end = Date.now() + 1000;
-    while (batches.length < 2 && Date.now() < end) await Bun.sleep(5);
+    hub.connect(fakeSocket(7));
+    await until(() => batches.length === 1, "the batch with 7");
+    hub.connect(fakeSocket(8));
+    await until(() => batches.length === 2, "the batch with 8");
     expect(batches).toEqual([[7], [8]]);
     hub.closeAll(1001, "bye");
-    hub.connect(socket(9));
-    await Bun.sleep(100);
+    hub.connect(fakeSocket(9));
+    // Due after any tick still scheduled (at most a window away).
+    await afterTimers(30);
     expect(batches).toEqual([[7], [8]]);
   });
 });

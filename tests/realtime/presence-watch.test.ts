@@ -2,21 +2,16 @@
 // sockets watching them, never a stranger, never across a block; the online count coalesced.
 import { describe, expect, test } from "bun:test";
 import { Hub } from "../../src/realtime/hub.ts";
-import type { ClientSocket } from "../../src/realtime/socket.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { about, connect, heardAbout, settled, type TestSocket } from "../support/ws.ts";
+import { afterTimers, until } from "../support/until.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
 
 // No grace: "offline" is announced at once, so each test waits only for what it expects.
 const t = listeningApp({ PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000", SOCKET_RATE_LIMIT: "20:40" });
 
-const about = (userId: number) => (f: { data?: { userId?: number } }) => f.data?.userId === userId;
 
-/** Did `s` hear `event` about `userId` within `ms`? (Other people's presence may arrive meanwhile.) */
-async function heardAbout(s: TestSocket, event: string, userId: number, ms = 400): Promise<boolean> {
-  await Bun.sleep(ms);
-  return s.frames.some((f) => f.event === event && f.data?.userId === userId);
-}
 
 /** Ann comes online in a new socket, once the others are set up. */
 async function comesOnline(token: string): Promise<TestSocket> {
@@ -36,12 +31,13 @@ describe("who hears a presence change", () => {
     expect((await watcher.s.ask("presence_watch", { userIds: [ann.user.id] })).error).toBeUndefined();
 
     const a = await comesOnline(ann.token);
-    expect((await partner.s.next("user_online", 3000, about(ann.user.id))).data).toEqual({ userId: ann.user.id, name: "Ann Known" });
-    expect((await watcher.s.next("user_online", 3000, about(ann.user.id))).data.name).toBe("Ann Known");
+    expect((await partner.s.next("user_online", undefined, about(ann.user.id))).data).toEqual({ userId: ann.user.id, name: "Ann Known" });
+    expect((await watcher.s.next("user_online", undefined, about(ann.user.id))).data.name).toBe("Ann Known");
     a.close();
-    await partner.s.next("user_offline", 3000, about(ann.user.id));
-    await watcher.s.next("user_offline", 3000, about(ann.user.id));
-    expect(await heardAbout(stranger.s, "user_online", ann.user.id, 0)).toBe(false);
+    await partner.s.next("user_offline", undefined, about(ann.user.id));
+    await watcher.s.next("user_offline", undefined, about(ann.user.id));
+    // Both were sent to the partner and the watcher before this: the stranger's pong comes after.
+    expect(await heardAbout(stranger.s, "user_online", ann.user.id)).toBe(false);
     expect(await heardAbout(stranger.s, "user_offline", ann.user.id)).toBe(false);
     for (const p of [partner, watcher, stranger]) p.s.close();
   });
@@ -55,10 +51,10 @@ describe("who hears a presence change", () => {
     // Cy both watches Bo and has a conversation with him: still one frame per tab.
     await cyTab1.ask("presence_watch", { userIds: [bo.user.id] });
     bo.s.close();
-    for (const tab of [cyTab1, cyTab2]) await tab.next("user_offline", 3000, about(bo.user.id));
-    await Bun.sleep(200);
-    // Besides the one each tab awaited.
-    expect(cyTab1.frames.filter((f) => f.event === "user_offline" && about(bo.user.id)(f))).toHaveLength(0);
+    for (const tab of [cyTab1, cyTab2]) await tab.next("user_offline", undefined, about(bo.user.id));
+    // Besides the one each tab awaited, none: the pongs come after whatever the close sent.
+    await settled(cyTab1, cyTab2);
+    for (const tab of [cyTab1, cyTab2]) expect(tab.frames.filter((f) => f.event === "user_offline" && about(bo.user.id)(f))).toHaveLength(0);
     cyTab1.close();
     cyTab2.close();
   });
@@ -71,8 +67,8 @@ describe("who hears a presence change", () => {
     await watcher.s.ask("presence_watch", { userIds: [String(kept.user.id)] });
     const k = await comesOnline(kept.token);
     const d = await comesOnline(dropped.token);
-    await watcher.s.next("user_online", 3000, about(kept.user.id));
-    expect(await heardAbout(watcher.s, "user_online", dropped.user.id)).toBe(false);
+    await watcher.s.next("user_online", undefined, about(kept.user.id));
+    expect(await heardAbout(watcher.s, "user_online", dropped.user.id, d)).toBe(false);
     k.close();
     d.close();
     watcher.s.close();
@@ -86,8 +82,9 @@ describe("who hears a presence change", () => {
     await blocker.s.ask("presence_watch", { userIds: [blocked.user.id] });
     const b = await comesOnline(blocked.token);
     await b.ask("presence_watch", { userIds: [blocker.user.id] });
-    expect(await heardAbout(blocker.s, "user_online", blocked.user.id)).toBe(false);
+    expect(await heardAbout(blocker.s, "user_online", blocked.user.id, b)).toBe(false);
     blocker.s.close();
+    await until(() => t.ctx.hub.socketsOf(blocker.user.id).length === 0, "the server handling the blocker's close");
     expect(await heardAbout(b, "user_offline", blocker.user.id)).toBe(false);
     b.close();
   });
@@ -105,7 +102,7 @@ describe("a hostile presence_watch", () => {
     }
     // The list from before the refusals still holds.
     const s = await comesOnline(target.token);
-    await me.s.next("user_online", 3000, about(target.user.id));
+    await me.s.next("user_online", undefined, about(target.user.id));
     expect((await me.s.ask("presence_watch", { userIds: Array.from({ length: 200 }, (_, i) => i + 1) })).error).toBeUndefined();
     s.close();
     me.s.close();
@@ -116,8 +113,7 @@ describe("a hostile presence_watch", () => {
     const before = t.ctx.hub.watchingSockets;
     const ids = Array.from({ length: 200 }, (_, i) => 1_000_000 + i);
     for (let i = 0; i < 200; i++) me.s.send("presence_watch", { userIds: ids }, i + 1);
-    const end = Date.now() + 5000;
-    while (me.s.frames.filter((f) => f.ack !== undefined).length < 200 && Date.now() < end) await Bun.sleep(20);
+    await until(() => me.s.frames.filter((f) => f.ack !== undefined).length === 200, "an answer to each of the 200 lists");
     const refused = me.s.frames.filter((f) => f.error?.code === "rate_limited").length;
     expect(refused).toBeGreaterThanOrEqual(150);
     expect(t.ctx.hub.watchingSockets).toBe(before + 1);
@@ -128,12 +124,12 @@ describe("a hostile presence_watch", () => {
     const hub = new Hub(0, 60_000);
     hub.onPresence((userId, online) => hub.sendAbout(userId, new Set(), new Set(), online ? "user_online" : "user_offline", () => ({ userId, name: "" })));
     const heard: string[] = [];
-    const watcher = socket(1, heard);
+    const watcher = fakeSocket(1, { heard: heard });
     hub.connect(watcher);
     hub.watch(watcher, [1, ...Array.from({ length: 300 }, (_, i) => i + 2)]);
     expect(hub.watchingSockets).toBe(1);
-    hub.connect(socket(200, []));
-    hub.connect(socket(202, []));
+    hub.connect(fakeSocket(200, { heard: [] }));
+    hub.connect(fakeSocket(202, { heard: [] }));
     expect(heard.map((f) => JSON.parse(f).data.userId)).toEqual([200]);
     hub.disconnect(watcher);
     expect(hub.watchingSockets).toBe(0);
@@ -143,25 +139,22 @@ describe("a hostile presence_watch", () => {
   });
 });
 
-let next = 0;
-function socket(userId: number, heard: string[]): ClientSocket {
-  return { id: `c${++next}`, userId, sessionId: `s${userId}`, address: "10.0.0.1", present: true, lastHeardAt: 0, sendText: (text) => heard.push(text), close() {} };
-}
 
 describe("the online count", () => {
   test("is coalesced: many arrivals make one online_count per socket after the interval, and none when nothing changed", async () => {
     const hub = new Hub(0, 60);
     const heard: string[] = [];
-    hub.connect(socket(1, heard));
-    for (let id = 2; id <= 50; id++) hub.connect(socket(id, []));
+    hub.connect(fakeSocket(1, { heard: heard }));
+    for (let id = 2; id <= 50; id++) hub.connect(fakeSocket(id, { heard: [] }));
     // Nobody watches and nobody has a conversation: the arrivals themselves are not heard.
     expect(heard).toEqual([]);
-    await Bun.sleep(100);
+    await until(() => heard.length > 0, "the coalesced count");
     expect(heard).toEqual([JSON.stringify({ event: "online_count", data: { online: 50 } })]);
-    const late = socket(51, []);
+    const late = fakeSocket(51, { heard: [] });
     hub.connect(late);
     hub.disconnect(late);
-    await Bun.sleep(100);
+    // A timer due no earlier than the hub's next count: once it fires, that count had its turn.
+    await afterTimers(60);
     expect(heard).toHaveLength(1);
     hub.closeAll(1001, "bye");
   });

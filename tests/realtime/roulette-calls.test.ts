@@ -5,22 +5,22 @@
 // before anyone searches, as a while on the site would.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
-import type { Frame, TestSocket } from "../support/ws.ts";
+import { DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
+import { rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
 
 const RING_MS = 2000;
 const t = listeningApp({ CALL_RING_SECONDS: String(RING_MS / 1000), PRESENCE_BATCH_SECONDS: "30:60", SIGNUP_RATE_LIMIT: "1000" });
 
-const search = (p: ConnectedUser) => p.s.ask("roulette_search", { userId: p.user.id, filters: { gender: "any", country: "any" } });
 
 /** Two people shown online (with everyone connected so far), then paired in roulette. */
 async function paired(): Promise<{ one: ConnectedUser; other: ConnectedUser }> {
   const one = await connectedUser(t);
   const other = await connectedUser(t);
   t.ctx.hub.flushShown();
-  await search(one);
-  expect((await search(other)).data.status).toBe("paired");
+  await rouletteSearch(one.s, one.user.id);
+  expect((await rouletteSearch(other.s, other.user.id)).data.status).toBe("paired");
   await one.s.next("roulette_partner_found");
   await other.s.next("roulette_partner_found");
   return { one, other };
@@ -30,7 +30,7 @@ async function paired(): Promise<{ one: ConnectedUser; other: ConnectedUser }> {
 async function callAndWatch(caller: TestSocket, receiverId: number): Promise<{ ack: Frame; frames: Frame[]; endedAfterMs: number }> {
   const started = Date.now();
   const ack = await caller.ask("call_user", { receiverId, callerPeerId: "peer-x" });
-  const end = await caller.next("call_rejected", RING_MS + 3000);
+  const end = await caller.next("call_rejected", RING_MS + DEFAULT_WAIT_MS);
   const frames = [end, ...caller.frames.filter((f) => f.event?.startsWith("call_") || f.event === "incoming_call")];
   return { ack, frames, endedAfterMs: Date.now() - started };
 }
@@ -50,6 +50,7 @@ describe("calling someone in Video Roulette", () => {
     expect(Math.abs(toRoulette.endedAfterMs - toIdle.endedAfterMs)).toBeLessThan(500);
 
     // The idle person's tab rang; the roulette tab heard nothing, and the pair goes on.
+    await settled(inRoulette.s, partner.s);
     expect(idle.s.frames.some((f) => f.event === "incoming_call")).toBe(true);
     expect(inRoulette.s.frames.some((f) => f.event === "incoming_call" || f.event === "call_ended")).toBe(false);
     expect(t.ctx.roulette.partnerOf(inRoulette.user.id)).toBe(partner.user.id);
@@ -62,10 +63,11 @@ describe("calling someone in Video Roulette", () => {
     const caller = await connectedUser(t);
     const second = await connectedUser(t);
     t.ctx.hub.flushShown();
-    expect((await search(searching)).data.status).toBe("searching");
+    expect((await rouletteSearch(searching.s, searching.user.id)).data.status).toBe("searching");
     expect((await caller.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
     expect((await second.s.ask("call_user", { receiverId: searching.user.id, callerPeerId: "p2" })).data).toEqual({ status: "busy" });
-    expect((await caller.s.next("call_rejected", RING_MS + 3000)).data).toEqual({ reason: "no_answer" });
+    expect((await caller.s.next("call_rejected", RING_MS + DEFAULT_WAIT_MS)).data).toEqual({ reason: "no_answer" });
+    await settled(searching.s);
     expect(searching.s.frames.some((f) => f.event === "incoming_call")).toBe(false);
     for (const p of [searching, caller, second]) p.s.close();
   });
@@ -75,7 +77,7 @@ describe("calling someone in Video Roulette", () => {
     const { one: inRoulette, other: partner } = await paired();
     expect((await caller.s.ask("call_user", { receiverId: inRoulette.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
     expect((await caller.s.ask("end_call", { receiverId: inRoulette.user.id })).data).toEqual({ ended: true });
-    expect(await inRoulette.s.silent("call_ended", 300)).toBe(true);
+    expect(await inRoulette.s.silent("call_ended", caller.s)).toBe(true);
     expect(inRoulette.s.frames.some((f) => f.event === "incoming_call")).toBe(false);
     expect(t.ctx.roulette.partnerOf(inRoulette.user.id)).toBe(partner.user.id);
     for (const p of [caller, inRoulette, partner]) p.s.close();
@@ -88,8 +90,8 @@ describe("calling someone in Video Roulette", () => {
     const started = Date.now();
     victim.s.close();
     await attacker.s.next("roulette_partner_disconnected");
-    expect(await dialer.s.silent("call_ended", 500)).toBe(true);
-    expect((await dialer.s.next("call_rejected", RING_MS + 3000)).data).toEqual({ reason: "no_answer" });
+    expect(await dialer.s.silent("call_ended", attacker.s)).toBe(true);
+    expect((await dialer.s.next("call_rejected", RING_MS + DEFAULT_WAIT_MS)).data).toEqual({ reason: "no_answer" });
     expect(Date.now() - started).toBeGreaterThan(RING_MS - 300);
     attacker.s.close();
     dialer.s.close();

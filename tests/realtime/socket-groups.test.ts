@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { SocketGroups } from "../../src/realtime/socket-groups.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
 
-const socket = (id: string) => ({ id }) as unknown as ClientSocket;
 
 describe("sockets grouped by a key", () => {
   test("one socket, then a second tab, then back to one: sizes, members and the total follow", () => {
     const groups = new SocketGroups<number>();
-    const [a, b, c] = [socket("a"), socket("b"), socket("c")];
+    const [a, b, c] = [fakeSocket(0, { id: "a" }), fakeSocket(0, { id: "b" }), fakeSocket(0, { id: "c" })];
     groups.add(1, a);
     groups.add(1, a); // twice is once
     expect([groups.size(1), groups.count, [...groups.of(1)]]).toEqual([1, 1, [a]]);
@@ -24,7 +24,7 @@ describe("sockets grouped by a key", () => {
 
   test("a socket removed while its group is being walked does not stop the walk", () => {
     const groups = new SocketGroups<string>();
-    const members = [socket("a"), socket("b"), socket("c")];
+    const members = [fakeSocket(0, { id: "a" }), fakeSocket(0, { id: "b" }), fakeSocket(0, { id: "c" })];
     for (const member of members) groups.add("s", member);
     const seen: ClientSocket[] = [];
     for (const member of groups.of("s")) {

@@ -111,7 +111,7 @@ describe("suspension from roulette", () => {
     expect((await metAndReported(reporters[0]!, target)).status).toBe(201);
     expect((await metAndReported(reporters[1]!, target, "underage")).status).toBe(201);
     expect(suspendedAt(target.user.id)).toBeNull();
-    expect(await sp.silent("roulette_partner_disconnected", 100)).toBe(true);
+    expect(await sp.silent("roulette_partner_disconnected")).toBe(true);
     expect((await metAndReported(reporters[2]!, target)).status).toBe(201);
     expect(suspendedAt(target.user.id)).toBeNumber();
     await sp.next("roulette_partner_disconnected");

@@ -173,8 +173,8 @@ describe("reports from people who met the reported person", () => {
     const victim = await account("192.0.2.20");
     const sv = await socketOf(victim);
 
-    // An answered call first: from their first roulette search on, the victim is hidden from
-    // strangers for the rest of the visit, so a stranger's call would answer as to someone absent.
+    // An answered call (first: from a roulette search on, strangers see the victim offline until
+    // this visit ends, and a call from a stranger answers "offline"; realtime/public-presence.ts).
     const caller = await account("198.51.100.22", { old: true });
     const sc = await socketOf(caller);
     sc.send("call_user", { receiverId: victim.id, callerPeerId: "peer-caller" });
@@ -197,7 +197,6 @@ describe("reports from people who met the reported person", () => {
     expect(r1.status).toBe(201);
     expect(stored(r1.body.report.id).weight).toBe(1);
     await sv.next("roulette_partner_next");
-
     expect(suspendedAt(victim.id)).toBeNull();
 
     // A conversation: the victim wrote to them.

@@ -8,6 +8,7 @@ import { openStorage, type Storage } from "../../src/db.ts";
 import { createLogger } from "../../src/observability/log.ts";
 import { persistRouletteSessions } from "../../src/roulette/persist.ts";
 import { MAX_ENDED_SESSIONS, RouletteSessions, SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
+import { until } from "../support/until.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -128,8 +129,7 @@ describe("saved roulette sessions", () => {
     const clock = { now: Date.now() };
     const one = boot(store, clock);
     for (let i = 0; i < 2_500; i++) one.sessions.end(one.sessions.start(2 * i + 1, 2 * i + 2));
-    const deadline = Date.now() + 5_000;
-    while (rows(store) < 2_500 && Date.now() < deadline) await Bun.sleep(20);
+    await until(() => rows(store) >= 2_500, "the timer saving every session");
     expect(rows(store)).toBe(2_500);
     one.saved.stop();
   });

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { MAX_PARTED_SKIPS, RouletteQueue } from "../../src/roulette/queue.ts";
 import { MAX_ENDED_CHARS, MAX_ENDED_SESSIONS, SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
 import type { ClientSocket } from "../../src/realtime/socket.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
 
-const socket = (userId: number): ClientSocket => ({ id: `s${userId}`, userId, sessionId: "x", address: "127.0.0.1", present: true, lastHeardAt: 0, sendText() {}, close() {} });
 const any = { gender: "any" as const, country: "any" };
 const profile = (userId: number, gender = "male", countryCode: string | null = "DE") => ({ userId, gender, countryCode });
 
@@ -11,9 +11,9 @@ describe("the roulette queue", () => {
   test("offers the longest-waiting suitable partner first", () => {
     const q = new RouletteQueue();
     const wantsWoman = { gender: "female" as const, country: "any" };
-    expect(q.search(profile(1, "male"), wantsWoman, socket(1))).toBeNull();
-    expect(q.search(profile(2, "male"), wantsWoman, socket(2))).toBeNull();
-    const pairing = q.search(profile(3, "female"), any, socket(3));
+    expect(q.search(profile(1, "male"), wantsWoman, fakeSocket(1))).toBeNull();
+    expect(q.search(profile(2, "male"), wantsWoman, fakeSocket(2))).toBeNull();
+    const pairing = q.search(profile(3, "female"), any, fakeSocket(3));
     expect(pairing?.offerer.profile.userId).toBe(3);
     expect(pairing?.answerer.profile.userId).toBe(1);
     expect(q.partnerOf(1)).toBe(3);
@@ -24,22 +24,22 @@ describe("the roulette queue", () => {
     let now = 1_000_000;
     const q = new RouletteQueue(() => now);
     const wantsWoman = { gender: "female" as const, country: "any" };
-    q.search(profile(2), any, socket(2));
-    q.search(profile(1, "female"), any, socket(1));
+    q.search(profile(2), any, fakeSocket(2));
+    q.search(profile(1, "female"), any, fakeSocket(1));
     q.leave(1); // 1 and 2 just parted
-    q.search(profile(2), any, socket(2));
-    q.search(profile(3), wantsWoman, socket(3)); // waits: 2 is a man
+    q.search(profile(2), any, fakeSocket(2));
+    q.search(profile(3), wantsWoman, fakeSocket(3)); // waits: 2 is a man
     // 2 waited longer, but 3 suits and is new to 1.
-    expect(q.search(profile(1, "female"), any, socket(1))?.answerer.profile.userId).toBe(3);
+    expect(q.search(profile(1, "female"), any, fakeSocket(1))?.answerer.profile.userId).toBe(3);
     q.leave(1);
-    q.search(profile(3), wantsWoman, socket(3));
+    q.search(profile(3), wantsWoman, fakeSocket(3));
     // A minute later 1 has parted from both; only the minute-old parting has expired.
     now += 61_000;
     q.leave(3);
-    q.search(profile(3), wantsWoman, socket(3));
-    q.search(profile(4), wantsWoman, socket(4));
+    q.search(profile(3), wantsWoman, fakeSocket(3));
+    q.search(profile(4), wantsWoman, fakeSocket(4));
     q.leave(3);
-    expect(q.search(profile(1, "female"), any, socket(1))?.answerer.profile.userId).toBe(2);
+    expect(q.search(profile(1, "female"), any, fakeSocket(1))?.answerer.profile.userId).toBe(2);
   });
 
   test("meets a just-parted user again rather than wait when nobody else suitable waits", () => {
@@ -48,17 +48,17 @@ describe("the roulette queue", () => {
     const wantsMan = { gender: "male" as const, country: "any" };
     // Two women and two men meet each other once each, in turn.
     for (const [man, woman] of [[1, 3], [1, 4], [2, 3], [2, 4]] as const) {
-      q.search(profile(woman, "female"), wantsMan, socket(woman));
-      expect(q.search(profile(man, "male"), wantsWoman, socket(man))?.answerer.profile.userId).toBe(woman);
+      q.search(profile(woman, "female"), wantsMan, fakeSocket(woman));
+      expect(q.search(profile(man, "male"), wantsWoman, fakeSocket(man))?.answerer.profile.userId).toBe(woman);
       q.leave(man);
     }
     // Everyone has now parted from everyone within the minute; 3 and 4 wait again. A man is not
     // left waiting beside them: he meets the longest-waiting one again.
-    q.search(profile(3, "female"), wantsMan, socket(3));
-    q.search(profile(4, "female"), wantsMan, socket(4));
-    expect(q.search(profile(1, "male"), wantsWoman, socket(1))?.answerer.profile.userId).toBe(3);
+    q.search(profile(3, "female"), wantsMan, fakeSocket(3));
+    q.search(profile(4, "female"), wantsMan, fakeSocket(4));
+    expect(q.search(profile(1, "male"), wantsWoman, fakeSocket(1))?.answerer.profile.userId).toBe(3);
     // Blocks and reports still keep people apart: 2 is never offered 4.
-    expect(q.search(profile(2, "male"), wantsWoman, socket(2), (a, b) => a + b !== 6)).toBeNull();
+    expect(q.search(profile(2, "male"), wantsWoman, fakeSocket(2), (a, b) => a + b !== 6)).toBeNull();
   });
 
   test("a search steps over at most MAX_PARTED_SKIPS just-parted people, then takes the longest-waiting of them", () => {
@@ -68,31 +68,31 @@ describe("the roulette queue", () => {
       const q = new RouletteQueue();
       // Man 1 meets and parts from `ahead` women, who then all wait again, with one new woman behind them.
       for (let w = 0; w < ahead; w++) {
-        q.search(profile(100 + w, "female"), wantsMan, socket(100 + w));
-        q.search(profile(1, "male"), wantsWoman, socket(1));
+        q.search(profile(100 + w, "female"), wantsMan, fakeSocket(100 + w));
+        q.search(profile(1, "male"), wantsWoman, fakeSocket(1));
         q.leave(1);
       }
-      for (let w = 0; w < ahead; w++) q.search(profile(100 + w, "female"), wantsMan, socket(100 + w));
-      q.search(profile(999, "female"), wantsMan, socket(999));
-      const met = q.search(profile(1, "male"), wantsWoman, socket(1))?.answerer.profile.userId;
+      for (let w = 0; w < ahead; w++) q.search(profile(100 + w, "female"), wantsMan, fakeSocket(100 + w));
+      q.search(profile(999, "female"), wantsMan, fakeSocket(999));
+      const met = q.search(profile(1, "male"), wantsWoman, fakeSocket(1))?.answerer.profile.userId;
       expect(met).toBe(ahead < MAX_PARTED_SKIPS ? 999 : 100);
     }
   });
 
   test("a user with no country never suits a country filter", () => {
     const q = new RouletteQueue();
-    q.search(profile(1, "male", null), any, socket(1));
-    expect(q.search(profile(2), { gender: "any", country: "DE" }, socket(2))).toBeNull();
+    q.search(profile(1, "male", null), any, fakeSocket(1));
+    expect(q.search(profile(2), { gender: "any", country: "DE" }, fakeSocket(2))).toBeNull();
   });
 
   test("never pairs two users the predicate keeps apart, nor two kept apart for good", () => {
     const q = new RouletteQueue();
-    q.search(profile(1), any, socket(1));
-    expect(q.search(profile(2), any, socket(2), (a, b) => !(a === 2 && b === 1))).toBeNull();
+    q.search(profile(1), any, fakeSocket(1));
+    expect(q.search(profile(2), any, fakeSocket(2), (a, b) => !(a === 2 && b === 1))).toBeNull();
     q.leave(2);
     q.keepApart(1, 3);
-    expect(q.search(profile(3), any, socket(3))).toBeNull();
-    expect(q.search(profile(4), any, socket(4))?.answerer.profile.userId).toBe(1);
+    expect(q.search(profile(3), any, fakeSocket(3))).toBeNull();
+    expect(q.search(profile(4), any, fakeSocket(4))?.answerer.profile.userId).toBe(1);
   });
 });
 
@@ -101,8 +101,8 @@ describe("roulette sessions", () => {
     const q = new RouletteQueue();
     const ids = new Set<string>();
     for (let i = 0; i < 5; i++) {
-      q.search(profile(1), any, socket(1));
-      const pairing = q.search(profile(2), any, socket(2))!;
+      q.search(profile(1), any, fakeSocket(1));
+      const pairing = q.search(profile(2), any, fakeSocket(2))!;
       expect(pairing.session.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
       ids.add(pairing.session.id);
       q.leave(1);
@@ -113,8 +113,8 @@ describe("roulette sessions", () => {
   test("strangerOf answers the other participant during the session and for 10 minutes after, to participants only", () => {
     let now = 5_000_000;
     const q = new RouletteQueue(() => now);
-    q.search(profile(1), any, socket(1));
-    const { session } = q.search(profile(2), any, socket(2))!;
+    q.search(profile(1), any, fakeSocket(1));
+    const { session } = q.search(profile(2), any, fakeSocket(2))!;
     expect(q.strangerOf(session.id, 1)).toBe(2);
     expect(q.strangerOf(session.id, 2)).toBe(1);
     expect(q.strangerOf(session.id, 3)).toBeUndefined();
@@ -131,8 +131,8 @@ describe("roulette sessions", () => {
   test("the text of a session is kept until 10 minutes after it ends, then dropped", () => {
     let now = 9_000_000;
     const q = new RouletteQueue(() => now);
-    q.search(profile(1), any, socket(1));
-    const { session } = q.search(profile(2), any, socket(2))!;
+    q.search(profile(1), any, fakeSocket(1));
+    const { session } = q.search(profile(2), any, fakeSocket(2))!;
     q.sessions.addLine(session, { senderId: 1, text: "hello", at: now });
     q.leave(1);
     now += 9 * 60_000;
@@ -145,8 +145,8 @@ describe("roulette sessions", () => {
     let now = 1_000;
     const q = new RouletteQueue(() => now);
     for (let i = 0; i < 50; i++) {
-      q.search(profile(1), any, socket(1));
-      q.search(profile(2), any, socket(2));
+      q.search(profile(1), any, fakeSocket(1));
+      q.search(profile(2), any, fakeSocket(2));
       q.leave(1);
       now += 61_000;
     }
@@ -156,8 +156,8 @@ describe("roulette sessions", () => {
 
   test("a session keeps its newest 200 lines at most", () => {
     const q = new RouletteQueue();
-    q.search(profile(1), any, socket(1));
-    const { session } = q.search(profile(2), any, socket(2))!;
+    q.search(profile(1), any, fakeSocket(1));
+    const { session } = q.search(profile(2), any, fakeSocket(2))!;
     for (let i = 0; i < 250; i++) q.sessions.addLine(session, { senderId: 1, text: `line ${i}`, at: i });
     expect(session.lines).toHaveLength(200);
     expect(session.lines[0]!.text).toBe("line 50");
@@ -168,8 +168,8 @@ describe("roulette sessions", () => {
     const q = new RouletteQueue(() => 1_000);
     let first = "";
     for (let i = 0; i < MAX_ENDED_SESSIONS + 10; i++) {
-      q.search(profile(1), any, socket(1));
-      const { session } = q.search(profile(2), any, socket(2))!;
+      q.search(profile(1), any, fakeSocket(1));
+      const { session } = q.search(profile(2), any, fakeSocket(2))!;
       first ||= session.id;
       q.leave(1);
     }
@@ -183,8 +183,8 @@ describe("roulette sessions", () => {
     const perSession = 40 * line.length;
     const sessions = Math.ceil(MAX_ENDED_CHARS / perSession) + 5;
     for (let i = 0; i < sessions; i++) {
-      q.search(profile(1), any, socket(1));
-      const { session } = q.search(profile(2), any, socket(2))!;
+      q.search(profile(1), any, fakeSocket(1));
+      const { session } = q.search(profile(2), any, fakeSocket(2))!;
       for (let j = 0; j < 40; j++) q.sessions.addLine(session, { senderId: 1, text: line, at: 1_000 });
       q.leave(1);
     }
@@ -193,7 +193,7 @@ describe("roulette sessions", () => {
 });
 
 describe("places per network and device", () => {
-  const at = (userId: number, address: string, deviceId: string | null = null): ClientSocket => ({ ...socket(userId), address, deviceId });
+  const at = (userId: number, address: string, deviceId: string | null = null): ClientSocket => ({ ...fakeSocket(userId), address, deviceId });
   const wantsWoman = { gender: "female" as const, country: "any" };
 
   test("a refused search keeps the searcher's earlier place, and their own place never counts against them", () => {

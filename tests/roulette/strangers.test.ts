@@ -4,7 +4,9 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import type { TestSocket } from "../support/ws.ts";
+import { settled, type TestSocket } from "../support/ws.ts";
+import { pairUp, rouletteSearch } from "../support/roulette.ts";
+import { clockMovesOn } from "../support/until.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -20,15 +22,7 @@ async function player(profile: Record<string, unknown> = {}) {
 }
 type Player = Awaited<ReturnType<typeof player>>;
 
-const search = (s: TestSocket, userId: number) => s.ask("roulette_search", { userId, filters: { gender: "any", country: "any" } });
 
-async function pair(a: Player, b: Player): Promise<string> {
-  await search(a.s, a.user.id);
-  expect((await search(b.s, b.user.id)).data.status).toBe("paired");
-  const id = (await a.s.next("roulette_partner_found")).data.partner.id as string;
-  await b.s.next("roulette_partner_found");
-  return id;
-}
 
 const closeAll = (...players: Player[]) => players.forEach((p) => p.s.close());
 
@@ -43,7 +37,7 @@ describe("anonymous roulette", () => {
   test("no roulette frame carries either user's id, username, avatar or orientation", async () => {
     const a = await player({ orientation: "bisexual" });
     const b = await player({ orientation: "pansexual" });
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     a.s.send("roulette_offer", { offer: { type: "offer", sdp: "v=0" }, partnerId: id });
     await b.s.next("roulette_offer");
     b.s.send("roulette_answer", { answer: { type: "answer", sdp: "v=0" }, partnerId: id });
@@ -82,16 +76,16 @@ describe("roulette text", () => {
     const b = await player();
     const c = await player();
     const d = await player();
-    const id = await pair(a, b);
-    await pair(c, d);
+    const id = await pairUp(a, b);
+    await pairUp(c, d);
     const ack = await a.s.ask("roulette_text", { partnerId: id, text: "  hello stranger \n" });
     expect(ack.data).toEqual({ text: "hello stranger", at: expect.any(String) });
     const got = await b.s.next("roulette_text");
     expect(got.data).toEqual({ text: "hello stranger", at: ack.data.at });
     expect(new Date(got.data.at).toISOString()).toBe(got.data.at);
     expect(await a.s.silent("roulette_text")).toBe(true);
-    expect(await c.s.silent("roulette_text", 100)).toBe(true);
-    expect(await d.s.silent("roulette_text", 100)).toBe(true);
+    expect(await c.s.silent("roulette_text", a.s)).toBe(true);
+    expect(await d.s.silent("roulette_text", a.s)).toBe(true);
     closeAll(a, b, c, d);
   });
 
@@ -99,7 +93,7 @@ describe("roulette text", () => {
     const a = await player();
     const b = await player();
     const outsider = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     expect((await a.s.ask("roulette_text", { partnerId: id, text: "" })).error?.code).toBe("validation");
     expect((await a.s.ask("roulette_text", { partnerId: id, text: " \n\t " })).error?.code).toBe("validation");
     expect((await a.s.ask("roulette_text", { partnerId: id, text: "x".repeat(501) })).error?.code).toBe("validation");
@@ -111,17 +105,17 @@ describe("roulette text", () => {
     await b.s.next("roulette_partner_next");
     // The session is over: the old id reaches nobody.
     expect((await b.s.ask("roulette_text", { partnerId: id, text: "still there?" })).error?.code).toBe("not_paired");
-    expect(await a.s.silent("roulette_text")).toBe(true);
+    expect(await a.s.silent("roulette_text", b.s, outsider.s)).toBe(true);
     closeAll(a, b, outsider);
   });
   test("text counts against the socket's event limit: past it, rate_limited and nothing relayed", async () => {
     const a = await player();
     const b = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => a.s.ask("roulette_text", { partnerId: id, text: `spam ${i}` })));
     const refused = answers.filter((f) => f.error?.code === "rate_limited").length;
     expect(refused).toBeGreaterThan(0);
-    await Bun.sleep(200);
+    await settled(b.s);
     const relayed = b.heard.filter((raw) => raw.includes('"roulette_text"')).length;
     expect(relayed).toBe(60 - refused);
     closeAll(a, b);
@@ -132,9 +126,9 @@ describe("keep in touch", () => {
   test("when both press it, each gets the other's public user", async () => {
     const a = await player({ name: "Kit A" });
     const b = await player({ name: "Kit B" });
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     expect((await a.s.ask("roulette_keep_in_touch", { partnerId: id })).data).toEqual({});
-    expect(await b.s.silent("roulette_contact")).toBe(true);
+    expect(await b.s.silent("roulette_contact", a.s)).toBe(true);
     await b.s.ask("roulette_keep_in_touch", { partnerId: id });
     const toA = await a.s.next("roulette_contact");
     const toB = await b.s.next("roulette_contact");
@@ -147,15 +141,15 @@ describe("keep in touch", () => {
   test("one side's press is never revealed, not even after the session ends", async () => {
     const a = await player();
     const b = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     await a.s.ask("roulette_keep_in_touch", { partnerId: id });
     await a.s.ask("roulette_keep_in_touch", { partnerId: id });
     b.s.send("roulette_next", { userId: b.user.id });
     await a.s.next("roulette_partner_next");
     // Pressing after the end reaches nothing: the pairing is gone.
     expect((await b.s.ask("roulette_keep_in_touch", { partnerId: id })).error?.code).toBe("not_paired");
-    expect(await a.s.silent("roulette_contact")).toBe(true);
-    expect(await b.s.silent("roulette_contact", 100)).toBe(true);
+    expect(await a.s.silent("roulette_contact", b.s)).toBe(true);
+    expect(await b.s.silent("roulette_contact")).toBe(true);
     expect([...a.heard, ...b.heard].some((raw) => raw.includes("keep"))).toBe(false);
     closeAll(a, b);
   });
@@ -166,26 +160,26 @@ describe("who never meets", () => {
     const a = await player();
     const b = await player();
     t.ctx.blocks.add(b.user.id, a.user.id, Date.now());
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     const c = await player();
-    expect((await search(c.s, c.user.id)).data.status).toBe("paired");
+    expect((await rouletteSearch(c.s, c.user.id)).data.status).toBe("paired");
     closeAll(a, b, c);
   });
 
   test("two users are never paired again after one reported the other, even with nobody else waiting", async () => {
     const a = await player();
     const b = await player();
-    const id = await pair(a, b);
+    const id = await pairUp(a, b);
     const r = await t.call("POST", "/api/reports", { token: b.token, json: { rouletteId: id, context: "roulette", reason: "harassment" } });
     expect(r.status).toBe(201);
     await a.s.next("roulette_partner_next");
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     // Later, too.
-    await Bun.sleep(50);
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await clockMovesOn();
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     closeAll(a, b);
   });
 
@@ -194,26 +188,26 @@ describe("who never meets", () => {
     const b = await player();
     const r = await t.call("POST", "/api/reports", { token: a.token, json: { reportedUserId: b.user.id, context: "profile", reason: "spam" } });
     expect(r.status).toBe(201);
-    await search(a.s, a.user.id);
-    expect((await search(b.s, b.user.id)).data.status).toBe("searching");
+    await rouletteSearch(a.s, a.user.id);
+    expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     closeAll(a, b);
   });
 
   test("an account that has not confirmed being 18 or older is refused with adult_confirmation_required", async () => {
     const a = await player();
     t.ctx.db.update(users).set({ adultConfirmedAt: null }).where(eq(users.id, a.user.id)).run();
-    const refused = await search(a.s, a.user.id);
+    const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "adult_confirmation_required", message: expect.any(String) });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
     expect((await t.call("POST", "/api/users/confirm-adult", { token: a.token, json: {} })).status).toBe(200);
-    expect((await search(a.s, a.user.id)).data.status).toBe("searching");
+    expect((await rouletteSearch(a.s, a.user.id)).data.status).toBe("searching");
     closeAll(a);
   });
 
   test("a suspended user is refused with suspended and a message that says why", async () => {
     const a = await player();
     t.ctx.db.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, a.user.id)).run();
-    const refused = await search(a.s, a.user.id);
+    const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "suspended", message: "You can't use Video Roulette until a moderator reviews reports about you" });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
     closeAll(a);

@@ -4,6 +4,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
+import { until } from "../support/until.ts";
+import { rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(60_000);
 
@@ -29,7 +31,6 @@ async function guest(gender: "male" | "female", address: string, options: { cook
   return { id: r.body.data.user.id, token, s: await connect(t.wsUrl, token, socketHeaders) };
 }
 
-const search = (p: Player, filters = ANY) => p.s.ask("roulette_search", { userId: p.id, filters });
 const device = (n: number) => `did=${String(n).padStart(32, "d")}`;
 
 describe("the waiting cap per client address", () => {
@@ -37,7 +38,7 @@ describe("the waiting cap per client address", () => {
     const attacker: Player[] = [];
     for (let i = 0; i < 50; i++) attacker.push(await guest("male", "203.0.113.7"));
     const answers = [];
-    for (const p of attacker.slice(0, 49)) answers.push(await search(p, WANTS_WOMEN));
+    for (const p of attacker.slice(0, 49)) answers.push(await rouletteSearch(p.s, p.id, WANTS_WOMEN));
     const waiting = answers.filter((a) => a.data?.status === "searching");
     const refused = answers.filter((a) => a.error);
     expect(waiting.length).toBe(3);
@@ -52,7 +53,7 @@ describe("the waiting cap per client address", () => {
     const others: Player[] = [];
     for (let i = 1; i <= 5; i++) {
       const p = await guest("male", `198.51.100.${i}`);
-      expect((await search(p, WANTS_WOMEN)).data).toEqual({ status: "searching" });
+      expect((await rouletteSearch(p.s, p.id, WANTS_WOMEN)).data).toEqual({ status: "searching" });
       others.push(p);
     }
 
@@ -63,7 +64,7 @@ describe("the waiting cap per client address", () => {
     const attackerIds = new Set(attacker.map((p) => p.id));
     const everyone = [...attacker, ...others];
     for (let round = 0; round < 8; round++) {
-      expect((await search(victim)).data).toEqual({ status: "paired" });
+      expect((await rouletteSearch(victim.s, victim.id)).data).toEqual({ status: "paired" });
       await victim.s.next("roulette_partner_found");
       const partnerId = t.ctx.roulette.partnerOf(victim.id)!;
       met.push(attackerIds.has(partnerId) ? "attacker" : "other");
@@ -71,7 +72,7 @@ describe("the waiting cap per client address", () => {
       await partner.s.next("roulette_partner_found");
       await victim.s.ask("roulette_next", { userId: victim.id });
       await partner.s.next("roulette_partner_next");
-      expect((await search(partner, WANTS_WOMEN)).data).toEqual({ status: "searching" });
+      expect((await rouletteSearch(partner.s, partner.id, WANTS_WOMEN)).data).toEqual({ status: "searching" });
     }
     // Before the cap, all eight were the attacker's (49 places ahead of everyone else).
     expect(met.filter((m) => m === "attacker").length).toBeLessThanOrEqual(3);
@@ -82,18 +83,18 @@ describe("the waiting cap per client address", () => {
   test("a search that finds a partner at once is never refused, and a refused search changes nothing", async () => {
     const crowd: Player[] = [];
     for (let i = 0; i < 4; i++) crowd.push(await guest("male", "203.0.113.20"));
-    for (const p of crowd.slice(0, 3)) expect((await search(p, WANTS_WOMEN)).data.status).toBe("searching");
-    expect((await search(crowd[3]!, { gender: "male", country: "any" })).error?.code).toBe("rate_limited");
+    for (const p of crowd.slice(0, 3)) expect((await rouletteSearch(p.s, p.id, WANTS_WOMEN)).data.status).toBe("searching");
+    expect((await rouletteSearch(crowd[3]!.s, crowd[3]!.id, { gender: "male", country: "any" })).error?.code).toBe("rate_limited");
     // A woman elsewhere waits for a woman: nobody suits her, so she waits.
     const woman = await guest("female", "198.51.100.20");
-    expect((await search(woman, WANTS_WOMEN)).data.status).toBe("searching");
+    expect((await rouletteSearch(woman.s, woman.id, WANTS_WOMEN)).data.status).toBe("searching");
     const before = t.ctx.roulette.waitingCount;
     // The fourth man of the full network is refused, not queued...
-    expect((await search(crowd[3]!, WANTS_WOMEN)).error?.code).toBe("rate_limited");
+    expect((await rouletteSearch(crowd[3]!.s, crowd[3]!.id, WANTS_WOMEN)).error?.code).toBe("rate_limited");
     expect(t.ctx.roulette.waitingCount).toBe(before);
     // ...but a person from that network whom a waiting partner suits is paired at once.
     const neighbour = await guest("female", "203.0.113.20");
-    expect((await search(neighbour, ANY)).data.status).toBe("paired");
+    expect((await rouletteSearch(neighbour.s, neighbour.id, ANY)).data.status).toBe("paired");
     for (const p of [...crowd, woman, neighbour]) p.s.close();
   });
 });
@@ -102,9 +103,9 @@ describe("the waiting cap per device", () => {
   test("a second account of one browser (its did cookie) cannot wait beside the first; searching again with new filters can", async () => {
     const a = await guest("male", "198.51.100.30", { cookie: device(1) });
     const b = await guest("male", "198.51.100.31", { cookie: device(1) });
-    expect((await search(a, WANTS_WOMEN)).data.status).toBe("searching");
-    expect((await search(a, { gender: "female", country: "DE" })).data.status).toBe("searching");
-    const refused = await search(b, WANTS_WOMEN);
+    expect((await rouletteSearch(a.s, a.id, WANTS_WOMEN)).data.status).toBe("searching");
+    expect((await rouletteSearch(a.s, a.id, { gender: "female", country: "DE" })).data.status).toBe("searching");
+    const refused = await rouletteSearch(b.s, b.id, WANTS_WOMEN);
     expect(refused.error).toEqual({ code: "rate_limited", message: "Another account on this device is already searching (at most 1 at once). Try again in a moment." });
     a.s.close();
     b.s.close();
@@ -113,8 +114,8 @@ describe("the waiting cap per device", () => {
   test("a socket that sends no cookie is counted on the device its session began on", async () => {
     const a = await guest("male", "198.51.100.40", { cookie: device(2), socketCookie: false });
     const b = await guest("male", "198.51.100.41", { cookie: device(2), socketCookie: false });
-    expect((await search(a, WANTS_WOMEN)).data.status).toBe("searching");
-    expect((await search(b, WANTS_WOMEN)).error?.code).toBe("rate_limited");
+    expect((await rouletteSearch(a.s, a.id, WANTS_WOMEN)).data.status).toBe("searching");
+    expect((await rouletteSearch(b.s, b.id, WANTS_WOMEN)).error?.code).toBe("rate_limited");
     a.s.close();
     b.s.close();
   });
@@ -124,36 +125,32 @@ describe("places are given back", () => {
   test("stopping, being paired and closing the socket each free a place, and nothing is held once nobody waits", async () => {
     const net = "203.0.113.60";
     const [a, b, c, d, e] = [await guest("male", net), await guest("male", net), await guest("male", net), await guest("male", net), await guest("male", net)];
-    for (const p of [a!, b!, c!]) expect((await search(p, WANTS_WOMEN)).data.status).toBe("searching");
-    expect((await search(d!, WANTS_WOMEN)).error?.code).toBe("rate_limited");
+    for (const p of [a!, b!, c!]) expect((await rouletteSearch(p.s, p.id, WANTS_WOMEN)).data.status).toBe("searching");
+    expect((await rouletteSearch(d!.s, d!.id, WANTS_WOMEN)).error?.code).toBe("rate_limited");
 
     // Stop.
     await a!.s.ask("roulette_stop_search", { userId: a!.id });
-    expect((await search(d!, WANTS_WOMEN)).data.status).toBe("searching");
-    expect((await search(e!, WANTS_WOMEN)).error?.code).toBe("rate_limited");
+    expect((await rouletteSearch(d!.s, d!.id, WANTS_WOMEN)).data.status).toBe("searching");
+    expect((await rouletteSearch(e!.s, e!.id, WANTS_WOMEN)).error?.code).toBe("rate_limited");
 
     // Paired: a woman from elsewhere takes the longest-waiting of them (b).
     const woman = await guest("female", "198.51.100.60");
-    expect((await search(woman, ANY)).data.status).toBe("paired");
+    expect((await rouletteSearch(woman.s, woman.id, ANY)).data.status).toBe("paired");
     expect(t.ctx.roulette.partnerOf(woman.id)).toBe(b!.id);
-    expect((await search(e!, WANTS_WOMEN)).data.status).toBe("searching");
-    expect((await search(a!, WANTS_WOMEN)).error?.code).toBe("rate_limited");
+    expect((await rouletteSearch(e!.s, e!.id, WANTS_WOMEN)).data.status).toBe("searching");
+    expect((await rouletteSearch(a!.s, a!.id, WANTS_WOMEN)).error?.code).toBe("rate_limited");
 
     // Disconnect.
     c!.s.close();
     await c!.s.closed;
-    const deadline = Date.now() + 3000;
-    let answer = await search(a!, WANTS_WOMEN);
-    while (answer.error && Date.now() < deadline) {
-      await Bun.sleep(20);
-      answer = await search(a!, WANTS_WOMEN);
-    }
+    // The server frees c's place when it handles the close: then a's search is taken.
+    await until(() => !t.ctx.roulette.isWaiting(c!.id), "the server handling c's close");
+    const answer = await rouletteSearch(a!.s, a!.id, WANTS_WOMEN);
     expect(answer.data?.status).toBe("searching");
 
     for (const p of [a!, b!, d!, e!, woman]) p.s.close();
     for (const p of [a!, b!, d!, e!, woman]) await p.s.closed;
-    const settled = Date.now() + 3000;
-    while ((t.ctx.roulette.waitingCount > 0 || t.ctx.roulette.originsHeld > 0) && Date.now() < settled) await Bun.sleep(20);
+    await until(() => t.ctx.roulette.waitingCount === 0 && t.ctx.roulette.originsHeld === 0, "the queue emptying");
     expect(t.ctx.roulette.waitingCount).toBe(0);
     expect(t.ctx.roulette.originsHeld).toBe(0);
   });

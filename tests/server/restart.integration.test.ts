@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { removeServerData, startServer, type ServerProcess } from "../support/server-process.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
+import { until } from "../support/until.ts";
 
 afterAll(removeServerData);
 
@@ -86,13 +87,6 @@ async function pairAndChat(server: ServerProcess) {
   return { a, b, sockets: [sa, sb] as TestSocket[], rouletteId };
 }
 
-async function until(check: () => boolean, withinMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${withinMs} ms`);
-    await Bun.sleep(25);
-  }
-}
 
 describe("roulette pairings after a restart", () => {
   for (const how of ["SIGTERM", "SIGKILL"] as const) {
@@ -104,7 +98,7 @@ describe("roulette pairings after a restart", () => {
         if (how === "SIGKILL") {
           // A crash keeps what was saved: wait for the second's save to hold both lines.
           const saved = () => readDb(first, (db) => db.query("SELECT lines FROM roulette_sessions WHERE id = ?").get(rouletteId) as { lines: string } | null);
-          await until(() => (JSON.parse(saved()?.lines ?? "[]") as unknown[]).length === 2, 5_000, "the pairing being saved");
+          await until(() => (JSON.parse(saved()?.lines ?? "[]") as unknown[]).length === 2, "the pairing being saved");
         }
         first.proc.kill(how);
         await first.exited(10_000);

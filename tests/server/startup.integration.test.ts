@@ -1,48 +1,15 @@
 // The server as the README starts it: a child process with PORT and DATA_DIR set.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync } from "node:fs";
 import { join } from "node:path";
+import { removeServerData, spawnServer, startServer } from "../support/server-process.ts";
 import { connect } from "../support/ws.ts";
 
-const root = join(import.meta.dir, "..", "..");
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function start(env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), "webchat-start-"));
-  dirs.push(dataDir);
-  const proc = Bun.spawn([process.execPath, "src/server.ts"], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, JWT_SECRET: "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { proc, dataDir };
-}
-
-async function waitHealthy(port: number, deadlineMs = 10_000) {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (r.ok) return (await r.json()) as unknown;
-    } catch {}
-    await Bun.sleep(100);
-  }
-  throw new Error("server did not become healthy");
-}
-
-const freePort = () => {
-  const s = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-};
+afterAll(removeServerData);
 
 describe("start-up and shutdown", () => {
   test("a bad setting stops start-up with one clear line and exit code 1", async () => {
-    const { proc } = start({ PORT: "not-a-port" });
+    const { proc } = spawnServer({ env: { PORT: "not-a-port" } });
     expect(await proc.exited).toBe(1);
     const stderr = await new Response(proc.stderr).text();
     expect(stderr.trim().split("\n")).toHaveLength(1);
@@ -50,10 +17,11 @@ describe("start-up and shutdown", () => {
   });
 
   test("starts on PORT with DATA_DIR, keeps a generated secret there owner-only, and SIGTERM closes sockets with 1001", async () => {
-    const port = freePort();
-    const { proc, dataDir } = start({ PORT: String(port) });
+    // No JWT_SECRET: the server makes one and keeps it in DATA_DIR.
+    const server = await startServer({ env: { JWT_SECRET: "" } });
+    const { proc, port, dataDir } = server;
     try {
-      expect(await waitHealthy(port)).toEqual({ ok: true });
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ ok: true });
       expect(statSync(join(dataDir, "secret.key")).mode & 0o777).toBe(0o600);
       expect(statSync(join(dataDir, "chat.sqlite")).isFile()).toBe(true);
       const r = await fetch(`http://127.0.0.1:${port}/api/guest/create`, {
@@ -71,16 +39,15 @@ describe("start-up and shutdown", () => {
       expect((await socket.closed).code).toBe(1001);
       expect(await proc.exited).toBe(0);
     } finally {
-      proc.kill("SIGKILL");
+      await server.kill();
     }
-  }, 20_000);
+  }, 60_000);
 
   test("a message acknowledged before a crash is still there after a restart", async () => {
-    const port = freePort();
-    const { proc, dataDir } = start({ PORT: String(port) });
+    const first = await startServer({ env: { JWT_SECRET: "" } });
+    const { proc, port, dataDir } = first;
     let token = "";
     try {
-      await waitHealthy(port);
       const make = async () => {
         const r = await fetch(`http://127.0.0.1:${port}/api/guest/create`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"gender":"male","adult":true}' });
         return ((await r.json()) as { data: { token: string; user: { id: number } } }).data;
@@ -93,18 +60,16 @@ describe("start-up and shutdown", () => {
       expect(ack.data.message.id).toBeNumber();
       proc.kill("SIGKILL");
       await proc.exited;
-      const again = Bun.spawn([process.execPath, "src/server.ts"], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) }, stdout: "ignore", stderr: "ignore" });
+      const again = await startServer({ dataDir, env: { JWT_SECRET: "" } });
       try {
-        await waitHealthy(port);
-        const r = await fetch(`http://127.0.0.1:${port}/api/messages/${a.user.id}`, { headers: { authorization: `Bearer ${token}` } });
+        const r = await fetch(`${again.url}/api/messages/${a.user.id}`, { headers: { authorization: `Bearer ${token}` } });
         const body = (await r.json()) as { messages: { content: string }[] };
         expect(body.messages.map((m) => m.content)).toEqual(["survives"]);
       } finally {
-        again.kill("SIGKILL");
-        await again.exited;
+        await again.kill();
       }
     } finally {
-      proc.kill("SIGKILL");
+      await first.kill();
     }
-  }, 30_000);
+  }, 90_000);
 });

@@ -56,6 +56,20 @@ function textReader(listener: (text: string) => void): (chunk: Buffer) => void {
   };
 }
 
+/** A WebSocket upgrade request for `path`, with `headers` added. */
+function upgradeRequest(port: number, path: string, headers: Record<string, string>): string {
+  const lines = [
+    `GET ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}`,
+    "Sec-WebSocket-Version: 13",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return `${lines.join("\r\n")}\r\n\r\n`;
+}
+
 /** The socket endpoint's path for an account's token. */
 export const socketPath = (token: string): string => `/ws?token=${encodeURIComponent(token)}`;
 
@@ -131,15 +145,50 @@ export function rawUpgrade(port: number, path: string, headers: Record<string, s
       resolve(handle(Number(statusLine.split(" ")[1]) || 0, headers));
     };
     socket.on("data", onData);
-    const lines = [
-      `GET ${path} HTTP/1.1`,
-      `Host: 127.0.0.1:${port}`,
-      "Upgrade: websocket",
-      "Connection: Upgrade",
-      `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}`,
-      "Sec-WebSocket-Version: 13",
-      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-    ];
-    socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+    socket.write(upgradeRequest(port, path, headers));
+  });
+}
+
+/** A refused upgrade: its status and the JSON body the server sent with it. */
+export interface UpgradeRefusal {
+  status: number;
+  body: { code?: string; error?: string } | null;
+}
+
+/**
+ * Asks for a socket and reads the answer as a refusal: the status line and the body (up to its
+ * Content-Length, or until the server ends the connection). A socket that opens is an answer of
+ * status 101 with no body, closed at once.
+ */
+export function refusedUpgrade(port: number, path: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<UpgradeRefusal> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(port, "127.0.0.1");
+    let bytes = Buffer.alloc(0);
+    const timer = setTimeout(() => finish(new Error(`no answer to the upgrade of ${path} within ${timeoutMs} ms`)), timeoutMs);
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      if (error) return reject(error);
+      const text = bytes.toString("utf8");
+      const end = text.indexOf("\r\n\r\n");
+      const status = Number(text.slice(0, text.indexOf("\r\n")).split(" ")[1]) || 0;
+      let body: UpgradeRefusal["body"] = null;
+      try {
+        body = JSON.parse(text.slice(end + 4));
+      } catch {}
+      resolve({ status, body });
+    };
+    socket.on("data", (chunk: Buffer) => {
+      bytes = Buffer.concat([bytes, chunk]);
+      const text = bytes.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      if (text.startsWith("HTTP/1.1 101")) return finish();
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(text.slice(0, end))?.[1];
+      if (length !== undefined && bytes.length >= end + 4 + Number(length)) finish();
+    });
+    socket.on("close", () => finish());
+    socket.on("error", (error) => finish(error));
+    socket.write(upgradeRequest(port, path, headers));
   });
 }

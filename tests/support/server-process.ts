@@ -39,7 +39,14 @@ export function freePort(): number {
   return port;
 }
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string>; healthyWithinMs?: number } = {}): Promise<ServerProcess> {
+/** How long a child server may take to answer /healthz: generous, a loaded machine starts slowly. */
+const HEALTHY_WITHIN_MS = 30_000;
+
+/**
+ * Starts `bun src/server.ts` and returns at once, healthy or not: for tests of a start-up that
+ * fails. `startServer` is this plus the wait for /healthz.
+ */
+export function spawnServer(options: { dataDir?: string; env?: Record<string, string> } = {}) {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "webchat-process-"));
   if (!options.dataDir) made.push(dataDir);
   const port = freePort();
@@ -51,6 +58,11 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     stdout: "pipe",
     stderr: "pipe",
   });
+  return { proc, port, dataDir };
+}
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string>; healthyWithinMs?: number } = {}): Promise<ServerProcess> {
+  const { proc, port, dataDir } = spawnServer(options);
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = {
     proc,
@@ -79,7 +91,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       await proc.exited;
     },
   };
-  const until = Date.now() + (options.healthyWithinMs ?? 15_000);
+  const until = Date.now() + (options.healthyWithinMs ?? HEALTHY_WITHIN_MS);
   while (Date.now() < until) {
     if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
     try {

@@ -12,14 +12,49 @@ export interface TestSocket {
   send(event: string, data?: unknown, ack?: number): void;
   raw(text: string | Uint8Array<ArrayBuffer>): void;
   next(event: string, timeoutMs?: number, where?: (f: Frame) => boolean): Promise<Frame>;
+  /** The next frame `where` accepts, whatever its event; `label` names it in the timeout's message. */
+  nextWhere(where: (f: Frame) => boolean, label: string, timeoutMs?: number): Promise<Frame>;
   ask(event: string, data?: unknown, timeoutMs?: number): Promise<Frame>;
-  /** Resolves false if `event` arrives within the time, true if it does not. */
-  silent(event: string, ms?: number): Promise<boolean>;
+  /**
+   * True when no `event` frame has reached this socket by the time the server answers a ping on it,
+   * after answering one on each of `earlier` first (the sockets whose events could cause `event`).
+   * The server handles a socket's frames in order and writes to each socket in order, so a pong is
+   * a marker behind anything those events sent: no sleep, and a slow server only makes it slower.
+   */
+  silent(event: string, ...earlier: TestSocket[]): Promise<boolean>;
+  /** Sends ping and resolves on its pong: every frame this socket sent before has been handled. */
+  settle(): Promise<void>;
+  /** Whether an `event` frame is waiting unread among `frames`. */
+  saw(event: string): boolean;
   closed: Promise<{ code: number; reason: string }>;
   close(): void;
 }
 
+/** Matches frames about one user (presence events carry `data.userId`). */
+export const about = (userId: number) => (f: Frame) => f.data?.userId === userId;
+
+/**
+ * Had `s` heard `event` about `userId` by its pong, after `earlier` were settled? Presence frames
+ * about other people may arrive meanwhile; only this user's count.
+ */
+export async function heardAbout(s: TestSocket, event: string, userId: number, ...earlier: TestSocket[]): Promise<boolean> {
+  await settled(...earlier, s);
+  return s.frames.some((f) => f.event === event && about(userId)(f));
+}
+
 let ackCounter = 0;
+
+/** How long a test waits for a frame the server owes it: generous, since a loaded 2-core machine is slow, not broken. */
+export const DEFAULT_WAIT_MS = 10_000;
+
+/**
+ * Settles each socket in turn (ping, then its pong): once it resolves, whatever the server sent
+ * because of frames these sockets sent earlier has arrived. Put the sockets that caused something
+ * first and the ones that must (or must not) hear of it after.
+ */
+export async function settled(...sockets: TestSocket[]): Promise<void> {
+  for (const socket of sockets) await socket.settle();
+}
 
 export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}): Promise<TestSocket> {
   const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}`, { headers } as unknown as string[]);
@@ -54,20 +89,22 @@ export function connect(wsUrl: string, token: string, headers: Record<string, st
     frames,
     send: (event, data = {}, ack) => ws.send(JSON.stringify(ack === undefined ? { event, data } : { event, data, ack })),
     raw: (text) => ws.send(text),
-    next: (event, timeoutMs = 3000, where = () => true) => take((f) => f.event === event && where(f), timeoutMs, event),
-    ask(event, data = {}, timeoutMs = 3000) {
+    next: (event, timeoutMs = DEFAULT_WAIT_MS, where = () => true) => take((f) => f.event === event && where(f), timeoutMs, event),
+    nextWhere: (where, label, timeoutMs = DEFAULT_WAIT_MS) => take(where, timeoutMs, label),
+    ask(event, data = {}, timeoutMs = DEFAULT_WAIT_MS) {
       const ack = ++ackCounter;
       socket.send(event, data, ack);
       return take((f) => f.ack === ack && f.event === undefined, timeoutMs, `ack of ${event}`);
     },
-    async silent(event, ms = 300) {
-      try {
-        await take((f) => f.event === event, ms, event);
-        return false;
-      } catch {
-        return true;
-      }
+    async silent(event, ...earlier) {
+      await settled(...earlier, socket);
+      return !socket.saw(event);
     },
+    async settle() {
+      socket.send("ping");
+      await take((f) => f.event === "pong", DEFAULT_WAIT_MS, "pong");
+    },
+    saw: (event) => frames.some((f) => f.event === event),
     closed,
     close: () => ws.close(),
   };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { aliceAndBob, fileOf, pngBytes, uploadForm } from "./fixtures.ts";
+import { aliceAndBob, fileOf, pngBytes, storedFiles, uploadForm } from "./fixtures.ts";
 
 const TEN_MB = 10485760;
 
@@ -13,7 +13,6 @@ const upload = (files: File[], receiverId: number | string = u.bob.user.id, toke
 const uploadMany = (files: File[], receiverId: number | string = u.bob.user.id, token = u.alice.token) =>
   u.t.call("POST", "/api/messages/upload-multiple", { token, body: uploadForm(receiverId, "files", files) });
 
-const storedFiles = () => readdirSync(join(u.t.dataDir, "uploads", "files"));
 
 describe("POST /api/messages/upload", () => {
   test("stores a file under a random name and answers 201 with the message", async () => {
@@ -70,12 +69,12 @@ describe("POST /api/messages/upload", () => {
   });
 
   test("refuses a file one byte over 10 MB with 413 and stores nothing", async () => {
-    const before = storedFiles().length;
+    const before = storedFiles(u.t.dataDir).length;
     const res = await upload([fileOf(new Uint8Array(TEN_MB + 1), "too-big.bin")]);
     expect(res.status).toBe(413);
     expect(res.body.code).toBe("too_large");
     expect(res.body.error).toContain("10 MB");
-    expect(storedFiles()).toHaveLength(before);
+    expect(storedFiles(u.t.dataDir)).toHaveLength(before);
   });
 
   test("refuses an empty file with a validation error", async () => {
@@ -147,21 +146,21 @@ describe("POST /api/messages/upload-multiple", () => {
   test("accepts ten files and refuses eleven with a message that says so", async () => {
     const files = (n: number) => Array.from({ length: n }, (_, i) => fileOf(`file ${i}`, `f${i}.txt`));
     expect((await uploadMany(files(10))).body.messages).toHaveLength(10);
-    const before = storedFiles().length;
+    const before = storedFiles(u.t.dataDir).length;
     const res = await uploadMany(files(11));
     expect(res.status).toBe(400);
     expect(res.body.error).toContain("at most 10");
     expect(res.body.fields.files).toContain("10");
-    expect(storedFiles()).toHaveLength(before);
+    expect(storedFiles(u.t.dataDir)).toHaveLength(before);
   });
 
   test("refuses the whole group when any one file is empty or too large", async () => {
-    const before = storedFiles().length;
+    const before = storedFiles(u.t.dataDir).length;
     const empty = await uploadMany([fileOf("fine", "ok.txt"), fileOf(new Uint8Array(0), "empty.txt")]);
     expect(empty.status).toBe(400);
     const tooBig = await uploadMany([fileOf("fine", "ok.txt"), fileOf(new Uint8Array(TEN_MB + 1), "big.bin")]);
     expect(tooBig.status).toBe(413);
-    expect(storedFiles()).toHaveLength(before);
+    expect(storedFiles(u.t.dataDir)).toHaveLength(before);
   });
 
   test("refuses a request with no files", async () => {

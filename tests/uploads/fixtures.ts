@@ -1,6 +1,8 @@
 // Files for upload tests: real images made with sharp, multipart forms around them, and the app
 // with two users that the upload test files share.
 import { afterAll, beforeAll } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join, sep } from "node:path";
 import sharp from "sharp";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 
@@ -16,6 +18,12 @@ export function aliceAndBob(): { t: TestApp; alice: Registered; bob: Registered 
   afterAll(() => pair.t.close());
   return pair;
 }
+
+/** Every file stored under `${dataDir}/uploads` (any folder but the spool of uploads in progress). */
+export const storedFiles = (dataDir: string): string[] =>
+  readdirSync(join(dataDir, "uploads"), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.parentPath.split(sep).includes(".spool"))
+    .map((entry) => join(entry.parentPath, entry.name));
 
 export const bytesOf = (text: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(text);
 

@@ -8,19 +8,19 @@ import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { StorageLedger } from "../../src/uploads/quota.ts";
 import type { DiskWriter, UploadDisk } from "../../src/uploads/storage.ts";
 import { fileOf, pngBytes, uploadForm } from "./fixtures.ts";
+import { until } from "../support/until.ts";
 
 const KB = 1024;
 
 let t: TestApp;
-let alice: Awaited<ReturnType<typeof registerUser>>;
-let bob: Awaited<ReturnType<typeof registerUser>>;
-let carol: Awaited<ReturnType<typeof registerUser>>;
 
-beforeAll(async () => {
+beforeAll(() => {
   t = makeTestApp({ STORAGE_QUOTA_MB: "1", UPLOAD_INFLIGHT_MB: "1" });
-  [alice, bob, carol] = [await registerUser(t), await registerUser(t), await registerUser(t)];
 });
 afterAll(() => t.close());
+
+/** Fresh people for each test, so no test leans on what an earlier one uploaded. */
+const person = () => registerUser(t);
 
 const upload = (token: string, receiverId: number, file: File) =>
   t.call("POST", "/api/messages/upload", { token, body: uploadForm(receiverId, "file", [file]) });
@@ -35,6 +35,7 @@ const listing = (folder: string) => {
 
 describe("the per-user storage quota", () => {
   test("refuses an upload past STORAGE_QUOTA_MB with 413 quota_exceeded and stores nothing", async () => {
+    const [alice, bob] = [await person(), await person()];
     expect((await upload(alice.token, bob.user.id, fileOf(new Uint8Array(600 * KB), "first.bin"))).status).toBe(201);
     const before = listing("files").length;
     const res = await upload(alice.token, bob.user.id, fileOf(new Uint8Array(600 * KB), "second.bin"));
@@ -46,13 +47,19 @@ describe("the per-user storage quota", () => {
   });
 
   test("counts each person's own files only", async () => {
+    const [alice, bob] = [await person(), await person()];
+    // Alice's 600 KB would leave no room for Bob's 600 KB under one shared 1 MB.
+    expect((await upload(alice.token, bob.user.id, fileOf(new Uint8Array(600 * KB), "alices.bin"))).status).toBe(201);
     expect((await upload(bob.token, alice.user.id, fileOf(new Uint8Array(600 * KB), "bobs.bin"))).status).toBe(201);
   });
 
-  test("loads every user's total from the stored files at start", () => {
+  test("loads every user's total from the stored files at start", async () => {
+    const [alice, bob, carol] = [await person(), await person(), await person()];
+    expect((await upload(alice.token, bob.user.id, fileOf(new Uint8Array(600 * KB), "a.bin"))).status).toBe(201);
+    expect((await upload(bob.token, alice.user.id, fileOf(new Uint8Array(300 * KB), "b.bin"))).status).toBe(201);
     const ledger = new StorageLedger(t.ctx.db, 1024 * KB);
     expect(ledger.usedBy(alice.user.id)).toBe(600 * KB);
-    expect(ledger.usedBy(bob.user.id)).toBe(600 * KB);
+    expect(ledger.usedBy(bob.user.id)).toBe(300 * KB);
     expect(ledger.usedBy(carol.user.id)).toBe(0);
   });
 });
@@ -87,9 +94,11 @@ function heldUpload(token: string, receiverId: number, release: Promise<void>) {
 
 describe("the bound on bytes in flight", () => {
   test("answers 503 busy with Retry-After while other uploads hold the bound, and accepts once they finish", async () => {
+    const [alice, bob, carol] = [await person(), await person(), await person()];
     let release = () => {};
     const held = heldUpload(carol.token, alice.user.id, new Promise<void>((resolve) => (release = resolve)));
-    await Bun.sleep(50);
+    // Carol's upload is being received: its declared 700 KB are counted against the 1 MB.
+    await until(() => t.ctx.uploads.inflight.bytes >= 700 * KB, "Carol's upload being counted in flight");
     const res = await t.call("POST", "/api/messages/upload", { token: bob.token, body: uploadForm(carol.user.id, "file", [fileOf(new Uint8Array(400 * KB), "b.bin")]) });
     expect(res.status).toBe(503);
     expect(res.body.code).toBe("busy");
@@ -121,7 +130,7 @@ function fullDisk(real: UploadDisk, room: number): UploadDisk {
 
 describe("a full disk", () => {
   test("answers 507 storage_full, removes partial files and keeps every acknowledged message", async () => {
-    const sender = await registerUser(t);
+    const [sender, carol] = [await person(), await person()];
     const first = await upload(sender.token, carol.user.id, fileOf("kept", "kept.txt"));
     expect(first.status).toBe(201);
     const filesBefore = listing("files").length;

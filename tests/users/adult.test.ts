@@ -5,6 +5,7 @@ import { CONFIRM_ADULT_PER_HOUR } from "../../src/users/index.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
+import { clockMovesOn } from "../support/until.ts";
 
 const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
@@ -26,7 +27,7 @@ describe("POST /api/users/confirm-adult", () => {
     expect(first.body.user.id).toBe(me.user.id);
     expect(first.body.user.adult_confirmed_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(first.body.user.email).toBeString();
-    await Bun.sleep(5);
+    await clockMovesOn();
     const second = await confirm(me.token);
     expect(second.body.user.adult_confirmed_at).toBe(first.body.user.adult_confirmed_at);
   });
@@ -57,7 +58,7 @@ describe("calls before the confirmation", () => {
     expect(refused.error).toEqual({ code: "adult_confirmation_required", message: "Please confirm that you are 18 or older first" });
     c.send("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     expect((await c.next("error")).data).toMatchObject({ code: "adult_confirmation_required", event: "call_user" });
-    expect(await r.silent("incoming_call")).toBe(true);
+    expect(await r.silent("incoming_call", c)).toBe(true);
     expect(t.ctx.calls.isBusy(caller.user.id)).toBe(false);
     await confirm(caller.token);
     expect((await c.ask("call_user", { receiverId: callee.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
@@ -75,7 +76,7 @@ describe("calls before the confirmation", () => {
     await r.next("incoming_call");
     const refused = await r.ask("answer_call", { callerId: caller.user.id, answererPeerId: "p2" });
     expect(refused.error?.code).toBe("adult_confirmation_required");
-    expect(await c.silent("call_answered")).toBe(true);
+    expect(await c.silent("call_answered", r)).toBe(true);
     await confirm(callee.token);
     r.send("answer_call", { callerId: caller.user.id, answererPeerId: "p2" });
     expect((await c.next("call_answered")).data).toEqual({ answererPeerId: "p2" });

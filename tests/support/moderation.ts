@@ -1,0 +1,100 @@
+// People with roles, reports filed straight into the database, the audit rows an action wrote,
+// and the console's form posts: one module for every moderation test (tests/moderation/ drives
+// the actions, tests/mod/ the console). Roles and reports are written straight into the
+// database: the tests are about moderation, and a report's time must be set to test the queue.
+import { eq } from "drizzle-orm";
+import { auditLog, reports, users, type AuditRow, type NewReportRow } from "../../db/schema.ts";
+import type { Actor } from "../../src/moderation/actions.ts";
+import { registerUser, type TestApp, type TestResponse } from "./app.ts";
+
+export type Role = "user" | "moderator" | "admin";
+
+/** The operator's command line, as scripts/moderate.ts acts. */
+export const cli: Actor = { id: null, role: "cli" };
+
+export function grantRole(t: TestApp, userId: number, role: Role): void {
+  t.ctx.db.update(users).set({ role }).where(eq(users.id, userId)).run();
+}
+
+/** A registered account with a role, and the Actor the console would build for it. */
+export async function staff(t: TestApp, role: "moderator" | "admin") {
+  const registered = await registerUser(t);
+  grantRole(t, registered.user.id, role);
+  const actor: Actor = { id: registered.user.id, role };
+  return { ...registered, actor };
+}
+
+/** Someone at the console: their id, name, token and session cookie. */
+export interface Person {
+  id: number;
+  username: string;
+  token: string;
+  cookie: string;
+}
+
+export async function person(t: TestApp, role: Role = "user"): Promise<Person> {
+  const { token, user } = await registerUser(t);
+  if (role !== "user") grantRole(t, user.id, role);
+  return { id: user.id, username: user.username, token, cookie: `sid=${token}` };
+}
+
+export async function guest(t: TestApp): Promise<Person> {
+  const r = await t.call("POST", "/api/guest/create", { json: { gender: "male", adult: true } });
+  if (r.status !== 201) throw new Error(`guest failed: ${r.status} ${r.text}`);
+  const { token, user } = r.body.data;
+  return { id: user.id, username: user.username, token, cookie: `sid=${token}` };
+}
+
+/** A report of a chat, filed now; `values` set any other column (closedAt closes it as actioned). */
+export function fileReport(t: TestApp, reporterId: number, reportedId: number, values: Partial<NewReportRow> = {}) {
+  const now = Date.now();
+  return t.ctx.db
+    .insert(reports)
+    .values({
+      reporterId,
+      reportedId,
+      context: "chat",
+      reason: "harassment",
+      details: "said awful things",
+      transcript: JSON.stringify([{ content: "awful" }]),
+      weight: 1,
+      status: values.closedAt ? "actioned" : "open",
+      createdAt: now,
+      updatedAt: now,
+      ...values,
+    })
+    .returning()
+    .get();
+}
+
+export const reportRow = (t: TestApp, id: number) => t.ctx.db.select().from(reports).where(eq(reports.id, id)).get();
+
+export const userRow = (t: TestApp, id: number) => t.ctx.db.select().from(users).where(eq(users.id, id)).get();
+
+/** The audit rows about one user, oldest first: the newest is `.at(-1)`. */
+export const auditOf = (t: TestApp, targetUserId: number): AuditRow[] =>
+  t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, targetUserId)).orderBy(auditLog.id).all();
+
+// The console, as a browser uses it.
+
+export const ORIGIN = "http://localhost";
+
+export const page = (t: TestApp, who: Person | null, path: string): Promise<TestResponse> =>
+  t.call("GET", path, { headers: who ? { cookie: who.cookie } : {} });
+
+/** The CSRF token the console put in its forms for this person's session. */
+export async function csrfOf(t: TestApp, who: Person): Promise<string> {
+  const r = await page(t, who, "/mod");
+  const token = /name="csrf" value="([^"]+)"/.exec(r.text)?.[1] ?? /name="csrf" value="([^"]+)"/.exec((await page(t, who, `/mod/users/${who.id}`)).text)?.[1];
+  if (!token) throw new Error("no CSRF token on the console's pages");
+  return token;
+}
+
+/** A form post as the browser sends it: our Origin, the session cookie, repeated fields allowed. */
+export function post(t: TestApp, who: Person | null, path: string, fields: [string, string][] | Record<string, string>, headers: Record<string, string> = {}) {
+  const body = new URLSearchParams(Array.isArray(fields) ? fields : Object.entries(fields));
+  return t.call("POST", path, {
+    body,
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...(who ? { cookie: who.cookie } : {}), ...headers },
+  });
+}
