@@ -94,15 +94,19 @@ describe("connecting, as peer 1.0.2 answers it", () => {
       ],
     ));
 
-  test("a LEAVE addressed to nobody frees the sender's id at once", () =>
+  test("a LEAVE addressed to nobody frees the sender's id, though its socket stays open and sends HEARTBEATs", () =>
     compare(
       async (t) => {
         const alice = t.open("alice", "first");
         await t.frame("alice", alice);
         alice.send({ type: "LEAVE" });
-        await Bun.sleep(100);
-        const again = t.open("alice", "second");
-        await t.frame("again", again);
+        // Kept alive, so that only the LEAVE can free the id, never the silence sweep.
+        const beat = setInterval(() => alice.send({ type: "HEARTBEAT" }), 200);
+        try {
+          await t.reopen("again", "alice", "second");
+        } finally {
+          clearInterval(beat);
+        }
       },
       [`alice ${OPEN}`, `again ${OPEN}`],
     ));
@@ -114,9 +118,8 @@ describe("connecting, as peer 1.0.2 answers it", () => {
         await t.frame("alice", alice);
         alice.close();
         await alice.closed;
-        await Bun.sleep(100);
-        const again = t.open("alice", "second");
-        await t.frame("again", again);
+        // Within the alive timeout, so that the close freed it and not the silence sweep.
+        await t.reopen("again", "alice", "second", TIMINGS.aliveTimeoutMs);
       },
       [`alice ${OPEN}`, `again ${OPEN}`],
     ));

@@ -61,6 +61,33 @@ export class Transcript {
     }
   }
 
+  /**
+   * Opens `name` again and again until the server has let go of the id (an earlier holder left
+   * or closed), then writes down that socket's first frame as `who`'s. Attempts that meet
+   * ID-TAKEN are closed and not written down: only the end state is compared, not how fast a
+   * loaded machine got there. After `timeoutMs` it writes down that the id stayed taken.
+   */
+  async reopen(who: string, name: string, token = "tok", timeoutMs = 10_000): Promise<PeerTestSocket | null> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const socket = this.open(name, token);
+      let text: string;
+      try {
+        text = await socket.next(Math.max(1, deadline - Date.now()));
+      } catch {
+        break;
+      }
+      if (!text.includes('"ID-TAKEN"')) {
+        this.lines.push(`${who} <- ${this.clean(text)}`);
+        return socket;
+      }
+      socket.close();
+      await closeOf(socket);
+    }
+    this.lines.push(`${who}: ${name}'s id still taken after ${timeoutMs} ms`);
+    return null;
+  }
+
   /** Writes down every frame arriving within `ms`, or that none did. */
   async quiet(who: string, socket: PeerTestSocket, ms = 150): Promise<void> {
     const frames = await socket.drain(ms);
