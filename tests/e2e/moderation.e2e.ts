@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { PASSWORD, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
-import { waitForRouletteStatus } from "./support/screens.ts";
+import { pageTimersPast, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -41,8 +41,6 @@ const suite = browserSuite({
   open: { dismissDialogs: true, ...WAIT },
 });
 const open = (username: string, camera = false) => suite.open(username, { camera, initScript: countSockets });
-/** Waits on the page's own clock: its timers due before this one have run by then. */
-const pageTimersPast = (page: Page, ms: number) => page.evaluate((t) => new Promise<void>((r) => setTimeout(r, t)), ms);
 
 const roulette = (page: Page) => page.locator("section.roulette");
 const rouletteButton = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });

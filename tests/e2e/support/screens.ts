@@ -63,3 +63,13 @@ export const inside = (inner: Box, outer: Box) =>
 
 /** Whether two boxes share any area. */
 export const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * Resolves once the page has run its pending tasks and drawn twice: what it was handed before
+ * (a response, a socket frame) has been handled and rendered by then.
+ */
+export const pageSettled = (page: Page) =>
+  page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve())), 0)));
+
+/** Waits on the page's own clock: its timers due before this one have run when it resolves. */
+export const pageTimersPast = (page: Page, ms: number) => page.evaluate((t) => new Promise<void>((resolve) => setTimeout(resolve, t)), ms);
