@@ -4,7 +4,7 @@
 // when answered, and the tab bar is a tab list (arrows, Home/End) reached before the user rows.
 import { describe, expect, test } from "bun:test";
 import type { BrowserContextOptions, Page } from "playwright-core";
-import { PASSWORD, registerAccount } from "./support/accounts.ts";
+import { registerAccount } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { pageSettled } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
@@ -72,14 +72,7 @@ async function expectFocusClearOfBanner(page: Page, what: string) {
 
 /** A page without a cookie choice yet, signed in (the chat screen) or not (the landing page). */
 async function firstVisit(options: BrowserContextOptions, signedIn: boolean): Promise<Page> {
-  const context = await suite.newContext(options);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error("page error:", error.message));
-  if (signedIn) {
-    const login = await page.request.post("/api/auth/login", { data: { username: "keys_me", password: PASSWORD }, headers: { origin: suite.server.url } });
-    expect(login.status()).toBe(200);
-  }
-  await page.goto("/");
+  const page = await suite.firstVisit(options, signedIn ? "keys_me" : undefined);
   if (signedIn) await page.locator(".row", { hasText: "Person 12" }).waitFor();
   return page;
 }

@@ -5,9 +5,9 @@
 //   const suite = browserSuite({ setup: (server) => registerAccount(server, "alice", "Alice"), open: { camera: true } });
 //   const alice = await suite.open("alice");                 // signed in, on the chat screen
 //   const guest = await suite.newContext(MOBILE);            // nobody signed in, baseURL set
-import { afterAll, afterEach, beforeAll } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect } from "bun:test";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { openSignedIn, type OpenOptions } from "./accounts.ts";
+import { openSignedIn, PASSWORD, type OpenOptions } from "./accounts.ts";
 import { DESKTOP, launchBrowser } from "./browser.ts";
 import { startServer, type RunningServer } from "./server.ts";
 
@@ -31,6 +31,11 @@ export interface BrowserSuite {
   open(username: string, options?: OpenOptions): Promise<Page>;
   /** A new context nobody is signed in to, with the server as its baseURL. */
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /**
+   * A first visit to "/" with no cookie choice made yet: signed in as `username` (the login call
+   * sets the session cookie) or, without one, the landing page. Page errors are logged.
+   */
+  firstVisit(options: BrowserContextOptions, username?: string): Promise<Page>;
 }
 
 export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
@@ -75,6 +80,17 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
       const context = await started(browser, "the browser").newContext({ baseURL: started(server, "the server").url, ...contextOptions });
       contexts.push(context);
       return context;
+    },
+    async firstVisit(contextOptions, username) {
+      const page = await (await this.newContext(contextOptions)).newPage();
+      page.on("pageerror", (error) => console.error(`[${username ?? "visitor"}] page error:`, error.message));
+      if (username) {
+        const url = started(server, "the server").url;
+        const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: url } });
+        expect(login.status()).toBe(200);
+      }
+      await page.goto("/");
+      return page;
     },
   };
 }
