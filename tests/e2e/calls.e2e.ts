@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { MOBILE } from "./support/browser.ts";
-import { animationsDone, boxesOf, inside, overlap, startChat } from "./support/screens.ts";
+import { animationsDone, boxesOf, inside, overlap, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -32,13 +32,7 @@ async function openChat(page: Page, name: string) {
 const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
 
 /** The remote video shows frames and its time advances. */
-async function remoteVideoPlays(page: Page, name: string) {
-  const selector = `video[aria-label="${name}'s video"]`;
-  await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, WAIT);
-  const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
-  await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, WAIT);
-  return page.$eval(selector, (v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight, paused: v.paused }));
-}
+const remoteVideoPlays = (page: Page, name: string) => videoPlays(page, `video[aria-label="${name}'s video"]`, WAIT.timeout);
 
 /** Keeps the local stream reachable after the overlay is gone, to check that it was stopped. */
 const keepLocalStream = (page: Page) =>

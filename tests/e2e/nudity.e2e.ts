@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { waitForRouletteStatus } from "./support/screens.ts";
+import { openVideoTab, waitForRouletteStatus } from "./support/screens.ts";
 import { browserSuite } from "./support/suite.ts";
 
 const WAIT = { timeout: 20_000 };
@@ -50,8 +50,7 @@ async function openRoulette(username: string): Promise<Page> {
   // The classifier's own failures (worker load, backend) name themselves in the console.
   page.on("console", (m) => m.type() === "error" && console.log(`[${username}] ${m.text()}`));
   page.on("pageerror", (e) => console.log(`[${username}] ${e.message}`));
-  await page.locator('[data-tab="video"]').click();
-  await page.locator("section.roulette").waitFor(WAIT);
+  await openVideoTab(page, WAIT.timeout);
   return page;
 }
 

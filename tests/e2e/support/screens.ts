@@ -73,3 +73,17 @@ export const pageSettled = (page: Page) =>
 
 /** Waits on the page's own clock: its timers due before this one have run when it resolves. */
 export const pageTimersPast = (page: Page, ms: number) => page.evaluate((t) => new Promise<void>((resolve) => setTimeout(resolve, t)), ms);
+
+/** The Video Chat tab, once its roulette section is there. */
+export async function openVideoTab(page: Page, timeout = ROULETTE_WAIT): Promise<void> {
+  await page.locator('[data-tab="video"]').click();
+  await page.locator("section.roulette").waitFor({ timeout });
+}
+
+/** The remote video `selector` shows frames and its time advances; returns its size and state. */
+export async function videoPlays(page: Page, selector: string, timeout = ROULETTE_WAIT) {
+  await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, { timeout });
+  const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
+  await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, { timeout });
+  return page.$eval(selector, (v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight, paused: v.paused }));
+}
