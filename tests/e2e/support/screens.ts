@@ -4,11 +4,12 @@ import type { Page } from "playwright-core";
 
 const ROULETTE_WAIT = 20_000;
 
-/** From the All Users list: the person's row, then Start Chat; ends once the chat header is there. */
+/** From the All Users tab: the person's profile, then Start Chat; ends once the chat is shown. */
 export async function startChat(page: Page, name: string): Promise<void> {
+  await page.locator('[data-tab="users"]').click();
   await page.locator(".sidebar-panel").getByRole("button", { name: new RegExp(name) }).first().click();
   await page.getByRole("button", { name: "Start Chat" }).click();
-  await page.locator(".chat-header").waitFor();
+  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
 }
 
 /** From the Chats tab: the conversation's row; ends once its region is shown. */
