@@ -88,3 +88,6 @@ export async function videoPlays(page: Page, selector: string, timeout = ROULETT
   await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, { timeout });
   return page.$eval(selector, (v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight, paused: v.paused }));
 }
+
+/** Waits until every image on the page has loaded (or failed), for a screenshot worth looking at. */
+export const imagesLoaded = (page: Page) => page.waitForFunction(() => [...document.images].every((img) => img.complete));
