@@ -2,14 +2,13 @@
 // blurred until tapped; Alice blocks Bob from the chat header and Bob's next message is refused;
 // Alice reports Bob from the same menu (stored with the conversation); Settings → Blocked people
 // lists him and Unblock brings the conversation back. Screenshots go to tests/e2e/screenshots/.
-import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { registerAccount } from "./support/accounts.ts";
 import { openConversation as openChat, pageSettled, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
+import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
 
 const suite = browserSuite({
@@ -46,16 +45,6 @@ async function photoFromCarol(): Promise<void> {
   form.append("receiverId", String(ids.get("alice")));
   const upload = await api("carol", "/api/messages/upload", { method: "POST", body: form });
   expect(upload.status).toBe(201);
-}
-
-/** The server's own database, read-only: what a moderator's console would see. */
-function readDb<T>(query: (db: Database) => T): T {
-  const db = new Database(join(suite.server.dataDir, "chat.sqlite"), { readonly: true });
-  try {
-    return query(db);
-  } finally {
-    db.close();
-  }
 }
 
 describe("safety on the chat screen", () => {
@@ -128,7 +117,7 @@ describe("safety on the chat screen", () => {
     );
     await pageSettled(alice);
     expect(await alice.locator(".message-text", { hasText: "Why did you block me?" }).count()).toBe(0);
-    const stored = readDb((db) => db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get("Why did you block me?") as { n: number });
+    const stored = readServerDb(suite.server, (db) => db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get("Why did you block me?") as { n: number });
     expect(stored.n).toBe(0);
   });
 
@@ -145,7 +134,7 @@ describe("safety on the chat screen", () => {
     // Bob is already blocked: no offer to block him again, the dialog simply closes.
     await dialog.waitFor({ state: "detached" });
 
-    const report = readDb(
+    const report = readServerDb(suite.server, 
       (db) =>
         db.query("SELECT context, reason, details, transcript, status FROM reports").get() as {
           context: string;

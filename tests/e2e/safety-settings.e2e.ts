@@ -13,6 +13,7 @@ import { registerAccount, type Account } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { animationsDone, openConversation as openChat, openSettings, openVideoTab, pageSettled, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
+import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
 
 const accounts = new Map<string, Account>();
@@ -61,24 +62,14 @@ async function send(page: Page, name: string, text: string) {
 }
 
 
-/** The server's own database, read-only: what a moderator's console would see. */
-function readDb<T>(query: (db: Database) => T): T {
-  const db = new Database(join(suite.server.dataDir, "chat.sqlite"), { readonly: true });
-  try {
-    return query(db);
-  } finally {
-    db.close();
-  }
-}
-
 const countMessages = (content: string) =>
-  readDb((db) => (db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get(content) as { n: number }).n);
+  readServerDb(suite.server, (db) => (db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get(content) as { n: number }).n);
 const allowFrom = (username: string) =>
-  readDb((db) => (db.query("SELECT allow_from FROM users WHERE id = ?").get(id(username)) as { allow_from: string }).allow_from);
+  readServerDb(suite.server, (db) => (db.query("SELECT allow_from FROM users WHERE id = ?").get(id(username)) as { allow_from: string }).allow_from);
 const adultConfirmedAt = (username: string) =>
-  readDb((db) => (db.query("SELECT adult_confirmed_at FROM users WHERE id = ?").get(id(username)) as { adult_confirmed_at: number | null }).adult_confirmed_at);
+  readServerDb(suite.server, (db) => (db.query("SELECT adult_confirmed_at FROM users WHERE id = ?").get(id(username)) as { adult_confirmed_at: number | null }).adult_confirmed_at);
 const isBlocked = (blocker: string, blocked: string) =>
-  readDb((db) => db.query("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?").get(id(blocker), id(blocked)) !== null);
+  readServerDb(suite.server, (db) => db.query("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?").get(id(blocker), id(blocked)) !== null);
 
 interface ReportRow {
   id: number;
@@ -92,7 +83,7 @@ interface ReportRow {
   status: string;
 }
 const reportsOf = (reporter: string, reported: string) =>
-  readDb((db) => db.query("SELECT * FROM reports WHERE reporter_id = ? AND reported_id = ? ORDER BY id").all(id(reporter), id(reported)) as ReportRow[]);
+  readServerDb(suite.server, (db) => db.query("SELECT * FROM reports WHERE reporter_id = ? AND reported_id = ? ORDER BY id").all(id(reporter), id(reported)) as ReportRow[]);
 
 /** The element lies wholly inside the viewport (nothing cut off at a phone's edges). */
 async function expectInsideViewport(page: Page, selector: string) {
@@ -188,7 +179,7 @@ describe("reporting a single message", () => {
     const row = alice.locator(".message-row:not(.is-own)", { hasText: "Send me your number or else" });
     await row.waitFor();
     const messageId = Number(await row.getAttribute("data-message-id"));
-    const stored = readDb((db) => db.query("SELECT id FROM messages WHERE content = ?").get("Send me your number or else") as { id: number });
+    const stored = readServerDb(suite.server, (db) => db.query("SELECT id FROM messages WHERE content = ?").get("Send me your number or else") as { id: number });
     expect(messageId).toBe(stored.id);
 
     await row.hover();

@@ -5,7 +5,7 @@
 // gone at once; an incoming call does not start the callee's camera before Accept, and Report in
 // a call stores a still too. Screenshots go to tests/e2e/screenshots/.
 import { describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -13,6 +13,7 @@ import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { openVideoTab, pageSettled, startChat, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
+import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
 
 const WAIT = { timeout: 15_000 };
@@ -77,17 +78,14 @@ interface StoredReport {
 
 /** The reports as the server stored them, straight from its SQLite file. */
 function storedReports(): StoredReport[] {
-  const db = new Database(join(suite.server.dataDir, "chat.sqlite"), { readonly: true });
-  try {
-    return db
+  return readServerDb(suite.server, (db) =>
+    db
       .query<StoredReport, []>(
         `SELECT r1.username AS reporter, r2.username AS reported, context, reason, roulette_id, evidence_path
          FROM reports JOIN users r1 ON r1.id = reporter_id JOIN users r2 ON r2.id = reported_id ORDER BY reports.id`,
       )
-      .all();
-  } finally {
-    db.close();
-  }
+      .all(),
+  );
 }
 
 /** The still is a real JPEG of the fake camera's frame, at most 640 px on its longest side. */
@@ -180,16 +178,14 @@ describe("Video Roulette among strangers", () => {
     await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
     await waitForStatus(kate, "searching");
     await waitForStatus(leo, "searching");
-    const db = new Database(join(suite.server.dataDir, "chat.sqlite"), { readonly: true });
     // A stranger block lives apart from named blocks (issue 18): its own table, none named.
-    const blocksIn = (table: string) =>
+    const blocksIn = (db: Database, table: string) =>
       db
         .query<{ blocker: string; blocked: string }, []>(
           `SELECT u1.username AS blocker, u2.username AS blocked FROM ${table} JOIN users u1 ON u1.id = blocker_id JOIN users u2 ON u2.id = blocked_id`,
         )
         .all();
-    const [strangerBlocks, namedBlocks] = [blocksIn("roulette_blocks"), blocksIn("blocks")];
-    db.close();
+    const [strangerBlocks, namedBlocks] = readServerDb(suite.server, (db) => [blocksIn(db, "roulette_blocks"), blocksIn(db, "blocks")]);
     expect(strangerBlocks).toEqual([{ blocker: "kate", blocked: "leo" }]);
     expect(namedBlocks).toEqual([]);
   });
