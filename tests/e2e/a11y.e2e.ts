@@ -60,8 +60,6 @@ async function openLanding(size: BrowserContextOptions): Promise<Page> {
   return page;
 }
 
-const open = (username: string, size: BrowserContextOptions = DESKTOP, camera = false) => suite.open(username, { context: size, camera });
-
 async function send(page: Page, name: string, text: string) {
   const box = page.getByRole("textbox", { name: `Message ${name}` });
   await box.fill(text);
@@ -107,10 +105,10 @@ describe("the chat screen", () => {
   let ada: Page;
 
   test("an open conversation with messages from both sides has no serious violations", async () => {
-    const ben = await open("ben");
+    const ben = await suite.open("ben");
     await startChat(ben, "Ada");
     await send(ben, "Ada", "Hello Ada, how are you?");
-    ada = await open("ada");
+    ada = await suite.open("ada");
     await ada.locator('[data-tab="chats"]').click();
     await ada.locator(".sidebar-panel .row", { hasText: "Ben" }).click();
     await ada.getByRole("region", { name: "Chat with Ben" }).waitFor();
@@ -176,7 +174,7 @@ describe("the chat screen", () => {
   });
 
   test("the chat screen at 375 px has no serious violations", async () => {
-    const phone = await open("ben", MOBILE);
+    const phone = await suite.open("ben", { context: MOBILE });
     await expectAccessible(phone, "All Users tab (mobile)");
     await phone.locator('[data-tab="chats"]').click();
     await phone.locator(".sidebar-panel .row", { hasText: "Ada" }).click();
@@ -196,7 +194,7 @@ describe("settings", () => {
       body: JSON.stringify({ userId: accounts.get("cleo")?.user.id }),
     });
     expect(response.status).toBe(201);
-    ada = await open("ada");
+    ada = await suite.open("ada");
     await ada.locator('[data-tab="settings"]').click();
     await ada.locator(".settings-menu").waitFor();
     await expectAccessible(ada, "settings menu");
@@ -214,7 +212,7 @@ describe("settings", () => {
 
 describe("video", () => {
   test("the Video Chat tab idle and searching has no serious violations", async () => {
-    const page = await open("cleo", DESKTOP, true);
+    const page = await suite.open("cleo", { context: DESKTOP, camera: true });
     await page.locator('[data-tab="video"]').click();
     const roulette = page.locator("section.roulette");
     await roulette.waitFor();
@@ -229,8 +227,8 @@ describe("video", () => {
   });
 
   test("the call screens have no serious violations", async () => {
-    const ada = await open("ada", DESKTOP, true);
-    const ben = await open("ben", DESKTOP, true);
+    const ada = await suite.open("ada", { context: DESKTOP, camera: true });
+    const ben = await suite.open("ben", { context: DESKTOP, camera: true });
     await startChat(ada, "Ben");
     await ada.getByRole("button", { name: "Video call Ben" }).click();
     const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
@@ -249,7 +247,7 @@ describe("video", () => {
 
 describe("at 375 px", () => {
   test("settings and the Video Chat tab have no serious violations", async () => {
-    const page = await open("ben", MOBILE, true);
+    const page = await suite.open("ben", { context: MOBILE, camera: true });
     await page.locator('[data-tab="settings"]').click();
     await page.locator(".settings-menu").waitFor();
     await expectAccessible(page, "settings menu at 375 px");
@@ -270,8 +268,8 @@ describe("at 375 px", () => {
 
 describe("Video Roulette with a stranger", () => {
   test("connected to a partner (video still blurred while it is checked) has no serious violations", async () => {
-    const dora = await open("dora", DESKTOP, true);
-    const eli = await open("eli", DESKTOP, true);
+    const dora = await suite.open("dora", { context: DESKTOP, camera: true });
+    const eli = await suite.open("eli", { context: DESKTOP, camera: true });
     for (const page of [dora, eli]) {
       await page.locator('[data-tab="video"]').click();
       await page.locator("section.roulette").getByRole("button", { name: "Start Video Chat" }).click();
@@ -286,7 +284,7 @@ describe("Video Roulette with a stranger", () => {
 
 describe("moderation as the user meets it", () => {
   test("the moderation console (queue, a user's page) and the warning it sends have no serious violations", async () => {
-    const ivy = await open("ivy");
+    const ivy = await suite.open("ivy");
     const mona = await suite.open("mona", { listLoaded: false });
     await mona.goto("/mod");
     await expectAccessible(mona, "the moderation console's queue");
@@ -302,7 +300,7 @@ describe("moderation as the user meets it", () => {
   });
 
   test("the ban page has no serious violations", async () => {
-    const hank = await open("hank");
+    const hank = await suite.open("hank");
     await moderate(suite.server, "ban", "hank", "7", "Spam in every chat.");
     await hank.locator(".ban-page h1").waitFor(WAIT);
     await expectAccessible(hank, "the ban page");

@@ -20,9 +20,6 @@ const suite = browserSuite({
   open: { logConsoleErrors: true, listLoaded: true, ready: mainAreaLoaded },
 });
 
-/** A signed-in page: the login call sets the session cookie, then "/" is the chat screen. */
-const open = (username: string, size = DESKTOP) => suite.open(username, { context: size });
-
 /** The main area has replaced its "Loading..." (when it showed one). */
 async function mainAreaLoaded(page: Page) {
   await page.locator(".chat-app .main-area").getByText("Loading...").waitFor({ state: "detached" });
@@ -53,7 +50,7 @@ describe("chat screen at 1280 px", () => {
   let bob: Page;
 
   test("a message to someone offline shows a single tick", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await screenshot(alice, "chat-users");
     await alice.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
     await alice.getByRole("button", { name: "Start Chat" }).waitFor();
@@ -68,7 +65,7 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("the tick doubles when Bob connects, his unread badge counts, and it turns blue when he reads", async () => {
-    bob = await open("bob");
+    bob = await suite.open("bob");
     await waitForTick(alice, "delivered");
     const badge = bob.locator('[data-tab="chats"] .badge');
     await badge.waitFor();
@@ -214,7 +211,7 @@ describe("chat screen at 1280 px", () => {
 
 describe("chat screen at 375 px", () => {
   test("one pane at a time with the tab bar at the bottom", async () => {
-    const carol = await open("carol", MOBILE);
+    const carol = await suite.open("carol", { context: MOBILE });
     const tabBar = await carol.locator(".tab-bar").boundingBox();
     expect(Math.round((tabBar?.y ?? 0) + (tabBar?.height ?? 0))).toBe(740);
     await screenshot(carol, "chat-mobile-users");
@@ -239,7 +236,7 @@ describe("chat screen at 375 px", () => {
   });
 
   test("logout asks first, then leaves for the landing page even signed out", async () => {
-    const page = await open("carol", MOBILE);
+    const page = await suite.open("carol", { context: MOBILE });
     await page.locator('[data-tab="settings"]').click();
     page.once("dialog", (d) => {
       expect(d.message()).toBe("Are you sure you want to logout?");

@@ -21,8 +21,6 @@ const everyone = zaras.length + zarbs.length + FILLERS;
 const rows = (page: Page) => page.locator(".sidebar-panel .list:not(.skeleton-list) .row");
 const rowNames = (page: Page) => page.locator(".sidebar-panel .list:not(.skeleton-list) .row .row-name").allTextContents();
 
-const open = (username: string, context?: BrowserContextOptions) => suite.open(username, context ? { context } : {});
-
 async function registerAll(server: RunningServer, people: [string, string, Record<string, unknown>][]) {
   for (let i = 0; i < people.length; i += 6) {
     await Promise.all(people.slice(i, i + 6).map(([username, name, profile]) => registerAccount(server, username, name, profile)));
@@ -42,7 +40,7 @@ const suite = browserSuite({
 
 describe("All Users with more people than one page", () => {
   test("shows the first page, then loads the next one as the list scrolls, each person once", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     expect(await rows(page).count()).toBe(PEOPLE_PAGE_SIZE);
     await page.getByRole("button", { name: "Show more people" }).waitFor();
@@ -57,7 +55,7 @@ describe("All Users with more people than one page", () => {
   });
 
   test("Find Users searches on the server: it finds people no loaded page has shown", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     expect(await page.getByText("Zara Ito").count()).toBe(0);
     await page.getByRole("button", { name: "Find Users" }).click();
@@ -77,7 +75,7 @@ describe("All Users with more people than one page", () => {
   });
 
   test("a slow answer to what was typed before never replaces the answer to what was typed last", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     let released = false;
     // "zar" (Zaras and Zarbs) answers after "zara" (Zaras only).
@@ -102,20 +100,20 @@ describe("All Users with more people than one page", () => {
   });
 
   test("someone in the results coming online moves up and is counted", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await page.getByRole("button", { name: "Find Users" }).click();
     await page.getByLabel("Name").fill("zara");
     await page.getByText(`0 of ${zaras.length} found`).waitFor();
     const counter = page.locator(".online-counter");
     const before = Number.parseInt((await counter.textContent()) ?? "", 10);
-    await open("zara_2");
+    await suite.open("zara_2");
     await page.getByText(`1 of ${zaras.length} found`).waitFor({ timeout: 10_000 });
     expect((await rowNames(page))[0]).toBe("Zara Mori");
     await page.waitForFunction((n) => document.querySelector(".online-counter")?.textContent?.startsWith(`${n} `), before + 1, { timeout: 10_000 });
   });
 
   test("at 375 px the list pages and searches the same way", async () => {
-    const page = await open("finder", MOBILE);
+    const page = await suite.open("finder", { context: MOBILE });
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     await page.locator(".sidebar-panel .list-scroll").evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await rows(page).nth(everyone - 1).waitFor({ timeout: 10_000 });

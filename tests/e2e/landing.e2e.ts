@@ -15,7 +15,7 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}_${process.pid % 1000}_${++counter}`;
 
 /** A fresh page; `consented` pre-sets the cookie choice so the banner stays out of the way. */
-async function open(options: BrowserContextOptions, { consented = true } = {}): Promise<Page> {
+async function freshPage(options: BrowserContextOptions, { consented = true } = {}): Promise<Page> {
   const context = await suite.newContext({ ...options, baseURL: undefined });
   if (consented) await context.addCookies([{ name: "consent", value: "necessary", url: suite.server.url }]);
   const page = await context.newPage();
@@ -54,7 +54,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     const noJs = { ...size, javaScriptEnabled: false };
 
     test("the tabs switch with CSS alone and the register form signs a new user in", async () => {
-      const page = await open(noJs);
+      const page = await freshPage(noJs);
       await page.goto(suite.server.url + "/");
       expect(await page.isVisible("#login-username")).toBe(true);
       await screenshot(page, "nojs-landing");
@@ -69,7 +69,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("a validation error comes back with the entered values and the register tab open", async () => {
-      const page = await open(noJs);
+      const page = await freshPage(noJs);
       await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-register]");
       const username = unique("bad");
@@ -87,14 +87,14 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
 
     test("the login form and the guest form sign in", async () => {
       const user = await apiRegister();
-      const page = await open(noJs);
+      const page = await freshPage(noJs);
       await page.goto(suite.server.url + "/");
       await page.fill("#login-username", user.username);
       await page.fill("#login-password", user.password);
       await page.click(".panel-login button[type=submit]");
       await onChatScreen(page);
 
-      const guest = await open(noJs);
+      const guest = await freshPage(noJs);
       await guest.goto(suite.server.url + "/");
       await guest.click("label[for=tab-guest]");
       await guest.click(".panel-guest label:has-text('Female')");
@@ -104,7 +104,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("guest entry requires the 18+ box: without it the error shows under the box on the landing page, with it the guest is in", async () => {
-      const page = await open(noJs);
+      const page = await freshPage(noJs);
       await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-guest]");
       expect(await page.textContent("label[for=guest-adult]")).toBe("I am 18 or older and I accept the Terms");
@@ -125,7 +125,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("the User Agreement opens and closes as a plain overlay", async () => {
-      const page = await open(noJs);
+      const page = await freshPage(noJs);
       await page.goto(suite.server.url + "/");
       await page.click(".panel-login [data-open-agreement]");
       expect(await page.isVisible("#agreement .modal-box")).toBe(true);
@@ -137,7 +137,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
 
   describe(`landing with JavaScript on (${label})`, () => {
     test("Sign Up stays disabled while the passwords differ, and the country picker searches and picks", async () => {
-      const page = await open(size);
+      const page = await freshPage(size);
       await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-register]");
       // Detection on loopback finds nothing: the picker is left empty for a manual choice.
@@ -169,7 +169,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("unticking the 18+ box shows why at once and holds Sign Up until it is ticked again", async () => {
-      const page = await open(size);
+      const page = await freshPage(size);
       await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-register]");
       const signUp = page.locator(".panel-register button[type=submit]");
@@ -193,7 +193,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
 
     test("a wrong password shows the server's message and re-enables the button", async () => {
       const user = await apiRegister();
-      const page = await open(size);
+      const page = await freshPage(size);
       await page.goto(suite.server.url + "/");
       const login = page.locator(".panel-login button[type=submit]");
       expect(await login.isDisabled()).toBe(true);
@@ -206,7 +206,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("Enter Chat waits for a gender and the 18+ box, and reads 'Creating Account...' while it works", async () => {
-      const page = await open(size);
+      const page = await freshPage(size);
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route("**/api/guest/create", async (route) => {
@@ -233,7 +233,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("the User Agreement modal closes on Escape and on the overlay, returning focus", async () => {
-      const page = await open(size);
+      const page = await freshPage(size);
       await page.goto(suite.server.url + "/");
       const link = page.locator(".panel-login [data-open-agreement]");
       await link.click();
@@ -256,7 +256,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
         ["accept", "necessary.analytics.advertising"],
       ];
       for (const [choice, value] of choices) {
-        const page = await open(size, { consented: false });
+        const page = await freshPage(size, { consented: false });
         await page.goto(suite.server.url + "/privacy");
         expect(await page.isVisible("[data-consent-banner]")).toBe(true);
         if (choice === "reject") await screenshot(page, "js-consent-banner");
@@ -277,7 +277,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("an unknown address shows the 404 page and the legal pages render", async () => {
-      const page = await open(size);
+      const page = await freshPage(size);
       const response = await page.goto(suite.server.url + "/no-such-page");
       expect(response?.status()).toBe(404);
       expect(await page.textContent("h1")).toBe("Page not found");

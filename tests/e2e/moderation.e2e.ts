@@ -38,9 +38,8 @@ const suite = browserSuite({
     await registerAccount(server, "jack", "Jack", { gender: "male", country_code: "SE", country_name: "Sweden" });
     await moderate(server, "grant", "mona", "moderator");
   },
-  open: { dismissDialogs: true, ...WAIT },
+  open: { dismissDialogs: true, initScript: countSockets, ...WAIT },
 });
-const open = (username: string, camera = false) => suite.open(username, { camera, initScript: countSockets });
 
 const roulette = (page: Page) => page.locator("section.roulette");
 const rouletteButton = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
@@ -52,8 +51,8 @@ describe("a report acted on, a ban, an appeal", () => {
   let mona: Page;
 
   test("Gina reports her roulette partner with a still of his video", async () => {
-    gina = await open("gina", true);
-    hank = await open("hank", true);
+    gina = await suite.open("gina", { camera: true });
+    hank = await suite.open("hank", { camera: true });
     for (const page of [gina, hank]) {
       await page.locator('[data-tab="video"]').click();
       await rouletteButton(page, "Start Video Chat").click();
@@ -75,7 +74,7 @@ describe("a report acted on, a ban, an appeal", () => {
   });
 
   test("Mona reaches the console from Settings, finds the report first in the queue, and sees the still", async () => {
-    mona = await open("mona");
+    mona = await suite.open("mona");
     await mona.locator('[data-tab="settings"]').click();
     const entry = mona.getByRole("link", { name: /Moderation/ });
     await entry.waitFor(WAIT);
@@ -186,8 +185,8 @@ describe("a removed message and a warning, on open screens", () => {
   const chatWith = (page: Page, name: string) => page.getByRole("region", { name: `Chat with ${name}` });
 
   test("Jack reports Ivy's message; Mona removes it and both open chats read 'Removed by a moderator'", async () => {
-    ivy = await open("ivy");
-    jack = await open("jack");
+    ivy = await suite.open("ivy");
+    jack = await suite.open("jack");
     await ivy.locator('[data-tab="users"]').click();
     await ivy.locator(".sidebar-panel").getByRole("button", { name: /Jack/ }).first().click();
     await ivy.getByRole("button", { name: "Start Chat" }).click();
@@ -207,7 +206,7 @@ describe("a removed message and a warning, on open screens", () => {
     await dialog.getByRole("button", { name: "Send report" }).click();
     await jack.getByRole("dialog", { name: "Block Ivy?" }).getByRole("button", { name: "Not now" }).click();
 
-    mona = await open("mona");
+    mona = await suite.open("mona");
     await mona.goto("/mod/reports");
     await mona.locator("table tbody tr", { hasText: "ivy" }).getByRole("link", { name: /^#\d+$/ }).click();
     const actions = mona.locator("form.mod-actions");

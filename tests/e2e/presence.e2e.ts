@@ -30,8 +30,6 @@ function cuttableSockets() {
   };
 }
 
-const open = (username: string, size: BrowserContextOptions = DESKTOP) => suite.open(username, { context: size });
-
 /** Closes the page's browser, as a person closing it. */
 const leave = (page: Page) => page.context().close();
 
@@ -133,12 +131,12 @@ describe("presence at 1280 px", () => {
   let alice: Page;
 
   test("a contact who signs in after the chat was opened shows Online in the header, the profile and the sidebar row alike", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await openChatWithBob(alice);
     expect((await shownFor(alice, "Bob")).header).toBe("Offline");
     const disagreements = await watchDisagreement(alice, "Bob");
 
-    const bob = await open("bob");
+    const bob = await suite.open("bob");
     await waitAgree(alice, "Bob", true, "header");
     expect(await disagreements()).toEqual([]);
     await screenshot(alice, "presence-online-header");
@@ -179,7 +177,7 @@ describe("presence at 1280 px", () => {
       w.__cut = true;
       for (const socket of w.__sockets) socket.close();
     });
-    const bob = await open("bob");
+    const bob = await suite.open("bob");
     try {
       const until = Date.now() + PRESENCE_TIMEOUT_MS;
       while (!(await bobOnline()) && Date.now() < until) await Bun.sleep(100);
@@ -200,10 +198,10 @@ describe("presence at 1280 px", () => {
 
 describe("presence at 375 px", () => {
   test("on a phone the header and then the list say Online when the contact signs in, and offline when they leave", async () => {
-    const alice = await open("alice", MOBILE);
+    const alice = await suite.open("alice", { context: MOBILE });
     await openChatWithBob(alice);
     await waitAgree(alice, "Bob", false, "header");
-    const bob = await open("bob", MOBILE);
+    const bob = await suite.open("bob", { context: MOBILE });
     // The list is behind the chat on a phone, but its rows are still on the page.
     await waitAgree(alice, "Bob", true, "header");
     await screenshot(alice, "presence-online-header");

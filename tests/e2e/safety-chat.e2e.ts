@@ -19,7 +19,6 @@ const suite = browserSuite({
   },
   open: { listLoaded: true },
 });
-const open = (username: string) => suite.open(username);
 const tokens = new Map<string, string>();
 const ids = new Map<string, number>();
 
@@ -54,7 +53,7 @@ describe("safety on the chat screen", () => {
   test("a photo from a stranger shows blurred with 'Tap to view' until Alice taps it", async () => {
     await photoFromCarol();
 
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await openChat(alice, "Carol");
     const grid = alice.locator(".image-grid");
     await grid.waitFor();
@@ -75,7 +74,7 @@ describe("safety on the chat screen", () => {
   });
 
   test("Alice blocks Bob from the chat header: the conversation leaves her list and the window says so", async () => {
-    bob = await open("bob");
+    bob = await suite.open("bob");
     await startChat(bob, "Alice");
     const box = bob.getByRole("textbox", { name: "Message Alice" });
     await box.fill("Hi Alice, nice photo?");

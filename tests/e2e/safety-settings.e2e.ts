@@ -52,15 +52,11 @@ function api(username: string, path: string, init: RequestInit = {}): Promise<Re
   });
 }
 
-/** A signed-in page on the chat screen; `options` is DESKTOP or MOBILE plus any context options. */
-const open = (username: string, options: BrowserContextOptions = DESKTOP) => suite.open(username, { context: options });
-
 async function send(page: Page, name: string, text: string) {
   const box = page.getByRole("textbox", { name: `Message ${name}` });
   await box.fill(text);
   await box.press("Enter");
 }
-
 
 const countMessages = (content: string) =>
   readServerDb(suite.server, (db) => (db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get(content) as { n: number }).n);
@@ -101,7 +97,7 @@ describe("Settings → Privacy", () => {
   let dave: Page;
 
   test("Alice chooses 'People I have written to': saved at once, with a toast", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await openSettings(alice, /^Privacy/);
     await alice.getByRole("heading", { name: "Privacy" }).waitFor();
     const everyone = alice.getByRole("radio", { name: /^Everyone/ });
@@ -120,7 +116,7 @@ describe("Settings → Privacy", () => {
   });
 
   test("Dave, whom Alice never wrote to, is refused with the server's words; nothing reaches Alice", async () => {
-    dave = await open("dave");
+    dave = await suite.open("dave");
     await startChat(dave, "Alice");
     await send(dave, "Alice", "Hi Alice, I am Dave");
     const notice = dave.locator('.conversation-notice[role="alert"]');
@@ -168,13 +164,13 @@ describe("Settings → Privacy", () => {
 
 describe("reporting a single message", () => {
   test("Alice reports Bob's message from its menu; the report names that message", async () => {
-    const bob = await open("bob");
+    const bob = await suite.open("bob");
     await startChat(bob, "Alice");
     await send(bob, "Alice", "Nice to meet you");
     await send(bob, "Alice", "Send me your number or else");
     await bob.locator(".message-row.is-own .message-text", { hasText: "Send me your number or else" }).waitFor();
 
-    const alice = await open("alice");
+    const alice = await suite.open("alice");
     await openChat(alice, "Bob");
     const row = alice.locator(".message-row:not(.is-own)", { hasText: "Send me your number or else" });
     await row.waitFor();
@@ -218,7 +214,7 @@ describe("Block and Report from a profile", () => {
   let alice: Page;
 
   test("Alice blocks Carol from her profile (confirmed), then unblocks her", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await alice.locator('[data-tab="users"]').click();
     await alice.locator(".sidebar-panel").getByRole("button", { name: /Carol/ }).click();
     const profile = alice.locator("section.profile-view");
@@ -328,7 +324,7 @@ describe("the 18+ gate for an account made before the rule", () => {
 
 describe("the phone layout at 375 px", () => {
   test("the chat header's menu and the report dialog fit the screen", async () => {
-    const alice = await open("alice", MOBILE);
+    const alice = await suite.open("alice", { context: MOBILE });
     await openChat(alice, "Bob");
     await alice.getByRole("button", { name: "More options for Bob" }).click();
     await alice.getByRole("menu").waitFor();
@@ -348,7 +344,7 @@ describe("the phone layout at 375 px", () => {
   });
 
   test("a message's menu opens whole, inside the conversation, even on the last message", async () => {
-    const alice = await open("alice", MOBILE);
+    const alice = await suite.open("alice", { context: MOBILE });
     await openChat(alice, "Bob");
     const row = alice.locator(".message-row:not(.is-own)", { hasText: "Send me your number or else" });
     await row.getByRole("button", { name: "Message options" }).click();
@@ -378,7 +374,7 @@ describe("the phone layout at 375 px", () => {
       });
       expect(response.status).toBe(201);
     }
-    const alice = await open("alice", MOBILE);
+    const alice = await suite.open("alice", { context: MOBILE });
     await openSettings(alice, /^Blocked people/);
     await alice.getByRole("heading", { name: "Blocked people" }).waitFor();
     const rows = alice.locator(".blocked-row");

@@ -44,10 +44,6 @@ function countCameraRequests() {
   };
 }
 
-/** A signed-in chat page whose context may use the fake camera and microphone. */
-const open = (username: string, options: { countCamera?: boolean } = {}) =>
-  suite.open(username, { initScript: options.countCamera ? countCameraRequests : undefined });
-
 const roulette = (page: Page) => page.locator("section.roulette");
 const button = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
 const chatBox = (page: Page) => roulette(page).getByRole("textbox", { name: "Message to the stranger" });
@@ -108,8 +104,8 @@ describe("Video Roulette among strangers", () => {
   let hank: Page;
 
   test("two people in roulette exchange text messages under the videos", async () => {
-    gina = await open("gina");
-    hank = await open("hank");
+    gina = await suite.open("gina");
+    hank = await suite.open("hank");
     await pair(gina, hank);
     expect(await roulette(gina).locator(".roulette-partner strong").textContent()).toBe("Stranger");
     expect(await roulette(gina).textContent()).not.toContain("Hank");
@@ -171,8 +167,8 @@ describe("Video Roulette among strangers", () => {
   });
 
   test("Block on the stranger's video ends the pair at once and stores the block", async () => {
-    const kate = await open("kate");
-    const leo = await open("leo");
+    const kate = await suite.open("kate");
+    const leo = await suite.open("leo");
     await pair(kate, leo);
     await roulette(kate).getByRole("button", { name: "Block" }).click();
     await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
@@ -193,8 +189,8 @@ describe("Video Roulette among strangers", () => {
 
 describe("consent before the camera", () => {
   test("an incoming call does not start the callee's camera before Accept", async () => {
-    const ivy = await open("ivy");
-    const jack = await open("jack", { countCamera: true });
+    const ivy = await suite.open("ivy");
+    const jack = await suite.open("jack", { initScript: countCameraRequests });
     await startChat(ivy, "Jack");
     await ivy.getByRole("button", { name: "Video call Jack" }).click();
 
