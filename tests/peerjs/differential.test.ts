@@ -16,7 +16,7 @@ describe("connecting, as peer 1.0.2 answers it", () => {
       async (t) => {
         const alice = t.open("alice");
         await t.frame("alice", alice);
-        await t.quiet("alice", alice);
+        await t.quietBeforeMarker("alice", "alice", alice);
       },
       [`alice ${OPEN}`, "alice silent"],
     ));
@@ -78,7 +78,7 @@ describe("connecting, as peer 1.0.2 answers it", () => {
         const first = t.open("alice", "same");
         await t.frame("first", first);
         const second = t.open("alice", "same");
-        await t.quiet("second", second);
+        await t.quietBeforeMarker("second", "alice", second);
         const bob = t.open("bob");
         await t.frame("bob", bob);
         bob.send({ type: "CANDIDATE", dst: t.id("alice"), payload: { c: 1 } });
