@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { CALLER_GIVE_UP_MS, CallSession, NO_ANSWER_TIMEOUT_MS } from "../../islands/calls/call-session.ts";
 import type { CallRequest } from "../../islands/calls/call-state.ts";
 import { UNSUPPORTED_BROWSER_ALERT } from "../../islands/media/errors.ts";
+import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
 import { FakeMediaCall, FakePeer, FakeSocket, FakeTones, fakeStream } from "./fakes.ts";
 
 const toCaller: CallRequest = { role: "caller", contact: { id: 2, name: "Bob" } };
@@ -52,11 +53,9 @@ async function ringingReceiver() {
 }
 
 afterEach(() => jest.useRealTimers());
+failOnUnexpectedConsole();
 
 // The session logs the failures these tests provoke on purpose.
-const quiet = [spyOn(console, "warn"), spyOn(console, "error")];
-beforeAll(() => quiet.forEach((spy) => spy.mockImplementation(() => {})));
-afterAll(() => quiet.forEach((spy) => spy.mockRestore()));
 
 describe("an outgoing call", () => {
   test("shows camera loading until both the camera and the peer id are ready, then calls once", async () => {
@@ -275,13 +274,13 @@ describe("a connected call", () => {
   test("a failed negotiation is retried once after 3 s, then ends the call", async () => {
     jest.useFakeTimers();
     const t = await connected();
-    t.call.emitError("negotiation-failed");
+    await expectLogged("warn", "Media connection error (negotiation-failed)", () => t.call.emitError("negotiation-failed"));
     t.call.remoteClose();
     expect(t.closes).toEqual([]);
     expect(t.session.getState().notice).toBe("Reconnecting...");
     jest.advanceTimersByTime(3000);
     expect(t.peer.calls).toHaveLength(2);
-    t.peer.calls[1]!.emitError("negotiation-failed");
+    await expectLogged("warn", "Media connection error (negotiation-failed)", () => t.peer.calls[1]!.emitError("negotiation-failed"));
     expect(t.closes).toEqual(["Could not connect to Alice. Please try again."]);
   });
 });
@@ -290,7 +289,7 @@ describe("connection errors", () => {
   test("peer-unavailable ends the call and reloads the page after 3 s", async () => {
     jest.useFakeTimers();
     const t = await ringingReceiver();
-    t.peer.fail("peer-unavailable");
+    await expectLogged("warn", "Call connection error (peer-unavailable)", () => t.peer.fail("peer-unavailable"));
     expect(t.closes).toHaveLength(1);
     jest.advanceTimersByTime(2999);
     expect(t.reloads()).toBe(0);
@@ -307,7 +306,7 @@ describe("connection errors", () => {
       jest.useFakeTimers();
       const t = await ringingCaller();
       t.peer.disconnected = true;
-      t.peer.fail(type);
+      await expectLogged("warn", `Call connection error (${type})`, () => t.peer.fail(type));
       jest.advanceTimersByTime(delay - 1);
       expect(t.peer.reconnects).toBe(0);
       jest.advanceTimersByTime(1);
@@ -318,7 +317,7 @@ describe("connection errors", () => {
 
   test("a webrtc error ends the call", async () => {
     const t = await ringingCaller();
-    t.peer.fail("webrtc");
+    await expectLogged("warn", "Call connection error (webrtc)", () => t.peer.fail("webrtc"));
     expect(t.closes).toEqual(["The video connection with Bob failed."]);
     expect(t.peer.destroyed).toBe(true);
   });

@@ -4,6 +4,7 @@ import { act } from "react";
 import { reactRoot, unregisterDom } from "../support/dom.ts";
 import { callReducer, initialCallState, type CallAction, type CallRequest, type CallState } from "../../islands/calls/call-state.ts";
 import CallView, { type CallActions } from "../../islands/calls/CallView.tsx";
+import { button } from "../islands/queries.ts";
 
 afterAll(() => unregisterDom());
 const dom = reactRoot();
@@ -33,9 +34,6 @@ function recorder() {
 function show(state: CallState, actions: CallActions, remote: MediaStream | null = null) {
   return dom.mount(<CallView state={state} localStream={new MediaStream()} remoteStream={remote} actions={actions} />);
 }
-
-const button = (el: HTMLElement, name: string) =>
-  [...el.querySelectorAll("button")].find((b) => (b.getAttribute("aria-label") ?? b.textContent?.trim()) === name);
 
 describe("call screens", () => {
   test("camera loading says 'Setting up camera...'", () => {

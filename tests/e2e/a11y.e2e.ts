@@ -5,15 +5,16 @@
 // page, the chat screen, settings, Video Chat idle, searching and connected to a stranger, calls,
 // the report dialog, the blocked list, the moderation console, and what moderation shows a user
 // (warning, ban page).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Result } from "axe-core";
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { openSignedIn, registerAccount, type Account } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
-import { screenshot } from "./support/screenshots.ts";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { registerAccount, type Account } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { openSettings, startChat, waitForRouletteStatus } from "./support/screens.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { browserSuite } from "./support/suite.ts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
@@ -24,10 +25,18 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 const EXCLUDED: string[] = [];
 const WAIT = { timeout: 15_000 };
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 const accounts = new Map<string, Account>();
+const suite = browserSuite({
+  setup: async (server) => {
+    for (const [username, name] of [["ada", "Ada"], ["ben", "Ben"], ["cleo", "Cleo"], ["mona", "Mona"], ["ivy", "Ivy"], ["hank", "Hank"]] as const) {
+      accounts.set(username, await registerAccount(server, username, name));
+    }
+    accounts.set("dora", await registerAccount(server, "dora", "Dora", { gender: "female", country_code: "FR", country_name: "France" }));
+    accounts.set("eli", await registerAccount(server, "eli", "Eli", { gender: "male", country_code: "DE", country_name: "Germany" }));
+    await moderate(suite.server, "grant", "mona", "moderator");
+  },
+  open: { dismissDialogs: true, defaultTimeout: WAIT.timeout, listLoaded: true, ...WAIT },
+});
 
 function describeViolation(violation: Result): string {
   const nodes = violation.nodes.map((node) => `    at ${node.target.join(" ")}\n      ${(node.failureSummary ?? "").replace(/\n/g, "\n      ")}`);
@@ -46,27 +55,9 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
 }
 
 async function openLanding(size: BrowserContextOptions): Promise<Page> {
-  const context = await browser.newContext(size);
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(server.url + "/");
+  const page = await (await suite.newContext(size)).newPage();
+  await page.goto("/");
   return page;
-}
-
-async function open(username: string, size: BrowserContextOptions = DESKTOP, camera = false): Promise<Page> {
-  const context = camera ? { ...size, permissions: ["camera", "microphone"] } : size;
-  const page = await openSignedIn(browser, server, username, { context, dismissDialogs: true, ...WAIT });
-  page.setDefaultTimeout(WAIT.timeout);
-  contexts.push(page.context());
-  await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
-  return page;
-}
-
-async function startChat(page: Page, name: string) {
-  await page.locator('[data-tab="users"]').click();
-  await page.locator(".sidebar-panel").getByRole("button", { name: new RegExp(name) }).first().click();
-  await page.getByRole("button", { name: "Start Chat" }).click();
-  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
 }
 
 async function send(page: Page, name: string, text: string) {
@@ -76,13 +67,7 @@ async function send(page: Page, name: string, text: string) {
   await page.locator(".message-row.is-own .message-text", { hasText: text }).waitFor();
 }
 
-async function openSettings(page: Page, section: RegExp) {
-  await page.locator('[data-tab="settings"]').click();
-  await page.locator(".settings-menu").getByRole("button", { name: section }).click();
-}
-
-const rouletteStatus = (page: Page, wanted: string) =>
-  page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
+const rouletteStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 
 /** WCAG relative luminance contrast of two CSS rgb()/rgba() colours (alpha ignored: both opaque here). */
 function contrast(a: string, b: string): number {
@@ -94,23 +79,6 @@ function contrast(a: string, b: string): number {
   const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (high + 0.05) / (low + 0.05);
 }
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  for (const [username, name] of [["ada", "Ada"], ["ben", "Ben"], ["cleo", "Cleo"], ["mona", "Mona"], ["ivy", "Ivy"], ["hank", "Hank"]] as const) {
-    accounts.set(username, await registerAccount(server, username, name));
-  }
-  accounts.set("dora", await registerAccount(server, "dora", "Dora", { gender: "female", country_code: "FR", country_name: "France" }));
-  accounts.set("eli", await registerAccount(server, "eli", "Eli", { gender: "male", country_code: "DE", country_name: "Germany" }));
-  await moderate(server, "grant", "mona", "moderator");
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-});
 
 for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const) {
   describe(`the landing page (${label})`, () => {
@@ -137,10 +105,10 @@ describe("the chat screen", () => {
   let ada: Page;
 
   test("an open conversation with messages from both sides has no serious violations", async () => {
-    const ben = await open("ben");
+    const ben = await suite.open("ben");
     await startChat(ben, "Ada");
     await send(ben, "Ada", "Hello Ada, how are you?");
-    ada = await open("ada");
+    ada = await suite.open("ada");
     await ada.locator('[data-tab="chats"]').click();
     await ada.locator(".sidebar-panel .row", { hasText: "Ben" }).click();
     await ada.getByRole("region", { name: "Chat with Ben" }).waitFor();
@@ -206,7 +174,7 @@ describe("the chat screen", () => {
   });
 
   test("the chat screen at 375 px has no serious violations", async () => {
-    const phone = await open("ben", MOBILE);
+    const phone = await suite.open("ben", { context: MOBILE });
     await expectAccessible(phone, "All Users tab (mobile)");
     await phone.locator('[data-tab="chats"]').click();
     await phone.locator(".sidebar-panel .row", { hasText: "Ada" }).click();
@@ -220,13 +188,13 @@ describe("settings", () => {
   let ada: Page;
 
   test("each section has no serious violations", async () => {
-    const response = await fetch(`${server.url}/api/blocks`, {
+    const response = await fetch(`${suite.server.url}/api/blocks`, {
       method: "POST",
-      headers: { authorization: `Bearer ${accounts.get("ada")?.token}`, origin: server.url, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${accounts.get("ada")?.token}`, origin: suite.server.url, "content-type": "application/json" },
       body: JSON.stringify({ userId: accounts.get("cleo")?.user.id }),
     });
     expect(response.status).toBe(201);
-    ada = await open("ada");
+    ada = await suite.open("ada");
     await ada.locator('[data-tab="settings"]').click();
     await ada.locator(".settings-menu").waitFor();
     await expectAccessible(ada, "settings menu");
@@ -244,7 +212,7 @@ describe("settings", () => {
 
 describe("video", () => {
   test("the Video Chat tab idle and searching has no serious violations", async () => {
-    const page = await open("cleo", DESKTOP, true);
+    const page = await suite.open("cleo", { context: DESKTOP, camera: true });
     await page.locator('[data-tab="video"]').click();
     const roulette = page.locator("section.roulette");
     await roulette.waitFor();
@@ -259,8 +227,8 @@ describe("video", () => {
   });
 
   test("the call screens have no serious violations", async () => {
-    const ada = await open("ada", DESKTOP, true);
-    const ben = await open("ben", DESKTOP, true);
+    const ada = await suite.open("ada", { context: DESKTOP, camera: true });
+    const ben = await suite.open("ben", { context: DESKTOP, camera: true });
     await startChat(ada, "Ben");
     await ada.getByRole("button", { name: "Video call Ben" }).click();
     const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
@@ -279,7 +247,7 @@ describe("video", () => {
 
 describe("at 375 px", () => {
   test("settings and the Video Chat tab have no serious violations", async () => {
-    const page = await open("ben", MOBILE, true);
+    const page = await suite.open("ben", { context: MOBILE, camera: true });
     await page.locator('[data-tab="settings"]').click();
     await page.locator(".settings-menu").waitFor();
     await expectAccessible(page, "settings menu at 375 px");
@@ -300,8 +268,8 @@ describe("at 375 px", () => {
 
 describe("Video Roulette with a stranger", () => {
   test("connected to a partner (video still blurred while it is checked) has no serious violations", async () => {
-    const dora = await open("dora", DESKTOP, true);
-    const eli = await open("eli", DESKTOP, true);
+    const dora = await suite.open("dora", { context: DESKTOP, camera: true });
+    const eli = await suite.open("eli", { context: DESKTOP, camera: true });
     for (const page of [dora, eli]) {
       await page.locator('[data-tab="video"]').click();
       await page.locator("section.roulette").getByRole("button", { name: "Start Video Chat" }).click();
@@ -316,9 +284,8 @@ describe("Video Roulette with a stranger", () => {
 
 describe("moderation as the user meets it", () => {
   test("the moderation console (queue, a user's page) and the warning it sends have no serious violations", async () => {
-    const ivy = await open("ivy");
-    const mona = await openSignedIn(browser, server, "mona", { context: DESKTOP, dismissDialogs: true, ...WAIT });
-    contexts.push(mona.context());
+    const ivy = await suite.open("ivy");
+    const mona = await suite.open("mona", { listLoaded: false });
     await mona.goto("/mod");
     await expectAccessible(mona, "the moderation console's queue");
     await mona.goto("/mod/users?q=ivy");
@@ -333,8 +300,8 @@ describe("moderation as the user meets it", () => {
   });
 
   test("the ban page has no serious violations", async () => {
-    const hank = await open("hank");
-    await moderate(server, "ban", "hank", "7", "Spam in every chat.");
+    const hank = await suite.open("hank");
+    await moderate(suite.server, "ban", "hank", "7", "Spam in every chat.");
     await hank.locator(".ban-page h1").waitFor(WAIT);
     await expectAccessible(hank, "the ban page");
     await screenshot(hank, "a11y-ban-page");

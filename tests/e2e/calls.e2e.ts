@@ -3,43 +3,36 @@
 // a call from the chat header is accepted and both remote videos play; mute and camera toggles
 // change the tracks; ending closes both sides and releases the camera; a declined call and a call
 // to someone offline end cleanly. Screenshots of every call screen go to tests/e2e/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { registerAccount } from "./support/accounts.ts";
+import { MOBILE } from "./support/browser.ts";
+import { animationsDone, boxesOf, inside, overlap, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 const WAIT = { timeout: 15_000 };
 
-/** A signed-in chat page whose context may use the fake camera and microphone. */
-async function open(username: string, size: object = DESKTOP): Promise<Page> {
-  const context = { ...size, permissions: ["camera", "microphone"] };
-  const page = await openSignedIn(browser, server, username, { context, dismissDialogs: true, ...WAIT });
-  contexts.push(page.context());
-  return page;
-}
+const suite = browserSuite({
+  setup: async (server) => {
+    await registerAccount(server, "alice", "Alice");
+    await registerAccount(server, "bob", "Bob");
+    await registerAccount(server, "carol", "Carol");
+  },
+  open: { camera: true, dismissDialogs: true, ...WAIT },
+  closeAfterEach: true,
+});
 
-/** Opens the chat with `name` from the All Users list. */
+/** Opens the chat with `name` from the All Users list, up to its call button. */
 async function openChat(page: Page, name: string) {
-  await page.locator(".sidebar-panel").getByRole("button", { name: new RegExp(name) }).first().click();
-  await page.getByRole("button", { name: "Start Chat" }).click();
+  await startChat(page, name);
   await page.getByRole("button", { name: `Video call ${name}` }).waitFor(WAIT);
 }
 
 const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
 
 /** The remote video shows frames and its time advances. */
-async function remoteVideoPlays(page: Page, name: string) {
-  const selector = `video[aria-label="${name}'s video"]`;
-  await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, WAIT);
-  const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
-  await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, WAIT);
-  return page.$eval(selector, (v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight, paused: v.paused }));
-}
+const remoteVideoPlays = (page: Page, name: string) => videoPlays(page, `video[aria-label="${name}'s video"]`, WAIT.timeout);
 
 /** Keeps the local stream reachable after the overlay is gone, to check that it was stopped. */
 const keepLocalStream = (page: Page) =>
@@ -60,28 +53,27 @@ const localTracks = (page: Page) =>
     return { audio: stream.getAudioTracks()[0]?.enabled, video: stream.getVideoTracks()[0]?.enabled };
   });
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await registerAccount(server, "alice", "Alice");
-  await registerAccount(server, "bob", "Bob");
-  await registerAccount(server, "carol", "Carol");
-});
+/** Alice and Bob signed in, Alice on Bob's chat. */
+async function aliceAndBob(): Promise<{ alice: Page; bob: Page }> {
+  const alice = await suite.open("alice");
+  const bob = await suite.open("bob");
+  await openChat(alice, "Bob");
+  return { alice, bob };
+}
 
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-});
+/** Alice calls Bob, Bob accepts, and both remote videos play. */
+async function inCall(): Promise<{ alice: Page; bob: Page }> {
+  const { alice, bob } = await aliceAndBob();
+  await alice.getByRole("button", { name: "Video call Bob" }).click();
+  await overlay(bob).getByRole("button", { name: "Accept" }).click(WAIT);
+  await remoteVideoPlays(alice, "Bob");
+  await remoteVideoPlays(bob, "Alice");
+  return { alice, bob };
+}
 
 describe("video calls", () => {
-  let alice: Page;
-  let bob: Page;
-
   test("a call from the chat header rings on both sides and, accepted, plays both remote videos", async () => {
-    alice = await open("alice");
-    bob = await open("bob");
-    await openChat(alice, "Bob");
+    const { alice, bob } = await aliceAndBob();
     await alice.getByRole("button", { name: "Video call Bob" }).click();
     await overlay(alice).getByRole("heading", { name: "Calling Bob" }).waitFor(WAIT);
     expect(await overlay(alice).textContent()).toContain("Waiting for answer");
@@ -104,6 +96,7 @@ describe("video calls", () => {
   });
 
   test("mute and camera toggles flip the local tracks", async () => {
+    const { alice } = await inCall();
     expect(await localTracks(alice)).toEqual({ audio: true, video: true });
     await overlay(alice).getByRole("button", { name: "Mute microphone" }).click();
     expect(await localTracks(alice)).toEqual({ audio: false, video: true });
@@ -116,13 +109,20 @@ describe("video calls", () => {
   });
 
   test("Escape does not end the call", async () => {
+    const { alice, bob } = await inCall();
     await alice.keyboard.press("Escape");
-    await Bun.sleep(300);
+    // Input is handled in order: once the click after it has muted the microphone, the Escape
+    // has been handled too, and an end it caused would already have left for Bob.
+    await overlay(alice).getByRole("button", { name: "Mute microphone" }).click();
+    await overlay(alice).getByRole("button", { name: "Unmute microphone" }).waitFor(WAIT);
     expect(await overlay(alice).isVisible()).toBe(true);
+    // Bob's side: the video from Alice keeps playing, and the call screen stays.
+    await remoteVideoPlays(bob, "Alice");
     expect(await overlay(bob).isVisible()).toBe(true);
   });
 
   test("ending closes both sides and releases both cameras", async () => {
+    const { alice, bob } = await inCall();
     await keepLocalStream(alice);
     await keepLocalStream(bob);
     await overlay(alice).getByRole("button", { name: "End call" }).click();
@@ -134,6 +134,7 @@ describe("video calls", () => {
   });
 
   test("a declined call ends on both sides with a message for the caller", async () => {
+    const { alice, bob } = await aliceAndBob();
     await alice.getByRole("button", { name: "Video call Bob" }).click();
     await overlay(bob).getByRole("button", { name: "Decline" }).waitFor(WAIT);
     await overlay(alice).getByText("Waiting for answer").waitFor(WAIT);
@@ -143,12 +144,13 @@ describe("video calls", () => {
     await alice.getByText("Bob declined the call").waitFor(WAIT);
     await overlay(alice).waitFor({ state: "detached", ...WAIT });
     // The toast slides in: photograph it once it has settled.
-    await Bun.sleep(400);
+    await animationsDone(alice, "[data-rht-toaster]");
     await screenshot(alice, "call-declined");
     expect(await keptTrackStates(alice)).toEqual(["audio:ended", "video:ended"]);
   });
 
   test("a call to someone offline ends with a message", async () => {
+    const alice = await suite.open("alice");
     await openChat(alice, "Carol");
     // A slow camera, so that the camera-loading screen stays long enough to be photographed.
     await alice.evaluate(() => {
@@ -164,18 +166,38 @@ describe("video calls", () => {
     await screenshot(alice, "call-setting-up-camera");
     await alice.getByText("Carol is offline").waitFor(WAIT);
     await overlay(alice).waitFor({ state: "detached", ...WAIT });
-    await Bun.sleep(400);
+    await animationsDone(alice, "[data-rht-toaster]");
     await screenshot(alice, "call-offline");
   });
 
   test("the call screens fit a phone", async () => {
-    const phone = await open("carol", MOBILE);
+    const phone = await suite.open("carol", { context: MOBILE });
+    const bob = await suite.open("bob");
     await openChat(phone, "Bob");
+    const viewport = { x: 0, y: 0, ...phone.viewportSize()! };
+    /** Every control of the call screen lies within the phone's screen, and none covers another. */
+    const expectFits = async (state: string) => {
+      const controls = await boxesOf(phone, '[role="dialog"][aria-label^="Video call with "] button');
+      expect(controls.length, state).toBeGreaterThan(0);
+      expect({ state, outside: controls.filter((c) => !inside(c, viewport)).map((c) => c.name) }).toEqual({ state, outside: [] });
+      const covering = controls.flatMap((a, i) => controls.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.name} / ${b.name}`));
+      expect({ state, covering }).toEqual({ state, covering: [] });
+      const dialog = (await boxesOf(phone, '[role="dialog"][aria-label^="Video call with "]'))[0]!;
+      expect(inside(dialog, viewport), `${state}: the call screen is within the phone's screen`).toBe(true);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${state}: no sideways scrolling`).toBe(true);
+    };
     await phone.getByRole("button", { name: "Video call Bob" }).click();
     await overlay(bob).getByRole("button", { name: "Accept" }).waitFor(WAIT);
+    await overlay(phone).getByRole("heading", { name: "Calling Bob" }).waitFor(WAIT);
+    await expectFits("calling");
     await screenshot(phone, "call-outgoing");
     await overlay(bob).getByRole("button", { name: "Accept" }).click();
     await remoteVideoPlays(phone, "Bob");
+    await expectFits("connected");
+    const remote = (await boxesOf(phone, 'video[aria-label="Bob\'s video"]'))[0]!;
+    expect(inside(remote, viewport), "Bob's video is within the phone's screen").toBe(true);
+    const preview = (await boxesOf(phone, 'video[aria-label="Your camera"]'))[0]!;
+    expect(inside(preview, viewport), "the camera preview is within the phone's screen").toBe(true);
     await screenshot(phone, "call-connected");
     await overlay(phone).getByRole("button", { name: "End call" }).click();
     await overlay(bob).waitFor({ state: "detached", ...WAIT });

@@ -2,28 +2,34 @@
 // in two browser contexts (ticks single -> double -> blue, typing bubble, unread badge, a photo,
 // a group of files, the lightbox, the emoji picker), reload restoring the selection, profile edit,
 // avatar, logout, and the phone layout at 375 px. Screenshots go to tests/e2e/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { listLoaded, registerAccount } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { animationsDone, imagesLoaded } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-/** A signed-in page: the login call sets the session cookie, then "/" is the chat screen. */
-async function open(username: string, size: object = DESKTOP): Promise<Page> {
-  const page = await openSignedIn(browser, server, username, { context: size, logConsoleErrors: true, ready });
-  contexts.push(page.context());
-  return page;
+const suite = browserSuite({
+  setup: async (server) => {
+    await registerAccount(server, "alice", "Alice", { age: 29 });
+    await registerAccount(server, "bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
+    await registerAccount(server, "carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
+  },
+  open: { logConsoleErrors: true, listLoaded: true, ready: mainAreaLoaded },
+});
+
+/** The main area has replaced its "Loading..." (when it showed one). */
+async function mainAreaLoaded(page: Page) {
+  await page.locator(".chat-app .main-area").getByText("Loading...").waitFor({ state: "detached" });
 }
 
+/** After a reload: the chat screen, its main area and its first list are there again. */
 async function ready(page: Page) {
   await page.locator(".chat-app .tab-bar").waitFor();
-  await page.locator(".chat-app .main-area").getByText("Loading...").waitFor({ state: "detached" }).catch(() => {});
-  await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
+  await mainAreaLoaded(page);
+  await listLoaded(page);
 }
 
 const png = (colour: string, width = 640, height = 480) =>
@@ -39,26 +45,12 @@ async function waitForTick(page: Page, status: string) {
   );
 }
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await registerAccount(server, "alice", "Alice", { age: 29 });
-  await registerAccount(server, "bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
-  await registerAccount(server, "carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-});
-
 describe("chat screen at 1280 px", () => {
   let alice: Page;
   let bob: Page;
 
   test("a message to someone offline shows a single tick", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await screenshot(alice, "chat-users");
     await alice.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
     await alice.getByRole("button", { name: "Start Chat" }).waitFor();
@@ -73,7 +65,7 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("the tick doubles when Bob connects, his unread badge counts, and it turns blue when he reads", async () => {
-    bob = await open("bob");
+    bob = await suite.open("bob");
     await waitForTick(alice, "delivered");
     const badge = bob.locator('[data-tab="chats"] .badge');
     await badge.waitFor();
@@ -115,7 +107,8 @@ describe("chat screen at 1280 px", () => {
     await bob.locator(".image-grid.grid-many .more-overlay").first().waitFor({ timeout: 15_000 });
     expect(await bob.locator(".image-grid.grid-many .more-overlay").first().textContent()).toBe("+1");
     await bob.locator(".file-card", { hasText: "notes.pdf" }).waitFor();
-    await bob.waitForTimeout(500);
+    await imagesLoaded(bob);
+    await imagesLoaded(alice);
     await screenshot(bob, "chat-files");
     await screenshot(alice, "chat-files-sender");
   });
@@ -128,7 +121,8 @@ describe("chat screen at 1280 px", () => {
     expect(await bob.locator(".lightbox-counter").textContent()).toBe(`1 of ${total}`);
     await bob.keyboard.press("ArrowRight");
     expect(await bob.locator(".lightbox-counter").textContent()).toBe(`2 of ${total}`);
-    await bob.waitForTimeout(300);
+    await animationsDone(bob, ".lightbox");
+    await imagesLoaded(bob);
     await screenshot(bob, "chat-lightbox");
     await bob.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
@@ -151,7 +145,8 @@ describe("chat screen at 1280 px", () => {
   test("the emoji picker loads when first opened and inserts an emoji", async () => {
     await alice.getByRole("button", { name: "Emoji" }).click();
     await alice.locator(".EmojiPickerReact").waitFor({ timeout: 10_000 });
-    await alice.waitForTimeout(400);
+    await animationsDone(alice, ".EmojiPickerReact");
+    await imagesLoaded(alice);
     await screenshot(alice, "chat-emoji");
     await alice.locator(".EmojiPickerReact button.epr-emoji").first().click();
     expect((await alice.getByRole("textbox", { name: "Message Bob" }).inputValue()).length).toBeGreaterThan(0);
@@ -216,7 +211,7 @@ describe("chat screen at 1280 px", () => {
 
 describe("chat screen at 375 px", () => {
   test("one pane at a time with the tab bar at the bottom", async () => {
-    const carol = await open("carol", MOBILE);
+    const carol = await suite.open("carol", { context: MOBILE });
     const tabBar = await carol.locator(".tab-bar").boundingBox();
     expect(Math.round((tabBar?.y ?? 0) + (tabBar?.height ?? 0))).toBe(740);
     await screenshot(carol, "chat-mobile-users");
@@ -232,17 +227,17 @@ describe("chat screen at 375 px", () => {
     await screenshot(carol, "chat-mobile-chats");
     await carol.locator('[data-tab="video"]').click();
     await carol.getByText("Start Video Chat").waitFor();
-    await carol.waitForTimeout(300);
+    await animationsDone(carol, ".tab-bar");
     await screenshot(carol, "chat-mobile-video");
     await carol.locator('[data-tab="settings"]').click();
     await carol.getByText("Sign out of your account").waitFor();
-    await carol.waitForTimeout(300); // let the tab colours finish their transition
+    await animationsDone(carol, ".tab-bar"); // the tab colours' transition
     await screenshot(carol, "chat-mobile-settings");
   });
 
   test("logout asks first, then leaves for the landing page even signed out", async () => {
-    const page = contexts.at(-1)?.pages()[0];
-    if (!page) throw new Error("no mobile page");
+    const page = await suite.open("carol", { context: MOBILE });
+    await page.locator('[data-tab="settings"]').click();
     page.once("dialog", (d) => {
       expect(d.message()).toBe("Are you sure you want to logout?");
       void d.accept();
@@ -252,7 +247,7 @@ describe("chat screen at 375 px", () => {
     // The page goes to "/", which now shows the landing page.
     await page.locator(".chat-app").waitFor({ state: "detached", timeout: 10_000 });
     await page.waitForLoadState("load");
-    expect(page.url()).toBe(`${server.url}/`);
+    expect(page.url()).toBe(`${suite.server.url}/`);
     expect(await page.evaluate(() => [localStorage.getItem("token"), localStorage.getItem("userId")])).toEqual([null, null]);
     await screenshot(page, "chat-after-logout");
   });

@@ -1,41 +1,24 @@
 // Issue 10's small chat-screen details, as a person sees them in Chromium: the cookie banner
 // beside (not over) the phone tab bar, names that keep their room in the user list, one
 // "Attach files" button for screen readers, and a plain message when JavaScript is off.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { openSignedIn, PASSWORD, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { registerAccount } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { overlap } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await registerAccount(server, "details_me", "Dana Example");
-  // Registered and never connected: offline, seen "less than a minute ago".
-  await registerAccount(server, "details_nora", "Nora Whitfield");
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async (server) => {
+    await registerAccount(server, "details_me", "Dana Example");
+    await registerAccount(server, "details_nora", "Nora Whitfield");
+  },
+  closeAfterEach: true,
 });
 
 /** Signed in on the chat screen with the cookie banner still waiting for an answer. */
-async function firstVisit(options: BrowserContextOptions): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL: server.url });
-  const page = await context.newPage();
-  const login = await page.request.post("/api/auth/login", { data: { username: "details_me", password: PASSWORD }, headers: { origin: server.url } });
-  expect(login.status()).toBe(200);
-  await page.goto("/");
-  return page;
-}
-
-const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const firstVisit = (options: BrowserContextOptions): Promise<Page> => suite.firstVisit(options, "details_me");
 
 describe("the cookie banner on the chat screen", () => {
   for (const [label, options] of [
@@ -50,12 +33,12 @@ describe("the cookie banner on the chat screen", () => {
       await nora.waitFor();
       await expect(banner.isVisible()).resolves.toBe(true);
       const [bannerBox, barBox] = [await banner.boundingBox(), await tabBar.boundingBox()];
-      expect(bannerBox && barBox && overlaps(bannerBox, barBox)).toBe(false);
+      expect(bannerBox && barBox && overlap(bannerBox, barBox)).toBe(false);
       expect(barBox!.y + barBox!.height).toBeLessThanOrEqual(bannerBox!.y + 1);
       // Inside the viewport, both of them.
       expect(bannerBox!.y + bannerBox!.height).toBeLessThanOrEqual(options.viewport.height + 1);
       const rowBox = await nora.boundingBox();
-      expect(overlaps(rowBox!, bannerBox!)).toBe(false);
+      expect(overlap(rowBox!, bannerBox!)).toBe(false);
       await screenshot(page, "details-banner-chat");
       // A real click (Playwright refuses when something else would receive it).
       await nora.click({ timeout: 5000 });
@@ -65,14 +48,13 @@ describe("the cookie banner on the chat screen", () => {
       // Answered: the chat takes the whole height again.
       const after = await page.locator(".chat-app").boundingBox();
       expect(Math.round(after!.height)).toBe(options.viewport.height);
-      await page.context().close();
     }, 60_000);
   }
 });
 
 describe("the user list on a phone", () => {
   test("shows 'Nora Whitfield' whole next to 'Seen less than a minute ago'", async () => {
-    const page = await openSignedIn(browser, server, "details_me", { context: MOBILE });
+    const page = await suite.open("details_me", { context: MOBILE });
     const row = page.locator(".row", { hasText: "Nora Whitfield" });
     await row.waitFor();
     await expect(row.textContent()).resolves.toContain("Seen less than a minute ago");
@@ -80,13 +62,12 @@ describe("the user list on a phone", () => {
     const fits = await name.evaluate((el) => ({ text: el.textContent, cut: el.scrollWidth > el.clientWidth }));
     expect(fits).toEqual({ text: "Nora Whitfield", cut: false });
     await screenshot(page, "details-user-list");
-    await page.context().close();
   }, 60_000);
 });
 
 describe("the message box", () => {
   test("offers one 'Attach files' button to assistive technology", async () => {
-    const page = await openSignedIn(browser, server, "details_me", { context: DESKTOP });
+    const page = await suite.open("details_me", { context: DESKTOP });
     await page.locator(".row", { hasText: "Nora Whitfield" }).click();
     await page.getByRole("button", { name: "Start Chat" }).click();
     await page.getByRole("textbox", { name: "Message Nora Whitfield" }).waitFor();
@@ -94,13 +75,12 @@ describe("the message box", () => {
     const snapshot = await page.locator(".chat-window").ariaSnapshot();
     expect(snapshot.match(/Attach files/g)?.length).toBe(1);
     await screenshot(page, "details-conversation");
-    await page.context().close();
   }, 60_000);
 });
 
 describe("performance metrics", () => {
   test("the page load, each API route and the send-to-ack time show in window.__webchatPerf", async () => {
-    const page = await openSignedIn(browser, server, "details_me", { context: DESKTOP });
+    const page = await suite.open("details_me", { context: DESKTOP });
     await page.locator(".row", { hasText: "Nora Whitfield" }).click();
     await page.getByRole("button", { name: "Start Chat" }).click();
     const box = page.getByRole("textbox", { name: "Message Nora Whitfield" });
@@ -112,7 +92,6 @@ describe("performance metrics", () => {
     expect(Object.keys(summary)).toEqual(expect.arrayContaining(["first_load", "api GET /api/users", "api GET /api/messages/:id", "ack send_message"]));
     expect(summary["first_load"]?.count).toBe(1);
     expect(summary["first_load"]?.lastMs).toBeGreaterThan(0);
-    await page.context().close();
   }, 60_000);
 });
 
@@ -126,8 +105,7 @@ describe("with JavaScript off", () => {
     await screenshot(page, "details-noscript");
     // The way out works without scripts too.
     await page.getByRole("button", { name: "Log out" }).click();
-    await page.waitForURL(server.url + "/");
+    await page.waitForURL(suite.server.url + "/");
     await expect(page.locator('form[action="/auth/login"]').count()).resolves.toBe(1);
-    await page.context().close();
   }, 60_000);
 });

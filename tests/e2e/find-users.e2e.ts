@@ -2,17 +2,15 @@
 // page: the list loads the next page as it scrolls, the search runs on the server (it finds people
 // no page has shown yet), a slow answer to an older query never replaces a newer one, and presence
 // still moves people in the results. Screenshots go to tests/e2e/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page, Route } from "playwright-core";
+import { describe, expect, test } from "bun:test";
+import type { BrowserContextOptions, Page, Route } from "playwright-core";
 import { PEOPLE_PAGE_SIZE } from "../../islands/lib/user-search.ts";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { launchBrowser, MOBILE } from "./support/browser.ts";
+import type { RunningServer } from "./support/server.ts";
+import { registerAccount } from "./support/accounts.ts";
+import { MOBILE } from "./support/browser.ts";
+import { pageSettled } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { ensureClientBuild, startServer, type RunningServer } from "./support/server.ts";
-
-let server: RunningServer;
-let browser: Browser;
-const pages: Page[] = [];
+import { browserSuite } from "./support/suite.ts";
 
 /** Registered first, so last seen longest ago: they sort after everyone else, beyond the first page. */
 const zaras = ["Zara Ito", "Zara Sato", "Zara Mori", "Zara Abe", "Zara Kato"];
@@ -23,41 +21,26 @@ const everyone = zaras.length + zarbs.length + FILLERS;
 const rows = (page: Page) => page.locator(".sidebar-panel .list:not(.skeleton-list) .row");
 const rowNames = (page: Page) => page.locator(".sidebar-panel .list:not(.skeleton-list) .row .row-name").allTextContents();
 
-async function open(username: string, context?: object): Promise<Page> {
-  const page = await openSignedIn(browser, server, username, {
-    logConsoleErrors: true,
-    ...(context ? { context } : {}),
-    ready: (p) => p.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" }),
-  });
-  pages.push(page);
-  return page;
-}
-
-async function registerAll(people: [string, string, Record<string, unknown>][]) {
+async function registerAll(server: RunningServer, people: [string, string, Record<string, unknown>][]) {
   for (let i = 0; i < people.length; i += 6) {
     await Promise.all(people.slice(i, i + 6).map(([username, name, profile]) => registerAccount(server, username, name, profile)));
   }
 }
 
-beforeAll(async () => {
-  await ensureClientBuild();
-  server = await startServer({ SIGNUP_RATE_LIMIT: "1000" });
-  browser = await launchBrowser();
-  await registerAll(zaras.map((name, i) => [`zara_${i}`, name, { country_code: "JP", gender: i % 2 ? "male" : "female", age: 20 + i * 10 }]));
-  await registerAll(zarbs.map((name, i) => [`zarb_${i}`, name, {}]));
-  await registerAll(Array.from({ length: FILLERS }, (_, i) => [`filler_${i}`, `Filler ${String(i).padStart(2, "0")}`, { age: 25 + (i % 30) }]));
-  await registerAccount(server, "finder", "Finder");
-}, 60_000);
-
-afterAll(async () => {
-  for (const page of pages) await page.context().close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  env: { SIGNUP_RATE_LIMIT: "1000" },
+  setup: async (server) => {
+    await registerAll(server, zaras.map((name, i) => [`zara_${i}`, name, { country_code: "JP", gender: i % 2 ? "male" : "female", age: 20 + i * 10 }]));
+    await registerAll(server, zarbs.map((name, i) => [`zarb_${i}`, name, {}]));
+    await registerAll(server, Array.from({ length: FILLERS }, (_, i) => [`filler_${i}`, `Filler ${String(i).padStart(2, "0")}`, { age: 25 + (i % 30) }]));
+    await registerAccount(server, "finder", "Finder");
+  },
+  open: { logConsoleErrors: true, listLoaded: true },
 });
 
 describe("All Users with more people than one page", () => {
   test("shows the first page, then loads the next one as the list scrolls, each person once", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     expect(await rows(page).count()).toBe(PEOPLE_PAGE_SIZE);
     await page.getByRole("button", { name: "Show more people" }).waitFor();
@@ -72,7 +55,7 @@ describe("All Users with more people than one page", () => {
   });
 
   test("Find Users searches on the server: it finds people no loaded page has shown", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     expect(await page.getByText("Zara Ito").count()).toBe(0);
     await page.getByRole("button", { name: "Find Users" }).click();
@@ -92,7 +75,7 @@ describe("All Users with more people than one page", () => {
   });
 
   test("a slow answer to what was typed before never replaces the answer to what was typed last", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     let released = false;
     // "zar" (Zaras and Zarbs) answers after "zara" (Zaras only).
@@ -107,28 +90,30 @@ describe("All Users with more people than one page", () => {
     await page.waitForRequest(/q=zar(&|$)/);
     await name.fill("zara");
     await page.getByText(`0 of ${zaras.length} found`).waitFor();
-    await page.waitForResponse(/q=zar(&|$)/);
+    const late = await page.waitForResponse(/q=zar(&|$)/);
     expect(released).toBe(true);
-    await page.waitForTimeout(200);
+    // The late answer has been read and drawn: had it been taken, its Zarbs would show now.
+    await late.finished();
+    await pageSettled(page);
     expect(await page.getByText(`0 of ${zaras.length} found`).count()).toBe(1);
     expect((await rowNames(page)).sort()).toEqual([...zaras].sort());
   });
 
   test("someone in the results coming online moves up and is counted", async () => {
-    const page = await open("finder");
+    const page = await suite.open("finder");
     await page.getByRole("button", { name: "Find Users" }).click();
     await page.getByLabel("Name").fill("zara");
     await page.getByText(`0 of ${zaras.length} found`).waitFor();
     const counter = page.locator(".online-counter");
     const before = Number.parseInt((await counter.textContent()) ?? "", 10);
-    await open("zara_2");
+    await suite.open("zara_2");
     await page.getByText(`1 of ${zaras.length} found`).waitFor({ timeout: 10_000 });
     expect((await rowNames(page))[0]).toBe("Zara Mori");
     await page.waitForFunction((n) => document.querySelector(".online-counter")?.textContent?.startsWith(`${n} `), before + 1, { timeout: 10_000 });
   });
 
   test("at 375 px the list pages and searches the same way", async () => {
-    const page = await open("finder", MOBILE);
+    const page = await suite.open("finder", { context: MOBILE });
     await rows(page).nth(PEOPLE_PAGE_SIZE - 1).waitFor();
     await page.locator(".sidebar-panel .list-scroll").evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await rows(page).nth(everyone - 1).waitFor({ timeout: 10_000 });

@@ -1,24 +1,13 @@
 // A guest has no country (issue 19): Edit Profile offers the detected one first in the picker, or,
 // where detection fails (as it does for a loopback address), United States marked "Suggested",
 // without choosing it. At 1280 and 375 px.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { listLoaded } from "./support/accounts.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite({ closeAfterEach: true });
 
 for (const [label, size] of [
   ["1280 px", DESKTOP],
@@ -26,8 +15,8 @@ for (const [label, size] of [
 ] as const) {
   describe(`a guest's profile at ${label}`, () => {
     test("Edit Profile offers United States first as a suggestion when the country cannot be detected, and sets none", async () => {
-      const context = await browser.newContext({ ...size, baseURL: server.url });
-      await context.addCookies([{ name: "consent", value: "necessary", url: server.url }]);
+      const context = await suite.newContext(size);
+      await context.addCookies([{ name: "consent", value: "necessary", url: suite.server.url }]);
       const page = await context.newPage();
       try {
         await page.goto("/");
@@ -37,7 +26,7 @@ for (const [label, size] of [
         await page.click(".panel-guest button[type=submit]");
         await page.locator(".chat-app .tab-bar").waitFor();
         // The tab bar is rendered on the server: a click before hydration would be lost.
-        await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
+        await listLoaded(page);
         await page.locator('[data-tab="settings"]').click();
         await page.getByRole("button", { name: /Profile Settings/ }).click();
         await page.getByRole("button", { name: "Edit Profile" }).click();

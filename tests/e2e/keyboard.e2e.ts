@@ -2,27 +2,20 @@
 // emoji picker takes the focus on every opening and hands it back on Escape, the cookie banner
 // comes first in the tab order, never covers what has the focus and leaves the focus on the page
 // when answered, and the tab bar is a tab list (arrows, Home/End) reached before the user rows.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { openSignedIn, PASSWORD, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { registerAccount } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { pageSettled } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await registerAccount(server, "keys_me", "Kim Keyboard");
-  // Enough people that the user list is longer than a phone screen.
-  for (let i = 1; i <= 12; i++) await registerAccount(server, `keys_p${i}`, `Person ${String(i).padStart(2, "0")}`);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async (server) => {
+    await registerAccount(server, "keys_me", "Kim Keyboard");
+    for (let i = 1; i <= 12; i++) await registerAccount(server, `keys_p${i}`, `Person ${String(i).padStart(2, "0")}`);
+  },
+  closeAfterEach: true,
 });
 
 interface Box {
@@ -79,14 +72,7 @@ async function expectFocusClearOfBanner(page: Page, what: string) {
 
 /** A page without a cookie choice yet, signed in (the chat screen) or not (the landing page). */
 async function firstVisit(options: BrowserContextOptions, signedIn: boolean): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL: server.url });
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error("page error:", error.message));
-  if (signedIn) {
-    const login = await page.request.post("/api/auth/login", { data: { username: "keys_me", password: PASSWORD }, headers: { origin: server.url } });
-    expect(login.status()).toBe(200);
-  }
-  await page.goto("/");
+  const page = await suite.firstVisit(options, signedIn ? "keys_me" : undefined);
   if (signedIn) await page.locator(".row", { hasText: "Person 12" }).waitFor();
   return page;
 }
@@ -103,7 +89,7 @@ const activeIs = (page: Page, selector: string) => page.evaluate((s) => document
 
 describe("sending from the keyboard", () => {
   test("Enter in the message box sends, and the box keeps the focus", async () => {
-    const page = await openSignedIn(browser, server, "keys_me", { context: DESKTOP });
+    const page = await suite.open("keys_me", { context: DESKTOP });
     const box = await openConversation(page, "Person 01");
     await box.focus();
     await page.keyboard.type("Sent with Enter");
@@ -113,28 +99,26 @@ describe("sending from the keyboard", () => {
     // Typing goes straight on into the box.
     await page.keyboard.type("next");
     await expect(box.inputValue()).resolves.toBe("next");
-    await page.context().close();
   }, 60_000);
 
   for (const key of ["Space", "Enter"]) {
     test(`${key} on the Send button sends, and the focus goes back to the message box`, async () => {
-      const page = await openSignedIn(browser, server, "keys_me", { context: DESKTOP });
+      const page = await suite.open("keys_me", { context: DESKTOP });
       const box = await openConversation(page, "Person 02");
       await box.focus();
       await page.keyboard.type(`Sent with ${key}`);
       await tabUntil(page, '[aria-label="Send message"]', "", 3);
       await page.keyboard.press(key);
       await page.locator(".bubble", { hasText: `Sent with ${key}` }).waitFor();
-      await page.waitForTimeout(100);
+      await page.waitForFunction(() => document.activeElement?.matches("textarea") ?? false);
       await expect(activeIs(page, "textarea")).resolves.toBe(true);
-      await page.context().close();
     }, 60_000);
   }
 });
 
 describe("the emoji picker from the keyboard", () => {
   test("every opening puts the focus in the picker's search, and Escape gives it back to the Emoji button", async () => {
-    const page = await openSignedIn(browser, server, "keys_me", { context: DESKTOP });
+    const page = await suite.open("keys_me", { context: DESKTOP });
     const box = await openConversation(page, "Person 03");
     const emoji = page.getByRole("button", { name: "Emoji" });
     const search = page.locator(".emoji-popover input");
@@ -142,12 +126,13 @@ describe("the emoji picker from the keyboard", () => {
       await emoji.focus();
       await page.keyboard.press("Enter");
       await page.locator(".EmojiPickerReact").waitFor({ timeout: 10_000 });
-      await page.waitForFunction(() => document.activeElement?.matches(".emoji-popover input") ?? false, null, { timeout: 5000 }).catch(() => {});
+      await page.waitForFunction(() => document.activeElement?.matches(".emoji-popover input") ?? false);
       expect({ round, inSearch: await search.evaluate((el) => el === document.activeElement) }).toEqual({ round, inSearch: true });
       // Typed into the search, the picker's own Escape clears it first and keeps the picker open.
       if (round === 2) {
         await page.keyboard.type("cat");
-        await page.waitForTimeout(300);
+        await expect(search.inputValue()).resolves.toBe("cat");
+        await pageSettled(page);
         await screenshot(page, "keyboard-emoji-search");
         await page.keyboard.press("Escape");
         await expect(search.inputValue()).resolves.toBe("");
@@ -162,10 +147,9 @@ describe("the emoji picker from the keyboard", () => {
     await emoji.click();
     await page.locator(".emoji-popover input").waitFor();
     await page.locator(".EmojiPickerReact button.epr-emoji").first().click();
-    await page.waitForTimeout(100);
+    await page.waitForFunction(() => (document.querySelector("textarea")?.value.length ?? 0) > 0);
     expect((await box.inputValue()).length).toBeGreaterThan(0);
     await expect(activeIs(page, "textarea")).resolves.toBe(true);
-    await page.context().close();
   }, 60_000);
 });
 
@@ -184,7 +168,6 @@ describe("the cookie banner and the keyboard", () => {
     await tabUntil(page, ".panel-login [data-open-agreement]");
     await expectFocusClearOfBanner(page, "agreement link");
     await screenshot(page, "keyboard-banner-landing-agreement");
-    await page.context().close();
   }, 60_000);
 
   test("on a 375 px chat screen it comes first, and the tab bar and the user rows show clear of it", async () => {
@@ -200,7 +183,6 @@ describe("the cookie banner and the keyboard", () => {
       await expectFocusClearOfBanner(page, name);
     }
     await screenshot(page, "keyboard-banner-chat");
-    await page.context().close();
   }, 60_000);
 
   for (const [label, signedIn] of [
@@ -220,7 +202,6 @@ describe("the cookie banner and the keyboard", () => {
       // The next Tab goes on into the page.
       await page.keyboard.press("Tab");
       expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#main, header")))).toBe(true);
-      await page.context().close();
     }, 60_000);
   }
 
@@ -233,9 +214,8 @@ describe("the cookie banner and the keyboard", () => {
     await tabUntil(page, "#login-password");
     await expectFocusClearOfBanner(page, "Login password without JavaScript");
     await page.getByRole("button", { name: "Reject non-essential" }).click();
-    await page.waitForURL(server.url + "/");
+    await page.waitForURL(suite.server.url + "/");
     await expect(page.locator("#consent").count()).resolves.toBe(0);
-    await page.context().close();
   }, 60_000);
 });
 
@@ -245,7 +225,7 @@ describe("the tab bar", () => {
     ["a phone", MOBILE],
   ] as const) {
     test(`on ${label} Tab reaches it before the user rows, where it still sits`, async () => {
-      const page = await openSignedIn(browser, server, "keys_me", { context: size });
+      const page = await suite.open("keys_me", { context: size });
       await page.locator(".row", { hasText: "Person 12" }).waitFor();
       const tabPresses = await tabUntil(page, '[role="tab"]');
       await expect(activeIs(page, '[data-tab="users"]')).resolves.toBe(true);
@@ -255,12 +235,11 @@ describe("the tab bar", () => {
       // Visually where it was: under the list.
       const [bar, list] = [await page.locator(".tab-bar").boundingBox(), await page.locator(".sidebar-panel").boundingBox()];
       expect(bar!.y).toBeGreaterThanOrEqual(list!.y + list!.height - 1);
-      await page.context().close();
     }, 60_000);
   }
 
   test("arrow keys move between the tabs, Home and End go to the first and the last, and one tab is in the tab order", async () => {
-    const page = await openSignedIn(browser, server, "keys_me", { context: DESKTOP });
+    const page = await suite.open("keys_me", { context: DESKTOP });
     await page.locator('[data-tab="users"]').focus();
     const at = () => page.evaluate(() => ({ focus: document.activeElement?.getAttribute("data-tab"), selected: document.querySelector('[role="tab"][aria-selected="true"]')?.getAttribute("data-tab") }));
     await page.keyboard.press("End");
@@ -282,6 +261,5 @@ describe("the tab bar", () => {
       return { role: target?.getAttribute("role"), labelledBy: target?.getAttribute("aria-labelledby") === tab?.id };
     });
     expect(panel).toEqual({ role: "tabpanel", labelledBy: true });
-    await page.context().close();
   }, 60_000);
 });

@@ -1,35 +1,23 @@
 // The landing page as a visitor meets it, in real Chromium at desktop and 375 px width: with
 // JavaScript off (plain tabs and form posts) and on (live validation, country picker, busy
 // buttons, the agreement modal, the cookie banner), plus the 404 and legal pages.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { PASSWORD, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { listLoaded, PASSWORD, registerAccount } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { imagesLoaded } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite({ closeAfterEach: true });
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}_${process.pid % 1000}_${++counter}`;
 
 /** A fresh page; `consented` pre-sets the cookie choice so the banner stays out of the way. */
-async function open(options: BrowserContextOptions, { consented = true } = {}): Promise<Page> {
-  const context = await browser.newContext(options);
-  contexts.push(context);
-  if (consented) await context.addCookies([{ name: "consent", value: "necessary", url: server.url }]);
+async function freshPage(options: BrowserContextOptions, { consented = true } = {}): Promise<Page> {
+  const context = await suite.newContext({ ...options, baseURL: undefined });
+  if (consented) await context.addCookies([{ name: "consent", value: "necessary", url: suite.server.url }]);
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
   return page;
@@ -37,7 +25,7 @@ async function open(options: BrowserContextOptions, { consented = true } = {}): 
 
 async function apiRegister() {
   const username = unique("e2e");
-  await registerAccount(server, username, "E2E User", { gender: "male", age: 28, country_code: "PL" });
+  await registerAccount(suite.server, username, "E2E User", { gender: "male", age: 28, country_code: "PL" });
   return { username, password: PASSWORD };
 }
 
@@ -55,7 +43,7 @@ async function fillRegister(page: Page, username: string, confirm = "correct hor
 const ADULT_ERROR = "Please confirm that you are 18 or older and accept the Terms";
 
 const onChatScreen = async (page: Page) => {
-  await page.waitForURL(`${server.url}/`);
+  await page.waitForURL(`${suite.server.url}/`);
   await page.waitForSelector('[data-island="ChatApp"]', { state: "attached" });
   // With JavaScript off the island stays hidden and the page says the chat needs JavaScript.
   await page.locator(".chat-app .tab-bar, #noscript-title").first().waitFor();
@@ -66,8 +54,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     const noJs = { ...size, javaScriptEnabled: false };
 
     test("the tabs switch with CSS alone and the register form signs a new user in", async () => {
-      const page = await open(noJs);
-      await page.goto(server.url + "/");
+      const page = await freshPage(noJs);
+      await page.goto(suite.server.url + "/");
       expect(await page.isVisible("#login-username")).toBe(true);
       await screenshot(page, "nojs-landing");
       await page.click("label[for=tab-register]");
@@ -81,8 +69,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("a validation error comes back with the entered values and the register tab open", async () => {
-      const page = await open(noJs);
-      await page.goto(server.url + "/");
+      const page = await freshPage(noJs);
+      await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-register]");
       const username = unique("bad");
       await fillRegister(page, username, "different horse");
@@ -99,15 +87,15 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
 
     test("the login form and the guest form sign in", async () => {
       const user = await apiRegister();
-      const page = await open(noJs);
-      await page.goto(server.url + "/");
+      const page = await freshPage(noJs);
+      await page.goto(suite.server.url + "/");
       await page.fill("#login-username", user.username);
       await page.fill("#login-password", user.password);
       await page.click(".panel-login button[type=submit]");
       await onChatScreen(page);
 
-      const guest = await open(noJs);
-      await guest.goto(server.url + "/");
+      const guest = await freshPage(noJs);
+      await guest.goto(suite.server.url + "/");
       await guest.click("label[for=tab-guest]");
       await guest.click(".panel-guest label:has-text('Female')");
       await guest.check("#guest-adult");
@@ -116,8 +104,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("guest entry requires the 18+ box: without it the error shows under the box on the landing page, with it the guest is in", async () => {
-      const page = await open(noJs);
-      await page.goto(server.url + "/");
+      const page = await freshPage(noJs);
+      await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-guest]");
       expect(await page.textContent("label[for=guest-adult]")).toBe("I am 18 or older and I accept the Terms");
       await page.click(".panel-guest label:has-text('Female')");
@@ -137,8 +125,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("the User Agreement opens and closes as a plain overlay", async () => {
-      const page = await open(noJs);
-      await page.goto(server.url + "/");
+      const page = await freshPage(noJs);
+      await page.goto(suite.server.url + "/");
       await page.click(".panel-login [data-open-agreement]");
       expect(await page.isVisible("#agreement .modal-box")).toBe(true);
       await screenshot(page, "nojs-agreement");
@@ -149,8 +137,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
 
   describe(`landing with JavaScript on (${label})`, () => {
     test("Sign Up stays disabled while the passwords differ, and the country picker searches and picks", async () => {
-      const page = await open(size);
-      await page.goto(server.url + "/");
+      const page = await freshPage(size);
+      await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-register]");
       // Detection on loopback finds nothing: the picker is left empty for a manual choice.
       await page.waitForSelector("#reg-country-button:has-text('Select country')");
@@ -181,8 +169,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("unticking the 18+ box shows why at once and holds Sign Up until it is ticked again", async () => {
-      const page = await open(size);
-      await page.goto(server.url + "/");
+      const page = await freshPage(size);
+      await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-register]");
       const signUp = page.locator(".panel-register button[type=submit]");
       await page.waitForSelector("#reg-country-button:has-text('Select country')");
@@ -205,8 +193,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
 
     test("a wrong password shows the server's message and re-enables the button", async () => {
       const user = await apiRegister();
-      const page = await open(size);
-      await page.goto(server.url + "/");
+      const page = await freshPage(size);
+      await page.goto(suite.server.url + "/");
       const login = page.locator(".panel-login button[type=submit]");
       expect(await login.isDisabled()).toBe(true);
       await page.fill("#login-username", user.username);
@@ -218,14 +206,14 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("Enter Chat waits for a gender and the 18+ box, and reads 'Creating Account...' while it works", async () => {
-      const page = await open(size);
+      const page = await freshPage(size);
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route("**/api/guest/create", async (route) => {
         await held;
         await route.continue();
       });
-      await page.goto(server.url + "/");
+      await page.goto(suite.server.url + "/");
       await page.click("label[for=tab-guest]");
       const enter = page.locator(".panel-guest button[type=submit]");
       expect(await enter.isDisabled()).toBe(true);
@@ -239,13 +227,14 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
       await screenshot(page, "js-guest-busy");
       release();
       await onChatScreen(page);
-      await page.waitForTimeout(500);
+      await listLoaded(page);
+      await imagesLoaded(page);
       await screenshot(page, "js-guest-chat");
     });
 
     test("the User Agreement modal closes on Escape and on the overlay, returning focus", async () => {
-      const page = await open(size);
-      await page.goto(server.url + "/");
+      const page = await freshPage(size);
+      await page.goto(suite.server.url + "/");
       const link = page.locator(".panel-login [data-open-agreement]");
       await link.click();
       expect(await page.isVisible("#agreement .modal-box")).toBe(true);
@@ -267,8 +256,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
         ["accept", "necessary.analytics.advertising"],
       ];
       for (const [choice, value] of choices) {
-        const page = await open(size, { consented: false });
-        await page.goto(server.url + "/privacy");
+        const page = await freshPage(size, { consented: false });
+        await page.goto(suite.server.url + "/privacy");
         expect(await page.isVisible("[data-consent-banner]")).toBe(true);
         if (choice === "reject") await screenshot(page, "js-consent-banner");
         if (choice === "custom") {
@@ -288,8 +277,8 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
     });
 
     test("an unknown address shows the 404 page and the legal pages render", async () => {
-      const page = await open(size);
-      const response = await page.goto(server.url + "/no-such-page");
+      const page = await freshPage(size);
+      const response = await page.goto(suite.server.url + "/no-such-page");
       expect(response?.status()).toBe(404);
       expect(await page.textContent("h1")).toBe("Page not found");
       await screenshot(page, "404");
@@ -302,7 +291,7 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
         ["/compliance", "18 U.S.C. 2257 Compliance Notice"],
       ];
       for (const [path, title] of titles) {
-        await page.goto(server.url + path);
+        await page.goto(suite.server.url + path);
         expect(await page.textContent("h1")).toBe(title);
         expect(await page.getAttribute('meta[name="theme-color"]', "content")).toBe("#ffffff");
         await screenshot(page, `legal${path.replace("/", "-")}`, { fullPage: label === "desktop" && path === "/privacy" });
@@ -311,6 +300,3 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
   });
 }
 
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-});

@@ -6,32 +6,22 @@
 // lacks are taken away before the page's scripts run: chat, emoji picker, a call, and roulette,
 // where the classifier cannot load and the stranger stays blurred. A last test takes away what
 // Chrome 72 lacks, on the module build.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Manifest } from "../../src/pages/assets/manifest.ts";
 import { PASSWORD, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser } from "./support/browser.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { DESKTOP } from "./support/browser.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
 let manifest: Manifest;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  manifest = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "public", "build", "manifest.json"), "utf8")) as Manifest;
-  await registerAccount(server, "oldalice", "Alice", { age: 29 });
-  await registerAccount(server, "oldbob", "Bob", { gender: "male", age: 34 });
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async (server) => {
+    manifest = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "public", "build", "manifest.json"), "utf8")) as Manifest;
+    await registerAccount(server, "oldalice", "Alice", { age: 29 });
+    await registerAccount(server, "oldbob", "Bob", { gender: "male", age: 34 });
+  },
 });
 
 /**
@@ -88,10 +78,9 @@ type Browsers = "firefox59" | "chrome72";
  * scripts also do not parse. `fetched` collects the /build/ paths it asked for.
  */
 async function oldBrowserPage(username?: string, like: Browsers = "firefox59"): Promise<{ page: Page; fetched: string[]; errors: string[] }> {
-  const context = await browser.newContext({ ...DESKTOP, baseURL: server.url, permissions: ["camera", "microphone"] });
-  contexts.push(context);
+  const context = await suite.newContext({ ...DESKTOP, permissions: ["camera", "microphone"] });
   await context.addInitScript(like === "firefox59" ? firefox59BuiltIns : chrome72BuiltIns);
-  await context.addCookies([{ name: "consent", value: "necessary", url: server.url }]);
+  await context.addCookies([{ name: "consent", value: "necessary", url: suite.server.url }]);
   const broken = new Set(like === "firefox59" ? Object.values(manifest.scripts).map((s) => s.file) : []);
   await context.route(
     (url) => broken.has(url.pathname),
@@ -106,7 +95,7 @@ async function oldBrowserPage(username?: string, like: Browsers = "firefox59"): 
   });
   page.on("pageerror", (error) => errors.push(error.message));
   if (username) {
-    const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+    const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: suite.server.url } });
     expect(login.status()).toBe(200);
   }
   await page.goto("/");

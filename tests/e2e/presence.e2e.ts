@@ -2,16 +2,13 @@
 // header, their profile and their row in the sidebar, when they come online after the page loaded
 // (also while this tab's connection was down, so it learns it from the chat list, not an event)
 // and when they leave again (after the server's grace), in both directions and at both widths.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { registerAccount } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
-
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+import { browserSuite } from "./support/suite.ts";
 
 /** Presence news must reach the page within this long (the server's grace is 1 s here). */
 const PRESENCE_TIMEOUT_MS = 15_000;
@@ -33,22 +30,8 @@ function cuttableSockets() {
   };
 }
 
-async function open(username: string, size: object = DESKTOP): Promise<Page> {
-  const page = await openSignedIn(browser, server, username, {
-    context: size,
-    initScript: cuttableSockets,
-    logConsoleErrors: true,
-    ready: (p) => p.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" }),
-  });
-  contexts.push(page.context());
-  return page;
-}
-
-async function leave(page: Page): Promise<void> {
-  const context = page.context();
-  contexts.splice(contexts.indexOf(context), 1);
-  await context.close();
-}
+/** Closes the page's browser, as a person closing it. */
+const leave = (page: Page) => page.context().close();
 
 /** What the page says about `name` in each place that shows it: null where it is not shown. */
 interface Shown {
@@ -125,43 +108,35 @@ let bobId = 0;
 /** A third account's session, to ask the server about Bob. */
 let probeToken = "";
 
-beforeAll(async () => {
+const suite = browserSuite({
   // A short grace keeps the "leaves" half quick; the rule is the same at the default 5 s.
-  server = await startServer({ PRESENCE_GRACE_SECONDS: "1" });
-  browser = await launchBrowser();
-  await registerAccount(server, "alice", "Alice");
-  bobId = (await registerAccount(server, "bob", "Bob", { gender: "male", age: 34 })).user.id;
-  probeToken = (await registerAccount(server, "probe", "Probe")).token;
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
+  env: { PRESENCE_GRACE_SECONDS: "1" },
+  setup: async (server) => {
+    await registerAccount(server, "alice", "Alice");
+    bobId = (await registerAccount(server, "bob", "Bob", { gender: "male", age: 34 })).user.id;
+    probeToken = (await registerAccount(server, "probe", "Probe")).token;
+  },
+  open: { initScript: cuttableSockets, logConsoleErrors: true, listLoaded: true },
 });
 
 /** Bob's presence as the server tells anyone who asks. */
 async function bobOnline(): Promise<boolean> {
-  const answer = await fetch(`${server.url}/api/users/${bobId}`, { headers: { authorization: `Bearer ${probeToken}` } });
+  const answer = await fetch(`${suite.server.url}/api/users/${bobId}`, { headers: { authorization: `Bearer ${probeToken}` } });
   return ((await answer.json()) as { user: { is_online: boolean } }).user.is_online;
 }
 
-async function openChatWithBob(alice: Page): Promise<void> {
-  await alice.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
-  await alice.getByRole("button", { name: "Start Chat" }).click();
-  await alice.locator(".chat-header").waitFor();
-}
+const openChatWithBob = (alice: Page) => startChat(alice, "Bob");
 
 describe("presence at 1280 px", () => {
   let alice: Page;
 
   test("a contact who signs in after the chat was opened shows Online in the header, the profile and the sidebar row alike", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await openChatWithBob(alice);
     expect((await shownFor(alice, "Bob")).header).toBe("Offline");
     const disagreements = await watchDisagreement(alice, "Bob");
 
-    const bob = await open("bob");
+    const bob = await suite.open("bob");
     await waitAgree(alice, "Bob", true, "header");
     expect(await disagreements()).toEqual([]);
     await screenshot(alice, "presence-online-header");
@@ -202,10 +177,11 @@ describe("presence at 1280 px", () => {
       w.__cut = true;
       for (const socket of w.__sockets) socket.close();
     });
-    const bob = await open("bob");
+    const bob = await suite.open("bob");
     try {
       const until = Date.now() + PRESENCE_TIMEOUT_MS;
       while (!(await bobOnline()) && Date.now() < until) await Bun.sleep(100);
+      expect(await bobOnline()).toBe(true);
       await alice.evaluate(() => {
         (window as unknown as { __cut: boolean }).__cut = false;
       });
@@ -222,10 +198,10 @@ describe("presence at 1280 px", () => {
 
 describe("presence at 375 px", () => {
   test("on a phone the header and then the list say Online when the contact signs in, and offline when they leave", async () => {
-    const alice = await open("alice", MOBILE);
+    const alice = await suite.open("alice", { context: MOBILE });
     await openChatWithBob(alice);
     await waitAgree(alice, "Bob", false, "header");
-    const bob = await open("bob", MOBILE);
+    const bob = await suite.open("bob", { context: MOBILE });
     // The list is behind the chat on a phone, but its rows are still on the page.
     await waitAgree(alice, "Bob", true, "header");
     await screenshot(alice, "presence-online-header");

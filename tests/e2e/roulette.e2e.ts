@@ -2,65 +2,45 @@
 // two users press 'Start Video Chat' and see each other, as strangers (name "Stranger", country
 // only); 'Next Partner' with a third user waiting pairs anew; 'Stop' returns to 'Start Video Chat' and releases the camera; closing one browser
 // lets the other search again. Screenshots of each state go to tests/e2e/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { registerAccount } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { openVideoTab, rouletteStatus, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts = new Map<string, BrowserContext>();
 const WAIT = { timeout: 15_000 };
 
-const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
-  registerAccount(server, username, name, { gender, age: 27, country_code: code, country_name: country });
+const suite = browserSuite({
+  setup: async (server) => {
+    const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
+      registerAccount(server, username, name, { gender, age: 27, country_code: code, country_name: country });
+    await register("dan", "Dan", "male", ["DE", "Germany"]);
+    await register("erin", "Erin", "female", ["FR", "France"]);
+    await register("fay", "Fay", "female", ["IT", "Italy"]);
+  },
+  open: { camera: true, ...WAIT },
+});
 
 /** A signed-in page on the Video Chat tab, allowed to use the fake camera and microphone. */
-async function openRoulette(username: string, size: object = DESKTOP): Promise<Page> {
-  const context = { ...size, permissions: ["camera", "microphone"] };
-  const page = await openSignedIn(browser, server, username, { context, ...WAIT });
-  contexts.set(username, page.context());
-  await page.locator('[data-tab="video"]').click();
-  await roulette(page).waitFor(WAIT);
+async function openRoulette(username: string, size = DESKTOP): Promise<Page> {
+  const page = await suite.open(username, { context: size });
+  await openVideoTab(page, WAIT.timeout);
   return page;
 }
 
 const roulette = (page: Page) => page.locator("section.roulette");
-const status = (page: Page) => roulette(page).getAttribute("data-status");
+const status = rouletteStatus;
 const button = (page: Page, name: string) => roulette(page).getByRole("button", { name });
-
-async function waitForStatus(page: Page, wanted: string) {
-  await page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
-}
+const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 
 /** The partner's video shows frames and its time advances. */
-async function partnerVideoPlays(page: Page) {
-  const selector = `video[aria-label="Partner's video"]`;
-  await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, WAIT);
-  const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
-  await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, WAIT);
-  return page.$eval(selector, (v: HTMLVideoElement) => v.videoWidth);
-}
+const partnerVideoPlays = async (page: Page) => (await videoPlays(page, `video[aria-label="Partner's video"]`, WAIT.timeout)).width;
 
 const partnerName = (page: Page) => roulette(page).locator(".roulette-partner strong").textContent();
 /** The partner is a stranger: their country (each user here has another one) tells who it is. */
 const partnerCountry = (page: Page) => roulette(page).locator(".roulette-partner span").textContent();
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await register("dan", "Dan", "male", ["DE", "Germany"]);
-  await register("erin", "Erin", "female", ["FR", "France"]);
-  await register("fay", "Fay", "female", ["IT", "Italy"]);
-});
-
-afterAll(async () => {
-  for (const context of contexts.values()) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-});
 
 describe("Video Roulette", () => {
   let dan: Page;
@@ -126,8 +106,7 @@ describe("Video Roulette", () => {
   });
 
   test("closing one browser lets the other search again", async () => {
-    await contexts.get("dan")?.close();
-    contexts.delete("dan");
+    await dan.context().close();
     await waitForStatus(fay, "searching");
     expect(await roulette(fay).getByText("Looking for someone to chat with...").isVisible()).toBe(true);
     expect(await fay.locator(`video[aria-label="Partner's video"]`).evaluate((v: HTMLVideoElement) => v.srcObject)).toBeNull();

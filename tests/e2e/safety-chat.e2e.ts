@@ -2,87 +2,58 @@
 // blurred until tapped; Alice blocks Bob from the chat header and Bob's next message is refused;
 // Alice reports Bob from the same menu (stored with the conversation); Settings → Blocked people
 // lists him and Unblock brings the conversation back. Screenshots go to tests/e2e/screenshots/.
-import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { launchBrowser } from "./support/browser.ts";
+import { registerAccount } from "./support/accounts.ts";
+import { openConversation as openChat, pageSettled, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { readServerDb } from "./support/data.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = browserSuite({
+  setup: async () => {
+    await register("alice", "Alice");
+    await register("bob", "Bob", "male");
+    await register("carol", "Carol");
+  },
+  open: { listLoaded: true },
+});
 const tokens = new Map<string, string>();
 const ids = new Map<string, number>();
 
 async function register(username: string, name: string, gender = "female") {
-  const { token, user } = await registerAccount(server, username, name, { gender });
+  const { token, user } = await registerAccount(suite.server, username, name, { gender });
   tokens.set(username, token);
   ids.set(username, user.id);
 }
 
 /** Calls the API as one of the test's people. */
 function api(username: string, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}${path}`, {
+  return fetch(`${suite.server.url}${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${tokens.get(username)}`, origin: server.url, ...init.headers },
+    headers: { authorization: `Bearer ${tokens.get(username)}`, origin: suite.server.url, ...init.headers },
   });
 }
 
-const listLoaded = (page: Page) => page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
-
-async function open(username: string): Promise<Page> {
-  const page = await openSignedIn(browser, server, username, { ready: listLoaded });
-  contexts.push(page.context());
-  return page;
+/** Carol sends Alice a photo through the API. */
+async function photoFromCarol(): Promise<void> {
+  const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#f97316" } }).png().toBuffer();
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(picture)], { type: "image/png" }), "holiday.png");
+  form.append("receiverId", String(ids.get("alice")));
+  const upload = await api("carol", "/api/messages/upload", { method: "POST", body: form });
+  expect(upload.status).toBe(201);
 }
-
-async function openChat(page: Page, name: string) {
-  await page.locator('[data-tab="chats"]').click();
-  await page.locator(".sidebar-panel .row", { hasText: name }).click();
-  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
-}
-
-/** The server's own database, read-only: what a moderator's console would see. */
-function readDb<T>(query: (db: Database) => T): T {
-  const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-  try {
-    return query(db);
-  } finally {
-    db.close();
-  }
-}
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await register("alice", "Alice");
-  await register("bob", "Bob", "male");
-  await register("carol", "Carol");
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-});
 
 describe("safety on the chat screen", () => {
   let alice: Page;
   let bob: Page;
 
   test("a photo from a stranger shows blurred with 'Tap to view' until Alice taps it", async () => {
-    const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#f97316" } }).png().toBuffer();
-    const form = new FormData();
-    form.append("file", new Blob([new Uint8Array(picture)], { type: "image/png" }), "holiday.png");
-    form.append("receiverId", String(ids.get("alice")));
-    const upload = await api("carol", "/api/messages/upload", { method: "POST", body: form });
-    expect(upload.status).toBe(201);
+    await photoFromCarol();
 
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await openChat(alice, "Carol");
     const grid = alice.locator(".image-grid");
     await grid.waitFor();
@@ -103,9 +74,8 @@ describe("safety on the chat screen", () => {
   });
 
   test("Alice blocks Bob from the chat header: the conversation leaves her list and the window says so", async () => {
-    bob = await open("bob");
-    await bob.locator(".sidebar-panel").getByRole("button", { name: /Alice/ }).click();
-    await bob.getByRole("button", { name: "Start Chat" }).click();
+    bob = await suite.open("bob");
+    await startChat(bob, "Alice");
     const box = bob.getByRole("textbox", { name: "Message Alice" });
     await box.fill("Hi Alice, nice photo?");
     await box.press("Enter");
@@ -134,9 +104,19 @@ describe("safety on the chat screen", () => {
     await notice.waitFor();
     expect((await notice.textContent())?.length).toBeGreaterThan(0);
     expect(await bob.getByRole("button", { name: "Unblock" }).count()).toBe(0);
-    await Bun.sleep(300);
+    // A photo from Carol, sent after the refusal, reaches Alice on the same socket after anything
+    // Bob's message could have made the server send her: once it is there, so would his be.
+    const carolRow = alice.locator(".sidebar-panel .row", { hasText: "Carol" });
+    const badge = carolRow.locator(".badge");
+    const unreadBefore = (await badge.count()) > 0 ? Number(await badge.textContent()) : 0;
+    await photoFromCarol();
+    await alice.waitForFunction(
+      (n) => Number([...document.querySelectorAll(".sidebar-panel .row")].find((r) => r.textContent?.includes("Carol"))?.querySelector(".badge")?.textContent ?? 0) > n,
+      unreadBefore,
+    );
+    await pageSettled(alice);
     expect(await alice.locator(".message-text", { hasText: "Why did you block me?" }).count()).toBe(0);
-    const stored = readDb((db) => db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get("Why did you block me?") as { n: number });
+    const stored = readServerDb(suite.server, (db) => db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get("Why did you block me?") as { n: number });
     expect(stored.n).toBe(0);
   });
 
@@ -153,7 +133,7 @@ describe("safety on the chat screen", () => {
     // Bob is already blocked: no offer to block him again, the dialog simply closes.
     await dialog.waitFor({ state: "detached" });
 
-    const report = readDb(
+    const report = readServerDb(suite.server, 
       (db) =>
         db.query("SELECT context, reason, details, transcript, status FROM reports").get() as {
           context: string;

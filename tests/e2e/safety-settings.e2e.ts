@@ -6,22 +6,37 @@
 // the chat header's menu, the report dialog and Blocked people. Screenshots go to
 // tests/e2e/screenshots/.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { registerAccount, PASSWORD, type Account } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { registerAccount, type Account } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { animationsDone, openConversation as openChat, openSettings, openVideoTab, pageSettled, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { readServerDb } from "./support/data.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 const accounts = new Map<string, Account>();
 const WAIT = { timeout: 15_000 };
 const REFUSAL = "This person only accepts messages from people they have written to";
 const THANKS = "Thanks. Our moderators will review your report.";
 const LONG_NAME = "Maximiliane Alexandra von Hohenzollern-Sigmaringen";
+
+const suite = browserSuite({
+  setup: async (server) => {
+    for (const [username, name, gender] of [
+      ["alice", "Alice", "female"],
+      ["bob", "Bob", "male"],
+      ["carol", "Carol", "female"],
+      ["dave", "Dave", "male"],
+      ["erin", "Erin", "female"],
+      ["max", LONG_NAME, "female"],
+    ] as const) {
+      accounts.set(username, await registerAccount(server, username, name, { gender }));
+    }
+  },
+  open: { logConsoleErrors: true, listLoaded: true, defaultTimeout: WAIT.timeout },
+});
 
 const id = (username: string): number => {
   const account = accounts.get(username);
@@ -31,44 +46,10 @@ const id = (username: string): number => {
 
 /** Calls the API as one of the test's people. */
 function api(username: string, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}${path}`, {
+  return fetch(`${suite.server.url}${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${accounts.get(username)?.token}`, origin: server.url, ...init.headers },
+    headers: { authorization: `Bearer ${accounts.get(username)?.token}`, origin: suite.server.url, ...init.headers },
   });
-}
-
-/** A signed-in page on the chat screen; `options` is DESKTOP or MOBILE plus any context options. */
-async function open(username: string, options: object = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL: server.url });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT.timeout);
-  page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") console.error(`[${username}] console:`, m.text());
-  });
-  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
-  expect(login.status()).toBe(200);
-  await page.goto("/");
-  await page.locator(".chat-app .tab-bar").waitFor();
-  await page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
-  const reject = page.getByRole("button", { name: "Reject non-essential" });
-  if (await reject.isVisible()) await reject.click();
-  return page;
-}
-
-/** From the All Users tab: the person's profile, then "Start Chat". */
-async function startChat(page: Page, name: string) {
-  await page.locator('[data-tab="users"]').click();
-  await page.locator(".sidebar-panel").getByRole("button", { name: new RegExp(name) }).click();
-  await page.getByRole("button", { name: "Start Chat" }).click();
-  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
-}
-
-async function openChat(page: Page, name: string) {
-  await page.locator('[data-tab="chats"]').click();
-  await page.locator(".sidebar-panel .row", { hasText: name }).click();
-  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
 }
 
 async function send(page: Page, name: string, text: string) {
@@ -77,29 +58,14 @@ async function send(page: Page, name: string, text: string) {
   await box.press("Enter");
 }
 
-async function openSettings(page: Page, section: RegExp) {
-  await page.locator('[data-tab="settings"]').click();
-  await page.locator(".settings-menu").getByRole("button", { name: section }).click();
-}
-
-/** The server's own database, read-only: what a moderator's console would see. */
-function readDb<T>(query: (db: Database) => T): T {
-  const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-  try {
-    return query(db);
-  } finally {
-    db.close();
-  }
-}
-
 const countMessages = (content: string) =>
-  readDb((db) => (db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get(content) as { n: number }).n);
+  readServerDb(suite.server, (db) => (db.query("SELECT count(*) AS n FROM messages WHERE content = ?").get(content) as { n: number }).n);
 const allowFrom = (username: string) =>
-  readDb((db) => (db.query("SELECT allow_from FROM users WHERE id = ?").get(id(username)) as { allow_from: string }).allow_from);
+  readServerDb(suite.server, (db) => (db.query("SELECT allow_from FROM users WHERE id = ?").get(id(username)) as { allow_from: string }).allow_from);
 const adultConfirmedAt = (username: string) =>
-  readDb((db) => (db.query("SELECT adult_confirmed_at FROM users WHERE id = ?").get(id(username)) as { adult_confirmed_at: number | null }).adult_confirmed_at);
+  readServerDb(suite.server, (db) => (db.query("SELECT adult_confirmed_at FROM users WHERE id = ?").get(id(username)) as { adult_confirmed_at: number | null }).adult_confirmed_at);
 const isBlocked = (blocker: string, blocked: string) =>
-  readDb((db) => db.query("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?").get(id(blocker), id(blocked)) !== null);
+  readServerDb(suite.server, (db) => db.query("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?").get(id(blocker), id(blocked)) !== null);
 
 interface ReportRow {
   id: number;
@@ -113,7 +79,7 @@ interface ReportRow {
   status: string;
 }
 const reportsOf = (reporter: string, reported: string) =>
-  readDb((db) => db.query("SELECT * FROM reports WHERE reporter_id = ? AND reported_id = ? ORDER BY id").all(id(reporter), id(reported)) as ReportRow[]);
+  readServerDb(suite.server, (db) => db.query("SELECT * FROM reports WHERE reporter_id = ? AND reported_id = ? ORDER BY id").all(id(reporter), id(reported)) as ReportRow[]);
 
 /** The element lies wholly inside the viewport (nothing cut off at a phone's edges). */
 async function expectInsideViewport(page: Page, selector: string) {
@@ -126,33 +92,12 @@ async function expectInsideViewport(page: Page, selector: string) {
   expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 0.5);
 }
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  for (const [username, name, gender] of [
-    ["alice", "Alice", "female"],
-    ["bob", "Bob", "male"],
-    ["carol", "Carol", "female"],
-    ["dave", "Dave", "male"],
-    ["erin", "Erin", "female"],
-    ["max", LONG_NAME, "female"],
-  ] as const) {
-    accounts.set(username, await registerAccount(server, username, name, { gender }));
-  }
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-});
-
 describe("Settings → Privacy", () => {
   let alice: Page;
   let dave: Page;
 
   test("Alice chooses 'People I have written to': saved at once, with a toast", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await openSettings(alice, /^Privacy/);
     await alice.getByRole("heading", { name: "Privacy" }).waitFor();
     const everyone = alice.getByRole("radio", { name: /^Everyone/ });
@@ -171,7 +116,7 @@ describe("Settings → Privacy", () => {
   });
 
   test("Dave, whom Alice never wrote to, is refused with the server's words; nothing reaches Alice", async () => {
-    dave = await open("dave");
+    dave = await suite.open("dave");
     await startChat(dave, "Alice");
     await send(dave, "Alice", "Hi Alice, I am Dave");
     const notice = dave.locator('.conversation-notice[role="alert"]');
@@ -179,8 +124,13 @@ describe("Settings → Privacy", () => {
     expect((await notice.textContent())?.trim()).toBe(REFUSAL);
     await screenshot(dave, "safety-privacy-refused");
 
+    // The server refused Dave's message before his notice showed, so a frame it sent Alice would
+    // have left before the Chats tab asks for its unread counts; her list is checked once that
+    // answer is drawn.
+    const chats = alice.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/api/messages/unread/"));
     await alice.locator('[data-tab="chats"]').click();
-    await Bun.sleep(500);
+    await (await chats).finished();
+    await pageSettled(alice);
     expect(await alice.locator(".sidebar-panel .row", { hasText: "Dave" }).count()).toBe(0);
     expect(await alice.locator('[data-tab="chats"] .badge').count()).toBe(0);
     expect(countMessages("Hi Alice, I am Dave")).toBe(0);
@@ -214,18 +164,18 @@ describe("Settings → Privacy", () => {
 
 describe("reporting a single message", () => {
   test("Alice reports Bob's message from its menu; the report names that message", async () => {
-    const bob = await open("bob");
+    const bob = await suite.open("bob");
     await startChat(bob, "Alice");
     await send(bob, "Alice", "Nice to meet you");
     await send(bob, "Alice", "Send me your number or else");
     await bob.locator(".message-row.is-own .message-text", { hasText: "Send me your number or else" }).waitFor();
 
-    const alice = await open("alice");
+    const alice = await suite.open("alice");
     await openChat(alice, "Bob");
     const row = alice.locator(".message-row:not(.is-own)", { hasText: "Send me your number or else" });
     await row.waitFor();
     const messageId = Number(await row.getAttribute("data-message-id"));
-    const stored = readDb((db) => db.query("SELECT id FROM messages WHERE content = ?").get("Send me your number or else") as { id: number });
+    const stored = readServerDb(suite.server, (db) => db.query("SELECT id FROM messages WHERE content = ?").get("Send me your number or else") as { id: number });
     expect(messageId).toBe(stored.id);
 
     await row.hover();
@@ -264,7 +214,7 @@ describe("Block and Report from a profile", () => {
   let alice: Page;
 
   test("Alice blocks Carol from her profile (confirmed), then unblocks her", async () => {
-    alice = await open("alice");
+    alice = await suite.open("alice");
     await alice.locator('[data-tab="users"]').click();
     await alice.locator(".sidebar-panel").getByRole("button", { name: /Carol/ }).click();
     const profile = alice.locator("section.profile-view");
@@ -313,7 +263,7 @@ describe("Block and Report from a profile", () => {
 describe("the 18+ gate for an account made before the rule", () => {
   test("Start on the Video Chat tab asks first; Cancel records nothing, Confirm records it and starts", async () => {
     // As if Erin had registered before the 18+ box existed.
-    const db = new Database(join(server.dataDir, "chat.sqlite"));
+    const db = new Database(join(suite.server.dataDir, "chat.sqlite"));
     try {
       db.query("UPDATE users SET adult_confirmed_at = NULL WHERE id = ?").run(id("erin"));
     } finally {
@@ -321,10 +271,9 @@ describe("the 18+ gate for an account made before the rule", () => {
     }
     expect(adultConfirmedAt("erin")).toBeNull();
 
-    const erin = await open("erin", { ...DESKTOP, permissions: ["camera", "microphone"] });
-    await erin.locator('[data-tab="video"]').click();
+    const erin = await suite.open("erin", { camera: true });
+    await openVideoTab(erin);
     const roulette = erin.locator("section.roulette");
-    await roulette.waitFor();
     const start = roulette.getByRole("button", { name: "Start Video Chat" });
     await erin.waitForFunction(() => {
       const button = [...document.querySelectorAll<HTMLButtonElement>("section.roulette button")].find((b) => b.textContent?.includes("Start Video Chat"));
@@ -342,7 +291,7 @@ describe("the 18+ gate for an account made before the rule", () => {
 
     await modal.getByRole("button", { name: "Cancel" }).click();
     await modal.waitFor({ state: "detached" });
-    await Bun.sleep(300);
+    await pageSettled(erin);
     expect(await roulette.getAttribute("data-status")).toBe("disconnected");
     expect(adultConfirmedAt("erin")).toBeNull();
 
@@ -375,7 +324,7 @@ describe("the 18+ gate for an account made before the rule", () => {
 
 describe("the phone layout at 375 px", () => {
   test("the chat header's menu and the report dialog fit the screen", async () => {
-    const alice = await open("alice", MOBILE);
+    const alice = await suite.open("alice", { context: MOBILE });
     await openChat(alice, "Bob");
     await alice.getByRole("button", { name: "More options for Bob" }).click();
     await alice.getByRole("menu").waitFor();
@@ -395,13 +344,13 @@ describe("the phone layout at 375 px", () => {
   });
 
   test("a message's menu opens whole, inside the conversation, even on the last message", async () => {
-    const alice = contexts.at(-1)?.pages()[0];
-    if (!alice) throw new Error("no phone page");
+    const alice = await suite.open("alice", { context: MOBILE });
+    await openChat(alice, "Bob");
     const row = alice.locator(".message-row:not(.is-own)", { hasText: "Send me your number or else" });
     await row.getByRole("button", { name: "Message options" }).click();
     const popup = row.locator(".menu-popup");
     await popup.waitFor();
-    await alice.waitForTimeout(200);
+    await animationsDone(alice, ".message-menu .menu-popup");
     await screenshot(alice, "safety-mobile-message-menu");
     // Wholly visible: inside the screen and inside the scrolling message list (nothing clipped).
     await expectInsideViewport(alice, ".message-menu .menu-popup");
@@ -425,7 +374,7 @@ describe("the phone layout at 375 px", () => {
       });
       expect(response.status).toBe(201);
     }
-    const alice = await open("alice", MOBILE);
+    const alice = await suite.open("alice", { context: MOBILE });
     await openSettings(alice, /^Blocked people/);
     await alice.getByRole("heading", { name: "Blocked people" }).waitFor();
     const rows = alice.locator(".blocked-row");
@@ -438,7 +387,7 @@ describe("the phone layout at 375 px", () => {
       expect(box).not.toBeNull();
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
     }
-    await alice.waitForTimeout(300); // let the tab colours finish their transition
+    await animationsDone(alice, ".tab-bar"); // the tab colours' transition
     await screenshot(alice, "safety-mobile-blocked-list");
 
     await alice.getByRole("button", { name: "Unblock Dave" }).click();

@@ -4,24 +4,33 @@
 // reported roulette partner leaves a stored report with a real JPEG still, and a blocked one is
 // gone at once; an incoming call does not start the callee's camera before Accept, and Report in
 // a call stores a still too. Screenshots go to tests/e2e/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser } from "./support/browser.ts";
+import type { Page } from "playwright-core";
+import { registerAccount } from "./support/accounts.ts";
+import { openVideoTab, pageSettled, startChat, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { readServerDb } from "./support/data.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 const WAIT = { timeout: 15_000 };
 
-const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
-  registerAccount(server, username, name, { gender, age: 29, country_code: code, country_name: country });
+const suite = browserSuite({
+  setup: async (server) => {
+    const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
+      registerAccount(server, username, name, { gender, age: 29, country_code: code, country_name: country });
+    await register("gina", "Gina", "female", ["ES", "Spain"]);
+    await register("hank", "Hank", "male", ["CA", "Canada"]);
+    await register("ivy", "Ivy", "female", ["NL", "Netherlands"]);
+    await register("jack", "Jack", "male", ["SE", "Sweden"]);
+    await register("kate", "Kate", "female", ["PT", "Portugal"]);
+    await register("leo", "Leo", "male", ["IE", "Ireland"]);
+  },
+  open: { camera: true, dismissDialogs: true, ...WAIT },
+});
 
 /** Counts getUserMedia calls in the page, from before any of its scripts run. */
 function countCameraRequests() {
@@ -35,36 +44,22 @@ function countCameraRequests() {
   };
 }
 
-/** A signed-in chat page whose context may use the fake camera and microphone. */
-async function open(username: string, options: { countCamera?: boolean } = {}): Promise<Page> {
-  const page = await openSignedIn(browser, server, username, {
-    context: { ...DESKTOP, permissions: ["camera", "microphone"] },
-    initScript: options.countCamera ? countCameraRequests : undefined,
-    dismissDialogs: true,
-    ...WAIT,
-  });
-  contexts.push(page.context());
-  return page;
-}
-
 const roulette = (page: Page) => page.locator("section.roulette");
 const button = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
 const chatBox = (page: Page) => roulette(page).getByRole("textbox", { name: "Message to the stranger" });
 const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
 
-async function waitForStatus(page: Page, wanted: string) {
-  await page.waitForFunction((s) => document.querySelector("section.roulette")?.getAttribute("data-status") === s, wanted, WAIT);
-}
+const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 
 /** Both press Start on the Video Chat tab and wait until each sees the other's video. */
 async function pair(a: Page, b: Page) {
   for (const page of [a, b]) {
-    await page.locator('[data-tab="video"]').click();
+    if ((await roulette(page).count()) === 0) await openVideoTab(page, WAIT.timeout);
     await button(page, "Start Video Chat").click();
   }
   for (const page of [a, b]) {
     await waitForStatus(page, "connected");
-    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Partner's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
+    await videoPlays(page, `video[aria-label="Partner's video"]`, WAIT.timeout);
   }
 }
 
@@ -79,22 +74,19 @@ interface StoredReport {
 
 /** The reports as the server stored them, straight from its SQLite file. */
 function storedReports(): StoredReport[] {
-  const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-  try {
-    return db
+  return readServerDb(suite.server, (db) =>
+    db
       .query<StoredReport, []>(
         `SELECT r1.username AS reporter, r2.username AS reported, context, reason, roulette_id, evidence_path
          FROM reports JOIN users r1 ON r1.id = reporter_id JOIN users r2 ON r2.id = reported_id ORDER BY reports.id`,
       )
-      .all();
-  } finally {
-    db.close();
-  }
+      .all(),
+  );
 }
 
 /** The still is a real JPEG of the fake camera's frame, at most 640 px on its longest side. */
 async function expectJpegStill(path: string | null) {
-  const still = readFileSync(join(server.dataDir, path ?? "missing"));
+  const still = readFileSync(join(suite.server.dataDir, path ?? "missing"));
   const meta = await sharp(still).metadata();
   expect(meta.format).toBe("jpeg");
   expect(meta.width ?? 0).toBeGreaterThan(0);
@@ -107,30 +99,13 @@ async function expectJpegStill(path: string | null) {
 const lines = (page: Page) =>
   roulette(page).locator(".roulette-line").evaluateAll((items) => items.map((i) => `${i.classList.contains("is-mine") ? "mine" : "theirs"}:${i.textContent?.replace(/^(You|Stranger): /, "")}`));
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await register("gina", "Gina", "female", ["ES", "Spain"]);
-  await register("hank", "Hank", "male", ["CA", "Canada"]);
-  await register("ivy", "Ivy", "female", ["NL", "Netherlands"]);
-  await register("jack", "Jack", "male", ["SE", "Sweden"]);
-  await register("kate", "Kate", "female", ["PT", "Portugal"]);
-  await register("leo", "Leo", "male", ["IE", "Ireland"]);
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-});
-
 describe("Video Roulette among strangers", () => {
   let gina: Page;
   let hank: Page;
 
   test("two people in roulette exchange text messages under the videos", async () => {
-    gina = await open("gina");
-    hank = await open("hank");
+    gina = await suite.open("gina");
+    hank = await suite.open("hank");
     await pair(gina, hank);
     expect(await roulette(gina).locator(".roulette-partner strong").textContent()).toBe("Stranger");
     expect(await roulette(gina).textContent()).not.toContain("Hank");
@@ -151,8 +126,12 @@ describe("Video Roulette among strangers", () => {
   test("Keep in touch pressed by one reveals nothing to the other; pressed by both opens a chat with the real name", async () => {
     await button(gina, "Keep in touch").click();
     await button(gina, "Waiting for the stranger to choose too").waitFor(WAIT);
-    // Hank's screen gives nothing away, however long he looks.
-    await Bun.sleep(1000);
+    // Hank's screen gives nothing away. A line Gina writes after pressing reaches Hank through
+    // the server after anything her press made it send him, so once he has it, he has seen all.
+    await chatBox(gina).fill("Still there?");
+    await chatBox(gina).press("Enter");
+    await roulette(hank).locator(".roulette-line.is-theirs", { hasText: "Still there?" }).waitFor(WAIT);
+    await pageSettled(hank);
     expect(await button(hank, "Keep in touch").getAttribute("aria-pressed")).toBe("false");
     expect(await hank.locator("body").textContent()).not.toContain("Gina");
     expect(await hank.getByText("Waiting for the stranger").count()).toBe(0);
@@ -188,39 +167,36 @@ describe("Video Roulette among strangers", () => {
   });
 
   test("Block on the stranger's video ends the pair at once and stores the block", async () => {
-    const kate = await open("kate");
-    const leo = await open("leo");
+    const kate = await suite.open("kate");
+    const leo = await suite.open("leo");
     await pair(kate, leo);
     await roulette(kate).getByRole("button", { name: "Block" }).click();
     await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
     await waitForStatus(kate, "searching");
     await waitForStatus(leo, "searching");
-    // A stranger's block is kept apart from named blocks (issue 18): it names nobody to either side.
-    const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-    const blocked = (table: string) =>
+    // A stranger block lives apart from named blocks (issue 18): its own table, none named.
+    const blocksIn = (db: Database, table: string) =>
       db
         .query<{ blocker: string; blocked: string }, []>(
           `SELECT u1.username AS blocker, u2.username AS blocked FROM ${table} JOIN users u1 ON u1.id = blocker_id JOIN users u2 ON u2.id = blocked_id`,
         )
         .all();
-    const strangers = blocked("roulette_blocks");
-    const named = blocked("blocks");
-    db.close();
-    expect(strangers).toEqual([{ blocker: "kate", blocked: "leo" }]);
-    expect(named).toEqual([]);
+    const [strangerBlocks, namedBlocks] = readServerDb(suite.server, (db) => [blocksIn(db, "roulette_blocks"), blocksIn(db, "blocks")]);
+    expect(strangerBlocks).toEqual([{ blocker: "kate", blocked: "leo" }]);
+    expect(namedBlocks).toEqual([]);
   });
 });
 
 describe("consent before the camera", () => {
   test("an incoming call does not start the callee's camera before Accept", async () => {
-    const ivy = await open("ivy");
-    const jack = await open("jack", { countCamera: true });
-    await ivy.locator(".sidebar-panel").getByRole("button", { name: /Jack/ }).first().click();
-    await ivy.getByRole("button", { name: "Start Chat" }).click();
+    const ivy = await suite.open("ivy");
+    const jack = await suite.open("jack", { initScript: countCameraRequests });
+    await startChat(ivy, "Jack");
     await ivy.getByRole("button", { name: "Video call Jack" }).click();
 
+    // The ringing screen is drawn, with its effects run: a camera it asked for would be counted.
     await overlay(jack).getByText("is calling...").waitFor(WAIT);
-    await Bun.sleep(1500);
+    await pageSettled(jack);
     const requests = () => jack.evaluate(() => (window as unknown as { cameraRequests: number }).cameraRequests);
     expect(await requests()).toBe(0);
     expect(await overlay(jack).locator("video").count()).toBe(0);

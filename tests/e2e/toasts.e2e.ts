@@ -3,28 +3,20 @@
 // already open (the saved selection), and every animation frame until the toast has gone compares
 // each toast's box with the header's buttons, and asks the page what a click at each button's
 // centre would reach. At 1280 and 375 px.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { animationsDone } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite } from "./support/suite.ts";
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 let bobId = 0;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  bobId = (await registerAccount(server, "bob", "Bob", { gender: "male", age: 34 })).user.id;
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async (server) => {
+    bobId = (await registerAccount(server, "bob", "Bob", { gender: "male", age: 34 })).user.id;
+  },
+  closeAfterEach: true,
 });
 
 interface Overlap {
@@ -87,10 +79,9 @@ function sampler(selectedUserId: number) {
   requestAnimationFrame(tick);
 }
 
-async function guestWithChatOpen(size: object): Promise<Page> {
-  const context = await browser.newContext({ ...size, baseURL: server.url });
-  contexts.push(context);
-  await context.addCookies([{ name: "consent", value: "necessary", url: server.url }]);
+async function guestWithChatOpen(size: typeof DESKTOP | typeof MOBILE): Promise<Page> {
+  const context = await suite.newContext(size);
+  await context.addCookies([{ name: "consent", value: "necessary", url: suite.server.url }]);
   await context.addInitScript(sampler, bobId);
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error("[guest] page error:", error.message));
@@ -111,7 +102,7 @@ for (const [label, size] of [
     test("the guest welcome toast never covers the chat header's buttons, while it shows or while it leaves", async () => {
       const page = await guestWithChatOpen(size);
       await page.getByText("You are chatting as a guest").waitFor();
-      await page.waitForTimeout(600);
+      await animationsDone(page, "[data-rht-toaster]");
       await screenshot(page, "toast-welcome-over-chat");
       await page.waitForFunction(() => (window as unknown as { __toasts: Sampled }).__toasts.gone, null, { timeout: 15_000 });
       const record = await page.evaluate(() => (window as unknown as { __toasts: Sampled }).__toasts);
@@ -120,7 +111,6 @@ for (const [label, size] of [
       expect(record.overlaps.slice(0, 5)).toEqual([]);
       // And the call button takes a click at once.
       await page.getByRole("button", { name: "Video call Bob" }).click({ trial: true, timeout: 1000 });
-      await page.context().close();
     }, 60_000);
   });
 }

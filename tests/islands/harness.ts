@@ -10,6 +10,7 @@ import { createStore } from "../../islands/lib/store.ts";
 import type { OwnUser } from "../../islands/lib/types.ts";
 import { me, message } from "./fixtures.ts";
 import { reactRoot, registerDom, unregisterDom } from "../support/dom.ts";
+import { wait } from "./waits.ts";
 
 type Route = (init: RequestInit | undefined, path: string) => unknown;
 
@@ -59,7 +60,7 @@ export function harness(routes: Record<string, Route> = {}, user: OwnUser = me()
   return { controller, calls, sent, toasts, routes: table, socket };
 }
 
-export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { wait };
 
 /**
  * For a file that renders chat components: happy-dom until the file ends, one React root,

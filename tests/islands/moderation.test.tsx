@@ -15,10 +15,9 @@ import ModerationLayer from "../../islands/moderation/ModerationLayer.tsx";
 import { banEnd } from "../../islands/moderation/texts.ts";
 import { me, message, user } from "./fixtures.ts";
 import { chatDom, emitter, harness, json, settle, text } from "./harness.ts";
+import { button } from "./queries.ts";
 
 const { dom, render } = chatDom();
-const button = (root: ParentNode, label: string) =>
-  Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label) ?? null;
 
 /** Handlers render, so each event runs inside act(). */
 const actEmitter = () => emitter((run) => act(run));

@@ -11,6 +11,7 @@ import { rules } from "../../islands/enhance/auth-rules.ts";
 import { nameMessages } from "../../src/users/names/rules.ts";
 import { me } from "./fixtures.ts";
 import { chatDom, harness, json, settle } from "./harness.ts";
+import { button } from "./queries.ts";
 
 const { render } = chatDom();
 
@@ -19,8 +20,6 @@ const typeInto = (input: HTMLInputElement, value: string) =>
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, value);
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
-const button = (root: ParentNode, label: string) =>
-  Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label) ?? null;
 const nameInput = (root: ParentNode) => root.querySelector("input") as HTMLInputElement;
 const described = (input: HTMLInputElement) => document.getElementById(input.getAttribute("aria-describedby") ?? "")?.textContent ?? "";
 

@@ -8,6 +8,7 @@ import SettingsSidebar from "../../islands/chat/SettingsSidebar.tsx";
 import NudityBlurSetting from "../../islands/safety/NudityBlurSetting.tsx";
 import { me } from "./fixtures.ts";
 import { chatDom, harness, settle, text } from "./harness.ts";
+import { button } from "./queries.ts";
 
 const { render } = chatDom();
 
@@ -17,7 +18,6 @@ const click = (el: Element | null | undefined) =>
     if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
     el.click();
   });
-const button = (root: ParentNode, label: string) => Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label) ?? null;
 const checkbox = (root: ParentNode) => root.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
 
 /** A scripted PUT /api/users/nudity-blur that records each body it got. */

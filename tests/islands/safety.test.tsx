@@ -18,6 +18,7 @@ import ReportDialog, { REPORT_THANKS, type ReportTarget } from "../../islands/sa
 import SafetyDialogs from "../../islands/safety/SafetyDialogs.tsx";
 import { me, message, user } from "./fixtures.ts";
 import { chatDom, harness, json, settle, text, wait } from "./harness.ts";
+import { button } from "./queries.ts";
 
 const { render } = chatDom();
 
@@ -28,8 +29,6 @@ const click = (el: Element | null | undefined) =>
     if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
     el.click();
   });
-const button = (root: ParentNode, label: string) =>
-  Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label || b.getAttribute("aria-label") === label) ?? null;
 const typeInto = (area: HTMLTextAreaElement, value: string) =>
   act(async () => {
     Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, value);

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { RealtimeClient, reconnectDelay, type ConnectionStatus, type SocketLike } from "../../islands/lib/socket.ts";
+import { until, wait } from "./waits.ts";
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Timers fire in the order they fall due, however late a loaded machine runs them: `await wait(10)`
+// right after something that sets a 1 ms retry ends after that retry, so a check that nothing
+// more happened is ordered behind it. What the client's own interval or timeout makes happen
+// is waited for with `until`.
 
 /** A socket the test opens, closes and talks through by hand. */
 class FakeSocket implements SocketLike {
@@ -61,7 +65,7 @@ describe("reconnect schedule", () => {
     c.connect();
     const started: number[] = [];
     for (let i = 0; i < 4; i++) {
-      while (sockets.length <= i) await wait(1);
+      await until(() => sockets.length > i, `attempt ${i + 1}`);
       started.push(performance.now());
       sockets[i]!.fail();
     }
@@ -88,8 +92,7 @@ describe("reconnect schedule", () => {
   test("a socket that does not open within the connect timeout is dropped and retried", async () => {
     const { c, sockets } = client({ connectTimeoutMs: 10, baseDelayMs: 1 });
     c.connect();
-    await wait(30);
-    expect(sockets.length).toBeGreaterThanOrEqual(2);
+    await until(() => sockets.length >= 2, "a second attempt");
     expect(sockets[0]!.readyState).toBe(3);
     c.disconnect();
   });
@@ -191,8 +194,11 @@ describe("frames", () => {
     const { c, sockets } = client({ pingIntervalMs: 5 });
     c.connect();
     sockets[0]!.open();
-    await wait(18);
+    const pings = () => sockets[0]!.frames().filter((f) => f.event === "ping").length;
+    await until(() => pings() >= 2, "two pings");
     c.disconnect();
-    expect(sockets[0]!.frames().filter((f) => f.event === "ping").length).toBeGreaterThanOrEqual(2);
+    const sent = sockets[0]!.sent.length;
+    await wait(20);
+    expect(sockets[0]!.sent.length).toBe(sent);
   });
 });

@@ -3,19 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { connectPeer, peerClosed, peerFrame } from "../../src/peerjs/connection.ts";
 import { DEFAULT_PEER_OPTIONS, type PeerOptions } from "../../src/peerjs/options.ts";
-import { PeerRegistry, type PeerOwner, type PeerSocket } from "../../src/peerjs/registry.ts";
-
-class FakeSocket implements PeerSocket {
-  sent: unknown[] = [];
-  closed = false;
-  send(text: string): boolean {
-    this.sent.push(JSON.parse(text));
-    return !this.closed;
-  }
-  close(): void {
-    this.closed = true;
-  }
-}
+import { PeerRegistry, type PeerOwner } from "../../src/peerjs/registry.ts";
+import { FakeSocket } from "./fake-socket.ts";
 
 let ids = 0;
 

@@ -77,3 +77,23 @@ export async function closeOf(socket: PeerTestSocket, timeoutMs = 2000): Promise
   const timeout = Bun.sleep(timeoutMs).then(() => "open");
   return Promise.race([socket.closed.then((c) => `closed ${c.code}`), timeout]);
 }
+
+let marks = 0;
+
+/**
+ * Sends a CANDIDATE to the socket's own peer id and waits for it to come back: the server handles
+ * a socket's frames and writes to it in order, so by then it has handled everything the socket
+ * sent before, and every frame it wrote to the socket before has arrived. Returns those frames.
+ * A "nothing arrives" check ends here instead of on a guessed wait.
+ */
+export async function roundTrip(socket: PeerTestSocket, ownId: string, timeoutMs = 10_000): Promise<string[]> {
+  const mark = `mark-${++marks}`;
+  if (!(await socket.opened)) throw new Error("the socket closed before it could mark");
+  socket.send({ type: "CANDIDATE", dst: ownId, payload: { mark } });
+  const before: string[] = [];
+  for (;;) {
+    const text = await socket.next(timeoutMs);
+    if (text.includes(`"${mark}"`)) return before;
+    before.push(text);
+  }
+}

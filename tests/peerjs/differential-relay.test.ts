@@ -61,7 +61,7 @@ describe("relaying, as peer 1.0.2 does it", () => {
         await t.quiet("alice", alice, 3 * TIMINGS.cleanupIntervalMs);
         const dave = t.open("dave");
         await t.frame("dave", dave);
-        await t.quiet("dave", dave);
+        await t.quietBeforeMarker("dave", "dave", dave);
       },
       [`alice ${OPEN}`, 'alice <- {"type":"EXPIRE","src":"dave","dst":"alice"}', "alice silent", `dave ${OPEN}`, "dave silent"],
     ));
@@ -77,7 +77,7 @@ describe("relaying, as peer 1.0.2 does it", () => {
         await t.quiet("alice", alice, TIMINGS.expireTimeoutMs + 3 * TIMINGS.cleanupIntervalMs);
         const erin = t.open("erin");
         await t.frame("erin", erin);
-        await t.quiet("erin", erin);
+        await t.quietBeforeMarker("erin", "erin", erin);
       },
       [`alice ${OPEN}`, `bob ${OPEN}`, 'bob <- {"type":"LEAVE","src":"alice","dst":"bob"}', "alice silent", `erin ${OPEN}`, "erin silent"],
     ));
@@ -89,7 +89,7 @@ describe("relaying, as peer 1.0.2 does it", () => {
         await t.frame("alice", alice);
         for (const frame of [{ type: "HEARTBEAT" }, { type: "OPEN" }, { type: "NOPE", dst: t.id("alice") }, "hello", "{bad", "123", "null", "[1]", '"s"'])
           alice.send(frame);
-        await t.quiet("alice", alice, 200);
+        await t.quietBeforeMarker("alice", "alice", alice);
         t.state("alice", alice);
       },
       [`alice ${OPEN}`, "alice silent", "alice open"],

@@ -16,7 +16,7 @@ describe("connecting, as peer 1.0.2 answers it", () => {
       async (t) => {
         const alice = t.open("alice");
         await t.frame("alice", alice);
-        await t.quiet("alice", alice);
+        await t.quietBeforeMarker("alice", "alice", alice);
       },
       [`alice ${OPEN}`, "alice silent"],
     ));
@@ -78,7 +78,7 @@ describe("connecting, as peer 1.0.2 answers it", () => {
         const first = t.open("alice", "same");
         await t.frame("first", first);
         const second = t.open("alice", "same");
-        await t.quiet("second", second);
+        await t.quietBeforeMarker("second", "alice", second);
         const bob = t.open("bob");
         await t.frame("bob", bob);
         bob.send({ type: "CANDIDATE", dst: t.id("alice"), payload: { c: 1 } });
@@ -94,15 +94,19 @@ describe("connecting, as peer 1.0.2 answers it", () => {
       ],
     ));
 
-  test("a LEAVE addressed to nobody frees the sender's id at once", () =>
+  test("a LEAVE addressed to nobody frees the sender's id, though its socket stays open and sends HEARTBEATs", () =>
     compare(
       async (t) => {
         const alice = t.open("alice", "first");
         await t.frame("alice", alice);
         alice.send({ type: "LEAVE" });
-        await Bun.sleep(100);
-        const again = t.open("alice", "second");
-        await t.frame("again", again);
+        // Kept alive, so that only the LEAVE can free the id, never the silence sweep.
+        const beat = setInterval(() => alice.send({ type: "HEARTBEAT" }), 200);
+        try {
+          await t.reopen("again", "alice", "second");
+        } finally {
+          clearInterval(beat);
+        }
       },
       [`alice ${OPEN}`, `again ${OPEN}`],
     ));
@@ -114,9 +118,8 @@ describe("connecting, as peer 1.0.2 answers it", () => {
         await t.frame("alice", alice);
         alice.close();
         await alice.closed;
-        await Bun.sleep(100);
-        const again = t.open("alice", "second");
-        await t.frame("again", again);
+        // Within the alive timeout, so that the close freed it and not the silence sweep.
+        await t.reopen("again", "alice", "second", TIMINGS.aliveTimeoutMs);
       },
       [`alice ${OPEN}`, `again ${OPEN}`],
     ));

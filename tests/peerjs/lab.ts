@@ -17,6 +17,7 @@ export interface Query {
 }
 
 let runs = 0;
+let markers = 0;
 
 export class Transcript {
   readonly lines: string[] = [];
@@ -61,7 +62,62 @@ export class Transcript {
     }
   }
 
-  /** Writes down every frame arriving within `ms`, or that none did. */
+  /**
+   * Opens `name` again and again until the server has let go of the id (an earlier holder left
+   * or closed), then writes down that socket's first frame as `who`'s. Attempts that meet
+   * ID-TAKEN are closed and not written down: only the end state is compared, not how fast a
+   * loaded machine got there. After `timeoutMs` it writes down that the id stayed taken.
+   */
+  async reopen(who: string, name: string, token = "tok", timeoutMs = 10_000): Promise<PeerTestSocket | null> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const socket = this.open(name, token);
+      let text: string;
+      try {
+        text = await socket.next(Math.max(1, deadline - Date.now()));
+      } catch {
+        break;
+      }
+      if (!text.includes('"ID-TAKEN"')) {
+        this.lines.push(`${who} <- ${this.clean(text)}`);
+        return socket;
+      }
+      socket.close();
+      await closeOf(socket);
+    }
+    this.lines.push(`${who}: ${name}'s id still taken after ${timeoutMs} ms`);
+    return null;
+  }
+
+  /**
+   * Writes down every frame that arrives before a marker the socket sends itself (a CANDIDATE to
+   * its own id, which the server relays back in order), or that none did. For a socket that holds
+   * `name`'s id; one that does not would never get the marker back.
+   */
+  async quietBeforeMarker(who: string, name: string, socket: PeerTestSocket, timeoutMs = 10_000): Promise<void> {
+    const marker = `marker-${++markers}`;
+    if (!(await socket.opened)) {
+      this.lines.push(`${who} closed before it could mark`);
+      return;
+    }
+    socket.send({ type: "CANDIDATE", dst: this.id(name), payload: { marker } });
+    const frames: string[] = [];
+    for (;;) {
+      let text: string;
+      try {
+        text = await socket.next(timeoutMs);
+      } catch {
+        frames.push(`(no marker back within ${timeoutMs} ms)`);
+        break;
+      }
+      if (text.includes(`"${marker}"`)) break;
+      frames.push(text);
+    }
+    if (frames.length === 0) this.lines.push(`${who} silent`);
+    for (const text of frames) this.lines.push(`${who} <- ${this.clean(text)}`);
+  }
+
+  /** Writes down every frame arriving within `ms`, or that none did (for a socket that cannot mark). */
   async quiet(who: string, socket: PeerTestSocket, ms = 150): Promise<void> {
     const frames = await socket.drain(ms);
     if (frames.length === 0) this.lines.push(`${who} silent`);

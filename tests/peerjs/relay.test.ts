@@ -5,22 +5,9 @@ import { connectPeer, peerClosed, peerFrame } from "../../src/peerjs/connection.
 import { expireQueued, relay } from "../../src/peerjs/messages.ts";
 import { DEFAULT_PEER_OPTIONS } from "../../src/peerjs/options.ts";
 import { parseClientMessage } from "../../src/peerjs/protocol.ts";
-import { PeerRegistry, type PeerSocket } from "../../src/peerjs/registry.ts";
+import { PeerRegistry } from "../../src/peerjs/registry.ts";
 import { dropSilent, startSweeps } from "../../src/peerjs/sweeps.ts";
-
-class FakeSocket implements PeerSocket {
-  sent: unknown[] = [];
-  closed = false;
-  constructor(private readonly alive = true) {}
-  send(text: string): boolean {
-    if (!this.alive || this.closed) return false;
-    this.sent.push(JSON.parse(text));
-    return true;
-  }
-  close(): void {
-    this.closed = true;
-  }
-}
+import { FakeSocket } from "./fake-socket.ts";
 
 /** A user's own session and address, so that no test here meets the caps by accident. */
 const ownerOf = (userId: number) => ({ userId, sessionId: `s${userId}`, address: `10.0.0.${userId}` });

@@ -1,10 +1,11 @@
 // Video Roulette among strangers (issue 7): the pairing's text chat, "Keep in touch" that only
 // the presser sees, leaving a partner to report them, and searches the server refuses.
-import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { RouletteSession } from "../../islands/roulette/roulette-session.ts";
 import { ROULETTE_TEXT_MAX, rouletteReducer, initialRouletteState, type RouletteAction } from "../../islands/roulette/roulette-state.ts";
 import type { PublicUser } from "../../src/realtime/protocol.ts";
 import { FakeSocket, fakeStream } from "../calls/fakes.ts";
+import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
 import { partner, rtcFactory } from "./fakes.ts";
 
 function setup() {
@@ -44,9 +45,7 @@ const bob: PublicUser = {
 };
 
 afterEach(() => jest.useRealTimers());
-const quiet = [spyOn(console, "error")];
-beforeAll(() => quiet.forEach((spy) => spy.mockImplementation(() => {})));
-afterAll(() => quiet.forEach((spy) => spy.mockRestore()));
+failOnUnexpectedConsole();
 
 describe("the text chat", () => {
   test("sends trimmed text to the pairing's id and lists it as mine, the stranger's as theirs", async () => {
@@ -165,8 +164,12 @@ describe("a refused search", () => {
   test("a timed-out answer is only logged and the search goes on", async () => {
     const t = setup();
     t.socket.refusals.set("roulette_search", { code: "timeout", message: "No answer" });
-    await t.session.start();
-    await tick();
+    await expectLogged("error", "Roulette: the search was not accepted AckError: No answer", async () => {
+      await t.session.start();
+      await tick();
+    });
     expect(t.state()).toMatchObject({ status: "searching", error: null });
+    expect(t.local.tracks.every((tr) => tr.readyState === "live")).toBe(true);
+    expect(t.socket.eventsNamed("roulette_stop_search")).toEqual([]);
   });
 });

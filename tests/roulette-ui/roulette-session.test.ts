@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { RouletteSession } from "../../islands/roulette/roulette-session.ts";
 import { FakeSocket, fakeStream } from "../calls/fakes.ts";
+import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
 import { partner, rtcFactory } from "./fakes.ts";
 
 function setup(getUserMedia?: (() => Promise<MediaStream>) | null, rtcOptions: { failOffer?: boolean } = {}) {
@@ -39,11 +40,9 @@ async function connected(shouldCreateOffer = true) {
 }
 
 afterEach(() => jest.useRealTimers());
+failOnUnexpectedConsole();
 
 // The session logs the failures these tests provoke on purpose.
-const quiet = [spyOn(console, "warn"), spyOn(console, "error")];
-beforeAll(() => quiet.forEach((spy) => spy.mockImplementation(() => {})));
-afterAll(() => quiet.forEach((spy) => spy.mockRestore()));
 
 describe("Start", () => {
   test("opens the camera, searches with the user id and the filters, and retries every 30 s", async () => {
@@ -123,8 +122,10 @@ describe("pairing", () => {
     const t = await searching();
     t.socket.emit("roulette_offer", { offer: { type: "offer", sdp: "o" }, partnerId: "pair-9" });
     expect(t.status()).toBe("searching");
-    jest.advanceTimersByTime(1000);
-    await tick();
+    await expectLogged("error", "Roulette: Failed to process connection offer Error: no peer connection for the offer", async () => {
+      jest.advanceTimersByTime(1000);
+      await tick();
+    });
     expect(t.state().error).toBe("Failed to process connection offer");
     expect(t.status()).toBe("disconnected");
   });
@@ -132,8 +133,10 @@ describe("pairing", () => {
   test("a failed offer ends with 'Failed to establish connection' and leaves the queue", async () => {
     const t = setup(undefined, { failOffer: true });
     await t.session.start();
-    t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer: true });
-    await tick();
+    await expectLogged("error", "Roulette: Failed to establish connection Error: no offer", async () => {
+      t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer: true });
+      await tick();
+    });
     expect([t.status(), t.state().error]).toEqual(["disconnected", "Failed to establish connection"]);
     expect(t.socket.eventsNamed("roulette_stop_search")).toEqual([{ userId: 7 }]);
     expect(t.rtc.made[0]?.closed).toBe(true);

@@ -55,16 +55,28 @@ export interface OpenOptions {
   timeout?: number;
   /** Waits for more of the chat screen before the cookie banner is answered. */
   ready?: (page: Page) => Promise<void>;
+  /** Lets the context use the fake camera and microphone. */
+  camera?: boolean;
+  /** Waits until the sidebar's first list has replaced its skeleton rows. */
+  listLoaded?: boolean;
+  /** Every wait of the page (locator actions, waitFor...) gets this timeout. */
+  defaultTimeout?: number;
 }
+
+/** The sidebar's first list has replaced its skeleton rows. */
+export const listLoaded = (page: Page) => page.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
 
 /**
  * A new browser context signed in as `username` (the login call sets the session cookie) on the
  * chat screen, with the cookie banner answered. Close it with `page.context().close()`.
  */
 export async function openSignedIn(browser: Browser, server: Pick<RunningServer, "url">, username: string, options: OpenOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ ...(options.context ?? DESKTOP), baseURL: server.url });
+  const size: BrowserContextOptions = options.context ?? DESKTOP;
+  const permissions = options.camera ? [...(size.permissions ?? []), "camera", "microphone"] : size.permissions;
+  const context = await browser.newContext({ ...size, permissions, baseURL: server.url });
   if (options.initScript) await context.addInitScript(options.initScript);
   const page = await context.newPage();
+  if (options.defaultTimeout) page.setDefaultTimeout(options.defaultTimeout);
   page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));
   if (options.logConsoleErrors) {
     page.on("console", (m) => {
@@ -81,6 +93,7 @@ export async function openSignedIn(browser: Browser, server: Pick<RunningServer,
   expect(login.status()).toBe(200);
   await page.goto("/");
   await page.locator(".chat-app .tab-bar").waitFor({ timeout: options.timeout });
+  if (options.listLoaded) await listLoaded(page);
   await options.ready?.(page);
   const reject = page.getByRole("button", { name: "Reject non-essential" });
   if (await reject.isVisible()) await reject.click();
