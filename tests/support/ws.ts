@@ -21,8 +21,9 @@ export interface TestSocket {
 
 let ackCounter = 0;
 
-export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}): Promise<TestSocket> {
-  const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}`, { headers } as unknown as string[]);
+/** `query` is added to the URL as is (`&resume=<sid>`). */
+export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
+  const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}${query}`, { headers } as unknown as string[]);
   const frames: Frame[] = [];
   const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   let closeResolve!: (v: { code: number; reason: string }) => void;
