@@ -1,5 +1,8 @@
 // The realtime client over /ws (API.md "Realtime"): the {event, data, ack?} envelope, acks,
 // reconnects (1 s doubling to 5 s, 10 attempts, 10 s connect timeout) and a ping every 15 s.
+// Where a WebSocket cannot be opened it falls back to HTTP long-polling (poll-transport.ts, the
+// same frames), and tries the WebSocket again in the background: the server hands the polling
+// session over to it, and the frames of the last poll are read before the WebSocket's.
 //
 // For the call and roulette screens: one shared client per page. Get it with getRealtime(),
 // listen with `client.on("incoming_call", handler)` (returns an unsubscribe function), send with
@@ -7,6 +10,7 @@
 // connection with `client.onStatus(listener)`.
 import type { ClientEventName, ClientEvents, Message, ServerEvents } from "../../src/realtime/protocol.ts";
 import { perf } from "./perf.ts";
+import { PollingSocket } from "./poll-transport.ts";
 
 /** Older servers sent single read receipts; the spec still lists the event (section 7). */
 export interface LegacyServerEvents {
@@ -53,9 +57,23 @@ export interface SocketLike {
   onerror: ((ev: Event) => void) | null;
 }
 
+/** The polling fallback as the client sees it (PollingSocket). */
+export interface PollingLike extends SocketLike {
+  /** Known once open: a WebSocket opened with `resume=<sid>` takes the session over. */
+  readonly sid: string | null;
+  /** Stops polling; resolves when the poll in flight has delivered its frames (at most `timeoutMs`). */
+  handOver(timeoutMs: number): Promise<void>;
+}
+
+export type Transport = "websocket" | "polling";
+
 export interface RealtimeOptions {
   url: string;
   createSocket?: (url: string) => SocketLike;
+  /** The long-polling fallback, used when a WebSocket cannot be opened; none: WebSocket only. */
+  createPolling?: (() => PollingLike) | null;
+  /** While polling, how long before the WebSocket is tried again in the background. */
+  upgradeRetryMs?: number;
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -66,6 +84,10 @@ export interface RealtimeOptions {
 
 export const RECONNECT = { attempts: 10, baseMs: 1000, maxMs: 5000, connectTimeoutMs: 10_000 } as const;
 export const PING_INTERVAL_MS = 15_000;
+/** While polling, the WebSocket is tried again this often (a network that blocked it may stop). */
+export const UPGRADE_RETRY_MS = 30_000;
+/** How long a hand-over waits for the last poll before reading the WebSocket's frames anyway. */
+const HANDOVER_WAIT_MS = 5_000;
 const OPEN = 1;
 /** The server closes a revoked session's sockets with this code: reconnecting cannot help. */
 const UNAUTHORIZED_CLOSE = 4401;
@@ -97,6 +119,11 @@ export class RealtimeClient {
   private connectTimer: ReturnType<typeof setTimeout> | null = null;
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
+  /** A WebSocket failed to open here: connect by polling until one opens in the background. */
+  private preferPolling = false;
+  private currentTransport: Transport | null = null;
+  private upgradeTimer: ReturnType<typeof setTimeout> | null = null;
+  private probe: SocketLike | null = null;
   private opts: Required<RealtimeOptions>;
   status: ConnectionStatus = "idle";
 
@@ -109,6 +136,8 @@ export class RealtimeClient {
       connectTimeoutMs: RECONNECT.connectTimeoutMs,
       pingIntervalMs: PING_INTERVAL_MS,
       ackTimeoutMs: 10_000,
+      createPolling: null,
+      upgradeRetryMs: UPGRADE_RETRY_MS,
       ...options,
     };
   }
@@ -117,24 +146,100 @@ export class RealtimeClient {
     return this.status === "connected" && this.socket?.readyState === OPEN;
   }
 
+  /** What carries the connection now; null while not connected. */
+  get transport(): Transport | null {
+    return this.connected ? this.currentTransport : null;
+  }
+
   connect(): void {
     this.stopped = false;
     if (this.socket) return;
     this.clearRetry();
     this.setStatus(this.attempts > 0 ? "reconnecting" : "connecting");
-    const socket = this.opts.createSocket(this.opts.url);
+    const createPolling = this.preferPolling ? this.opts.createPolling : null;
+    let socket: SocketLike;
+    try {
+      socket = createPolling ? createPolling() : this.opts.createSocket(this.opts.url);
+    } catch {
+      // A WebSocket the browser (or an extension, a policy) refuses to create: as one that failed to open.
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.lost(createPolling !== null, false, null);
+      }, 0);
+      return;
+    }
+    const transport: Transport = createPolling ? "polling" : "websocket";
+    let opened = false;
     this.socket = socket;
-    this.connectTimer = setTimeout(() => this.dropSocket(socket, null), this.opts.connectTimeoutMs);
+    this.connectTimer = setTimeout(() => this.dropSocket(socket, null, opened, transport), this.opts.connectTimeoutMs);
     socket.onopen = () => {
+      opened = true;
       this.clearConnectTimer();
       this.attempts = 0;
+      this.currentTransport = transport;
       this.setStatus("connected");
       this.pingTimer = setInterval(() => this.send("ping", {}), this.opts.pingIntervalMs);
+      if (transport === "polling") this.scheduleUpgrade();
     };
     socket.onmessage = (ev) => this.receive(ev.data);
-    socket.onclose = (ev) => this.dropSocket(socket, endedBy(ev.code));
+    socket.onclose = (ev) => this.dropSocket(socket, endedBy(ev.code), opened, transport);
     // An error is always followed by close, which does the work.
     socket.onerror = () => {};
+  }
+
+  private scheduleUpgrade(): void {
+    if (this.upgradeTimer) clearTimeout(this.upgradeTimer);
+    this.upgradeTimer = setTimeout(() => {
+      this.upgradeTimer = null;
+      this.tryUpgrade();
+    }, this.opts.upgradeRetryMs);
+  }
+
+  /**
+   * While polling: opens a WebSocket that takes the polling session over (`resume=<sid>`). Once
+   * it is open, sends go through it at once; its frames wait until the last poll has delivered
+   * its own, so nothing arrives twice or out of order. A failed try is made again later.
+   */
+  private tryUpgrade(): void {
+    const polling = this.socket as PollingLike | null;
+    if (!polling || this.currentTransport !== "polling" || !polling.sid || this.probe) return;
+    let probe: SocketLike;
+    try {
+      probe = this.opts.createSocket(`${this.opts.url}&resume=${encodeURIComponent(polling.sid)}`);
+    } catch {
+      return this.scheduleUpgrade();
+    }
+    this.probe = probe;
+    const waiting: unknown[] = [];
+    const giveUp = () => {
+      clearTimeout(timer);
+      this.detach(probe);
+      if (probe.readyState < 2) probe.close();
+      if (this.probe !== probe) return;
+      this.probe = null;
+      if (this.socket === polling) this.scheduleUpgrade();
+    };
+    const timer = setTimeout(giveUp, this.opts.connectTimeoutMs);
+    probe.onclose = giveUp;
+    probe.onerror = () => {};
+    probe.onmessage = (ev) => waiting.push(ev.data);
+    probe.onopen = () => {
+      clearTimeout(timer);
+      if (this.socket !== polling || this.probe !== probe) return giveUp();
+      this.probe = null;
+      this.socket = probe;
+      this.currentTransport = "websocket";
+      this.preferPolling = false;
+      probe.onclose = (ev) => this.dropSocket(probe, endedBy(ev.code), true, "websocket");
+      // The session lives on in the WebSocket: the polling side only finishes its last poll.
+      polling.onclose = null;
+      void polling.handOver(HANDOVER_WAIT_MS).then(() => {
+        this.detach(polling);
+        if (this.socket !== probe) return;
+        probe.onmessage = (ev) => this.receive(ev.data);
+        for (const data of waiting.splice(0)) this.receive(data);
+      });
+    };
   }
 
   /** Starts over with a full set of attempts (the tab became visible, the user asked). */
@@ -228,13 +333,26 @@ export class RealtimeClient {
     }
   }
 
-  private dropSocket(socket: SocketLike, ended: EndedBy): void {
+  private dropSocket(socket: SocketLike, ended: EndedBy, opened: boolean, transport: Transport): void {
     if (this.socket !== socket) return;
     this.detach(socket);
     if (socket.readyState < 2) socket.close();
     this.teardown();
+    this.lost(transport === "polling", opened, ended);
+  }
+
+  /** A connection ended or never opened: fall back to polling, or try again after the delay. */
+  private lost(wasPolling: boolean, opened: boolean, ended: EndedBy): void {
     if (this.stopped) return;
     if (ended) return this.setStatus(ended);
+    // A WebSocket that cannot be opened: polling at once, not after the reconnect delays.
+    if (!wasPolling && !opened && this.opts.createPolling && !this.preferPolling) {
+      this.preferPolling = true;
+      this.connect();
+      return;
+    }
+    // Polling that cannot be opened either: the WebSocket is tried first again next time.
+    if (wasPolling && !opened) this.preferPolling = false;
     if (this.attempts >= this.opts.maxAttempts) return this.setStatus("failed");
     this.attempts += 1;
     this.setStatus("reconnecting");
@@ -254,6 +372,15 @@ export class RealtimeClient {
 
   private teardown(): void {
     this.socket = null;
+    this.currentTransport = null;
+    if (this.upgradeTimer) clearTimeout(this.upgradeTimer);
+    this.upgradeTimer = null;
+    const probe = this.probe;
+    this.probe = null;
+    if (probe) {
+      this.detach(probe);
+      if (probe.readyState < 2) probe.close();
+    }
     this.clearConnectTimer();
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = null;
@@ -306,7 +433,11 @@ export function whenRealtime(listener: (client: RealtimeClient) => void): () => 
 export function startRealtime(token: string): RealtimeClient {
   if (shared && shared.status !== "closed") return shared;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  shared = new RealtimeClient({ url: `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}` });
+  shared = new RealtimeClient({
+    url: `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`,
+    // Same origin; the token in the Authorization header, not the URL.
+    createPolling: () => new PollingSocket(location.origin, token),
+  });
   shared.connect();
   for (const listener of [...waiting]) listener(shared);
   return shared;

@@ -1,0 +1,238 @@
+// The realtime client's choice of transport: a WebSocket first, long-polling when one cannot be
+// opened, and back to a WebSocket when it can (islands/lib/socket.ts, poll-transport.ts).
+import { describe, expect, test } from "bun:test";
+import { PollingSocket } from "../../islands/lib/poll-transport.ts";
+import { RealtimeClient, type ConnectionStatus, type PollingLike, type SocketLike } from "../../islands/lib/socket.ts";
+import { registerUser } from "../support/app.ts";
+import { listeningApp } from "../support/listening.ts";
+import { connect } from "../support/ws.ts";
+
+/** Waits until `check` holds (at most `ms`). */
+async function until(check: () => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await Bun.sleep(5);
+  }
+  return check();
+}
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: string[] = [];
+  onopen: ((ev: Event) => void) | null = null;
+  onclose: ((ev: CloseEvent) => void) | null = null;
+  onmessage: ((ev: MessageEvent) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  constructor(readonly url = "") {}
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event("open"));
+  }
+  fail(code = 1006) {
+    this.readyState = 3;
+    this.onclose?.({ code } as CloseEvent);
+  }
+  receive(frame: object) {
+    this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
+  }
+}
+
+class FakePolling extends FakeSocket implements PollingLike {
+  sid: string | null = "sid-1";
+  handingOver = false;
+  private finishHandOver: (() => void) | null = null;
+  handOver(): Promise<void> {
+    this.handingOver = true;
+    return new Promise((resolve) => (this.finishHandOver = resolve));
+  }
+  /** The last poll comes back: its frames, then the hand-over is done. */
+  lastPoll(frames: object[]) {
+    for (const frame of frames) this.receive(frame);
+    this.readyState = 3;
+    this.finishHandOver?.();
+  }
+}
+
+function client(options: { throwing?: boolean } = {}) {
+  const sockets: FakeSocket[] = [];
+  const polls: FakePolling[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const c = new RealtimeClient({
+    url: "ws://test/ws?token=t",
+    baseDelayMs: 2,
+    upgradeRetryMs: 20,
+    createSocket: (url) => {
+      if (options.throwing) throw new Error("WebSocket is blocked");
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    createPolling: () => {
+      const p = new FakePolling();
+      polls.push(p);
+      return p;
+    },
+  });
+  c.onStatus((s) => statuses.push(s));
+  return { c, sockets, polls, statuses };
+}
+
+describe("choosing the transport", () => {
+  test("a WebSocket that opens is used, and no polling session is made", () => {
+    const { c, sockets, polls } = client();
+    c.connect();
+    sockets[0]!.open();
+    expect(c.transport).toBe("websocket");
+    expect(polls).toHaveLength(0);
+    c.disconnect();
+  });
+
+  test("a WebSocket that fails to open falls back to polling at once, without a reconnect delay", async () => {
+    const { c, sockets, polls, statuses } = client();
+    c.connect();
+    sockets[0]!.fail();
+    expect(polls).toHaveLength(1);
+    polls[0]!.open();
+    expect(c.transport).toBe("polling");
+    expect(statuses).toEqual(["connecting", "connected"]);
+    c.disconnect();
+  });
+
+  test("a WebSocket the browser refuses to create falls back to polling", async () => {
+    const { c, polls } = client({ throwing: true });
+    c.connect();
+    expect(await until(() => polls.length === 1)).toBe(true);
+    polls[0]!.open();
+    expect(c.transport).toBe("polling");
+    c.disconnect();
+  });
+
+  test("events and acks go through the polling socket in the same envelope", async () => {
+    const { c, sockets, polls } = client();
+    c.connect();
+    sockets[0]!.fail();
+    polls[0]!.open();
+    expect(c.send("typing_start", { receiverId: 2 })).toBe(true);
+    const answer = c.request("ping", {});
+    const sent = polls[0]!.sent.map((s) => JSON.parse(s));
+    expect(sent[0]).toEqual({ event: "typing_start", data: { receiverId: 2 } });
+    polls[0]!.receive({ ack: sent[1].ack, data: { ok: 1 } });
+    expect(await answer).toEqual({ ok: 1 });
+    c.disconnect();
+  });
+
+  test("a session ended by the server while polling (4401) ends the client as on /ws", () => {
+    const { c, sockets, polls } = client();
+    c.connect();
+    sockets[0]!.fail();
+    polls[0]!.open();
+    polls[0]!.fail(4401);
+    expect(c.status).toBe("unauthorized");
+  });
+});
+
+describe("switching back to a WebSocket", () => {
+  test("while polling, a WebSocket is tried with resume=<sid> and takes over: the last poll's frames first, the WebSocket's after, none twice", async () => {
+    const { c, sockets, polls } = client();
+    const got: string[] = [];
+    c.on("new_message", (d) => got.push(String(d.message.content)));
+    c.connect();
+    sockets[0]!.fail();
+    polls[0]!.open();
+    expect(await until(() => sockets.length === 2)).toBe(true);
+    expect(sockets[1]!.url).toBe("ws://test/ws?token=t&resume=sid-1");
+    sockets[1]!.open();
+    expect(c.transport).toBe("websocket");
+    expect(polls[0]!.handingOver).toBe(true);
+    // Sends go through the WebSocket at once.
+    c.send("ping", {});
+    expect(sockets[1]!.sent).toHaveLength(1);
+    // The WebSocket's first frame waits for the last poll.
+    sockets[1]!.receive({ event: "new_message", data: { message: { content: "3" } } });
+    expect(got).toEqual([]);
+    polls[0]!.lastPoll([{ event: "new_message", data: { message: { content: "1" } } }, { event: "new_message", data: { message: { content: "2" } } }]);
+    await until(() => got.length === 3);
+    sockets[1]!.receive({ event: "new_message", data: { message: { content: "4" } } });
+    expect(got).toEqual(["1", "2", "3", "4"]);
+    // The polling socket is not closed: the server moved its session, closing it would end that.
+    expect(polls[0]!.onmessage).toBeNull();
+    c.disconnect();
+  });
+
+  test("a failed try keeps polling and tries again later", async () => {
+    const { c, sockets, polls } = client();
+    c.connect();
+    sockets[0]!.fail();
+    polls[0]!.open();
+    expect(await until(() => sockets.length === 2)).toBe(true);
+    sockets[1]!.fail();
+    expect(c.transport).toBe("polling");
+    expect(await until(() => sockets.length === 3)).toBe(true);
+    expect(c.transport).toBe("polling");
+    c.disconnect();
+  });
+
+  test("a polling connection that drops reconnects by polling, then moves to a WebSocket when it can", async () => {
+    const { c, sockets, polls } = client();
+    c.connect();
+    sockets[0]!.fail();
+    polls[0]!.open();
+    polls[0]!.fail(1006);
+    expect(await until(() => polls.length === 2)).toBe(true);
+    polls[1]!.open();
+    expect(c.transport).toBe("polling");
+    expect(await until(() => sockets.length === 2)).toBe(true);
+    sockets[1]!.open();
+    expect(c.transport).toBe("websocket");
+    c.disconnect();
+  });
+});
+
+describe("against a real server", () => {
+  const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
+
+  test("a client whose WebSocket is blocked chats over polling, then moves to a WebSocket without losing or repeating a frame", async () => {
+    const ann = await registerUser(t);
+    const bob = await registerUser(t);
+    const b = await connect(t.wsUrl, bob.token);
+    let blocked = true;
+    const c = new RealtimeClient({
+      url: `${t.wsUrl}/ws?token=${encodeURIComponent(ann.token)}`,
+      upgradeRetryMs: 300,
+      createSocket: (url) => {
+        if (blocked) throw new Error("blocked");
+        return new WebSocket(url);
+      },
+      createPolling: () => new PollingSocket(t.url, ann.token),
+    });
+    const got: string[] = [];
+    c.on("new_message", (d) => got.push(String(d.message.content)));
+    c.connect();
+    expect(await until(() => c.transport === "polling")).toBe(true);
+    const sent = await c.request("send_message", { receiverId: bob.user.id, content: "from polling", messageType: "text" });
+    expect(sent.message.content).toBe("from polling");
+    expect((await b.next("new_message")).data.message.content).toBe("from polling");
+    b.send("send_message", { receiverId: ann.user.id, content: "1", messageType: "text" });
+    expect(await until(() => got.length === 1)).toBe(true);
+    blocked = false;
+    // Frames keep coming while it moves over.
+    let n = 1;
+    const stream = setInterval(() => b.send("send_message", { receiverId: ann.user.id, content: String(++n), messageType: "text" }), 20);
+    expect(await until(() => c.transport === "websocket", 5000)).toBe(true);
+    await Bun.sleep(200);
+    clearInterval(stream);
+    expect(await until(() => got.length === n, 3000)).toBe(true);
+    expect(got).toEqual(Array.from({ length: n }, (_, i) => String(i + 1)));
+    expect(t.ctx.hub.socketsOf(ann.user.id)).toHaveLength(1);
+    expect((await c.request("ping", {})) ?? null).toEqual({});
+    c.disconnect();
+    b.close();
+  }, 15_000);
+});
