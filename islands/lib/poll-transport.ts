@@ -38,8 +38,9 @@ export class PollingSocket implements SocketLike {
   sid: string | null = null;
   private queue: string[] = [];
   private sending: Promise<void> | null = null;
-  private handingOver = false;
-  private inFlight: Promise<void> | null = null;
+  /** The server handed the session to a WebSocket: queued sends still go out, polls stop. */
+  private moved = false;
+  private moveWaiter: ((moved: boolean) => void) | null = null;
   private readonly aborter = new AbortController();
 
   constructor(
@@ -66,16 +67,22 @@ export class PollingSocket implements SocketLike {
   }
 
   /**
-   * A WebSocket took this session over: no new polls; resolves once the poll in flight has
-   * delivered its frames (the server answers it at once with what was waiting), so the caller
-   * reads the WebSocket's frames only after these. Sends still queued go out to the same session.
+   * A WebSocket opened with this session's id: resolves true once a poll has delivered the
+   * session's last frames and the server's word that the WebSocket holds it now (x-poll-end
+   * 4000), so the caller reads the WebSocket's frames only after these; false if that word does
+   * not come in time (the "WebSocket" never reached the server: a proxy or a mock answered it),
+   * and polling goes on. Sends still queued go out to the same session either way.
    */
-  async handOver(timeoutMs: number): Promise<void> {
-    this.handingOver = true;
-    const pending = [this.inFlight, this.sending].filter((p): p is Promise<void> => p !== null);
-    if (pending.length > 0) await Promise.race([Promise.all(pending), wait(timeoutMs)]);
-    this.readyState = 3;
-    this.aborter.abort();
+  handOver(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const settle = (moved: boolean) => {
+        clearTimeout(timer);
+        if (this.moveWaiter === settle) this.moveWaiter = null;
+        resolve(moved);
+      };
+      const timer = setTimeout(() => settle(false), timeoutMs);
+      this.moveWaiter = settle;
+    });
   }
 
   private request(method: string, path: string, init: RequestInit = {}): Promise<Response> {
@@ -109,13 +116,11 @@ export class PollingSocket implements SocketLike {
 
   private async loop(): Promise<void> {
     let failures = 0;
-    while (this.readyState === 1 && !this.handingOver) {
-      this.inFlight = this.pollOnce();
-      const ok = await this.inFlight.then(
+    while (this.readyState === 1) {
+      const ok = await this.pollOnce().then(
         () => true,
         () => false,
       );
-      this.inFlight = null;
       if (ok) failures = 0;
       else if (++failures > POLL_RETRIES) return this.end({ code: 1006, reason: "Network error" });
       else await wait(1000);
@@ -130,16 +135,16 @@ export class PollingSocket implements SocketLike {
     this.aborter.signal.addEventListener("abort", stop);
     try {
       const response = await this.request("GET", `/ws/poll?sid=${encodeURIComponent(this.sid ?? "")}`, { signal: timeout.signal });
-      if (!response.ok) {
-        // After a hand-over nothing more is needed from this session.
-        if (!this.handingOver) this.end(closingFor(response.status));
-        return;
-      }
+      if (!response.ok) return this.end(closingFor(response.status));
       const frames = (await response.json()) as unknown[];
       for (const frame of frames) this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
       const end = response.headers.get("x-poll-end");
-      // 4000: moved to a WebSocket, which the client already holds.
-      if (end && end !== "4000") this.end({ code: Number(end), reason: response.headers.get("x-poll-end-reason") ?? "" });
+      if (end === "4000" && this.moveWaiter) {
+        // Moved to the WebSocket the client holds: this side is done, apart from queued sends.
+        this.moved = true;
+        this.readyState = 3;
+        this.moveWaiter(true);
+      } else if (end) this.end({ code: end === "4000" ? 1006 : Number(end), reason: response.headers.get("x-poll-end-reason") ?? "" });
     } finally {
       clearTimeout(timer);
       this.aborter.signal.removeEventListener("abort", stop);
@@ -151,7 +156,7 @@ export class PollingSocket implements SocketLike {
     if (!this.sid) return;
     try {
       // While handing over, what was queued before the WebSocket opened still goes out here.
-      while (this.queue.length > 0 && (this.readyState === 1 || this.handingOver)) {
+      while (this.queue.length > 0 && (this.readyState === 1 || this.moved)) {
         let chars = 0;
         let count = 0;
         while (count < this.queue.length && count < MAX_SEND_FRAMES && (count === 0 || chars + this.queue[count]!.length < MAX_SEND_CHARS)) chars += this.queue[count++]!.length;
@@ -175,6 +180,7 @@ export class PollingSocket implements SocketLike {
     if (this.readyState === 3) return;
     this.readyState = 3;
     this.aborter.abort();
+    this.moveWaiter?.(false);
     this.onclose?.({ code: why.code, reason: why.reason, wasClean: false } as CloseEvent);
   }
 }

@@ -61,8 +61,8 @@ export interface SocketLike {
 export interface PollingLike extends SocketLike {
   /** Known once open: a WebSocket opened with `resume=<sid>` takes the session over. */
   readonly sid: string | null;
-  /** Stops polling; resolves when the poll in flight has delivered its frames (at most `timeoutMs`). */
-  handOver(timeoutMs: number): Promise<void>;
+  /** Resolves true once the server says a WebSocket holds the session (after its last frames), false after `timeoutMs`. */
+  handOver(timeoutMs: number): Promise<boolean>;
 }
 
 export type Transport = "websocket" | "polling";
@@ -74,6 +74,8 @@ export interface RealtimeOptions {
   createPolling?: (() => PollingLike) | null;
   /** While polling, how long before the WebSocket is tried again in the background. */
   upgradeRetryMs?: number;
+  /** With a fallback: how long an open WebSocket may stay silent before it counts as not opened. */
+  confirmMs?: number;
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -86,8 +88,11 @@ export const RECONNECT = { attempts: 10, baseMs: 1000, maxMs: 5000, connectTimeo
 export const PING_INTERVAL_MS = 15_000;
 /** While polling, the WebSocket is tried again this often (a network that blocked it may stop). */
 export const UPGRADE_RETRY_MS = 30_000;
-/** How long a hand-over waits for the last poll before reading the WebSocket's frames anyway. */
-const HANDOVER_WAIT_MS = 5_000;
+/**
+ * With a fallback, a WebSocket counts as opened only once the server answers on it (the ping
+ * sent at open): a proxy or a test harness may "open" a socket that never reaches the server.
+ */
+export const CONFIRM_MS = 5_000;
 const OPEN = 1;
 /** The server closes a revoked session's sockets with this code: reconnecting cannot help. */
 const UNAUTHORIZED_CLOSE = 4401;
@@ -138,6 +143,7 @@ export class RealtimeClient {
       ackTimeoutMs: 10_000,
       createPolling: null,
       upgradeRetryMs: UPGRADE_RETRY_MS,
+      confirmMs: CONFIRM_MS,
       ...options,
     };
   }
@@ -169,20 +175,32 @@ export class RealtimeClient {
       return;
     }
     const transport: Transport = createPolling ? "polling" : "websocket";
+    // A WebSocket with a fallback is on trial until the server answers on it (CONFIRM_MS).
+    const onTrial = transport === "websocket" && this.opts.createPolling !== null;
     let opened = false;
+    let heard = false;
+    const confirmed = () => opened && (heard || !onTrial);
     this.socket = socket;
-    this.connectTimer = setTimeout(() => this.dropSocket(socket, null, opened, transport), this.opts.connectTimeoutMs);
+    this.connectTimer = setTimeout(() => this.dropSocket(socket, null, confirmed(), transport), this.opts.connectTimeoutMs);
     socket.onopen = () => {
       opened = true;
       this.clearConnectTimer();
+      if (onTrial) {
+        socket.send(JSON.stringify({ event: "ping", data: {} }));
+        this.connectTimer = setTimeout(() => this.dropSocket(socket, null, confirmed(), transport), this.opts.confirmMs);
+      }
       this.attempts = 0;
       this.currentTransport = transport;
       this.setStatus("connected");
       this.pingTimer = setInterval(() => this.send("ping", {}), this.opts.pingIntervalMs);
       if (transport === "polling") this.scheduleUpgrade();
     };
-    socket.onmessage = (ev) => this.receive(ev.data);
-    socket.onclose = (ev) => this.dropSocket(socket, endedBy(ev.code), opened, transport);
+    socket.onmessage = (ev) => {
+      if (!heard && onTrial) this.clearConnectTimer();
+      heard = true;
+      this.receive(ev.data);
+    };
+    socket.onclose = (ev) => this.dropSocket(socket, endedBy(ev.code), confirmed(), transport);
     // An error is always followed by close, which does the work.
     socket.onerror = () => {};
   }
@@ -226,16 +244,15 @@ export class RealtimeClient {
     probe.onopen = () => {
       clearTimeout(timer);
       if (this.socket !== polling || this.probe !== probe) return giveUp();
-      this.probe = null;
-      this.socket = probe;
-      this.currentTransport = "websocket";
-      this.preferPolling = false;
-      probe.onclose = (ev) => this.dropSocket(probe, endedBy(ev.code), true, "websocket");
-      // The session lives on in the WebSocket: the polling side only finishes its last poll.
-      polling.onclose = null;
-      void polling.handOver(HANDOVER_WAIT_MS).then(() => {
+      // Sends keep going by polling (to the same session) until the server confirms the move.
+      void polling.handOver(this.opts.confirmMs).then((moved) => {
+        if (!moved || this.socket !== polling || this.probe !== probe) return giveUp();
+        this.probe = null;
         this.detach(polling);
-        if (this.socket !== probe) return;
+        this.socket = probe;
+        this.currentTransport = "websocket";
+        this.preferPolling = false;
+        probe.onclose = (ev) => this.dropSocket(probe, endedBy(ev.code), true, "websocket");
         probe.onmessage = (ev) => this.receive(ev.data);
         for (const data of waiting.splice(0)) this.receive(data);
       });

@@ -43,11 +43,16 @@ function pollRequests(page: Page): string[] {
   return seen;
 }
 
-async function open(username: string, blocked: boolean): Promise<{ page: Page; polls: string[] }> {
+/** How the WebSocket to /ws is kept from working: not at all, the constructor throws, or the network closes it at once. */
+type Block = "none" | "throws" | "closed";
+
+async function open(username: string, block: Block): Promise<{ page: Page; polls: string[] }> {
   let polls: string[] = [];
   const page = await openSignedIn(browser, server, username, {
     context: { ...DESKTOP, permissions: ["camera", "microphone"] },
-    initScript: blocked ? blockRealtimeWebSocket : undefined,
+    initScript: block === "throws" ? blockRealtimeWebSocket : undefined,
+    // Playwright answers the upgrade itself and closes it: the page sees a socket that never reaches the server.
+    prepare: block === "closed" ? (context) => context.routeWebSocket(/\/ws\?/, (ws) => void ws.close()) : undefined,
     dismissDialogs: true,
     logConsoleErrors: true,
     ...WAIT,
@@ -79,6 +84,7 @@ beforeAll(async () => {
   server = await startServer({ PRESENCE_GRACE_SECONDS: "1" });
   browser = await launchBrowser();
   await registerAccount(server, "alice", "Alice", { age: 29 });
+  await registerAccount(server, "carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
   await registerAccount(server, "bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
 });
 
@@ -94,8 +100,8 @@ describe("a browser whose WebSocket is blocked, with one whose is not", () => {
   let alicePolls: string[];
 
   test("the blocked browser connects by long-polling and the other sees it online", async () => {
-    ({ page: bob } = await open("bob", false));
-    ({ page: alice, polls: alicePolls } = await open("alice", true));
+    ({ page: bob } = await open("bob", "none"));
+    ({ page: alice, polls: alicePolls } = await open("alice", "throws"));
     await openChat(alice, "Bob");
     await openChat(bob, "Alice");
     await alice.waitForFunction(() => (window as unknown as { __wsTries: number }).__wsTries > 0, undefined, WAIT);
@@ -170,6 +176,25 @@ describe("a browser whose WebSocket is blocked, with one whose is not", () => {
     expect(await bob.locator(".message-text", { hasText: "Me too" }).count()).toBe(1);
     expect(alicePolls.filter((r) => r === "GET /ws/poll").length).toBe(pollsBefore);
     await headerSays(bob, true);
+  }, 60_000);
+
+  test("a browser whose /ws upgrade the network answers and closes at once falls back as well", async () => {
+    const { page: carol, polls } = await open("carol", "closed");
+    await openChat(carol, "Bob");
+    await carol.getByRole("textbox", { name: "Message Bob" }).fill("Carol over long-polling");
+    await carol.keyboard.press("Enter");
+    await bob.locator(".sidebar-panel .row", { hasText: "Carol" }).first().click();
+    await bob.getByRole("button", { name: "Start Chat" }).click().catch(() => {});
+    await bob.locator(".message-text", { hasText: "Carol over long-polling" }).waitFor(WAIT);
+    await bob.getByRole("textbox", { name: "Message Carol" }).fill("Hello Carol");
+    await bob.keyboard.press("Enter");
+    await carol.locator(".message-text", { hasText: "Hello Carol" }).waitFor(WAIT);
+    await waitForTick(carol, "read");
+    expect(polls).toContain("POST /ws/poll/send");
+    await screenshot(carol, "polling-routed-websocket");
+    await bob.locator(".sidebar-panel .row", { hasText: "Alice" }).first().click();
+    await bob.getByRole("button", { name: "Start Chat" }).click().catch(() => {});
+    await bob.getByRole("textbox", { name: "Message Alice" }).waitFor(WAIT);
   }, 60_000);
 
   test("when the polling browser leaves, the other sees it offline", async () => {

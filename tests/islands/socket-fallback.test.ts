@@ -47,20 +47,23 @@ class FakeSocket implements SocketLike {
 class FakePolling extends FakeSocket implements PollingLike {
   sid: string | null = "sid-1";
   handingOver = false;
-  private finishHandOver: (() => void) | null = null;
-  handOver(): Promise<void> {
+  private finishHandOver: ((moved: boolean) => void) | null = null;
+  handOver(timeoutMs: number): Promise<boolean> {
     this.handingOver = true;
-    return new Promise((resolve) => (this.finishHandOver = resolve));
+    return new Promise((resolve) => {
+      this.finishHandOver = resolve;
+      setTimeout(() => resolve(false), timeoutMs);
+    });
   }
-  /** The last poll comes back: its frames, then the hand-over is done. */
+  /** The last poll comes back: its frames, then the server's word that the WebSocket holds the session. */
   lastPoll(frames: object[]) {
     for (const frame of frames) this.receive(frame);
     this.readyState = 3;
-    this.finishHandOver?.();
+    this.finishHandOver?.(true);
   }
 }
 
-function client(options: { throwing?: boolean } = {}) {
+function client(options: { throwing?: boolean; confirmMs?: number } = {}) {
   const sockets: FakeSocket[] = [];
   const polls: FakePolling[] = [];
   const statuses: ConnectionStatus[] = [];
@@ -68,6 +71,7 @@ function client(options: { throwing?: boolean } = {}) {
     url: "ws://test/ws?token=t",
     baseDelayMs: 2,
     upgradeRetryMs: 20,
+    confirmMs: options.confirmMs ?? 1000,
     createSocket: (url) => {
       if (options.throwing) throw new Error("WebSocket is blocked");
       const s = new FakeSocket(url);
@@ -85,12 +89,35 @@ function client(options: { throwing?: boolean } = {}) {
 }
 
 describe("choosing the transport", () => {
-  test("a WebSocket that opens is used, and no polling session is made", () => {
+  test("a WebSocket that opens and answers is used, and no polling session is made", async () => {
+    const { c, sockets, polls } = client({ confirmMs: 20 });
+    c.connect();
+    sockets[0]!.open();
+    // It pings at once: the server's answer shows the socket really reaches it.
+    expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual({ event: "ping", data: {} });
+    sockets[0]!.receive({ event: "pong", data: {} });
+    await Bun.sleep(40);
+    expect(c.transport).toBe("websocket");
+    expect(polls).toHaveLength(0);
+    c.disconnect();
+  });
+
+  test("a WebSocket that opens but never answers (a proxy or a mock holds it) counts as not opened: polling takes over", async () => {
+    const { c, sockets, polls } = client({ confirmMs: 20 });
+    c.connect();
+    sockets[0]!.open();
+    expect(await until(() => polls.length === 1)).toBe(true);
+    polls[0]!.open();
+    expect(c.transport).toBe("polling");
+    c.disconnect();
+  });
+
+  test("a WebSocket that opens and closes at once without a word counts as not opened", () => {
     const { c, sockets, polls } = client();
     c.connect();
     sockets[0]!.open();
-    expect(c.transport).toBe("websocket");
-    expect(polls).toHaveLength(0);
+    sockets[0]!.fail(1000);
+    expect(polls).toHaveLength(1);
     c.disconnect();
   });
 
@@ -149,20 +176,37 @@ describe("switching back to a WebSocket", () => {
     expect(await until(() => sockets.length === 2)).toBe(true);
     expect(sockets[1]!.url).toBe("ws://test/ws?token=t&resume=sid-1");
     sockets[1]!.open();
-    expect(c.transport).toBe("websocket");
     expect(polls[0]!.handingOver).toBe(true);
-    // Sends go through the WebSocket at once.
+    // Until the server confirms the move, sends still go by polling (to the same session).
     c.send("ping", {});
-    expect(sockets[1]!.sent).toHaveLength(1);
+    expect(polls[0]!.sent).toHaveLength(1);
     // The WebSocket's first frame waits for the last poll.
     sockets[1]!.receive({ event: "new_message", data: { message: { content: "3" } } });
     expect(got).toEqual([]);
     polls[0]!.lastPoll([{ event: "new_message", data: { message: { content: "1" } } }, { event: "new_message", data: { message: { content: "2" } } }]);
     await until(() => got.length === 3);
+    expect(c.transport).toBe("websocket");
     sockets[1]!.receive({ event: "new_message", data: { message: { content: "4" } } });
     expect(got).toEqual(["1", "2", "3", "4"]);
+    c.send("ping", {});
+    expect(sockets[1]!.sent).toHaveLength(1);
     // The polling socket is not closed: the server moved its session, closing it would end that.
     expect(polls[0]!.onmessage).toBeNull();
+    c.disconnect();
+  });
+
+  test("a WebSocket whose move the server never confirms is closed, and polling goes on", async () => {
+    const { c, sockets, polls } = client({ confirmMs: 20 });
+    c.connect();
+    sockets[0]!.fail();
+    polls[0]!.open();
+    expect(await until(() => sockets.length === 2)).toBe(true);
+    sockets[1]!.open();
+    await Bun.sleep(40);
+    expect(sockets[1]!.readyState).toBe(3);
+    expect(c.transport).toBe("polling");
+    c.send("ping", {});
+    expect(polls[0]!.sent).toHaveLength(1);
     c.disconnect();
   });
 
@@ -190,7 +234,8 @@ describe("switching back to a WebSocket", () => {
     expect(c.transport).toBe("polling");
     expect(await until(() => sockets.length === 2)).toBe(true);
     sockets[1]!.open();
-    expect(c.transport).toBe("websocket");
+    polls[1]!.lastPoll([]);
+    expect(await until(() => c.transport === "websocket")).toBe(true);
     c.disconnect();
   });
 });
