@@ -105,6 +105,29 @@ describe("frames over polling", () => {
     );
   });
 
+  test("a poll with nothing to collect is held about 25 s and answered with an empty array, then the next one is held again", async () => {
+    const { token } = await registerUser(t);
+    const s = await connectPolling(t.url, token);
+    s.stopPolling();
+    // online_count may answer a poll early (every 5 s while the count moves); an empty answer comes only at the hold's end.
+    for (let i = 0; i < 4; i++) {
+      const started = performance.now();
+      const held = await fetch(`${t.url}/ws/poll?sid=${s.sid}`, { headers: { authorization: `Bearer ${token}` } });
+      const ms = performance.now() - started;
+      expect(held.status).toBe(200);
+      const frames = (await held.json()) as Frame[];
+      if (frames.length > 0) {
+        expect(frames.every((f) => f.event === "online_count")).toBe(true);
+        continue;
+      }
+      expect(ms).toBeGreaterThan(24_000);
+      expect(ms).toBeLessThan(27_000);
+      s.close();
+      return;
+    }
+    throw new Error("no poll was held to its end");
+  }, 60_000);
+
   test("a send that is not a JSON array of at most 50 frames is refused with 400 and nothing is dispatched", async () => {
     const { token } = await registerUser(t);
     const s = await connectPolling(t.url, token);
@@ -151,11 +174,11 @@ describe("frames over polling", () => {
   });
 
   test("logging out ends the polling session at once with 4401", async () => {
-    const { token } = await registerUser(t);
+    const { token, user } = await registerUser(t);
     const s = await connectPolling(t.url, token);
     await t.call("POST", "/api/auth/logout", { token });
     expect((await s.closed).code).toBe(4401);
-    expect(t.ctx.hub.allSockets()).toHaveLength(0);
+    expect(t.ctx.hub.socketsOf(user.id)).toHaveLength(0);
   });
 });
 
