@@ -107,7 +107,8 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
       waitingCount.set(socket, waiting + 1);
       // In order across sends, as frames on one /ws socket are.
       const done = (sendsWaiting.get(socket) ?? Promise.resolve()).then(() => dispatchAll(socket, frames));
-      sendsWaiting.set(socket, done);
+      // A send that failed must not stop the ones after it.
+      sendsWaiting.set(socket, done.catch(() => undefined));
       try {
         await done;
       } finally {
