@@ -38,7 +38,7 @@ export class PollingSocket implements SocketLike {
   sid: string | null = null;
   private queue: string[] = [];
   private sending: Promise<void> | null = null;
-  /** The server handed the session to a WebSocket: queued sends still go out, polls stop. */
+  /** The server handed the session to a WebSocket: polls stop, sends still go out. */
   private moved = false;
   private moveWaiter: ((moved: boolean) => void) | null = null;
   private readonly aborter = new AbortController();
@@ -116,7 +116,7 @@ export class PollingSocket implements SocketLike {
 
   private async loop(): Promise<void> {
     let failures = 0;
-    while (this.readyState === 1) {
+    while (this.readyState === 1 && !this.moved) {
       const ok = await this.pollOnce().then(
         () => true,
         () => false,
@@ -140,9 +140,9 @@ export class PollingSocket implements SocketLike {
       for (const frame of frames) this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
       const end = response.headers.get("x-poll-end");
       if (end === "4000" && this.moveWaiter) {
-        // Moved to the WebSocket the client holds: this side is done, apart from queued sends.
+        // Moved to the WebSocket the client holds: no more polls. Sends made until the client
+        // switches still go here and reach the same session (their answers come on the WebSocket).
         this.moved = true;
-        this.readyState = 3;
         this.moveWaiter(true);
       } else if (end) this.end({ code: end === "4000" ? 1006 : Number(end), reason: response.headers.get("x-poll-end-reason") ?? "" });
     } finally {
@@ -156,7 +156,7 @@ export class PollingSocket implements SocketLike {
     if (!this.sid) return;
     try {
       // While handing over, what was queued before the WebSocket opened still goes out here.
-      while (this.queue.length > 0 && (this.readyState === 1 || this.moved)) {
+      while (this.queue.length > 0 && this.readyState === 1) {
         let chars = 0;
         let count = 0;
         while (count < this.queue.length && count < MAX_SEND_FRAMES && (count === 0 || chars + this.queue[count]!.length < MAX_SEND_CHARS)) chars += this.queue[count++]!.length;

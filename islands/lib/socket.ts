@@ -229,33 +229,55 @@ export class RealtimeClient {
     }
     this.probe = probe;
     const waiting: unknown[] = [];
+    // The server's word may come before this side sees the WebSocket open (the poll's answer and
+    // the upgrade's are two connections): so the polling side listens for it from now on.
+    const moved = polling.handOver(this.opts.connectTimeoutMs + this.opts.confirmMs);
+    let open = false;
+    let confirmed = false;
+    let timer = setTimeout(() => giveUp(), this.opts.connectTimeoutMs);
     const giveUp = () => {
       clearTimeout(timer);
       this.detach(probe);
       if (probe.readyState < 2) probe.close();
       if (this.probe !== probe) return;
       this.probe = null;
-      if (this.socket === polling) this.scheduleUpgrade();
+      if (this.socket !== polling) return;
+      // The server moved the session to a WebSocket that then failed: the session is gone, reconnect.
+      if (confirmed) return this.dropSocket(polling, null, true, "polling");
+      this.scheduleUpgrade();
     };
-    const timer = setTimeout(giveUp, this.opts.connectTimeoutMs);
+    const takeOver = () => {
+      if (!open || !confirmed || this.probe !== probe || this.socket !== polling) return;
+      clearTimeout(timer);
+      this.probe = null;
+      this.detach(polling);
+      this.socket = probe;
+      this.currentTransport = "websocket";
+      this.preferPolling = false;
+      probe.onclose = (ev) => this.dropSocket(probe, endedBy(ev.code), true, "websocket");
+      probe.onmessage = (ev) => this.receive(ev.data);
+      for (const data of waiting.splice(0)) this.receive(data);
+    };
+    void moved.then((ok) => {
+      if (!ok) return giveUp();
+      confirmed = true;
+      // The probe already failed, but the server had moved the session to it: reconnect.
+      if (this.probe !== probe) {
+        if (this.socket === polling) this.dropSocket(polling, null, true, "polling");
+        return;
+      }
+      takeOver();
+    });
     probe.onclose = giveUp;
     probe.onerror = () => {};
     probe.onmessage = (ev) => waiting.push(ev.data);
     probe.onopen = () => {
       clearTimeout(timer);
       if (this.socket !== polling || this.probe !== probe) return giveUp();
+      open = true;
       // Sends keep going by polling (to the same session) until the server confirms the move.
-      void polling.handOver(this.opts.confirmMs).then((moved) => {
-        if (!moved || this.socket !== polling || this.probe !== probe) return giveUp();
-        this.probe = null;
-        this.detach(polling);
-        this.socket = probe;
-        this.currentTransport = "websocket";
-        this.preferPolling = false;
-        probe.onclose = (ev) => this.dropSocket(probe, endedBy(ev.code), true, "websocket");
-        probe.onmessage = (ev) => this.receive(ev.data);
-        for (const data of waiting.splice(0)) this.receive(data);
-      });
+      if (!confirmed) timer = setTimeout(giveUp, this.opts.confirmMs);
+      takeOver();
     };
   }
 
