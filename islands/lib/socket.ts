@@ -182,21 +182,28 @@ export class RealtimeClient {
     const confirmed = () => opened && (heard || !onTrial);
     this.socket = socket;
     this.connectTimer = setTimeout(() => this.dropSocket(socket, null, confirmed(), transport), this.opts.connectTimeoutMs);
-    socket.onopen = () => {
-      opened = true;
+    const established = () => {
       this.clearConnectTimer();
-      if (onTrial) {
-        socket.send(JSON.stringify({ event: "ping", data: {} }));
-        this.connectTimer = setTimeout(() => this.dropSocket(socket, null, confirmed(), transport), this.opts.confirmMs);
-      }
       this.attempts = 0;
       this.currentTransport = transport;
       this.setStatus("connected");
       this.pingTimer = setInterval(() => this.send("ping", {}), this.opts.pingIntervalMs);
       if (transport === "polling") this.scheduleUpgrade();
     };
+    socket.onopen = () => {
+      opened = true;
+      if (!onTrial) return established();
+      // Still "connecting" until the server answers: nothing the page sends goes into a socket
+      // that may lead nowhere.
+      this.clearConnectTimer();
+      socket.send(JSON.stringify({ event: "ping", data: {} }));
+      this.connectTimer = setTimeout(() => this.dropSocket(socket, null, confirmed(), transport), this.opts.confirmMs);
+    };
     socket.onmessage = (ev) => {
-      if (!heard && onTrial) this.clearConnectTimer();
+      if (!heard && onTrial) {
+        heard = true;
+        established();
+      }
       heard = true;
       this.receive(ev.data);
     };

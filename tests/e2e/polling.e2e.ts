@@ -44,7 +44,7 @@ function pollRequests(page: Page): string[] {
 }
 
 /** How the WebSocket to /ws is kept from working: not at all, the constructor throws, or the network closes it at once. */
-type Block = "none" | "throws" | "closed";
+type Block = "none" | "throws" | "closed" | "silent";
 
 async function open(username: string, block: Block): Promise<{ page: Page; polls: string[] }> {
   let polls: string[] = [];
@@ -52,7 +52,13 @@ async function open(username: string, block: Block): Promise<{ page: Page; polls
     context: { ...DESKTOP, permissions: ["camera", "microphone"] },
     initScript: block === "throws" ? blockRealtimeWebSocket : undefined,
     // Playwright answers the upgrade itself and closes it: the page sees a socket that never reaches the server.
-    prepare: block === "closed" ? (context) => context.routeWebSocket(/\/ws\?/, (ws) => void ws.close()) : undefined,
+    // "silent": Playwright holds the socket open and never answers (a proxy that swallows it).
+    prepare:
+      block === "closed"
+        ? (context) => context.routeWebSocket(/\/ws\?/, (ws) => void ws.close())
+        : block === "silent"
+          ? (context) => context.routeWebSocket(/\/ws\?/, () => {})
+          : undefined,
     dismissDialogs: true,
     logConsoleErrors: true,
     ...WAIT,
@@ -85,6 +91,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   await registerAccount(server, "alice", "Alice", { age: 29 });
   await registerAccount(server, "carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
+  await registerAccount(server, "dave", "Dave", { gender: "male", age: 38 });
   await registerAccount(server, "bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
 });
 
@@ -195,6 +202,19 @@ describe("a browser whose WebSocket is blocked, with one whose is not", () => {
     await bob.locator(".sidebar-panel .row", { hasText: "Alice" }).first().click();
     await bob.getByRole("button", { name: "Start Chat" }).click().catch(() => {});
     await bob.getByRole("textbox", { name: "Message Alice" }).waitFor(WAIT);
+  }, 60_000);
+
+  test("a browser whose /ws upgrade is held open by the network and never answered falls back within seconds", async () => {
+    const started = Date.now();
+    const { page: dave, polls } = await open("dave", "silent");
+    // The socket "opens" but never answers the ping sent at open: after 5 s the page polls instead.
+    await dave.waitForFunction(() => performance.getEntriesByType("resource").some((e) => new URL(e.name).pathname === "/ws/poll/open"), undefined, WAIT);
+    expect(Date.now() - started).toBeLessThan(12_000);
+    await openChat(dave, "Bob");
+    await dave.getByRole("textbox", { name: "Message Bob" }).fill("Dave over long-polling");
+    await dave.keyboard.press("Enter");
+    await waitForTick(dave, "delivered");
+    expect(polls).toContain("POST /ws/poll/send");
   }, 60_000);
 
   test("when the polling browser leaves, the other sees it offline", async () => {

@@ -91,7 +91,12 @@ describe("choosing the transport", () => {
     sockets[0]!.open();
     // It pings at once: the server's answer shows the socket really reaches it.
     expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual({ event: "ping", data: {} });
+    // Until it answers, the page's own frames do not go into it.
+    expect(c.status).toBe("connecting");
+    expect(c.send("typing_start", { receiverId: 2 })).toBe(false);
+    expect(sockets[0]!.sent).toHaveLength(1);
     sockets[0]!.receive({ event: "pong", data: {} });
+    expect(c.status).toBe("connected");
     await Bun.sleep(40);
     expect(c.transport).toBe("websocket");
     expect(polls).toHaveLength(0);
