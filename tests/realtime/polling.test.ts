@@ -236,6 +236,35 @@ describe("limits over polling", () => {
   }, 15_000);
 });
 
+describe("per-address cap and connect rate over polling (SOCKET_CAP 2:3, SOCKET_CONNECT_LIMIT 3)", () => {
+  const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000", SOCKET_CAP: "2:3", SOCKET_CONNECT_LIMIT: "3" });
+
+  test("polling sessions and WebSockets share one address's cap", async () => {
+    const [ann, bob, cid] = await Promise.all([registerUser(t), registerUser(t), registerUser(t)]);
+    const ws = await Promise.all([connect(t.wsUrl, ann.token), connect(t.wsUrl, ann.token)]);
+    const poll = await connectPolling(t.url, bob.token);
+    const refused = await openPoll(t.url, cid.token);
+    expect(refused.status).toBe(429);
+    await refused.arrayBuffer();
+    await expect(connect(t.wsUrl, cid.token)).rejects.toThrow();
+    poll.close();
+    for (const s of ws) s.close();
+    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+  });
+
+  test("opening polling sessions spends the same connect budget as /ws upgrades", async () => {
+    const { token } = await registerUser(t);
+    const first = await connect(t.wsUrl, token);
+    first.close();
+    for (let i = 0; i < 2; i++) (await connectPolling(t.url, token)).close();
+    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+    const refused = await openPoll(t.url, token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    await refused.arrayBuffer();
+  });
+});
+
 describe("moving to a WebSocket", () => {
   const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
