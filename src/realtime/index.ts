@@ -96,13 +96,13 @@ export function realtimeRoutes(ctx: AppContext) {
 
   // The open sockets of each session, so a revoked session's sockets close without a scan.
   const bySession = new SocketGroups<string>();
-  // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now.
   // Long-polling sessions (the fallback, poll-routes.ts) are counted, closed and revoked as sockets.
   // Their outbox is capped like a /ws socket's unread frames.
   const polls = new PollSessions(ctx.config.wsIdleMs, BACKPRESSURE_LIMIT_BYTES, (socket) => {
     bySession.remove(socket.sessionId, socket);
     ctx.hub.disconnect(socket);
   });
+  // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now.
   const stopListening = onSessionsEnded(ctx.db, (ids) => {
     for (const id of ids) for (const socket of [...bySession.of(id)]) socket.close(4401, "Your session has ended");
   });

@@ -97,19 +97,22 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
     .post("/ws/poll/send", async ({ request, query }) => {
       const socket = sessionOf(request, query.sid);
       if (socket instanceof Response) return socket;
+      // Frames for a session that has ended are not dispatched; the client learns it here too.
+      if (socket.closing) return gone();
       const waiting = waitingCount.get(socket) ?? 0;
       if (waiting >= MAX_SENDS_WAITING) return refusal(429, "rate_limited", "Wait for the previous send to finish.");
-      // Read only now, after the token: the gate leaves this body to the route (rules.ts "own").
-      const frames = parseCountedJson(await readJsonText(request, MAX_SEND_BYTES));
-      if (!Array.isArray(frames) || frames.length > MAX_SEND_FRAMES) {
-        throw new AppError(400, "validation", `Send a JSON array of at most ${MAX_SEND_FRAMES} frames`);
-      }
+      // Counted from before the body is read, so concurrent sends cannot all be reading at once.
       waitingCount.set(socket, waiting + 1);
-      // In order across sends, as frames on one /ws socket are.
-      const done = (sendsWaiting.get(socket) ?? Promise.resolve()).then(() => dispatchAll(socket, frames));
-      // A send that failed must not stop the ones after it.
-      sendsWaiting.set(socket, done.catch(() => undefined));
       try {
+        // Read only now, after the token: the gate leaves this body to the route (rules.ts "own").
+        const frames = parseCountedJson(await readJsonText(request, MAX_SEND_BYTES));
+        if (!Array.isArray(frames) || frames.length > MAX_SEND_FRAMES) {
+          throw new AppError(400, "validation", `Send a JSON array of at most ${MAX_SEND_FRAMES} frames`);
+        }
+        // In order across sends, as frames on one /ws socket are.
+        const done = (sendsWaiting.get(socket) ?? Promise.resolve()).then(() => dispatchAll(socket, frames));
+        // A send that failed must not stop the ones after it.
+        sendsWaiting.set(socket, done.catch(() => undefined));
         await done;
       } finally {
         waitingCount.set(socket, (waitingCount.get(socket) ?? 1) - 1);

@@ -107,8 +107,7 @@ describe("frames over polling", () => {
 
   test("a poll with nothing to collect is held about 25 s and answered with an empty array, then the next one is held again", async () => {
     const { token } = await registerUser(t);
-    const s = await connectPolling(t.url, token);
-    s.stopPolling();
+    const s = await connectPolling(t.url, token, {}, { polling: false });
     // online_count may answer a poll early (every 5 s while the count moves); an empty answer comes only at the hold's end.
     for (let i = 0; i < 4; i++) {
       const started = performance.now();
@@ -127,6 +126,23 @@ describe("frames over polling", () => {
     }
     throw new Error("no poll was held to its end");
   }, 60_000);
+
+  test("at most two sends of one session wait at once; a third is refused with 429", async () => {
+    const { token } = await registerUser(t);
+    const s = await connectPolling(t.url, token);
+    // Three sends whose bodies never finish arriving: the third is refused before its body is read.
+    const stalled = Array.from({ length: 2 }, () => {
+      const body = new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode("[")) });
+      const aborter = new AbortController();
+      const done = fetch(`${t.url}/ws/poll/send?sid=${s.sid}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body, signal: aborter.signal, duplex: "half" } as RequestInit).catch(() => null);
+      return { aborter, done };
+    });
+    await Bun.sleep(200);
+    expect(await s.post([{ event: "ping", data: {} }])).toBe(429);
+    for (const { aborter } of stalled) aborter.abort();
+    await Promise.all(stalled.map((x) => x.done));
+    s.close();
+  });
 
   test("a send that is not a JSON array of at most 50 frames is refused with 400 and nothing is dispatched", async () => {
     const { token } = await registerUser(t);
@@ -179,6 +195,8 @@ describe("frames over polling", () => {
     await t.call("POST", "/api/auth/logout", { token });
     expect((await s.closed).code).toBe(4401);
     expect(t.ctx.hub.socketsOf(user.id)).toHaveLength(0);
+    // A send after the end is refused, not quietly dropped.
+    expect(await s.post([{ event: "ping", data: {} }])).toBe(410);
   });
 });
 
@@ -214,8 +232,7 @@ describe("limits over polling", () => {
 
   test("a session whose frames are not collected is closed with 1008 past 256 KB waiting, and its frames are dropped", async () => {
     const ann = await registerUser(t);
-    const s = await connectPolling(t.url, ann.token);
-    s.stopPolling();
+    const s = await connectPolling(t.url, ann.token, {}, { polling: false });
     expect(await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 1)).toBe(true);
     const big = JSON.stringify({ event: "pong", data: { pad: "x".repeat(30 * 1024) } });
     for (let i = 0; i < 9; i++) t.ctx.hub.sendTextToUser(ann.user.id, big);
@@ -227,8 +244,7 @@ describe("limits over polling", () => {
 
   test("a session nobody polls or pings expires after the idle time (4408), and a late poll is told so", async () => {
     const ann = await registerUser(t);
-    const s = await connectPolling(t.url, ann.token);
-    s.stopPolling();
+    const s = await connectPolling(t.url, ann.token, {}, { polling: false });
     expect(await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 0, 9000)).toBe(true);
     const late = await fetch(`${t.url}/ws/poll?sid=${s.sid}`, { headers: { authorization: `Bearer ${ann.token}` } });
     expect([late.status, late.headers.get("x-poll-end")]).toEqual([200, "4408"]);
@@ -273,9 +289,8 @@ describe("moving to a WebSocket", () => {
     const bob = await registerUser(t);
     const b = await connect(t.wsUrl, bob.token);
     await b.ask("send_message", { receiverId: ann.user.id, content: "0", messageType: "text" });
-    const poll = await connectPolling(t.url, ann.token);
+    const poll = await connectPolling(t.url, ann.token, {}, { polling: false });
     await b.next("user_online", 3000, (f) => f.data.userId === ann.user.id);
-    poll.stopPolling();
     const before = t.ctx.hub.socketsOf(ann.user.id).map((s) => s.id);
     for (const content of ["1", "2"]) await b.ask("send_message", { receiverId: ann.user.id, content, messageType: "text" });
     const ws = await connect(t.wsUrl, ann.token, {}, `&resume=${poll.sid}`);
@@ -300,8 +315,7 @@ describe("moving to a WebSocket", () => {
     const ann = await registerUser(t);
     const bob = await registerUser(t);
     const b = await connect(t.wsUrl, bob.token);
-    const poll = await connectPolling(t.url, ann.token);
-    poll.stopPolling();
+    const poll = await connectPolling(t.url, ann.token, {}, { polling: false });
     const held = fetch(`${t.url}/ws/poll?sid=${poll.sid}`, { headers: { authorization: `Bearer ${ann.token}` } });
     await Bun.sleep(100);
     const ws = await connect(t.wsUrl, ann.token, {}, `&resume=${poll.sid}`);

@@ -16,7 +16,11 @@ export async function openPoll(url: string, token: string, headers: Record<strin
   return fetch(`${url}/ws/poll/open`, { method: "POST", headers: { authorization: `Bearer ${token}`, ...headers } });
 }
 
-export async function connectPolling(url: string, token: string, headers: Record<string, string> = {}): Promise<PollTestSocket> {
+/**
+ * `polling: false` opens the session without ever polling (a client gone quiet): a poll stopped
+ * later could still be held by the server, which does not always learn that a request was aborted.
+ */
+export async function connectPolling(url: string, token: string, headers: Record<string, string> = {}, { polling: startPolling = true } = {}): Promise<PollTestSocket> {
   const opened = await openPoll(url, token, headers);
   if (opened.status !== 200) throw new Error(`poll open refused: ${opened.status} ${await opened.text()}`);
   const { sid } = (await opened.json()) as { sid: string };
@@ -25,7 +29,7 @@ export async function connectPolling(url: string, token: string, headers: Record
   const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   let closeResolve!: (v: { code: number; reason: string }) => void;
   const closed = new Promise<{ code: number; reason: string }>((r) => (closeResolve = r));
-  let polling = true;
+  let polling = startPolling;
   const aborter = new AbortController();
 
   const deliver = (frame: Frame) => {
