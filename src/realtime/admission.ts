@@ -36,6 +36,15 @@ export class Admission {
   }
 
   /**
+   * A polling session moving to its WebSocket (poll-socket.ts adopt): it replaces a counted
+   * socket, so only the connect rate applies.
+   */
+  admitMove(userId: number): Refusal | null {
+    if (this.connects.take(userId)) return null;
+    return { retryAfter: this.connects.retryAfter(userId), message: "Too many new connections. Please wait a moment and try again." };
+  }
+
+  /**
    * Checked again when the socket opens, where counting is exact: upgrades that raced past
    * `admit` together are closed with 4429.
    */

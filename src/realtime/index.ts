@@ -11,6 +11,9 @@ import { dispatch } from "./dispatch.ts";
 import { handlers } from "./handlers/index.ts";
 import { sendOrQueue, sendQueued, type CorkableSocket } from "./outbox.ts";
 import { socketOpened, wireLifecycle } from "./lifecycle.ts";
+import { pollRoutes } from "./poll-routes.ts";
+import { PollSessions } from "./poll-sessions.ts";
+import type { PollSocket } from "./poll-socket.ts";
 import type { ClientSocket } from "./socket.ts";
 import { SocketGroups } from "./socket-groups.ts";
 
@@ -93,6 +96,12 @@ export function realtimeRoutes(ctx: AppContext) {
 
   // The open sockets of each session, so a revoked session's sockets close without a scan.
   const bySession = new SocketGroups<string>();
+  // Long-polling sessions (the fallback, poll-routes.ts) are counted, closed and revoked as sockets.
+  // Their outbox is capped like a /ws socket's unread frames.
+  const polls = new PollSessions(ctx.config.wsIdleMs, BACKPRESSURE_LIMIT_BYTES, (socket) => {
+    bySession.remove(socket.sessionId, socket);
+    ctx.hub.disconnect(socket);
+  });
   // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now.
   const stopListening = onSessionsEnded(ctx.db, (ids) => {
     for (const id of ids) for (const socket of [...bySession.of(id)]) socket.close(4401, "Your session has ended");
@@ -105,19 +114,30 @@ export function realtimeRoutes(ctx: AppContext) {
    * methods shared, and Elysia's server-wide websocket handler calls them (`ws.data.open(ws)`...).
    */
   class Upgrade {
-    socket: LiveSocket | null = null;
+    socket: LiveSocket | PollSocket | null = null;
 
     constructor(
       private readonly userId: number,
       private readonly sessionId: string,
       private readonly address: string,
       private readonly deviceId: string | null,
+      /** The polling session this socket takes over (`?resume=<sid>`), if any. */
+      private readonly resume: string | null,
     ) {}
 
     open(ws: RawSocket): void {
       // Revoked between the upgrade and now: the push that closes its sockets found none yet.
       const found = liveSession(ctx.db, this.sessionId, ctx.config.sessionTtlMs);
       if (!found || found.user.id !== this.userId) return ws.close(4401, "Please sign in");
+      const poll = polls.find(this.resume, this.sessionId);
+      if (this.resume !== null) {
+        // It ended between the upgrade and now: the client connects afresh.
+        if (!poll?.movable) return ws.close(4410, "That connection has ended");
+        // Same place in the hub (presence, a call, a roulette pair), now over this socket.
+        this.socket = poll;
+        poll.adopt(ws);
+        return;
+      }
       if (!admission.fits(this.userId, this.address)) return ws.close(4429, "Too many open connections");
       const socket = (this.socket = new LiveSocket(ws, this.userId, this.sessionId, this.address, this.deviceId));
       bySession.add(socket.sessionId, socket);
@@ -139,18 +159,22 @@ export function realtimeRoutes(ctx: AppContext) {
   }
 
   return new Elysia()
+    .use(pollRoutes(ctx, { admission, bySession, sessions: polls }))
     .get("/ws", ({ request, query, status, server, set }) => {
       if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
       const found = sessionFor(ctx.db, ctx.config, query.token);
       if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
-      const refusal = admission.admit(found.user.id, address);
+      const resume = typeof query.resume === "string" ? query.resume : null;
+      const moving = resume !== null && polls.find(resume, found.id)?.movable === true;
+      if (resume !== null && !moving) return status(410, { error: "That connection has ended. Please connect again.", code: "gone" });
+      const refusal = moving ? admission.admitMove(found.user.id) : admission.admit(found.user.id, address);
       if (refusal) {
         set.headers["retry-after"] = String(refusal.retryAfter);
         return status(429, { error: refusal.message, code: "rate_limited" });
       }
       const deviceId = requestDevice(ctx.db, request, found.id);
-      if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address, deviceId) })) {
+      if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address, deviceId, resume) })) {
         return status(400, { error: "Expected a websocket connection", code: "validation" });
       }
     })

@@ -15,11 +15,17 @@ const PRESENCE_TIMEOUT_MS = 15_000;
 
 /**
  * Keeps every WebSocket the page opens in `__sockets`, and while `__cut` is set points new ones at
- * a closed port: a network outage the test can start and end.
+ * a closed port and fails the long-polling fallback's requests: a network outage the test can
+ * start and end.
  */
 function cuttableSockets() {
-  const w = window as unknown as { WebSocket: typeof WebSocket; __sockets: WebSocket[]; __cut: boolean };
+  const w = window as unknown as { WebSocket: typeof WebSocket; __sockets: WebSocket[]; __cut: boolean; fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> };
   const Native = w.WebSocket;
+  const nativeFetch = w.fetch.bind(window);
+  w.fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    return w.__cut && url.pathname.startsWith("/ws/poll") ? Promise.reject(new TypeError("Failed to fetch")) : nativeFetch(input, init);
+  };
   w.__sockets = [];
   w.__cut = false;
   w.WebSocket = class extends Native {

@@ -6,6 +6,9 @@ export interface Frame {
   error?: { code: string; message: string };
 }
 
+/** Anything that can be settled: a WebSocket test socket or a polling one (poll.ts). */
+export type Settles = Pick<TestSocket, "settle">;
+
 export interface TestSocket {
   ws: WebSocket;
   frames: Frame[];
@@ -21,7 +24,7 @@ export interface TestSocket {
    * The server handles a socket's frames in order and writes to each socket in order, so a pong is
    * a marker behind anything those events sent: no sleep, and a slow server only makes it slower.
    */
-  silent(event: string, ...earlier: TestSocket[]): Promise<boolean>;
+  silent(event: string, ...earlier: Settles[]): Promise<boolean>;
   /** Sends ping and resolves on its pong: every frame this socket sent before has been handled. */
   settle(): Promise<void>;
   /** Whether an `event` frame is waiting unread among `frames`. */
@@ -37,7 +40,7 @@ export const about = (userId: number) => (f: Frame) => f.data?.userId === userId
  * Had `s` heard `event` about `userId` by its pong, after `earlier` were settled? Presence frames
  * about other people may arrive meanwhile; only this user's count.
  */
-export async function heardAbout(s: TestSocket, event: string, userId: number, ...earlier: TestSocket[]): Promise<boolean> {
+export async function heardAbout(s: TestSocket, event: string, userId: number, ...earlier: Settles[]): Promise<boolean> {
   await settled(...earlier, s);
   return s.frames.some((f) => f.event === event && about(userId)(f));
 }
@@ -52,12 +55,13 @@ export const DEFAULT_WAIT_MS = 10_000;
  * because of frames these sockets sent earlier has arrived. Put the sockets that caused something
  * first and the ones that must (or must not) hear of it after.
  */
-export async function settled(...sockets: TestSocket[]): Promise<void> {
+export async function settled(...sockets: Settles[]): Promise<void> {
   for (const socket of sockets) await socket.settle();
 }
 
-export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}): Promise<TestSocket> {
-  const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}`, { headers } as unknown as string[]);
+/** `query` is added to the URL as is (`&resume=<sid>`). */
+export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
+  const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}${query}`, { headers } as unknown as string[]);
   const frames: Frame[] = [];
   const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   let closeResolve!: (v: { code: number; reason: string }) => void;

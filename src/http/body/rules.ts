@@ -7,6 +7,7 @@
 import { MAX_REQUEST_BYTES } from "../../uploads/limits.ts";
 import { MAX_REPORT_BYTES } from "../../reports/request.ts";
 import { MAX_FORM_BYTES } from "../../pages/mod/form.ts";
+import { MAX_SEND_BYTES } from "../../realtime/poll-limits.ts";
 
 const KB = 1024;
 
@@ -53,6 +54,10 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
   "POST /auth/guest": { kind: "form", max: 4 * KB },
   "POST /auth/logout": none,
   "POST /consent": { kind: "form", max: 4 * KB },
+  // The polling fallback (realtime/poll-routes.ts): send reads its own JSON after the token.
+  "POST /ws/poll/open": none,
+  "POST /ws/poll/close": none,
+  "POST /ws/poll/send": { kind: "own", max: MAX_SEND_BYTES },
   "POST /mod": { kind: "own", max: MAX_FORM_BYTES },
   "POST /mod/*": { kind: "own", max: MAX_FORM_BYTES },
   "POST /appeal/:token": { kind: "own", max: MAX_FORM_BYTES },

@@ -1,7 +1,7 @@
 // Accounts for browser tests, made through the real API (the landing page's own forms are tested
 // in landing.e2e.ts): every suite registers its people and signs them in the same way.
 import { expect } from "bun:test";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { DESKTOP } from "./browser.ts";
 import type { RunningServer } from "./server.ts";
 
@@ -47,6 +47,8 @@ export interface OpenOptions {
   context?: BrowserContextOptions;
   /** Runs in every page of the context before the page's own scripts. */
   initScript?: () => void;
+  /** Prepares the context before the first page opens (routes, WebSocket routes). */
+  prepare?: (context: BrowserContext) => Promise<void>;
   /** Logs and dismisses alerts nobody expected (off: a test may answer its own confirm). */
   dismissDialogs?: boolean;
   /** Logs the page's console errors. */
@@ -75,6 +77,7 @@ export async function openSignedIn(browser: Browser, server: Pick<RunningServer,
   const permissions = options.camera ? [...(size.permissions ?? []), "camera", "microphone"] : size.permissions;
   const context = await browser.newContext({ ...size, permissions, baseURL: server.url });
   if (options.initScript) await context.addInitScript(options.initScript);
+  await options.prepare?.(context);
   const page = await context.newPage();
   if (options.defaultTimeout) page.setDefaultTimeout(options.defaultTimeout);
   page.on("pageerror", (error) => console.error(`[${username}] page error:`, error.message));

@@ -1,0 +1,123 @@
+// The test socket (ws.ts) over the long-polling fallback: the same send/next/ask, so a test can run
+// the same conversation over either transport. It polls in a loop until closed.
+import { DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "./ws.ts";
+
+export interface PollTestSocket extends Omit<TestSocket, "ws"> {
+  sid: string;
+  /** Polls stop (as a client gone away would); the session stays open on the server. */
+  stopPolling(): void;
+  /** Sends frames as given (any JSON) in one POST; answers the HTTP status. */
+  post(frames: unknown, headers?: Record<string, string>): Promise<number>;
+}
+
+let ackCounter = 1_000_000;
+
+export async function openPoll(url: string, token: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}/ws/poll/open`, { method: "POST", headers: { authorization: `Bearer ${token}`, ...headers } });
+}
+
+/**
+ * `polling: false` opens the session without ever polling (a client gone quiet): a poll stopped
+ * later could still be held by the server, which does not always learn that a request was aborted.
+ */
+export async function connectPolling(url: string, token: string, headers: Record<string, string> = {}, { polling: startPolling = true } = {}): Promise<PollTestSocket> {
+  const opened = await openPoll(url, token, headers);
+  if (opened.status !== 200) throw new Error(`poll open refused: ${opened.status} ${await opened.text()}`);
+  const { sid } = (await opened.json()) as { sid: string };
+  const auth = { authorization: `Bearer ${token}`, ...headers };
+  const frames: Frame[] = [];
+  const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
+  let closeResolve!: (v: { code: number; reason: string }) => void;
+  const closed = new Promise<{ code: number; reason: string }>((r) => (closeResolve = r));
+  let polling = startPolling;
+  const aborter = new AbortController();
+
+  const deliver = (frame: Frame) => {
+    const waiter = waiters.find((w) => w.match(frame));
+    if (waiter) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(frame);
+    } else frames.push(frame);
+  };
+
+  void (async () => {
+    while (polling) {
+      let response: Response;
+      try {
+        response = await fetch(`${url}/ws/poll?sid=${sid}`, { headers: auth, signal: aborter.signal });
+      } catch {
+        return;
+      }
+      if (response.status !== 200) {
+        polling = false;
+        closeResolve({ code: response.status, reason: await response.text() });
+        return;
+      }
+      for (const frame of (await response.json()) as Frame[]) deliver(frame);
+      const end = response.headers.get("x-poll-end");
+      if (end) {
+        polling = false;
+        closeResolve({ code: Number(end), reason: response.headers.get("x-poll-end-reason") ?? "" });
+      }
+    }
+  })();
+
+  const take = (match: (f: Frame) => boolean, timeoutMs: number, label: string) =>
+    new Promise<Frame>((resolve, reject) => {
+      const index = frames.findIndex(match);
+      if (index >= 0) return resolve(frames.splice(index, 1)[0]!);
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(`timed out waiting for ${label}; had ${JSON.stringify(frames.map((f) => f.event ?? `ack ${f.ack}`))}`));
+      }, timeoutMs);
+      const waiter = { match, resolve: (f: Frame) => (clearTimeout(timer), resolve(f)) };
+      waiters.push(waiter);
+    });
+
+  const post = async (body: unknown, extra: Record<string, string> = {}) => {
+    const response = await fetch(`${url}/ws/poll/send?sid=${sid}`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", ...extra },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+
+  const socket: PollTestSocket = {
+    sid,
+    frames,
+    post,
+    send: (event, data = {}, ack) => void post([ack === undefined ? { event, data } : { event, data, ack }]),
+    raw: (text) => void post(`[${typeof text === "string" ? JSON.stringify(text) : "null"}]`),
+    next: (event, timeoutMs = DEFAULT_WAIT_MS, where = () => true) => take((f) => f.event === event && where(f), timeoutMs, event),
+    nextWhere: (where, label, timeoutMs = DEFAULT_WAIT_MS) => take(where, timeoutMs, label),
+    ask(event, data = {}, timeoutMs = DEFAULT_WAIT_MS) {
+      const ack = ++ackCounter;
+      socket.send(event, data, ack);
+      return take((f) => f.ack === ack && f.event === undefined, timeoutMs, `ack of ${event}`);
+    },
+    // Sends are dispatched in order and polls answer in order, so a pong is a marker behind
+    // anything sent before it, as on a WebSocket.
+    async silent(event, ...earlier) {
+      await settled(...earlier, socket);
+      return !socket.saw(event);
+    },
+    async settle() {
+      socket.send("ping", {});
+      await take((f) => f.event === "pong", DEFAULT_WAIT_MS, "pong");
+    },
+    saw: (event) => frames.some((f) => f.event === event),
+    closed,
+    stopPolling() {
+      polling = false;
+      aborter.abort();
+    },
+    close() {
+      polling = false;
+      aborter.abort();
+      void fetch(`${url}/ws/poll/close?sid=${sid}`, { method: "POST", headers: auth }).then((r) => r.arrayBuffer(), () => undefined);
+    },
+  };
+  return socket;
+}
