@@ -4,6 +4,7 @@
 import { batch } from "@preact/signals-react";
 import type { Api } from "./api.ts";
 import { batches, acceptableFiles } from "./files.ts";
+import { loadFailed } from "./load-failure.ts";
 import { addOwnMessage } from "./inbox.ts";
 import { sortChats } from "./lists.ts";
 import { addMessages, clientMessageId } from "./messages.ts";
@@ -98,11 +99,11 @@ export class ChatController {
     try {
       users = (await this.api.chatUsers()).users;
     } catch (error) {
-      console.error("Chat list failed, trying the legacy list", error);
+      loadFailed("Chat list failed, trying the legacy list", error);
       try {
         users = (await this.api.legacyChatUsers()).users;
       } catch (legacyError) {
-        console.error("Failed to load chat users", legacyError);
+        loadFailed("Failed to load chat users", legacyError);
       }
     }
     batch(() => {
@@ -128,7 +129,7 @@ export class ChatController {
     try {
       items = (await this.api.unreadPerUser()).items;
     } catch (error) {
-      console.error("Failed to load unread counters", error);
+      loadFailed("Failed to load unread counters", error);
       return;
     }
     if (this.unread.applyServer(countsOf(items.map((i) => ({ id: i.sender_id, count: i.unread_count }))), stamp, true)) {
@@ -201,7 +202,7 @@ export class ChatController {
       const page = await this.api.messages(contactId, null);
       this.applyPage(contactId, page);
     } catch (error) {
-      console.error("Failed to load messages", error);
+      loadFailed("Failed to load messages", error);
     } finally {
       if (this.store.selected.value?.id === contactId) this.store.messagesLoading.value = false;
     }
@@ -234,7 +235,7 @@ export class ChatController {
       const page = await this.api.messages(contactId, cursor);
       this.applyPage(contactId, page);
     } catch (error) {
-      console.error("Failed to load older messages", error);
+      loadFailed("Failed to load older messages", error);
     } finally {
       this.inflightCursor = null;
       this.store.loadingOlder.value = false;
@@ -247,7 +248,7 @@ export class ChatController {
       try {
         await this.api.markRead(senderId);
       } catch (error) {
-        console.error("Failed to mark messages read", error);
+        loadFailed("Failed to mark messages read", error);
       }
     });
   }
