@@ -2,44 +2,10 @@
 // opened, and back to a WebSocket when it can (islands/lib/socket.ts). Against a real server:
 // tests/realtime/polling-client.test.ts.
 import { describe, expect, test } from "bun:test";
-import { RealtimeClient, type ConnectionStatus, type PollingLike, type SocketLike } from "../../islands/lib/socket.ts";
+import { RealtimeClient, type ConnectionStatus, type PollingLike } from "../../islands/lib/socket.ts";
+import { FakeSocket } from "./fake-socket.ts";
+import { until } from "./waits.ts";
 
-/** Waits until `check` holds (at most `ms`). */
-async function until(check: () => boolean, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await Bun.sleep(5);
-  }
-  return check();
-}
-
-class FakeSocket implements SocketLike {
-  readyState = 0;
-  sent: string[] = [];
-  onopen: ((ev: Event) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  constructor(readonly url = "") {}
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.(new Event("open"));
-  }
-  fail(code = 1006) {
-    this.readyState = 3;
-    this.onclose?.({ code } as CloseEvent);
-  }
-  receive(frame: object) {
-    this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
-  }
-}
 
 class FakePolling extends FakeSocket implements PollingLike {
   sid: string | null = "sid-1";
@@ -107,7 +73,7 @@ describe("choosing the transport", () => {
     const { c, sockets, polls } = client({ confirmMs: 20 });
     c.connect();
     sockets[0]!.open();
-    expect(await until(() => polls.length === 1)).toBe(true);
+    await until(() => polls.length === 1, "polls.length === 1");
     polls[0]!.open();
     expect(c.transport).toBe("polling");
     c.disconnect();
@@ -136,7 +102,7 @@ describe("choosing the transport", () => {
   test("a WebSocket the browser refuses to create falls back to polling", async () => {
     const { c, polls } = client({ throwing: true });
     c.connect();
-    expect(await until(() => polls.length === 1)).toBe(true);
+    await until(() => polls.length === 1, "polls.length === 1");
     polls[0]!.open();
     expect(c.transport).toBe("polling");
     c.disconnect();
@@ -174,7 +140,7 @@ describe("switching back to a WebSocket", () => {
     c.connect();
     sockets[0]!.fail();
     polls[0]!.open();
-    expect(await until(() => sockets.length === 2)).toBe(true);
+    await until(() => sockets.length === 2, "sockets.length === 2");
     expect(sockets[1]!.url).toBe("ws://test/ws?token=t&resume=sid-1");
     // The polling side listens for the server's word before the WebSocket even opens.
     expect(polls[0]!.handingOver).toBe(true);
@@ -186,7 +152,7 @@ describe("switching back to a WebSocket", () => {
     sockets[1]!.receive({ event: "new_message", data: { message: { content: "3" } } });
     expect(got).toEqual([]);
     polls[0]!.lastPoll([{ event: "new_message", data: { message: { content: "1" } } }, { event: "new_message", data: { message: { content: "2" } } }]);
-    await until(() => got.length === 3);
+    await until(() => got.length === 3, "got.length === 3");
     expect(c.transport).toBe("websocket");
     sockets[1]!.receive({ event: "new_message", data: { message: { content: "4" } } });
     expect(got).toEqual(["1", "2", "3", "4"]);
@@ -204,7 +170,7 @@ describe("switching back to a WebSocket", () => {
     c.connect();
     sockets[0]!.fail();
     polls[0]!.open();
-    expect(await until(() => sockets.length === 2)).toBe(true);
+    await until(() => sockets.length === 2, "sockets.length === 2");
     polls[0]!.lastPoll([{ event: "new_message", data: { message: { content: "1" } } }]);
     await Bun.sleep(5);
     expect(c.transport).toBe("polling");
@@ -220,11 +186,11 @@ describe("switching back to a WebSocket", () => {
     c.connect();
     sockets[0]!.fail();
     polls[0]!.open();
-    expect(await until(() => sockets.length === 2)).toBe(true);
+    await until(() => sockets.length === 2, "sockets.length === 2");
     polls[0]!.lastPoll([]);
     await Bun.sleep(5);
     sockets[1]!.fail();
-    expect(await until(() => polls.length === 2)).toBe(true);
+    await until(() => polls.length === 2, "polls.length === 2");
     polls[1]!.open();
     expect(c.transport).toBe("polling");
     c.disconnect();
@@ -235,7 +201,7 @@ describe("switching back to a WebSocket", () => {
     c.connect();
     sockets[0]!.fail();
     polls[0]!.open();
-    expect(await until(() => sockets.length === 2)).toBe(true);
+    await until(() => sockets.length === 2, "sockets.length === 2");
     sockets[1]!.open();
     await Bun.sleep(40);
     expect(sockets[1]!.readyState).toBe(3);
@@ -250,10 +216,10 @@ describe("switching back to a WebSocket", () => {
     c.connect();
     sockets[0]!.fail();
     polls[0]!.open();
-    expect(await until(() => sockets.length === 2)).toBe(true);
+    await until(() => sockets.length === 2, "sockets.length === 2");
     sockets[1]!.fail();
     expect(c.transport).toBe("polling");
-    expect(await until(() => sockets.length === 3)).toBe(true);
+    await until(() => sockets.length === 3, "sockets.length === 3");
     expect(c.transport).toBe("polling");
     c.disconnect();
   });
@@ -264,13 +230,13 @@ describe("switching back to a WebSocket", () => {
     sockets[0]!.fail();
     polls[0]!.open();
     polls[0]!.fail(1006);
-    expect(await until(() => polls.length === 2)).toBe(true);
+    await until(() => polls.length === 2, "polls.length === 2");
     polls[1]!.open();
     expect(c.transport).toBe("polling");
-    expect(await until(() => sockets.length === 2)).toBe(true);
+    await until(() => sockets.length === 2, "sockets.length === 2");
     sockets[1]!.open();
     polls[1]!.lastPoll([]);
-    expect(await until(() => c.transport === "websocket")).toBe(true);
+    await until(() => c.transport === "websocket", "the client back on a WebSocket");
     c.disconnect();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { RealtimeClient, reconnectDelay, type ConnectionStatus, type SocketLike } from "../../islands/lib/socket.ts";
+import { RealtimeClient, reconnectDelay, type ConnectionStatus } from "../../islands/lib/socket.ts";
+import { FakeSocket } from "./fake-socket.ts";
 import { until, wait } from "./waits.ts";
 
 // Timers fire in the order they fall due, however late a loaded machine runs them: `await wait(10)`
@@ -7,35 +8,6 @@ import { until, wait } from "./waits.ts";
 // more happened is ordered behind it. What the client's own interval or timeout makes happen
 // is waited for with `until`.
 
-/** A socket the test opens, closes and talks through by hand. */
-class FakeSocket implements SocketLike {
-  readyState = 0;
-  sent: string[] = [];
-  onopen: ((ev: Event) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.(new Event("open"));
-  }
-  fail(code = 1006) {
-    this.readyState = 3;
-    this.onclose?.({ code } as CloseEvent);
-  }
-  receive(frame: object) {
-    this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
-  }
-  frames() {
-    return this.sent.map((s) => JSON.parse(s) as { event: string; data: unknown; ack?: number });
-  }
-}
 
 function client(options: Partial<ConstructorParameters<typeof RealtimeClient>[0]> = {}) {
   const sockets: FakeSocket[] = [];

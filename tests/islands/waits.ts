@@ -3,11 +3,5 @@
 
 export const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Resolves once `condition()` holds; fails naming `what` after `timeoutMs`. */
-export async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await wait(1);
-  }
-}
+/** One `until` for every test (tests/support/until.ts). */
+export { until } from "../support/until.ts";

@@ -6,17 +6,9 @@ import { PollingSocket } from "../../islands/lib/poll-transport.ts";
 import { RealtimeClient } from "../../islands/lib/socket.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
+import { until } from "../support/until.ts";
 import { connect } from "../support/ws.ts";
 
-/** Waits until `check` holds (at most `ms`). */
-async function until(check: () => boolean, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await Bun.sleep(5);
-  }
-  return check();
-}
 
 describe("against a real server", () => {
   const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
@@ -38,20 +30,20 @@ describe("against a real server", () => {
     const got: string[] = [];
     c.on("new_message", (d) => got.push(String(d.message.content)));
     c.connect();
-    expect(await until(() => c.transport === "polling")).toBe(true);
+    await until(() => c.transport === "polling", "the client polling");
     const sent = await c.request("send_message", { receiverId: bob.user.id, content: "from polling", messageType: "text" });
     expect(sent.message.content).toBe("from polling");
     expect((await b.next("new_message")).data.message.content).toBe("from polling");
     b.send("send_message", { receiverId: ann.user.id, content: "1", messageType: "text" });
-    expect(await until(() => got.length === 1)).toBe(true);
+    await until(() => got.length === 1, "the first message");
     blocked = false;
     // Frames keep coming while it moves over.
     let n = 1;
     const stream = setInterval(() => b.send("send_message", { receiverId: ann.user.id, content: String(++n), messageType: "text" }), 20);
-    expect(await until(() => c.transport === "websocket", 5000)).toBe(true);
+    await until(() => c.transport === "websocket", "the client back on a WebSocket");
     await Bun.sleep(200);
     clearInterval(stream);
-    expect(await until(() => got.length === n, 3000)).toBe(true);
+    await until(() => got.length === n, `all ${n} messages`);
     expect(got).toEqual(Array.from({ length: n }, (_, i) => String(i + 1)));
     expect(t.ctx.hub.socketsOf(ann.user.id)).toHaveLength(1);
     expect((await c.request("ping", {})) ?? null).toEqual({});

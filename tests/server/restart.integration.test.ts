@@ -4,6 +4,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import type { TestResponse } from "../support/app.ts";
 import { removeServerData, startServer, type ServerProcess } from "../support/server-process.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
@@ -16,9 +17,9 @@ interface Listed {
   last_seen: string;
 }
 
-async function api(server: ServerProcess, token: string, path: string, init: RequestInit = {}) {
+async function api(server: ServerProcess, token: string, path: string, init: RequestInit = {}): Promise<Pick<TestResponse, "status" | "body">> {
   const r = await fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers } });
-  return { status: r.status, body: (await r.json()) as any };
+  return { status: r.status, body: await r.json() };
 }
 
 const listed = async (server: ServerProcess, token: string, id: number): Promise<Listed | undefined> =>

@@ -1,6 +1,6 @@
 // The test socket (ws.ts) over the long-polling fallback: the same send/next/ask, so a test can run
 // the same conversation over either transport. It polls in a loop until closed.
-import { DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "./ws.ts";
+import { DEFAULT_WAIT_MS, frameInbox, settled, type Frame, type TestSocket } from "./ws.ts";
 
 export interface PollTestSocket extends Omit<TestSocket, "ws"> {
   sid: string;
@@ -25,20 +25,11 @@ export async function connectPolling(url: string, token: string, headers: Record
   if (opened.status !== 200) throw new Error(`poll open refused: ${opened.status} ${await opened.text()}`);
   const { sid } = (await opened.json()) as { sid: string };
   const auth = { authorization: `Bearer ${token}`, ...headers };
-  const frames: Frame[] = [];
-  const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
+  const { frames, deliver, take } = frameInbox();
   let closeResolve!: (v: { code: number; reason: string }) => void;
   const closed = new Promise<{ code: number; reason: string }>((r) => (closeResolve = r));
   let polling = startPolling;
   const aborter = new AbortController();
-
-  const deliver = (frame: Frame) => {
-    const waiter = waiters.find((w) => w.match(frame));
-    if (waiter) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(frame);
-    } else frames.push(frame);
-  };
 
   void (async () => {
     while (polling) {
@@ -61,18 +52,6 @@ export async function connectPolling(url: string, token: string, headers: Record
       }
     }
   })();
-
-  const take = (match: (f: Frame) => boolean, timeoutMs: number, label: string) =>
-    new Promise<Frame>((resolve, reject) => {
-      const index = frames.findIndex(match);
-      if (index >= 0) return resolve(frames.splice(index, 1)[0]!);
-      const timer = setTimeout(() => {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        reject(new Error(`timed out waiting for ${label}; had ${JSON.stringify(frames.map((f) => f.event ?? `ack ${f.ack}`))}`));
-      }, timeoutMs);
-      const waiter = { match, resolve: (f: Frame) => (clearTimeout(timer), resolve(f)) };
-      waiters.push(waiter);
-    });
 
   const post = async (body: unknown, extra: Record<string, string> = {}) => {
     const response = await fetch(`${url}/ws/poll/send?sid=${sid}`, {

@@ -59,23 +59,20 @@ export async function settled(...sockets: Settles[]): Promise<void> {
   for (const socket of sockets) await socket.settle();
 }
 
-/** `query` is added to the URL as is (`&resume=<sid>`). */
-export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
-  const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}${query}`, { headers } as unknown as string[]);
+/**
+ * The frames a test socket received and not yet taken, and the waiters for ones still to come:
+ * shared by the WebSocket client here and the polling one (poll.ts).
+ */
+export function frameInbox() {
   const frames: Frame[] = [];
   const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
-  let closeResolve!: (v: { code: number; reason: string }) => void;
-  const closed = new Promise<{ code: number; reason: string }>((r) => (closeResolve = r));
-  ws.onmessage = (e) => {
-    const frame = JSON.parse(String(e.data)) as Frame;
+  const deliver = (frame: Frame) => {
     const waiter = waiters.find((w) => w.match(frame));
     if (waiter) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve(frame);
     } else frames.push(frame);
   };
-  ws.onclose = (e) => closeResolve({ code: e.code, reason: e.reason });
-
   const take = (match: (f: Frame) => boolean, timeoutMs: number, label: string) =>
     new Promise<Frame>((resolve, reject) => {
       const index = frames.findIndex(match);
@@ -87,6 +84,17 @@ export function connect(wsUrl: string, token: string, headers: Record<string, st
       const waiter = { match, resolve: (f: Frame) => (clearTimeout(timer), resolve(f)) };
       waiters.push(waiter);
     });
+  return { frames, deliver, take };
+}
+
+/** `query` is added to the URL as is (`&resume=<sid>`). */
+export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
+  const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}${query}`, { headers } as unknown as string[]);
+  const { frames, deliver, take } = frameInbox();
+  let closeResolve!: (v: { code: number; reason: string }) => void;
+  const closed = new Promise<{ code: number; reason: string }>((r) => (closeResolve = r));
+  ws.onmessage = (e) => deliver(JSON.parse(String(e.data)) as Frame);
+  ws.onclose = (e) => closeResolve({ code: e.code, reason: e.reason });
 
   const socket: TestSocket = {
     ws,
