@@ -88,10 +88,15 @@ export class RouletteSessions {
     if (session.endedAt !== null) return;
     session.endedAt = this.now();
     this.dirty?.add(session);
+    this.retain(session);
+    this.sweep();
+  }
+
+  /** An ended session joins the ones kept for their 10 minutes, within the budgets. */
+  private retain(session: Session): void {
     this.ended.push(session);
     this.endedCount += 1;
     this.endedChars += session.chars;
-    this.sweep();
   }
 
   /** A session that runs, or ended less than SESSION_RETAIN_MS ago. */
@@ -167,9 +172,7 @@ export class RouletteSessions {
         session.endedAt = this.now();
         this.dirty?.add(session);
       }
-      this.ended.push(session);
-      this.endedCount += 1;
-      this.endedChars += session.chars;
+      this.retain(session);
     }
     this.sweep();
   }
