@@ -2,7 +2,7 @@
 // transcripts (every frame's exact text, closes and silences, run prefixes removed) must be
 // equal. Each also checks the reference transcript, so that a scenario proves something.
 import { describe, test } from "bun:test";
-import { differential, TIMINGS } from "./servers.ts";
+import { differential } from "./servers.ts";
 
 const compare = differential();
 
@@ -36,16 +36,23 @@ describe("relaying, as peer 1.0.2 does it", () => {
         await t.frame("alice", alice);
         alice.send({ type: "OFFER", dst: t.id("carol"), payload: 1 });
         alice.send({ type: "CANDIDATE", dst: t.id("carol"), payload: 2 });
-        await Bun.sleep(50);
+        // Handled, so queued, before carol comes.
+        await t.quietBeforeMarker("alice", "alice", alice);
         const carol = t.open("carol");
         for (let i = 0; i < 3; i++) await t.frame("carol", carol);
-        await t.quiet("alice", alice, TIMINGS.expireTimeoutMs + 3 * TIMINGS.cleanupIntervalMs);
+        // Delivered, not expired as well: an OFFER to nobody sent now expires after them, so its
+        // EXPIRE is the first frame alice gets, with nothing before it or in the same sweep.
+        alice.send({ type: "OFFER", dst: t.id("zed"), payload: 3 });
+        await t.frame("alice", alice, 10_000);
+        await t.quietBeforeMarker("alice", "alice", alice);
       },
       [
         `alice ${OPEN}`,
+        "alice silent",
         `carol ${OPEN}`,
         'carol <- {"type":"OFFER","src":"alice","dst":"carol","payload":1}',
         'carol <- {"type":"CANDIDATE","src":"alice","dst":"carol","payload":2}',
+        'alice <- {"type":"EXPIRE","src":"zed","dst":"alice"}',
         "alice silent",
       ],
     ));
@@ -57,8 +64,9 @@ describe("relaying, as peer 1.0.2 does it", () => {
         await t.frame("alice", alice);
         alice.send({ type: "OFFER", dst: t.id("dave"), payload: 1 });
         alice.send({ type: "CANDIDATE", dst: t.id("dave"), payload: 2 });
-        await t.frame("alice", alice);
-        await t.quiet("alice", alice, 3 * TIMINGS.cleanupIntervalMs);
+        await t.frame("alice", alice, 10_000);
+        // Both messages expired in that sweep: a second EXPIRE would have come before the marker.
+        await t.quietBeforeMarker("alice", "alice", alice);
         const dave = t.open("dave");
         await t.frame("dave", dave);
         await t.quietBeforeMarker("dave", "dave", dave);
@@ -74,12 +82,26 @@ describe("relaying, as peer 1.0.2 does it", () => {
         await t.frame("bob", bob);
         alice.send({ type: "LEAVE", dst: t.id("erin") });
         alice.send({ type: "EXPIRE", dst: t.id("erin") });
-        await t.quiet("alice", alice, TIMINGS.expireTimeoutMs + 3 * TIMINGS.cleanupIntervalMs);
+        await t.quietBeforeMarker("alice", "alice", alice);
+        // Not queued: erin, coming now, is handed nothing. Not expired either: an OFFER to nobody
+        // sent after them expires after them, so its EXPIRE is the first frame alice gets.
+        alice.send({ type: "OFFER", dst: t.id("zed"), payload: 1 });
         const erin = t.open("erin");
         await t.frame("erin", erin);
         await t.quietBeforeMarker("erin", "erin", erin);
+        await t.frame("alice", alice, 10_000);
+        await t.quietBeforeMarker("alice", "alice", alice);
       },
-      [`alice ${OPEN}`, `bob ${OPEN}`, 'bob <- {"type":"LEAVE","src":"alice","dst":"bob"}', "alice silent", `erin ${OPEN}`, "erin silent"],
+      [
+        `alice ${OPEN}`,
+        `bob ${OPEN}`,
+        'bob <- {"type":"LEAVE","src":"alice","dst":"bob"}',
+        "alice silent",
+        `erin ${OPEN}`,
+        "erin silent",
+        'alice <- {"type":"EXPIRE","src":"zed","dst":"alice"}',
+        "alice silent",
+      ],
     ));
 
   test("HEARTBEAT, unknown types and frames that are not JSON objects get no answer", () =>

@@ -7,6 +7,7 @@ import { DEFAULT_PEER_OPTIONS } from "../../src/peerjs/options.ts";
 import { parseClientMessage } from "../../src/peerjs/protocol.ts";
 import { PeerRegistry } from "../../src/peerjs/registry.ts";
 import { dropSilent, startSweeps } from "../../src/peerjs/sweeps.ts";
+import { afterTimers, clockMovesOn, until } from "../support/until.ts";
 import { FakeSocket } from "./fake-socket.ts";
 
 /** A user's own session and address, so that no test here meets the caps by accident. */
@@ -107,7 +108,11 @@ describe("the sweeps", () => {
     const stopped = new PeerRegistry();
     startSweeps(stopped, fast)();
     relay(stopped, { type: "OFFER", src: "a", dst: "b" }, 1);
-    await Bun.sleep(50);
+    await until(() => running.queues.bytes === 0, "the running sweep expiring the queued OFFER");
+    // A tick of the stopped sweeps, had they run on, would fall due before this marker, with the
+    // clock past the moment its OFFER was queued.
+    await clockMovesOn();
+    await afterTimers(fast.cleanupIntervalMs);
     stopRunning();
     expect(running.takeQueue("b")).toEqual([]);
     expect(stopped.takeQueue("b")).toEqual([{ message: { type: "OFFER", src: "a", dst: "b" }, userId: 1 }]);
