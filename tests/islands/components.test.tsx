@@ -13,6 +13,7 @@ import MessageInput from "../../islands/chat/MessageInput.tsx";
 import ProfileView from "../../islands/chat/ProfileView.tsx";
 import { uploadAvatar } from "../../islands/lib/account.ts";
 import { me, message, user } from "./fixtures.ts";
+import { until } from "./waits.ts";
 import { chatDom, harness, settle, text, wait } from "./harness.ts";
 
 const { render } = chatDom();
@@ -171,8 +172,9 @@ describe("message input details", () => {
     await act(async () => {
       el.querySelector<HTMLButtonElement>(".emoji-button")!.click();
     });
-    await settle();
     const popover = () => el.querySelector<HTMLElement>('[role="dialog"][aria-label="Emoji picker"]');
+    // The picker is loaded on the first click (a lazy import): wait for it, not for a guessed time.
+    await act(() => until(() => popover() !== null, "the emoji picker to load"));
     expect(popover()?.hidden).toBe(false);
     await act(async () => {
       Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, "hi 🙂");
