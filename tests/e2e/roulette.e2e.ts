@@ -4,7 +4,6 @@
 // lets the other search again. Screenshots of each state go to tests/e2e/screenshots/.
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { registerAccount } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { openVideoTab, rouletteStatus, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
@@ -12,19 +11,19 @@ import { browserSuite } from "./support/suite.ts";
 
 const WAIT = { timeout: 15_000 };
 
-const suite = browserSuite({
-  setup: async (server) => {
-    const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
-      registerAccount(server, username, name, { gender, age: 27, country_code: code, country_name: country });
-    await register("dan", "Dan", "male", ["DE", "Germany"]);
-    await register("erin", "Erin", "female", ["FR", "France"]);
-    await register("fay", "Fay", "female", ["IT", "Italy"]);
-  },
-  open: { camera: true, ...WAIT },
-});
+const suite = browserSuite({ open: { camera: true, ...WAIT }, isolated: true });
 
-/** A signed-in page on the Video Chat tab, allowed to use the fake camera and microphone. */
-async function openRoulette(username: string, size = DESKTOP): Promise<Page> {
+// Each test makes its own people; each lives in another country, which tells who a stranger is.
+const PEOPLE = {
+  dan: ["Dan", "male", "DE", "Germany"],
+  erin: ["Erin", "female", "FR", "France"],
+  fay: ["Fay", "female", "IT", "Italy"],
+} as const;
+
+/** A new account like `who`, signed in on the Video Chat tab, allowed the fake camera and microphone. */
+async function openRoulette(who: keyof typeof PEOPLE, size = DESKTOP): Promise<Page> {
+  const [name, gender, code, country] = PEOPLE[who];
+  const username = await suite.account(who, name, { gender, age: 27, country_code: code, country_name: country });
   const page = await suite.open(username, { context: size });
   await openVideoTab(page, WAIT.timeout);
   return page;
@@ -42,19 +41,30 @@ const partnerName = (page: Page) => roulette(page).locator(".roulette-partner st
 /** The partner is a stranger: their country (each user here has another one) tells who it is. */
 const partnerCountry = (page: Page) => roulette(page).locator(".roulette-partner span").textContent();
 
-describe("Video Roulette", () => {
-  let dan: Page;
-  let erin: Page;
-  let fay: Page;
+/** Presses 'Start Video Chat' and waits until the page looks for someone. */
+async function startSearching(page: Page): Promise<void> {
+  await button(page, "Start Video Chat").click();
+  await roulette(page).getByText("Looking for someone to chat with...").waitFor(WAIT);
+}
 
+/** `first` starts and waits, then `second` starts: both end connected, each seeing the other's video. */
+async function paired(first: Page, second: Page): Promise<void> {
+  await startSearching(first);
+  await button(second, "Start Video Chat").click();
+  for (const page of [first, second]) {
+    await waitForStatus(page, "connected");
+    await partnerVideoPlays(page);
+  }
+}
+
+describe("Video Roulette", () => {
   test("two users press 'Start Video Chat' and see each other's video", async () => {
-    dan = await openRoulette("dan");
-    erin = await openRoulette("erin");
+    const dan = await openRoulette("dan");
+    const erin = await openRoulette("erin");
     expect(await roulette(dan).getByRole("status").first().textContent()).toBe('Click "Start" to begin video chat');
     await screenshot(dan, "roulette-disconnected");
 
-    await button(dan, "Start Video Chat").click();
-    await roulette(dan).getByText("Looking for someone to chat with...").waitFor(WAIT);
+    await startSearching(dan);
     expect(await button(dan, "Stop").isVisible()).toBe(true);
     await screenshot(dan, "roulette-searching");
 
@@ -73,9 +83,11 @@ describe("Video Roulette", () => {
   });
 
   test("'Next Partner' with a third user waiting pairs anew", async () => {
-    fay = await openRoulette("fay", MOBILE);
-    await button(fay, "Start Video Chat").click();
-    await roulette(fay).getByText("Looking for someone to chat with...").waitFor(WAIT);
+    const dan = await openRoulette("dan");
+    const erin = await openRoulette("erin");
+    await paired(dan, erin);
+    const fay = await openRoulette("fay", MOBILE);
+    await startSearching(fay);
     await screenshot(fay, "roulette-searching");
 
     await button(dan, "Next Partner").click();
@@ -90,6 +102,8 @@ describe("Video Roulette", () => {
   });
 
   test("'Stop' returns to 'Start Video Chat' and releases the camera", async () => {
+    const erin = await openRoulette("erin");
+    await startSearching(erin);
     await erin.evaluate(() => {
       const video = document.querySelector<HTMLVideoElement>('video[aria-label="Your camera"]');
       Object.assign(window, { keptStream: video?.srcObject ?? null });
@@ -106,17 +120,24 @@ describe("Video Roulette", () => {
   });
 
   test("closing one browser lets the other search again", async () => {
+    const dan = await openRoulette("dan");
+    const fay = await openRoulette("fay", MOBILE);
+    await paired(fay, dan);
     await dan.context().close();
     await waitForStatus(fay, "searching");
     expect(await roulette(fay).getByText("Looking for someone to chat with...").isVisible()).toBe(true);
     expect(await fay.locator(`video[aria-label="Partner's video"]`).evaluate((v: HTMLVideoElement) => v.srcObject)).toBeNull();
     // And pairs with the next person who starts.
+    const erin = await openRoulette("erin");
     await button(erin, "Start Video Chat").click();
     await partnerVideoPlays(fay);
     expect(await partnerCountry(fay)).toContain("France");
   });
 
   test("leaving the tab stops the camera and leaves the queue", async () => {
+    const erin = await openRoulette("erin");
+    const fay = await openRoulette("fay", MOBILE);
+    await paired(erin, fay);
     await fay.evaluate(() => {
       const video = document.querySelector<HTMLVideoElement>('video[aria-label="Your camera"]');
       Object.assign(window, { keptStream: video?.srcObject ?? null });

@@ -67,3 +67,25 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   await stop();
   throw new Error(`server did not start:\n${output}`);
 }
+
+/** A gauge from the server's /metrics (served to loopback without a token). */
+export async function serverGauge(server: Pick<RunningServer, "url">, name: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
+  if (!line) throw new Error(`no ${name} in /metrics`);
+  return Number(line[1]);
+}
+
+/**
+ * Waits until the server holds no open /ws socket and nobody waits in Video Roulette: what the
+ * browsers a test closed had open is gone on the server's side too.
+ */
+export async function serverIdle(server: Pick<RunningServer, "url">, withinMs = 20_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const [sockets, waiting] = [await serverGauge(server, "webchat_sockets_open"), await serverGauge(server, "webchat_roulette_waiting")];
+    if (sockets === 0 && waiting === 0) return;
+    if (Date.now() > deadline) throw new Error(`the server still has ${sockets} sockets open and ${waiting} waiting in Video Roulette after ${withinMs} ms`);
+    await Bun.sleep(20);
+  }
+}

@@ -5,11 +5,15 @@
 //   const suite = browserSuite({ setup: (server) => registerAccount(server, "alice", "Alice"), open: { camera: true } });
 //   const alice = await suite.open("alice");                 // signed in, on the chat screen
 //   const guest = await suite.newContext(MOBILE);            // nobody signed in, baseURL set
+//
+// A test that must not depend on the ones before it makes its own people with `suite.account`
+// (a fresh username each call) and runs in a suite with `isolated: true`: every context is closed
+// after each test and the next test starts once the server holds no socket of them.
 import { afterAll, afterEach, beforeAll, expect } from "bun:test";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { openSignedIn, PASSWORD, type OpenOptions } from "./accounts.ts";
+import { openSignedIn, PASSWORD, registerAccount, type OpenOptions } from "./accounts.ts";
 import { DESKTOP, launchBrowser } from "./browser.ts";
-import { startServer, type RunningServer } from "./server.ts";
+import { serverIdle, startServer, type RunningServer } from "./server.ts";
 
 export interface SuiteOptions {
   /** Extra server environment (limits, grace periods). */
@@ -22,6 +26,11 @@ export interface SuiteOptions {
   open?: OpenOptions;
   /** Closes every context after each test, so that each test starts from signed-out browsers. */
   closeAfterEach?: boolean;
+  /**
+   * closeAfterEach, and then waits until the server has closed every /ws socket and nobody waits
+   * in Video Roulette: the next test meets nobody of the one before (in a pairing, say).
+   */
+  isolated?: boolean;
 }
 
 export interface BrowserSuite {
@@ -29,6 +38,11 @@ export interface BrowserSuite {
   readonly browser: Browser;
   /** A new context signed in as `username`, on the chat screen (see openSignedIn). */
   open(username: string, options?: OpenOptions): Promise<Page>;
+  /**
+   * Registers a new account for this test: `base` plus a number unused in this suite as the
+   * username (returned), `name` as shown, `profile` as in registerAccount.
+   */
+  account(base: string, name: string, profile?: Record<string, unknown>): Promise<string>;
   /** A new context nobody is signed in to, with the server as its baseURL. */
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   /**
@@ -42,6 +56,7 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
+  let accounts = 0;
   const started = <T>(value: T | undefined, what: string): T => {
     if (!value) throw new Error(`${what} is not started (used outside a test?)`);
     return value;
@@ -56,7 +71,8 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
   const closeContexts = async () => {
     for (const context of contexts.splice(0)) await context.close().catch(() => {});
   };
-  if (options.closeAfterEach) afterEach(closeContexts);
+  if (options.closeAfterEach || options.isolated) afterEach(closeContexts);
+  if (options.isolated) afterEach(() => serverIdle(started(server, "the server")), 30_000);
 
   afterAll(async () => {
     await closeContexts();
@@ -75,6 +91,11 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
       const page = await openSignedIn(started(browser, "the browser"), started(server, "the server"), username, { ...options.open, ...overrides });
       contexts.push(page.context());
       return page;
+    },
+    async account(base, name, profile = {}) {
+      const username = `${base}${++accounts}`;
+      await registerAccount(started(server, "the server"), username, name, profile);
+      return username;
     },
     async newContext(contextOptions = DESKTOP) {
       const context = await started(browser, "the browser").newContext({ baseURL: started(server, "the server").url, ...contextOptions });
