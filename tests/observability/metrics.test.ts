@@ -1,6 +1,6 @@
 // GET /metrics on a real listening server: the format, counters that move with real traffic,
 // and who may read it.
-import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { makeTestApp } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { until } from "../support/until.ts";
@@ -9,6 +9,8 @@ import { until } from "../support/until.ts";
 setDefaultTimeout(20_000);
 
 const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
+// A test's sockets are gone on the server (and their users offline) before the next test counts.
+afterEach(() => until(() => t.ctx.hub.openSockets === 0 && t.ctx.hub.usersOnline === 0, "the test's sockets closed and their users offline"));
 
 async function scrape(): Promise<{ status: number; type: string | null; values: Map<string, number> }> {
   const response = await fetch(`${t.url}/metrics`);
