@@ -5,20 +5,62 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { listLoaded, registerAccount } from "./support/accounts.ts";
+import { listLoaded } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { animationsDone, imagesLoaded } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
-const suite = browserSuite({
-  setup: async (server) => {
-    await registerAccount(server, "alice", "Alice", { age: 29 });
-    await registerAccount(server, "bob", "Bob", { gender: "male", age: 34, country_code: "FR", country_name: "France" });
-    await registerAccount(server, "carol", "Carol", { age: 41, country_code: "IT", country_name: "Italy" });
-  },
-  open: { logConsoleErrors: true, listLoaded: true, ready: mainAreaLoaded },
-});
+const suite = browserSuite({ open: { logConsoleErrors: true, listLoaded: true, ready: mainAreaLoaded }, isolated: true });
+
+// Every test makes its own people. Their names are numbered so that a list holding everybody the
+// file made still tells this test's Bob apart ("Bob 3" is not "Bob 31").
+let made = 0;
+const named = (name: string) => new RegExp(`${name}\\b`);
+
+interface People {
+  alice: string;
+  bob: string;
+  aliceName: string;
+  bobName: string;
+}
+
+async function people(): Promise<People> {
+  const n = ++made;
+  const [aliceName, bobName] = [`Alice ${n}`, `Bob ${n}`];
+  const alice = await suite.account("alice", aliceName, { age: 29 });
+  const bob = await suite.account("bob", bobName, { gender: "male", age: 34, country_code: "FR", country_name: "France" });
+  return { alice, bob, aliceName, bobName };
+}
+
+const FIRST = "Hi Bob! Are you around?";
+
+/** Alice signs in, opens Bob's profile from All Users, starts a chat and writes to him while he is offline. */
+async function aliceWrites(shots = false): Promise<People & { page: Page }> {
+  const who = await people();
+  const alice = await suite.open(who.alice);
+  if (shots) await screenshot(alice, "chat-users");
+  await alice.locator(".sidebar-panel").getByRole("button", { name: named(who.bobName) }).click();
+  await alice.getByRole("button", { name: "Start Chat" }).waitFor();
+  if (shots) await screenshot(alice, "chat-profile");
+  await alice.getByRole("button", { name: "Start Chat" }).click();
+  await alice.getByText("No messages yet").waitFor();
+  await alice.getByRole("textbox", { name: `Message ${who.bobName}` }).fill(FIRST);
+  await alice.keyboard.press("Enter");
+  await alice.locator(".message-row.is-own").first().waitFor();
+  return { ...who, page: alice };
+}
+
+/** Alice wrote to Bob, and Bob, signed in, has their chat open: both sides show each other. */
+async function chatting(): Promise<Omit<People, "alice" | "bob"> & { alice: Page; bob: Page }> {
+  const { page: alice, ...who } = await aliceWrites();
+  const bob = await suite.open(who.bob);
+  await bob.locator('[data-tab="chats"]').click();
+  await bob.locator(".sidebar-panel .row", { hasText: who.aliceName }).click();
+  await bob.locator(".message-text", { hasText: FIRST }).waitFor();
+  await waitForTick(alice, "read");
+  return { ...who, alice, bob };
+}
 
 /** The main area has replaced its "Loading..." (when it showed one). */
 async function mainAreaLoaded(page: Page) {
@@ -46,33 +88,22 @@ async function waitForTick(page: Page, status: string) {
 }
 
 describe("chat screen at 1280 px", () => {
-  let alice: Page;
-  let bob: Page;
-
   test("a message to someone offline shows a single tick", async () => {
-    alice = await suite.open("alice");
-    await screenshot(alice, "chat-users");
-    await alice.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
-    await alice.getByRole("button", { name: "Start Chat" }).waitFor();
-    await screenshot(alice, "chat-profile");
-    await alice.getByRole("button", { name: "Start Chat" }).click();
-    await alice.getByText("No messages yet").waitFor();
-    await alice.getByRole("textbox", { name: "Message Bob" }).fill("Hi Bob! Are you around?");
-    await alice.keyboard.press("Enter");
-    await alice.locator(".message-row.is-own").first().waitFor();
+    const { page: alice, bobName } = await aliceWrites(true);
     expect(await tickOfLast(alice)).toBe("sent");
-    expect(await alice.getByRole("textbox", { name: "Message Bob" }).inputValue()).toBe("");
+    expect(await alice.getByRole("textbox", { name: `Message ${bobName}` }).inputValue()).toBe("");
   });
 
   test("the tick doubles when Bob connects, his unread badge counts, and it turns blue when he reads", async () => {
-    bob = await suite.open("bob");
+    const { page: alice, ...who } = await aliceWrites();
+    const bob = await suite.open(who.bob);
     await waitForTick(alice, "delivered");
     const badge = bob.locator('[data-tab="chats"] .badge');
     await badge.waitFor();
     expect(await badge.textContent()).toBe("1");
     await screenshot(bob, "chat-unread-badge");
     await bob.locator('[data-tab="chats"]').click();
-    const row = bob.locator(".sidebar-panel .row", { hasText: "Alice" });
+    const row = bob.locator(".sidebar-panel .row", { hasText: who.aliceName });
     await row.waitFor();
     expect(await row.textContent()).toContain("Hi Bob! Are you around?");
     await screenshot(bob, "chat-list");
@@ -83,7 +114,8 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("typing shows the bubble on the other side and the reply arrives", async () => {
-    const box = bob.getByRole("textbox", { name: "Message Alice" });
+    const { alice, bob, aliceName } = await chatting();
+    const box = bob.getByRole("textbox", { name: `Message ${aliceName}` });
     await box.pressSequentially("Hey Alice", { delay: 30 });
     await alice.locator(".typing-bubble").waitFor();
     await screenshot(alice, "chat-typing");
@@ -96,6 +128,7 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("a photo and a group of files arrive as one image and one grid", async () => {
+    const { alice, bob } = await chatting();
     const input = alice.locator(".chat-window input[type=file]");
     await input.setInputFiles({ name: "sunset.png", mimeType: "image/png", buffer: await png("#f97316") });
     await bob.locator(".image-grid.grid-one img").waitFor();
@@ -114,6 +147,13 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("the lightbox shows N of M, moves with the arrow keys and closes on Escape", async () => {
+    const { alice, bob } = await chatting();
+    // Two photos, one message each.
+    const input = alice.locator(".chat-window input[type=file]");
+    await input.setInputFiles({ name: "sunset.png", mimeType: "image/png", buffer: await png("#f97316") });
+    await bob.locator(".image-grid.grid-one img").waitFor();
+    await input.setInputFiles({ name: "sea.png", mimeType: "image/png", buffer: await png("#0ea5e9") });
+    await bob.locator(".image-grid.grid-one img").nth(1).waitFor();
     await bob.locator(".image-grid.grid-one .image-tile").first().click();
     const dialog = bob.getByRole("dialog");
     await dialog.waitFor();
@@ -129,6 +169,7 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("dragging a file over the chat shows the drop overlay, and dropping it sends it", async () => {
+    const { alice, bob } = await chatting();
     const dataTransfer = await alice.evaluateHandle(() => {
       const dt = new DataTransfer();
       dt.items.add(new File(["notes dropped from the desktop"], "dropped-notes.txt", { type: "text/plain" }));
@@ -143,26 +184,29 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("the emoji picker loads when first opened and inserts an emoji", async () => {
+    const { page: alice, bobName } = await aliceWrites();
     await alice.getByRole("button", { name: "Emoji" }).click();
     await alice.locator(".EmojiPickerReact").waitFor({ timeout: 10_000 });
     await animationsDone(alice, ".EmojiPickerReact");
     await imagesLoaded(alice);
     await screenshot(alice, "chat-emoji");
     await alice.locator(".EmojiPickerReact button.epr-emoji").first().click();
-    expect((await alice.getByRole("textbox", { name: "Message Bob" }).inputValue()).length).toBeGreaterThan(0);
+    expect((await alice.getByRole("textbox", { name: `Message ${bobName}` }).inputValue()).length).toBeGreaterThan(0);
     await alice.keyboard.press("Escape");
   });
 
   test("a reload restores the open chat, through the session cookie, and removes a token an older version stored", async () => {
+    const { page: alice, bobName } = await aliceWrites();
     await alice.evaluate(() => localStorage.setItem("token", "left.by-an-old-version"));
     await alice.reload();
     await ready(alice);
-    await alice.getByRole("textbox", { name: "Message Bob" }).waitFor();
-    expect(await alice.locator(".chat-header-name").textContent()).toBe("Bob");
+    await alice.getByRole("textbox", { name: `Message ${bobName}` }).waitFor();
+    expect(await alice.locator(".chat-header-name").textContent()).toBe(bobName);
     expect(await alice.evaluate(() => [localStorage.getItem("selectedViewMode"), localStorage.getItem("token")])).toEqual(["chat", null]);
   });
 
   test("the Video Chat tab shows its figures and the start button", async () => {
+    const alice = await suite.open((await people()).alice);
     await alice.locator('[data-tab="video"]').click();
     await alice.getByText('Click "Start" to begin video chat').waitFor();
     expect(await alice.locator(".stats").textContent()).toContain("1,247");
@@ -170,6 +214,9 @@ describe("chat screen at 1280 px", () => {
   });
 
   test("profile edit, avatar upload and delete", async () => {
+    const who = await people();
+    const alice = await suite.open(who.alice);
+    const bob = await suite.open(who.bob);
     await alice.locator('[data-tab="settings"]').click();
     await alice.getByRole("button", { name: /Profile Settings/ }).click();
     await alice.getByRole("button", { name: "Edit Profile" }).click();
@@ -190,12 +237,15 @@ describe("chat screen at 1280 px", () => {
     // Bob's list shows the new name once he reloads it.
     await bob.reload();
     await ready(bob);
+    await bob.locator(".sidebar-panel").getByRole("button", { name: /Alice Wonder/ }).waitFor();
   });
 
   test("Find Users filters the list and says how many are online", async () => {
+    const who = await people();
+    const bob = await suite.open(who.bob);
     await bob.locator('[data-tab="users"]').click();
     await bob.getByRole("button", { name: "Find Users" }).click();
-    await bob.getByLabel("Name").fill("ali");
+    await bob.getByLabel("Name").fill(who.aliceName);
     await bob.getByText("1 of 1 found").waitFor();
     await screenshot(bob, "chat-find-users");
     await bob.getByLabel("Min age").selectOption("60");
@@ -203,27 +253,32 @@ describe("chat screen at 1280 px", () => {
     await bob.getByText("Try adjusting your search filters").waitFor();
     await bob.getByRole("button", { name: "Clear results" }).click();
     expect(await bob.getByRole("button", { name: "Find Users" }).getAttribute("aria-expanded")).toBe("false");
-    // The server answers the unfiltered list again (find-users.e2e.ts tests the search itself).
+    // The server answers the unfiltered list again (find-users.e2e.ts tests the search itself):
+    // everybody the file has made so far but Bob.
     await bob.locator(".sidebar-panel .skeleton-row").first().waitFor({ state: "detached" });
-    expect(await bob.locator(".sidebar-panel .row").count()).toBe(2);
+    await bob.locator(".sidebar-panel").getByRole("button", { name: named(who.aliceName) }).waitFor();
+    expect(await bob.locator(".sidebar-panel .row").count()).toBe(suite.accountsMade - 1);
   });
 });
 
 describe("chat screen at 375 px", () => {
+  const carolAccount = () => suite.account("carol", `Carol ${++made}`, { age: 41, country_code: "IT", country_name: "Italy" });
+
   test("one pane at a time with the tab bar at the bottom", async () => {
-    const carol = await suite.open("carol", { context: MOBILE });
+    const { bobName } = await people();
+    const carol = await suite.open(await carolAccount(), { context: MOBILE });
     const tabBar = await carol.locator(".tab-bar").boundingBox();
     expect(Math.round((tabBar?.y ?? 0) + (tabBar?.height ?? 0))).toBe(740);
     await screenshot(carol, "chat-mobile-users");
-    await carol.locator(".sidebar-panel").getByRole("button", { name: /Bob/ }).click();
+    await carol.locator(".sidebar-panel").getByRole("button", { name: named(bobName) }).click();
     await carol.getByRole("button", { name: "Start Chat" }).click();
-    await carol.getByRole("textbox", { name: "Message Bob" }).fill("Hello from my phone");
+    await carol.getByRole("textbox", { name: `Message ${bobName}` }).fill("Hello from my phone");
     await carol.getByRole("button", { name: "Send message" }).click();
     await carol.locator(".message-row.is-own").waitFor();
     await screenshot(carol, "chat-mobile-chat");
     await carol.getByRole("button", { name: "Back to list" }).click();
     await carol.locator('[data-tab="chats"]').click();
-    await carol.locator(".sidebar-panel .row", { hasText: "Bob" }).waitFor();
+    await carol.locator(".sidebar-panel .row", { hasText: bobName }).waitFor();
     await screenshot(carol, "chat-mobile-chats");
     await carol.locator('[data-tab="video"]').click();
     await carol.getByText("Start Video Chat").waitFor();
@@ -236,7 +291,7 @@ describe("chat screen at 375 px", () => {
   });
 
   test("logout asks first, then leaves for the landing page even signed out", async () => {
-    const page = await suite.open("carol", { context: MOBILE });
+    const page = await suite.open(await carolAccount(), { context: MOBILE });
     await page.locator('[data-tab="settings"]').click();
     page.once("dialog", (d) => {
       expect(d.message()).toBe("Are you sure you want to logout?");

@@ -34,8 +34,9 @@ const suite = browserSuite({ open: { dismissDialogs: true, initScript: countSock
 const roulette = (page: Page) => page.locator("section.roulette");
 const rouletteButton = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
 const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
-/** A table row or link naming exactly this username (hank3, not hank31). */
-const naming = (username: string) => new RegExp(`\\b${username}\\b`);
+/** The queue's row of the report against `username` (its Reported cell links to them). */
+const reportRow = (mona: Page, username: string) =>
+  mona.locator("table tbody tr").filter({ has: mona.getByRole("link", { name: username, exact: true }) });
 
 /** A new moderator (granted with scripts/moderate.ts, as an operator would), signed in. */
 async function moderator(): Promise<Page> {
@@ -79,7 +80,7 @@ async function rouletteReport(): Promise<{ gina: Page; hank: Page; username: str
 /** Mona opens the open report against `username` from the queue. */
 async function openReportOn(mona: Page, username: string): Promise<void> {
   await mona.goto("/mod/reports");
-  const row = mona.locator("table tbody tr", { hasText: naming(username) });
+  const row = reportRow(mona, username);
   await row.waitFor(WAIT);
   await row.getByRole("link", { name: /^#\d+$/ }).click();
   await mona.getByRole("heading", { name: /^Report #\d+$/ }).waitFor(WAIT);
@@ -124,7 +125,7 @@ describe("a report acted on, a ban, an appeal", () => {
     await mona.waitForURL(/\/mod\/?$/, WAIT);
 
     await mona.goto("/mod/reports");
-    const row = mona.locator("table tbody tr", { hasText: naming(username) });
+    const row = reportRow(mona, username);
     await row.waitFor(WAIT);
     expect(await row.textContent()).toContain(username);
     await screenshot(mona, "moderation-queue");
@@ -252,7 +253,7 @@ describe("a removed message and a warning, on open screens", () => {
 
     const mona = await moderator();
     await mona.goto("/mod/reports");
-    await mona.locator("table tbody tr", { hasText: naming(ivyUsername) }).getByRole("link", { name: /^#\d+$/ }).click();
+    await reportRow(mona, ivyUsername).getByRole("link", { name: /^#\d+$/ }).click();
     const actions = mona.locator("form.mod-actions");
     await actions.locator('input[name="remove_reason"]').fill("Spam");
     await actions.getByRole("button", { name: "Remove the reported message" }).click();

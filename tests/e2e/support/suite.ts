@@ -43,6 +43,8 @@ export interface BrowserSuite {
    * username (returned), `name` as shown, `profile` as in registerAccount.
    */
   account(base: string, name: string, profile?: Record<string, unknown>): Promise<string>;
+  /** How many accounts `account` has made so far in this suite. */
+  readonly accountsMade: number;
   /** A new context nobody is signed in to, with the server as its baseURL. */
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   /**
@@ -91,6 +93,9 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
       const page = await openSignedIn(started(browser, "the browser"), started(server, "the server"), username, { ...options.open, ...overrides });
       contexts.push(page.context());
       return page;
+    },
+    get accountsMade() {
+      return accounts;
     },
     async account(base, name, profile = {}) {
       const username = `${base}${++accounts}`;
