@@ -11,7 +11,7 @@ import { afterTimers, until } from "../support/until.ts";
 import { fakeSocket } from "../support/fake-socket.ts";
 
 // Registering hashes passwords: slow on a busy machine.
-setDefaultTimeout(20_000);
+setDefaultTimeout(90_000);
 
 // The default batches (a tick every 30 to 60 s), so no tick falls inside a test unless the test
 // makes one with flushShown(); a short grace and ring keep the waits short.

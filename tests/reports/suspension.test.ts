@@ -152,5 +152,6 @@ describe("suspension from roulette", () => {
     await metAndReported(await established(), target);
     await metAndReported(await established(), target);
     expect(suspendedAt(target.user.id)).toBeNumber();
-  });
+    // Nine accounts, each hashing a password: well past 30 s on a loaded 2-core machine.
+  }, 120_000);
 });
