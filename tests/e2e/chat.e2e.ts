@@ -59,6 +59,11 @@ async function chatting(): Promise<Omit<People, "alice" | "bob"> & { alice: Page
   await bob.locator(".sidebar-panel .row", { hasText: who.aliceName }).click();
   await bob.locator(".message-text", { hasText: FIRST }).waitFor();
   await waitForTick(alice, "read");
+  // Bob answers: they are no longer strangers, so photos between them come unblurred.
+  const box = bob.getByRole("textbox", { name: `Message ${who.aliceName}` });
+  await box.fill("Hello!");
+  await box.press("Enter");
+  await alice.locator(".message-text", { hasText: "Hello!" }).waitFor();
   return { ...who, alice, bob };
 }
 
@@ -242,6 +247,7 @@ describe("chat screen at 1280 px", () => {
 
   test("Find Users filters the list and says how many are online", async () => {
     const who = await people();
+    await suite.open(who.alice);
     const bob = await suite.open(who.bob);
     await bob.locator('[data-tab="users"]').click();
     await bob.getByRole("button", { name: "Find Users" }).click();

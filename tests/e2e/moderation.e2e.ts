@@ -14,6 +14,8 @@ import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
 const WAIT = { timeout: 15_000 };
+/** The first frame of a WebRTC video between two fake cameras: far longer on a loaded machine. */
+const SLOW = { timeout: 60_000 };
 const BAN_REASON = "Nudity on camera in Video Roulette. Our Terms do not allow it.";
 
 /** Counts the WebSockets the page opens, from before any of its scripts run. */
@@ -62,7 +64,7 @@ async function rouletteReport(): Promise<{ gina: Page; hank: Page; username: str
   }
   for (const page of [gina, hank]) {
     await waitForStatus(page, "connected");
-    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Partner's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
+    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Partner's video"]`)?.videoWidth ?? 0) > 0, null, SLOW);
   }
   await roulette(gina).getByRole("button", { name: "Report" }).click();
   const dialog = gina.getByRole("dialog", { name: "Report Stranger" });
