@@ -11,54 +11,89 @@ import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
 
-const suite = browserSuite({
-  setup: async () => {
-    await register("alice", "Alice");
-    await register("bob", "Bob", "male");
-    await register("carol", "Carol");
-  },
-  open: { listLoaded: true },
-});
-const tokens = new Map<string, string>();
-const ids = new Map<string, number>();
+const suite = browserSuite({ open: { listLoaded: true }, isolated: true });
 
-async function register(username: string, name: string, gender = "female") {
-  const { token, user } = await registerAccount(suite.server, username, name, { gender });
-  tokens.set(username, token);
-  ids.set(username, user.id);
+/** One test's Alice, Bob and Carol: names numbered so that lists holding everybody still tell them apart. */
+interface Trio {
+  alice: string;
+  bob: string;
+  carol: string;
+  names: { alice: string; bob: string; carol: string };
+  tokens: Map<string, string>;
+  ids: Map<string, number>;
+}
+
+let made = 0;
+
+async function trio(): Promise<Trio> {
+  const n = ++made;
+  const names = { alice: `Alice ${n}`, bob: `Bob ${n}`, carol: `Carol ${n}` };
+  const t: Trio = { alice: `alice${n}`, bob: `bob${n}`, carol: `carol${n}`, names, tokens: new Map(), ids: new Map() };
+  for (const [who, gender] of [["alice", "female"], ["bob", "male"], ["carol", "female"]] as const) {
+    const { token, user } = await registerAccount(suite.server, t[who], names[who], { gender });
+    t.tokens.set(who, token);
+    t.ids.set(who, user.id);
+  }
+  return t;
 }
 
 /** Calls the API as one of the test's people. */
-function api(username: string, path: string, init: RequestInit = {}): Promise<Response> {
+function api(t: Trio, who: string, path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${suite.server.url}${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${tokens.get(username)}`, origin: suite.server.url, ...init.headers },
+    headers: { authorization: `Bearer ${t.tokens.get(who)}`, origin: suite.server.url, ...init.headers },
   });
 }
 
 /** Carol sends Alice a photo through the API. */
-async function photoFromCarol(): Promise<void> {
+async function photoFromCarol(t: Trio): Promise<void> {
   const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#f97316" } }).png().toBuffer();
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(picture)], { type: "image/png" }), "holiday.png");
-  form.append("receiverId", String(ids.get("alice")));
-  const upload = await api("carol", "/api/messages/upload", { method: "POST", body: form });
+  form.append("receiverId", String(t.ids.get("alice")));
+  const upload = await api(t, "carol", "/api/messages/upload", { method: "POST", body: form });
   expect(upload.status).toBe(201);
 }
 
+/** Bob signs in and writes to Alice from her profile. */
+async function bobWrites(t: Trio): Promise<Page> {
+  const bob = await suite.open(t.bob);
+  await startChat(bob, t.names.alice);
+  const box = bob.getByRole("textbox", { name: `Message ${t.names.alice}` });
+  await box.fill("Hi Alice, nice photo?");
+  await box.press("Enter");
+  await bob.locator(".message-row.is-own").first().waitFor();
+  return bob;
+}
+
+/** Alice, signed in, blocks Bob from their chat's header; ends when the window says so. */
+async function aliceBlocksBob(t: Trio, shots = false): Promise<Page> {
+  const alice = await suite.open(t.alice);
+  await openChat(alice, t.names.bob);
+  await alice.locator(".message-text", { hasText: "Hi Alice, nice photo?" }).waitFor();
+  await alice.getByRole("button", { name: `More options for ${t.names.bob}` }).click();
+  await alice.getByRole("menu").waitFor();
+  if (shots) await screenshot(alice, "safety-block-menu");
+  await alice.getByRole("menuitem", { name: "Block" }).click();
+  const confirm = alice.getByRole("alertdialog", { name: `Block ${t.names.bob}?` });
+  await confirm.getByText("They won't be able to message or call you, and you won't see each other.").waitFor();
+  await confirm.getByRole("button", { name: "Block" }).click();
+  await confirm.waitFor({ state: "detached" });
+  await alice.getByText(`You blocked ${t.names.bob}. Unblock to send messages.`).waitFor();
+  return alice;
+}
+
 describe("safety on the chat screen", () => {
-  let alice: Page;
-  let bob: Page;
-
   test("a photo from a stranger shows blurred with 'Tap to view' until Alice taps it", async () => {
-    await photoFromCarol();
+    const t = await trio();
+    await photoFromCarol(t);
 
-    alice = await suite.open("alice");
-    await openChat(alice, "Carol");
+    const alice = await suite.open(t.alice);
+    await openChat(alice, t.names.carol);
     const grid = alice.locator(".image-grid");
     await grid.waitFor();
     expect(await grid.getAttribute("class")).toContain("is-blurred");
-    const cover = alice.getByRole("button", { name: "Photo from Carol, hidden. Tap to view" });
+    const cover = alice.getByRole("button", { name: `Photo from ${t.names.carol}, hidden. Tap to view` });
     expect(await cover.textContent()).toContain("Tap to view");
     const filter = await grid.locator("img").evaluate((img) => getComputedStyle(img).filter);
     expect(filter).toContain("blur");
@@ -74,30 +109,20 @@ describe("safety on the chat screen", () => {
   });
 
   test("Alice blocks Bob from the chat header: the conversation leaves her list and the window says so", async () => {
-    bob = await suite.open("bob");
-    await startChat(bob, "Alice");
-    const box = bob.getByRole("textbox", { name: "Message Alice" });
-    await box.fill("Hi Alice, nice photo?");
-    await box.press("Enter");
-    await bob.locator(".message-row.is-own").first().waitFor();
-
-    await openChat(alice, "Bob");
-    await alice.locator(".message-text", { hasText: "Hi Alice, nice photo?" }).waitFor();
-    await alice.getByRole("button", { name: "More options for Bob" }).click();
-    await alice.getByRole("menu").waitFor();
-    await screenshot(alice, "safety-block-menu");
-    await alice.getByRole("menuitem", { name: "Block" }).click();
-    const confirm = alice.getByRole("alertdialog", { name: "Block Bob?" });
-    await confirm.getByText("They won't be able to message or call you, and you won't see each other.").waitFor();
-    await confirm.getByRole("button", { name: "Block" }).click();
-    await confirm.waitFor({ state: "detached" });
-    await alice.getByText("You blocked Bob. Unblock to send messages.").waitFor();
-    await alice.locator(".sidebar-panel .row", { hasText: "Bob" }).waitFor({ state: "detached" });
-    expect(await alice.getByRole("textbox", { name: "Message Bob" }).count()).toBe(0);
+    const t = await trio();
+    await bobWrites(t);
+    const alice = await aliceBlocksBob(t, true);
+    await alice.locator(".sidebar-panel .row", { hasText: t.names.bob }).waitFor({ state: "detached" });
+    expect(await alice.getByRole("textbox", { name: `Message ${t.names.bob}` }).count()).toBe(0);
   });
 
   test("Bob's next message is refused with the server's words and never reaches Alice", async () => {
-    const box = bob.getByRole("textbox", { name: "Message Alice" });
+    const t = await trio();
+    // Alice has a conversation with Carol in her list, for the marker below.
+    await photoFromCarol(t);
+    const bob = await bobWrites(t);
+    const alice = await aliceBlocksBob(t);
+    const box = bob.getByRole("textbox", { name: `Message ${t.names.alice}` });
     await box.fill("Why did you block me?");
     await box.press("Enter");
     const notice = bob.locator('.conversation-notice[role="alert"]');
@@ -106,13 +131,14 @@ describe("safety on the chat screen", () => {
     expect(await bob.getByRole("button", { name: "Unblock" }).count()).toBe(0);
     // A photo from Carol, sent after the refusal, reaches Alice on the same socket after anything
     // Bob's message could have made the server send her: once it is there, so would his be.
-    const carolRow = alice.locator(".sidebar-panel .row", { hasText: "Carol" });
+    const carolRow = alice.locator(".sidebar-panel .row", { hasText: t.names.carol });
     const badge = carolRow.locator(".badge");
     const unreadBefore = (await badge.count()) > 0 ? Number(await badge.textContent()) : 0;
-    await photoFromCarol();
+    await carolRow.waitFor();
+    await photoFromCarol(t);
     await alice.waitForFunction(
-      (n) => Number([...document.querySelectorAll(".sidebar-panel .row")].find((r) => r.textContent?.includes("Carol"))?.querySelector(".badge")?.textContent ?? 0) > n,
-      unreadBefore,
+      ([n, carol]) => Number([...document.querySelectorAll(".sidebar-panel .row")].find((r) => r.textContent?.includes(carol))?.querySelector(".badge")?.textContent ?? 0) > n,
+      [unreadBefore, t.names.carol] as const,
     );
     await pageSettled(alice);
     expect(await alice.locator(".message-text", { hasText: "Why did you block me?" }).count()).toBe(0);
@@ -121,9 +147,12 @@ describe("safety on the chat screen", () => {
   });
 
   test("Alice reports Bob from the chat header; the report is stored with the conversation", async () => {
-    await alice.getByRole("button", { name: "More options for Bob" }).click();
+    const t = await trio();
+    await bobWrites(t);
+    const alice = await aliceBlocksBob(t);
+    await alice.getByRole("button", { name: `More options for ${t.names.bob}` }).click();
     await alice.getByRole("menuitem", { name: "Report" }).click();
-    const dialog = alice.getByRole("dialog", { name: "Report Bob" });
+    const dialog = alice.getByRole("dialog", { name: `Report ${t.names.bob}` });
     await dialog.waitFor();
     await dialog.getByLabel("Harassment or hate").check();
     await dialog.getByLabel("Details (optional)").fill("Keeps writing after I said no.");
@@ -135,7 +164,7 @@ describe("safety on the chat screen", () => {
 
     const report = readServerDb(suite.server, 
       (db) =>
-        db.query("SELECT context, reason, details, transcript, status FROM reports").get() as {
+        db.query("SELECT context, reason, details, transcript, status FROM reports WHERE reporter_id = ?").get(t.ids.get("alice")!) as {
           context: string;
           reason: string;
           details: string;
@@ -151,20 +180,21 @@ describe("safety on the chat screen", () => {
   });
 
   test("Settings lists Bob under Blocked people, and Unblock brings the conversation back", async () => {
-    // The report's toast fades first, so the screenshot shows the list alone.
-    await alice.getByText("Thanks. Our moderators will review your report.").waitFor({ state: "detached", timeout: 10_000 });
+    const t = await trio();
+    const bob = await bobWrites(t);
+    const alice = await aliceBlocksBob(t);
     await alice.locator('[data-tab="settings"]').click();
     await alice.getByRole("button", { name: /Blocked people/ }).click();
-    const row = alice.locator(".blocked-row", { hasText: "Bob" });
+    const row = alice.locator(".blocked-row", { hasText: t.names.bob });
     await row.waitFor();
     expect(await row.textContent()).toContain("Blocked ");
     await screenshot(alice, "safety-blocked-list");
-    await row.getByRole("button", { name: "Unblock Bob" }).click();
+    await row.getByRole("button", { name: `Unblock ${t.names.bob}` }).click();
     await alice.getByText("You haven't blocked anyone.").waitFor();
     await alice.locator('[data-tab="chats"]').click();
-    await alice.locator(".sidebar-panel .row", { hasText: "Bob" }).waitFor();
+    await alice.locator(".sidebar-panel .row", { hasText: t.names.bob }).waitFor();
 
-    const box = bob.getByRole("textbox", { name: "Message Alice" });
+    const box = bob.getByRole("textbox", { name: `Message ${t.names.alice}` });
     await box.fill("Sorry, friends again?");
     await box.press("Enter");
     await alice.locator(".sidebar-panel .row", { hasText: "Sorry, friends again?" }).waitFor();
