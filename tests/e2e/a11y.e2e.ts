@@ -27,6 +27,7 @@ const WAIT = { timeout: 15_000 };
 
 const accounts = new Map<string, Account>();
 const suite = browserSuite({
+  isolated: true,
   setup: async (server) => {
     for (const [username, name] of [["ada", "Ada"], ["ben", "Ben"], ["cleo", "Cleo"], ["mona", "Mona"], ["ivy", "Ivy"], ["hank", "Hank"]] as const) {
       accounts.set(username, await registerAccount(server, username, name));
@@ -102,18 +103,29 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
 }
 
 describe("the chat screen", () => {
-  let ada: Page;
+  // Each test makes its own Ada and Ben, numbered so that lists holding everybody tell them apart.
+  let made = 0;
+
+  /** Ben writes to Ada, Ada opens their chat and answers: both sides have messages. */
+  async function conversation(): Promise<{ ada: Page; ben: Page; adaUser: string; benUser: string; adaName: string; benName: string }> {
+    const n = ++made;
+    const [adaName, benName] = [`Ada ${n}`, `Ben ${n}`];
+    const adaUser = await suite.account("adaconv", adaName);
+    const benUser = await suite.account("benconv", benName);
+    const ben = await suite.open(benUser);
+    await startChat(ben, adaName);
+    await send(ben, adaName, `Hello ${adaName}, how are you?`);
+    const ada = await suite.open(adaUser);
+    await ada.locator('[data-tab="chats"]').click();
+    await ada.locator(".sidebar-panel .row", { hasText: benName }).click();
+    await ada.getByRole("region", { name: `Chat with ${benName}` }).waitFor();
+    await send(ada, benName, "Fine, thanks!");
+    await ben.locator(".message-row:not(.is-own) .message-text", { hasText: "Fine, thanks!" }).waitFor();
+    return { ada, ben, adaUser, benUser, adaName, benName };
+  }
 
   test("an open conversation with messages from both sides has no serious violations", async () => {
-    const ben = await suite.open("ben");
-    await startChat(ben, "Ada");
-    await send(ben, "Ada", "Hello Ada, how are you?");
-    ada = await suite.open("ada");
-    await ada.locator('[data-tab="chats"]').click();
-    await ada.locator(".sidebar-panel .row", { hasText: "Ben" }).click();
-    await ada.getByRole("region", { name: "Chat with Ben" }).waitFor();
-    await send(ada, "Ben", "Fine, thanks!");
-    await ben.locator(".message-row:not(.is-own) .message-text", { hasText: "Fine, thanks!" }).waitFor();
+    const { ada } = await conversation();
     await expectAccessible(ada, "chat with Ben, Chats tab");
     await screenshot(ada, "a11y-chat");
     await ada.locator('[data-tab="users"]').click();
@@ -123,14 +135,16 @@ describe("the chat screen", () => {
   });
 
   test("the brand, the online counter, the tabs and the chat header are named by the text they show", async () => {
+    const { ada, benName } = await conversation();
     expect(await ada.locator("span[aria-label]:not([role]), div[aria-label]:not([role])").count()).toBe(0);
     expect(await ada.locator(".sidebar-header").getByText("Web Chat", { exact: true }).isVisible()).toBe(true);
     expect(await ada.getByRole("heading", { name: /^All Users \d+ online$/ }).isVisible()).toBe(true);
     expect(await ada.getByRole("tab", { name: /^All Users \d+ online$/ }).isVisible()).toBe(true);
-    expect(await ada.getByRole("button", { name: /^Ben (Online|Offline) \(view profile\)$/ }).isVisible()).toBe(true);
+    expect(await ada.getByRole("button", { name: new RegExp(`^${benName} (Online|Offline) \\(view profile\\)$`) }).isVisible()).toBe(true);
   });
 
   test("the emoji picker has no serious violations", async () => {
+    const { ada } = await conversation();
     await ada.getByRole("button", { name: "Emoji" }).click();
     await ada.getByRole("dialog", { name: "Emoji picker" }).locator("input").first().waitFor();
     await expectAccessible(ada, "emoji picker");
@@ -140,8 +154,9 @@ describe("the chat screen", () => {
   });
 
   test("Tab reaches the message log and shows a focus outline that can be seen", async () => {
+    const { ada, benName } = await conversation();
     await ada.locator('[data-tab="chats"]').click();
-    await ada.locator(".sidebar-panel .row", { hasText: "Ben" }).focus();
+    await ada.locator(".sidebar-panel .row", { hasText: benName }).focus();
     const log = ada.getByRole("log");
     let reached = false;
     for (let presses = 0; presses < 30 && !reached; presses++) {
@@ -163,9 +178,10 @@ describe("the chat screen", () => {
   });
 
   test("the report dialog has no serious violations", async () => {
-    await ada.getByRole("button", { name: "More options for Ben" }).click();
+    const { ada, benName } = await conversation();
+    await ada.getByRole("button", { name: `More options for ${benName}` }).click();
     await ada.getByRole("menuitem", { name: /^Report/ }).click();
-    const dialog = ada.getByRole("dialog", { name: "Report Ben" });
+    const dialog = ada.getByRole("dialog", { name: `Report ${benName}` });
     await dialog.waitFor();
     await expectAccessible(ada, "report dialog");
     await screenshot(ada, "a11y-report-dialog");
@@ -174,11 +190,12 @@ describe("the chat screen", () => {
   });
 
   test("the chat screen at 375 px has no serious violations", async () => {
-    const phone = await suite.open("ben", { context: MOBILE });
+    const { benUser, adaName } = await conversation();
+    const phone = await suite.open(benUser, { context: MOBILE });
     await expectAccessible(phone, "All Users tab (mobile)");
     await phone.locator('[data-tab="chats"]').click();
-    await phone.locator(".sidebar-panel .row", { hasText: "Ada" }).click();
-    await phone.getByRole("region", { name: "Chat with Ada" }).waitFor();
+    await phone.locator(".sidebar-panel .row", { hasText: adaName }).click();
+    await phone.getByRole("region", { name: `Chat with ${adaName}` }).waitFor();
     await expectAccessible(phone, "chat with Ada (mobile)");
     await screenshot(phone, "a11y-chat");
   });
