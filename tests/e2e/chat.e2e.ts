@@ -159,6 +159,8 @@ describe("chat screen at 1280 px", () => {
     await bob.locator(".image-grid.grid-one img").waitFor();
     await input.setInputFiles({ name: "sea.png", mimeType: "image/png", buffer: await png("#0ea5e9") });
     await bob.locator(".image-grid.grid-one img").nth(1).waitFor();
+    // Each photo stays covered until the page's nudity check has looked at it (slow under load).
+    await bob.waitForFunction(() => document.querySelector(".blur-cover") === null, null, { timeout: 60_000 });
     await bob.locator(".image-grid.grid-one .image-tile").first().click();
     const dialog = bob.getByRole("dialog");
     await dialog.waitFor();
