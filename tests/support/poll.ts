@@ -1,6 +1,6 @@
 // The test socket (ws.ts) over the long-polling fallback: the same send/next/ask, so a test can run
 // the same conversation over either transport. It polls in a loop until closed.
-import { DEFAULT_WAIT_MS, frameInbox, settled, type Frame, type TestSocket } from "./ws.ts";
+import { frameInbox, frameMethods, type Frame, type TestSocket } from "./ws.ts";
 
 export interface PollTestSocket extends Omit<TestSocket, "ws"> {
   sid: string;
@@ -9,8 +9,6 @@ export interface PollTestSocket extends Omit<TestSocket, "ws"> {
   /** Sends frames as given (any JSON) in one POST; answers the HTTP status. */
   post(frames: unknown, headers?: Record<string, string>): Promise<number>;
 }
-
-let ackCounter = 1_000_000;
 
 export async function openPoll(url: string, token: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}/ws/poll/open`, { method: "POST", headers: { authorization: `Bearer ${token}`, ...headers } });
@@ -63,30 +61,14 @@ export async function connectPolling(url: string, token: string, headers: Record
     return response.status;
   };
 
+  const send: PollTestSocket["send"] = (event, data = {}, ack) => void post([ack === undefined ? { event, data } : { event, data, ack }]);
   const socket: PollTestSocket = {
     sid,
     frames,
     post,
-    send: (event, data = {}, ack) => void post([ack === undefined ? { event, data } : { event, data, ack }]),
+    send,
     raw: (text) => void post(`[${typeof text === "string" ? JSON.stringify(text) : "null"}]`),
-    next: (event, timeoutMs = DEFAULT_WAIT_MS, where = () => true) => take((f) => f.event === event && where(f), timeoutMs, event),
-    nextWhere: (where, label, timeoutMs = DEFAULT_WAIT_MS) => take(where, timeoutMs, label),
-    ask(event, data = {}, timeoutMs = DEFAULT_WAIT_MS) {
-      const ack = ++ackCounter;
-      socket.send(event, data, ack);
-      return take((f) => f.ack === ack && f.event === undefined, timeoutMs, `ack of ${event}`);
-    },
-    // Sends are dispatched in order and polls answer in order, so a pong is a marker behind
-    // anything sent before it, as on a WebSocket.
-    async silent(event, ...earlier) {
-      await settled(...earlier, socket);
-      return !socket.saw(event);
-    },
-    async settle() {
-      socket.send("ping", {});
-      await take((f) => f.event === "pong", DEFAULT_WAIT_MS, "pong");
-    },
-    saw: (event) => frames.some((f) => f.event === event),
+    ...frameMethods({ frames, take }, send),
     closed,
     stopPolling() {
       polling = false;

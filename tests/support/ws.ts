@@ -87,6 +87,37 @@ export function frameInbox() {
   return { frames, deliver, take };
 }
 
+export type FrameMethods = Pick<TestSocket, "next" | "nextWhere" | "ask" | "silent" | "settle" | "saw">;
+
+/**
+ * What a test socket does with the frames of its inbox, whatever carries them (a WebSocket here,
+ * HTTP polls in poll.ts): wait for the next one, ask with an ack, settle on a pong, check silence.
+ */
+export function frameMethods(inbox: Pick<ReturnType<typeof frameInbox>, "frames" | "take">, send: TestSocket["send"]): FrameMethods {
+  const { frames, take } = inbox;
+  const methods: FrameMethods = {
+    next: (event, timeoutMs = DEFAULT_WAIT_MS, where = () => true) => take((f) => f.event === event && where(f), timeoutMs, event),
+    nextWhere: (where, label, timeoutMs = DEFAULT_WAIT_MS) => take(where, timeoutMs, label),
+    ask(event, data = {}, timeoutMs = DEFAULT_WAIT_MS) {
+      const ack = ++ackCounter;
+      send(event, data, ack);
+      return take((f) => f.ack === ack && f.event === undefined, timeoutMs, `ack of ${event}`);
+    },
+    // The server handles a socket's frames in order and answers in order (polls included), so
+    // a pong is a marker behind anything sent before it.
+    async silent(event, ...earlier) {
+      await settled(...earlier, methods);
+      return !methods.saw(event);
+    },
+    async settle() {
+      send("ping", {});
+      await take((f) => f.event === "pong", DEFAULT_WAIT_MS, "pong");
+    },
+    saw: (event) => frames.some((f) => f.event === event),
+  };
+  return methods;
+}
+
 /** `query` is added to the URL as is (`&resume=<sid>`). */
 export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
   const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}${query}`, { headers } as unknown as string[]);
@@ -96,27 +127,13 @@ export function connect(wsUrl: string, token: string, headers: Record<string, st
   ws.onmessage = (e) => deliver(JSON.parse(String(e.data)) as Frame);
   ws.onclose = (e) => closeResolve({ code: e.code, reason: e.reason });
 
+  const send: TestSocket["send"] = (event, data = {}, ack) => ws.send(JSON.stringify(ack === undefined ? { event, data } : { event, data, ack }));
   const socket: TestSocket = {
     ws,
     frames,
-    send: (event, data = {}, ack) => ws.send(JSON.stringify(ack === undefined ? { event, data } : { event, data, ack })),
+    send,
     raw: (text) => ws.send(text),
-    next: (event, timeoutMs = DEFAULT_WAIT_MS, where = () => true) => take((f) => f.event === event && where(f), timeoutMs, event),
-    nextWhere: (where, label, timeoutMs = DEFAULT_WAIT_MS) => take(where, timeoutMs, label),
-    ask(event, data = {}, timeoutMs = DEFAULT_WAIT_MS) {
-      const ack = ++ackCounter;
-      socket.send(event, data, ack);
-      return take((f) => f.ack === ack && f.event === undefined, timeoutMs, `ack of ${event}`);
-    },
-    async silent(event, ...earlier) {
-      await settled(...earlier, socket);
-      return !socket.saw(event);
-    },
-    async settle() {
-      socket.send("ping");
-      await take((f) => f.event === "pong", DEFAULT_WAIT_MS, "pong");
-    },
-    saw: (event) => frames.some((f) => f.event === event),
+    ...frameMethods({ frames, take }, send),
     closed,
     close: () => ws.close(),
   };
