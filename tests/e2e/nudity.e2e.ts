@@ -48,7 +48,7 @@ const suite = browserSuite({
 async function openRoulette(username: string): Promise<Page> {
   const page = await suite.open(username);
   // The classifier's own failures (worker load, backend) name themselves in the console.
-  page.on("console", (m) => m.type() === "error" && console.log(`[${username}] ${m.text()}`));
+  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && console.log(`[${username}] ${m.text()}`));
   page.on("pageerror", (e) => console.log(`[${username}] ${e.message}`));
   await openVideoTab(page, WAIT.timeout);
   return page;
