@@ -236,6 +236,11 @@ export const reports = sqliteTable(
     transcript: text("transcript"),
     /** Path of the still under DATA_DIR/evidence (never under /uploads). */
     evidencePath: text("evidence_path"),
+    /**
+     * The TensorFlow.js backend the reporter's on-device nudity check ran on when the still was
+     * taken (wasm-simd, wasm, webgl, cpu); null without a still or without a check (issue 21).
+     */
+    stillBackend: text("still_backend"),
     /** What this report counts toward automatic suspension (see docs/DECISIONS.md); 0 when the reporter never met the person. */
     weight: real("weight").notNull().default(0),
     /** Keyed hash of the network (IPv4 address or IPv6 /64) the report came from, never the address: one vote per network. */

@@ -8,16 +8,20 @@
 //     (TensorFlow.js and the model inside it, about 1 MB gzipped); the island code learns its
 //     hashed URL through `process.env.NUDITY_WORKER_URL`, so it is fetched only when roulette
 //     starts or a picture needs a look, and cached for a year like every hashed file.
+//   - the three .wasm builds of @tensorflow/tfjs-backend-wasm (issue 21), copied under names that
+//     carry their content hash; the worker is built knowing their URLs (`NUDITY_WASM_PATHS`), so
+//     tfjs fetches them from here, never from a CDN;
 //   - every JavaScript and CSS file is then lowered to the spec's minimum browsers (Chrome 72,
 //     Firefox 59) in place (the worker only to the browsers that have module workers), and a classic build of the page scripts is written for the browsers the
 //     module build cannot run in (scripts/client-targets.ts, scripts/client-legacy.ts).
 // The island loader map is generated here from the island files that exist, so adding an island
 // is adding a file, and the build never fails for an island that is not written yet.
 import type { BunPlugin } from "bun";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { buildLegacy } from "./client-legacy.ts";
 import { LOWERING_TAG, lowerCss, lowerModule, lowerWorker } from "./client-targets.ts";
+import type { WasmPaths } from "../islands/nudity/backends.ts";
 import { BUILD_DIR, BUILD_URL, MANIFEST_FILE, type Manifest, type ScriptAsset } from "../src/pages/assets/manifest.ts";
 
 const root = join(import.meta.dir, "..");
@@ -69,8 +73,26 @@ function scriptAsset(outputs: Outputs, key: string): ScriptAsset {
 
 const production = { "process.env.NODE_ENV": '"production"' };
 
+const wasmDir = join(root, "node_modules", "@tensorflow", "tfjs-backend-wasm", "dist");
+const wasmFiles = ["tfjs-backend-wasm.wasm", "tfjs-backend-wasm-simd.wasm", "tfjs-backend-wasm-threaded-simd.wasm"] as const satisfies (keyof WasmPaths)[];
+
+/** The .wasm files under their content hash (a new tfjs version is a new name): URLs by tfjs' own names. */
+function copyWasm(): { paths: WasmPaths; files: string[] } {
+  const paths = {} as WasmPaths;
+  const files: string[] = [];
+  for (const name of wasmFiles) {
+    const source = join(wasmDir, name);
+    const hash = new Bun.CryptoHasher("sha256").update(readFileSync(source)).digest("hex").slice(0, 16);
+    const file = join(BUILD_DIR, name.replace(/\.wasm$/, `-${hash}.wasm`));
+    copyFileSync(source, file);
+    paths[name] = url(file);
+    files.push(file);
+  }
+  return { paths, files };
+}
+
 /** The classifier worker: one self-contained file, as a module worker cannot share the page's chunks. */
-async function buildWorker(): Promise<Bun.BuildArtifact> {
+async function buildWorker(wasmPaths: WasmPaths): Promise<Bun.BuildArtifact> {
   const result = await Bun.build({
     entrypoints: [join(root, workerEntry)],
     root,
@@ -79,7 +101,7 @@ async function buildWorker(): Promise<Bun.BuildArtifact> {
     format: "esm",
     splitting: false,
     minify: true,
-    define: production,
+    define: { ...production, "process.env.NUDITY_WASM_PATHS": JSON.stringify(JSON.stringify(wasmPaths)) },
     naming: { entry: `nudity-worker-[hash]-${LOWERING_TAG}.[ext]` },
     // tfjs-core's "sideEffects" globs (dist/platforms/*.js) are not honoured by Bun's tree
     // shaking: the browser platform was dropped and tfjs failed at load ("isTypedArray").
@@ -97,7 +119,8 @@ async function buildWorker(): Promise<Bun.BuildArtifact> {
 export async function buildClient(): Promise<Manifest> {
   const names = islandNames();
   mkdirSync(BUILD_DIR, { recursive: true });
-  const worker = await buildWorker();
+  const wasm = copyWasm();
+  const worker = await buildWorker(wasm.paths);
   const workerUrl = url(worker.path);
   const define = { ...production, "process.env.NUDITY_WORKER_URL": JSON.stringify(workerUrl) };
   // esbuild runs in its own process: the classic build goes on while Bun builds the modules.
@@ -138,7 +161,7 @@ export async function buildClient(): Promise<Manifest> {
 
   const legacy = await legacyBuild;
 
-  const manifest: Manifest = { scripts: {}, styles: {}, islands: {}, workers: { nudity: workerUrl } };
+  const manifest: Manifest = { scripts: {}, styles: {}, islands: {}, workers: { nudity: workerUrl }, wasm: wasm.paths };
   for (const [name, source] of Object.entries(scripts)) manifest.scripts[name] = scriptAsset(outputs, keyOf(source));
   for (const [name, source] of Object.entries(styles)) manifest.styles[name] = url(keyOf(source));
   for (const name of names) manifest.islands[name] = scriptAsset(outputs, keyOf(`islands/${name}.tsx`));
@@ -157,7 +180,7 @@ export async function buildClient(): Promise<Manifest> {
     }),
   );
   for (const { path, contents } of legacy.files) writeFileSync(path, contents);
-  for (const path of [...files, ...legacy.files.map((f) => f.path)]) {
+  for (const path of [...files, ...wasm.files, ...legacy.files.map((f) => f.path)]) {
     const file = basename(path);
     writeFileSync(`${path}.gz`, Bun.gzipSync(readFileSync(path), { level: 9 }));
     written.add(file).add(`${file}.gz`);

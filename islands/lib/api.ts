@@ -175,6 +175,8 @@ export interface ReportInput {
   messageId?: number;
   /** A still of the partner's video (call and roulette reports), JPEG. */
   evidence?: Blob | null;
+  /** The backend the on-device nudity check ran on, kept with the still (issue 21). */
+  stillBackend?: "wasm-simd" | "wasm" | "webgl" | "cpu";
 }
 
 export interface ReportReceipt {

@@ -7,6 +7,7 @@
 // classifier that fails to load, so the stranger stays blurred with "Show anyway" and pictures
 // keep "Tap to view". An earlier requestIdleCallback path ran the model on the page, untested, in
 // a build that dropped tfjs' browser platform; it was removed rather than shipped broken.
+import type { BackendLabel } from "./backends.ts";
 import type { NsfwScores } from "./thresholds.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.ts";
 
@@ -21,6 +22,8 @@ export interface Classified {
 }
 
 export interface FrameClassifier {
+  /** The TensorFlow.js backend the model runs on (issue 21); stand-ins in tests may leave it out. */
+  readonly backend?: BackendLabel;
   /** Null when the source has no frame to read yet. */
   classify(source: FrameSource): Promise<Classified | null>;
 }
@@ -69,6 +72,7 @@ function workerClassifier(url: string): Promise<FrameClassifier> {
       if (data.type === "failed") return reject(new Error(data.message));
       if (data.type === "ready") {
         return resolve({
+          backend: data.backend,
           async classify(source) {
             if (!hasFrame(source)) return null;
             // The two slices this costs the main thread, as User Timing entries the browser suite checks.

@@ -8,7 +8,7 @@
 //   - A frame counts as safe only below SAFE_BELOW; in between it is "unsure": it blurs nothing
 //     new but breaks a run of safe frames, so a stranger who is undressing stays blurred.
 //   - SAFE_FRAMES_TO_UNBLUR safe frames in a row unblur a new stranger: one frame can be a lucky
-//     angle, three at one a second are three seconds of a clean picture.
+//     angle. How often frames are taken: sampling.ts.
 
 export const NSFW_CLASS_NAMES = ["Drawing", "Hentai", "Neutral", "Porn", "Sexy"] as const;
 export type NsfwClass = (typeof NSFW_CLASS_NAMES)[number];
@@ -18,8 +18,6 @@ export const EXPLICIT_CLASSES: readonly NsfwClass[] = ["Porn", "Hentai"];
 export const EXPLICIT_AT = 0.5;
 export const SAFE_BELOW = 0.2;
 export const SAFE_FRAMES_TO_UNBLUR = 3;
-/** How often the stranger's video is sampled. */
-export const SAMPLE_EVERY_MS = 1000;
 
 export type Verdict = "safe" | "unsure" | "explicit";
 

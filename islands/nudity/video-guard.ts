@@ -1,10 +1,12 @@
-// Watches one <video> (the roulette stranger's) about once a second and keeps its BlurState: the
-// side effects around the pure blur-machine. The classifier comes in as a loader, so tests drive
-// it with a stand-in and no model. Frames go to the classifier one at a time: if one takes longer
-// than the interval, the next sample waits rather than piling up.
+// Watches one <video> (the roulette stranger's) and keeps its BlurState: the side effects around
+// the pure blur-machine. The classifier comes in as a loader, so tests drive it with a stand-in
+// and no model. Frames go to the classifier one at a time, as often as its cost allows
+// (sampling.ts): the next sample waits for the last verdict rather than piling up.
 import { blurReducer, initialBlurState, type BlurAction, type BlurState } from "./blur-machine.ts";
 import type { FrameClassifier, FrameSource } from "./classifier.ts";
-import { SAMPLE_EVERY_MS, verdictOf, type NsfwScores } from "./thresholds.ts";
+import type { BackendLabel } from "./backends.ts";
+import { nextSampleDelay, WAIT_FOR_FRAME_MS } from "./sampling.ts";
+import { verdictOf, type NsfwScores } from "./thresholds.ts";
 
 export interface GuardSnapshot {
   blur: BlurState;
@@ -14,11 +16,14 @@ export interface GuardSnapshot {
   unavailable: boolean;
   /** This stranger's last explicit frame as a JPEG, for Report to attach; null until one. */
   flaggedStill: Blob | null;
+  /** The backend the classifier runs on once loaded: a report's still records it (issue 21). */
+  backend: BackendLabel | null;
 }
 
 export interface GuardDeps {
   load: () => Promise<FrameClassifier>;
   enabled: boolean;
+  /** A fixed gap between samples (tests); by default it follows the cost (sampling.ts). */
   everyMs?: number;
   /** Each frame's scores and model time, for measurements (performance marks in the page). */
   onFrame?: (scores: NsfwScores, ms: number) => void;
@@ -31,10 +36,12 @@ export class VideoGuard {
   private classifier: FrameClassifier | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private busy = false;
+  /** The last frame's round trip, page to worker and back. */
+  private costMs = 0;
   private disposed = false;
 
   constructor(private readonly deps: GuardDeps) {
-    this.snapshot = { blur: initialBlurState(deps.enabled), loading: deps.enabled, unavailable: false, flaggedStill: null };
+    this.snapshot = { blur: initialBlurState(deps.enabled), loading: deps.enabled, unavailable: false, flaggedStill: null, backend: null };
     if (deps.enabled) this.loadClassifier();
   }
 
@@ -73,7 +80,7 @@ export class VideoGuard {
     this.deps.load().then(
       (classifier) => {
         this.classifier = classifier;
-        this.set({ ...this.snapshot, loading: false });
+        this.set({ ...this.snapshot, loading: false, backend: classifier.backend ?? null });
         this.schedule(0);
       },
       // The video stays blurred; "Show anyway" is the way past it.
@@ -92,23 +99,28 @@ export class VideoGuard {
   private async sample(): Promise<void> {
     const { video, classifier } = this;
     const mode = this.snapshot.blur.mode;
-    if (this.busy || !video || !classifier || mode === "off" || mode === "shown") return this.schedule(this.deps.everyMs ?? SAMPLE_EVERY_MS);
+    const waiting = this.deps.everyMs ?? WAIT_FOR_FRAME_MS;
+    if (this.busy || !video || !classifier || mode === "off" || mode === "shown") return this.schedule(waiting);
     this.busy = true;
+    let delay = waiting;
     try {
+      const started = performance.now();
       const result = await classifier.classify(video);
       // A frame from the previous stranger must not judge the new one.
       if (result && video === this.video && !this.disposed) {
+        this.costMs = performance.now() - started;
         this.deps.onFrame?.(result.scores, result.ms);
         const verdict = verdictOf(result.scores);
         if (verdict === "explicit" && result.still) this.set({ ...this.snapshot, flaggedStill: result.still });
         this.dispatch({ type: "frame", verdict });
+        delay = this.deps.everyMs ?? nextSampleDelay(this.costMs, this.snapshot.blur.mode);
       }
     } catch (error) {
       console.error("Nudity classifier failed on a frame", error);
     } finally {
       this.busy = false;
     }
-    this.schedule(this.deps.everyMs ?? SAMPLE_EVERY_MS);
+    this.schedule(delay);
   }
 
   private dispatch(action: BlurAction): void {

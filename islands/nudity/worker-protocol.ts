@@ -1,4 +1,5 @@
 // Messages between classifier.ts and worker.ts.
+import type { BackendLabel } from "./backends.ts";
 import type { NsfwScores } from "./thresholds.ts";
 
 export interface WorkerRequest {
@@ -8,7 +9,7 @@ export interface WorkerRequest {
 }
 
 export type WorkerReply =
-  | { type: "ready"; backend: string }
+  | { type: "ready"; backend: BackendLabel }
   | { type: "failed"; message: string }
   | { type: "scores"; id: number; scores: NsfwScores; ms: number; still?: Blob }
   | { type: "error"; id: number; message: string };

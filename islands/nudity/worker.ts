@@ -2,6 +2,7 @@
 // scaled to the model's side on an OffscreenCanvas and classified here, so the page never stalls
 // on the scaling or the model.
 import { STILL_JPEG_QUALITY, stillSize } from "../media/still.ts";
+import { backendOrder, hasWebAssembly, probeGpu, type WasmPaths } from "./backends.ts";
 import { loadModel, activeBackend, MODEL_SIDE } from "./model.ts";
 import { verdictOf } from "./thresholds.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.ts";
@@ -13,12 +14,15 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope;
 
-const ready = loadModel();
+/** Set by scripts/build-client.ts: the hashed URLs of the .wasm files in our own build. */
+const wasmPaths: WasmPaths | undefined = process.env.NUDITY_WASM_PATHS ? (JSON.parse(process.env.NUDITY_WASM_PATHS) as WasmPaths) : undefined;
+
+const ready = loadModel({ backends: backendOrder({ wasm: hasWebAssembly() && wasmPaths !== undefined, gpu: probeGpu() }), wasmPaths });
 const canvas = new OffscreenCanvas(MODEL_SIDE, MODEL_SIDE);
 const context = canvas.getContext("2d", { willReadFrequently: true });
 
 ready.then(
-  () => scope.postMessage({ type: "ready", backend: activeBackend() } satisfies WorkerReply),
+  async () => scope.postMessage({ type: "ready", backend: await activeBackend() } satisfies WorkerReply),
   (error: unknown) => scope.postMessage({ type: "failed", message: String(error) } satisfies WorkerReply),
 );
 

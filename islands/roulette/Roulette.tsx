@@ -80,11 +80,11 @@ export default function Roulette() {
     if (!session) return;
     // The frame the nudity classifier flagged is the evidence (issue 12); else the frame is drawn
     // now, before the pair ends and the video goes blank.
-    const flagged = nudity.snapshot.flaggedStill;
+    const { flaggedStill: flagged, backend } = nudity.snapshot;
     const still = flagged ? Promise.resolve(flagged) : remoteVideo ? captureStill(remoteVideo) : Promise.resolve(null);
     const rouletteId = session.leaveToReport();
     if (!rouletteId) return;
-    void still.then((blob) => setReport({ context: "roulette", name: "Stranger", rouletteId, still: blob }));
+    void still.then((blob) => setReport({ context: "roulette", name: "Stranger", rouletteId, still: blob, stillBackend: backend }));
   };
 
   const closeReport = () => {

@@ -6,7 +6,7 @@ import { getClassifier } from "../nudity/classifier.ts";
 import { VideoGuard, type GuardSnapshot } from "../nudity/video-guard.ts";
 import type { NsfwScores } from "../nudity/thresholds.ts";
 
-const NONE: GuardSnapshot = { blur: { mode: "checking", safeRun: 0 }, loading: true, unavailable: false, flaggedStill: null };
+const NONE: GuardSnapshot = { blur: { mode: "checking", safeRun: 0 }, loading: true, unavailable: false, flaggedStill: null, backend: null };
 const noSubscription = () => () => {};
 const none = () => NONE;
 

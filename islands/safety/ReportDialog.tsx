@@ -3,6 +3,7 @@
 // same dialog, because that is the moment someone wants it.
 import { useCallback, useId, useRef, useState } from "react";
 import { errorText, type ReportContext, type ReportReason } from "../lib/api.ts";
+import type { BackendLabel } from "../nudity/backends.ts";
 import { useChat } from "../chat/context.ts";
 import useFocusTrap from "../chat/useFocusTrap.ts";
 import DialogActions from "./DialogActions.tsx";
@@ -17,6 +18,8 @@ export interface ReportTarget {
   messageId?: number;
   /** A still of the partner's video (call and roulette reports). */
   still?: Blob | null;
+  /** What ran the nudity check on this device when the still was taken (roulette), if one ran. */
+  stillBackend?: BackendLabel | null;
 }
 
 export interface ReportDialogProps {
@@ -67,6 +70,7 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
         details: details.trim() || undefined,
         messageId: target.messageId,
         evidence: target.still ?? null,
+        stillBackend: (target.still && target.stillBackend) || undefined,
       });
       controller.notify.success(REPORT_THANKS);
       // Someone I already blocked needs no offer to block them.

@@ -1,6 +1,7 @@
 // What a report may say (API.md "Safety"): the fixed lists, the limits, and the body schema that
 // JSON and multipart requests are both checked against.
 import { Type as t, type Static } from "@sinclair/typebox";
+import { BACKEND_LABELS } from "../../islands/nudity/backends.ts";
 
 export const reportContexts = ["chat", "message", "call", "roulette", "profile"] as const;
 export const reportReasons = ["sexual_content", "underage", "harassment", "spam", "violence", "other"] as const;
@@ -29,6 +30,8 @@ export const reportBody = t.Object({
   reason: oneOf(reportReasons, `Choose a reason: ${reportReasons.join(", ")}`),
   details: t.Optional(t.String({ maxLength: MAX_DETAILS, error: `Details can be at most ${MAX_DETAILS} characters` })),
   messageId: t.Optional(id("messageId must be a message id")),
+  /** Which backend ran the reporter's nudity check (issue 21): kept with the still, ignored without one. */
+  stillBackend: t.Optional(oneOf(BACKEND_LABELS, `stillBackend must be one of ${BACKEND_LABELS.join(", ")}`)),
 });
 
 export type ReportBody = Static<typeof reportBody>;

@@ -115,7 +115,7 @@ describe("the report dialog", () => {
     const still = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" });
     const el = await render(
       controller,
-      <ReportDialog target={{ context: "roulette", name: "Stranger", rouletteId: "r-abc", still }} onClose={() => {}} />,
+      <ReportDialog target={{ context: "roulette", name: "Stranger", rouletteId: "r-abc", still, stillBackend: "wasm-simd" }} onClose={() => {}} />,
     );
     expect(text(el.querySelector("h2"))).toBe("Report Stranger");
     await click(el.querySelector('input[value="sexual_content"]'));
@@ -127,6 +127,8 @@ describe("the report dialog", () => {
     expect(form.get("rouletteId")).toBe("r-abc");
     expect(form.get("reportedUserId")).toBeNull();
     expect(form.get("evidence")).toBeInstanceOf(Blob);
+    // What ran the nudity check goes with the still (issue 21).
+    expect(form.get("stillBackend")).toBe("wasm-simd");
     await click(button(el, "Block"));
     await settle();
     expect(sent[1]).toEqual({ rouletteId: "r-abc" });

@@ -30,10 +30,18 @@ function stillFile(name: string): string {
 }
 
 describe("the evidence still", () => {
+  test("names the backend the reporter's nudity check ran on, next to a roulette still", async () => {
+    const id = fileReport(t, reporter.id, reported.id, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("d".repeat(32)), stillBackend: "wasm-simd" }).id;
+    const shown = await page(t, mod, `/mod/reports/${id}`);
+    expect(shown.text).toContain("On-device nudity check: WebAssembly with SIMD (wasm-simd).");
+  });
+
   test("is served to moderators only, never cached and never sniffed", async () => {
     const id = fileReport(t, reporter.id, reported.id, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("a".repeat(32)) }).id;
     const shown = await page(t, mod, `/mod/reports/${id}`);
     expect(shown.text).toContain(`<img src="/mod/reports/${id}/still"`);
+    // No check ran for this still (no backend recorded), and the console says so beside it.
+    expect(shown.text).toContain("On-device nudity check: none ran.");
     const still = await t.app.handle(new Request(`http://localhost/mod/reports/${id}/still`, { headers: { cookie: mod.cookie } }));
     expect(still.status).toBe(200);
     expect(still.headers.get("content-type")).toBe("image/jpeg");

@@ -29,7 +29,7 @@ describe("VideoGuard", () => {
     let release!: (c: FrameClassifier) => void;
     const guard = new VideoGuard({ load: () => new Promise((resolve) => (release = resolve)), enabled: true, everyMs: 5 });
     guard.watch(video);
-    expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true, unavailable: false, flaggedStill: null });
+    expect(guard.getSnapshot()).toEqual({ blur: { mode: "checking", safeRun: 0 }, loading: true, unavailable: false, flaggedStill: null, backend: null });
     release(fake.classifier);
     await until(() => guard.getSnapshot().blur.mode === "clear", "the blur turning clear");
     expect(guard.getSnapshot().loading).toBe(false);

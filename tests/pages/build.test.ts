@@ -42,6 +42,37 @@ describe("the client build", () => {
     expect(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer()))).toEqual(new Uint8Array(await plain.arrayBuffer()));
   });
 
+  // Issue 21: the classifier's worker stays within 3.5 MB gzipped, and tfjs' wasm backend takes its
+  // .wasm files from our build (hashed names, a year's cache), never from a CDN.
+  test("keeps the nudity worker within 3.5 MB gzipped, naming no CDN", async () => {
+    const worker = join(import.meta.dir, "..", "..", "public", manifest.workers!.nudity!);
+    const gzipped = Bun.gzipSync(await Bun.file(worker).bytes(), { level: 9 }).length;
+    console.log(`nudity worker: ${(gzipped / 1e6).toFixed(2)} MB gzipped`);
+    expect(gzipped).toBeLessThanOrEqual(3.5e6);
+    const code = await Bun.file(worker).text();
+    // Links in error messages and comments only: every host named is a documentation site.
+    const hosts = new Set([...code.matchAll(/https?:\/\/([a-z0-9.-]+)/gi)].map((m) => m[1]!.toLowerCase()));
+    const docs = ["github.com", "emscripten.org", "developer.mozilla.org", "www.shadertoy.com", "arxiv.org"];
+    expect([...hosts].filter((host) => !docs.includes(host))).toEqual([]);
+    // Also without a scheme ("//cdn..."), as a protocol-relative URL; a boolean, not the 4.9 MB file, if it fails.
+    expect(/(cdn\.jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|storage\.googleapis\.com|tfhub\.dev)/i.exec(code)?.[0] ?? null).toBeNull();
+    for (const url of Object.values(manifest.wasm!)) expect(code).toContain(JSON.stringify(url).slice(1, -1));
+  });
+
+  test("serves the three .wasm builds under their content hash, as application/wasm for a year", async () => {
+    expect(Object.keys(manifest.wasm!).sort()).toEqual(["tfjs-backend-wasm-simd.wasm", "tfjs-backend-wasm-threaded-simd.wasm", "tfjs-backend-wasm.wasm"]);
+    for (const [name, url] of Object.entries(manifest.wasm!)) {
+      expect(url).toMatch(new RegExp(`^/build/${name.replace(".wasm", "")}-[0-9a-f]{16}\\.wasm$`));
+      const original = await Bun.file(join(import.meta.dir, "..", "..", "node_modules", "@tensorflow", "tfjs-backend-wasm", "dist", name)).bytes();
+      const zipped = await t.app.handle(new Request(`http://localhost${url}`, { headers: { "accept-encoding": "gzip" } }));
+      expect(zipped.status).toBe(200);
+      expect(zipped.headers.get("content-type")).toBe("application/wasm");
+      expect(zipped.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer()))).toEqual(original);
+    }
+  });
+
   test("pages link the built CSS and scripts, and the chat screen preloads its island", async () => {
     const landing = await t.call("GET", "/");
     expect(landing.text).toContain(`href="${manifest.styles.site}"`);

@@ -105,7 +105,7 @@ describe("filing a report", () => {
     expect((await sharp(still).metadata()).exif).toBeDefined();
     const r = await t.call("POST", "/api/reports", {
       token: a.token,
-      body: form({ rouletteId: id, context: "roulette", reason: "sexual_content", details: "flashed the camera" }, fileOf(still, "still.jpg", "image/jpeg")),
+      body: form({ rouletteId: id, context: "roulette", reason: "sexual_content", details: "flashed the camera", stillBackend: "wasm-simd" }, fileOf(still, "still.jpg", "image/jpeg")),
     });
     expect(r.status).toBe(201);
     await sb.next("roulette_partner_next");
@@ -113,7 +113,7 @@ describe("filing a report", () => {
     expect(t.ctx.roulette.partnerOf(a.user.id)).toBeUndefined();
 
     const stored = row(r.body.report.id);
-    expect(stored).toMatchObject({ reporterId: a.user.id, reportedId: b.user.id, context: "roulette", rouletteId: id, reason: "sexual_content" });
+    expect(stored).toMatchObject({ reporterId: a.user.id, reportedId: b.user.id, context: "roulette", rouletteId: id, reason: "sexual_content", stillBackend: "wasm-simd" });
     expect(stored.evidencePath).toMatch(/^evidence\/[0-9a-f]{32}\.jpg$/);
     const file = join(t.dataDir, stored.evidencePath!);
     expect(existsSync(join(t.dataDir, "uploads", stored.evidencePath!))).toBe(false);
@@ -126,6 +126,22 @@ describe("filing a report", () => {
       { sender_id: b.user.id, text: "show me", at: expect.any(String) },
       { sender_id: a.user.id, text: "no", at: expect.any(String) },
     ]);
+    sa.close();
+    sb.close();
+  });
+
+  test("the backend of the reporter's nudity check is kept with the still only: another value is a 400", async () => {
+    const { a, sa, sb, id } = await roulettePair();
+    const wrong = await t.call("POST", "/api/reports", {
+      token: a.token,
+      body: form({ rouletteId: id, context: "roulette", reason: "other", stillBackend: "gpu-magic" }, fileOf(await pngBytes(20, 10), "a.png", "image/png")),
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.fields.stillBackend).toBe("stillBackend must be one of wasm-simd, wasm, webgl, cpu");
+    // Without a still there is nothing to record it with.
+    const r = await report(a.token, { rouletteId: id, context: "roulette", reason: "other", stillBackend: "cpu" });
+    expect(r.status).toBe(201);
+    expect(row(r.body.report.id).stillBackend).toBeNull();
     sa.close();
     sb.close();
   });

@@ -20,6 +20,8 @@ export interface Manifest {
   islands: Record<string, ScriptAsset>;
   /** Worker scripts by name (`nudity`, the classifier): loaded by island code, never by a page. */
   workers?: Record<string, string>;
+  /** The classifier's .wasm files by tfjs-backend-wasm's own names: the worker fetches these URLs. */
+  wasm?: Record<string, string>;
   /**
    * The classic build for browsers the module build does not run in (Firefox 59-66): `boot` is
    * named after a page's module scripts and loads `scripts[name]` for each that did not run.

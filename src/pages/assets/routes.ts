@@ -13,13 +13,15 @@ const types: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
   css: "text/css; charset=utf-8",
   json: "application/json; charset=utf-8",
+  // The classifier's WebAssembly (issue 21): this type lets browsers compile it while it streams.
+  wasm: "application/wasm",
 };
 
 const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
 
 function buildFile(name: string, request: Request): Response {
   // Only names the build writes: no slashes, no dot-dot.
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css)$/.test(name)) throw notFound(`Nothing at /build/${name}`);
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|wasm)$/.test(name)) throw notFound(`Nothing at /build/${name}`);
   const path = join(BUILD_DIR, name);
   if (!existsSync(path)) throw notFound(`Nothing at /build/${name}`);
   const headers: Record<string, string> = {

@@ -23,6 +23,21 @@ const contextLabels: Record<string, string> = {
 
 export const contextLabel = (context: string): string => contextLabels[context] ?? context;
 
+const backendLabels: Record<string, string> = {
+  "wasm-simd": "WebAssembly with SIMD",
+  wasm: "WebAssembly without SIMD",
+  webgl: "WebGL on the GPU",
+  cpu: "JavaScript on the CPU, the slowest",
+};
+
+/**
+ * What ran the reporter's on-device nudity check when a roulette still was taken (issue 21), so a
+ * moderator can tell a slow device from a missed frame. Null: no check ran (the setting off, the
+ * checker still loading, or a browser that cannot run it).
+ */
+export const stillBackendText = (backend: string | null): string =>
+  backend === null ? "On-device nudity check: none ran." : `On-device nudity check: ${backendLabels[backend] ?? backend} (${backend}).`;
+
 /** "2026-11-22 10:31 UTC". */
 export const dateText = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 

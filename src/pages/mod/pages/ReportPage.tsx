@@ -7,7 +7,7 @@ import { ModForm } from "../components/ModForm.tsx";
 import { ModPage } from "../components/ModPage.tsx";
 import { PersonCard } from "../components/PersonCard.tsx";
 import { Time } from "../components/Time.tsx";
-import { contextLabel, reasonLabel } from "../format.ts";
+import { contextLabel, reasonLabel, stillBackendText } from "../format.ts";
 import type { TranscriptLine } from "../transcript.ts";
 import type { ModView } from "../view.ts";
 
@@ -106,7 +106,9 @@ export function ReportPage({ view, data }: { view: ModView; data: ReportPageData
       {hasStill ? (
         <figure className="mod-still">
           <img src={`/mod/reports/${report.id}/still`} alt="The still the reporter's browser captured with the report" />
-          <figcaption>Captured when the report was made.</figcaption>
+          <figcaption>
+            Captured when the report was made.{report.context === "roulette" ? ` ${stillBackendText(report.stillBackend)}` : ""}
+          </figcaption>
         </figure>
       ) : report.evidencePath !== null ? (
         <p className="mod-muted">The still was deleted by the retention rules.</p>

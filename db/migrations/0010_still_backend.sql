@@ -1,0 +1,1 @@
+ALTER TABLE `reports` ADD `still_backend` text;
