@@ -1,6 +1,7 @@
 // What happens when a socket opens or closes, in one place: presence saved and announced to those
 // who should hear it,
 // waiting messages delivered, and a closing tab's call and roulette pair ended.
+import { transaction } from "../storage/index.ts";
 import type { AppContext } from "../context.ts";
 import { knowsOf, otherParty } from "../calls/registry.ts";
 import { announceDelivered } from "../messages/notify.ts";
@@ -26,9 +27,9 @@ export function wireLifecycle(ctx: AppContext): void {
   // changes with that batch and carries its time as last_seen: timing a roulette partner's
   // departure against a list must not name their account (issue 18).
   ctx.hub.onPublicPresence((changes, at) => {
-    ctx.sqlite.transaction(() => {
-      for (const [userId, online] of changes) setPresence(ctx.db, userId, online, at);
-    })();
+    transaction(ctx.db, (tx) => {
+      for (const [userId, online] of changes) setPresence(tx, userId, online, at);
+    });
     for (const [userId, online] of changes) {
       ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
         skip: ctx.contacts.partnersOf(userId),
