@@ -3,8 +3,7 @@
 // DATABASE t_<random> and dropped by `drop()` (closing whatever still connects to it).
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-
-export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://root@127.0.0.1:5432/postgres";
+import { TEST_POSTGRES_URL as ADMIN_URL } from "../../scripts/machine/postgres.ts";
 
 export interface TestDatabase {
   /** DATABASE_URL of the new, empty database. */
