@@ -1,6 +1,5 @@
 // Ban, unban, and the decision on an appeal. Each runs its writes and its audit row in one
 // transaction, then acts on the open connections (effects.ts).
-import { transaction } from "../storage/index.ts";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { appeals, banDevices, bans, sessions, type BanRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
@@ -10,6 +9,7 @@ import { writeAudit } from "./audit.ts";
 import { activeBan, closeAppealsOf, liftBan, mirrorBan } from "./bans.ts";
 import { expelBanned } from "./effects.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
+import { transaction } from "../storage/index.ts";
 
 export const BAN_DAYS: readonly BanDays[] = [1, 7, 30, null];
 const DAY_MS = 86_400_000;

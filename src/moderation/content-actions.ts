@@ -1,7 +1,6 @@
 // Removing content: a message or file (both sides then show "Removed by a moderator") and an
 // avatar. The text and file fields are cleared and the file is deleted from disk; the row stays,
 // so the conversation keeps its shape and reports keep pointing at it.
-import { transaction } from "../storage/index.ts";
 import { eq } from "drizzle-orm";
 import { messages, users } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
@@ -11,6 +10,7 @@ import { writeAudit } from "./audit.ts";
 import { deleteUpload } from "./files.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
 import { forgetUser } from "../users/cache.ts";
+import { transaction } from "../storage/index.ts";
 
 type Ctx = Pick<AppContext, "db" | "hub" | "config">;
 

@@ -1,6 +1,5 @@
 // Dismissing reports (nothing to act on) and deleting one (admins only; the way under-18 reports,
 // which retention keeps, are finally removed).
-import { transaction } from "../storage/index.ts";
 import { eq } from "drizzle-orm";
 import { reports } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
@@ -9,6 +8,7 @@ import { assertMayActOn, checkActor, requireAdmin, requireReason, requireTarget,
 import { writeAudit } from "./audit.ts";
 import { deleteStill } from "./files.ts";
 import { closeReports, loadReports, reportIdList } from "./report-closing.ts";
+import { transaction } from "../storage/index.ts";
 
 type Ctx = Pick<AppContext, "db" | "config">;
 

@@ -1,6 +1,5 @@
 // Actions on a person short of a ban: warn, suspend from roulette (and lift it), end their
 // sessions now, and change their role (admins and the command line only).
-import { transaction } from "../storage/index.ts";
 import { eq } from "drizzle-orm";
 import { users, warnings, type WarningRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
@@ -12,6 +11,7 @@ import { expelSessions } from "./effects.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
 import { toWarningNotice } from "./warnings.ts";
 import { forgetUser } from "../users/cache.ts";
+import { transaction } from "../storage/index.ts";
 
 type Ctx = AppContext;
 

@@ -1,7 +1,6 @@
 // What happens when a socket opens or closes, in one place: presence saved and announced to those
 // who should hear it,
 // waiting messages delivered, and a closing tab's call and roulette pair ended.
-import { transaction } from "../storage/index.ts";
 import type { AppContext } from "../context.ts";
 import { knowsOf, otherParty } from "../calls/registry.ts";
 import { announceDelivered } from "../messages/notify.ts";
@@ -9,6 +8,7 @@ import { deliverPending } from "../messages/service.ts";
 import { findUser, setPresence } from "../users/service.ts";
 import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
+import { transaction } from "../storage/index.ts";
 
 export function wireLifecycle(ctx: AppContext): void {
   const name = (userId: number) => findUser(ctx.db, userId)?.name ?? "";
