@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureMachine } from "./machine/ensure.ts";
+import { ensurePostgres } from "./machine/postgres.ts";
 
 const root = join(import.meta.dir, "..");
 let passed = 0;
@@ -52,6 +53,8 @@ const only = process.argv.slice(2);
 // rather than after the fast suites.
 const e2eWanted = only.length === 0 || only.includes("e2e");
 if (!(await ensureMachine(new Set(e2eWanted ? ["all", "e2e"] : ["all"])))) process.exit(1);
+// The storage tests make their own databases on the machine's PostgreSQL (tests/support/postgres.ts).
+if (!(await ensurePostgres())) process.exit(1);
 
 if (only.length === 0) await run("type-check", [join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
 if (only.length === 0 || only.includes("fast")) count("fast suites", await run("unit, HTTP, socket and component tests", [bun, "test", "--timeout", "20000"]));

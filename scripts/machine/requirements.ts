@@ -24,6 +24,10 @@ export const REQUIREMENTS: Requirement[] = [
     paths: ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"],
     debian: ["fonts-noto-color-emoji"],
   },
+  // The storage tests (tests/db/) make a fresh database per file on the server at TEST_POSTGRES_URL
+  // (default postgres://root@127.0.0.1:5432/postgres); scripts/machine/postgres.ts then starts
+  // a stopped cluster and makes the role, or names the fix in one line.
+  { name: "PostgreSQL", for: "all", paths: ["/usr/bin/pg_lsclusters", "/usr/bin/pg_ctlcluster"], debian: ["postgresql"] },
   // The relay browser suite (tests/e2e/relay.e2e.ts) starts its own coturn on a free port.
   { name: "coturn (TURN relay)", for: "e2e", paths: ["/usr/bin/turnserver"], debian: ["coturn"] },
 ];

@@ -3,7 +3,7 @@
 // disagrees with the messages it summarises. Statements are prepared once per database.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { conversations, messages, users, type MessageRow } from "../../db/schema.ts";
-import { perDatabase, type Db } from "../db.ts";
+import { perDatabase, type Db, type Tx } from "../storage/index.ts";
 
 const p = sql.placeholder;
 
@@ -57,13 +57,13 @@ function prepare(db: Db) {
 const statements = perDatabase(prepare);
 
 /** Both sides of each stored message: the newest message moves, the receiver's unread count grows. */
-export function conversationsAfterStore(db: Db, rows: readonly MessageRow[]): void {
+export function conversationsAfterStore(db: Tx, rows: readonly MessageRow[]): void {
   const { upsertBoth } = statements(db);
   for (const row of rows) upsertBoth.run(row.senderId, row.receiverId, row.id, row.createdAt, row.readAt === null ? 1 : 0);
 }
 
 /** `count` messages from `partnerId` were just marked read by `readerId`. */
-export function conversationsAfterRead(db: Db, readerId: number, partnerId: number, count: number): void {
+export function conversationsAfterRead(db: Tx, readerId: number, partnerId: number, count: number): void {
   if (count > 0) statements(db).read.run({ owner: readerId, partner: partnerId, count });
 }
 

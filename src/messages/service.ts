@@ -2,7 +2,7 @@
 // conversation, and the chat list with unread counts read from the conversations table.
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { messages, users, type MessageRow, type NewMessageRow, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import { atomic, transaction, type Db, type Tx } from "../storage/index.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { Message, MessageType, PublicUser } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
@@ -63,7 +63,7 @@ export function requireContact(db: Db, senderId: number, receiverId: number): vo
  * conversation's summary, a counter) has one place to go. `deliveredAt` is set when the receiver
  * has a socket open now, so delivery costs no second write.
  */
-export function insertMessage(db: Db, values: NewValues): MessageRow {
+export function insertMessage(db: Tx, values: NewValues): MessageRow {
   const row = insertUnlessStored(db, values);
   if (!row) throw new Error(`message ${values.clientMessageId} of user ${values.senderId} is already stored`);
   return row;
@@ -72,7 +72,7 @@ export function insertMessage(db: Db, values: NewValues): MessageRow {
 type NewValues = Omit<NewMessageRow, "id" | "pairLo" | "pairHi">;
 
 /** insertMessage, or null, having written nothing, when the sender already stored a message under this client id. */
-export function insertUnlessStored(db: Db, values: NewValues): MessageRow | null {
+export function insertUnlessStored(db: Tx, values: NewValues): MessageRow | null {
   const { senderId, receiverId } = values;
   // Every column the insert writes is bound here, and the rest (read, removed) start null, so the
   // row is what a RETURNING would have read back, without SQLite producing it and bun:sqlite
@@ -114,7 +114,7 @@ export interface TextInput {
  * `deliveredAt` answers the delivery time to store (now, when the receiver is connected).
  */
 export function storeText(
-  db: Db,
+  db: Db | Tx,
   clock: MessageClock,
   sender: UserRow,
   input: TextInput,
@@ -141,16 +141,17 @@ export function storeText(
   // One transaction: the message and both sides' conversation rows (insertMessage writes them).
   // Inside the writer's batch no savepoint is made: every check that refuses is above, and the
   // writer replays the batch with savepoints if the insert itself fails (messages/writer.ts).
-  const insert = db.$client.inTransaction ? insertUnlessStored : db.$client.transaction(insertUnlessStored);
-  const row = insert(db, {
-    senderId: sender.id,
-    receiverId: input.receiverId,
-    content,
-    messageType: input.messageType ?? "text",
-    clientMessageId: input.clientMessageId ?? null,
-    createdAt: clock.next(),
-    deliveredAt: deliveredAt(input.receiverId),
-  });
+  const row = atomic(db, (tx) =>
+    insertUnlessStored(tx, {
+      senderId: sender.id,
+      receiverId: input.receiverId,
+      content,
+      messageType: input.messageType ?? "text",
+      clientMessageId: input.clientMessageId ?? null,
+      createdAt: clock.next(),
+      deliveredAt: deliveredAt(input.receiverId),
+    }),
+  );
   if (row) return { row, created: true };
   // The insert met the client id already stored (an earlier try, maybe in this very batch).
   return stored()!;
@@ -160,7 +161,7 @@ export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "
 
 /** Stores file messages of one upload in one transaction. */
 export function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): MessageRow[] {
-  return db.transaction(() => files.map((file) => insertMessage(db, { ...file, senderId, receiverId, createdAt: clock.next() })));
+  return transaction(db, (tx) => files.map((file) => insertMessage(tx, { ...file, senderId, receiverId, createdAt: clock.next() })));
 }
 
 export function markDelivered(db: Db, messageId: number, at: number): void {
@@ -179,13 +180,13 @@ export function deliverPending(db: Db, receiverId: number, at: number): MessageR
 export function markRead(db: Db, readerId: number, senderId: number, at: number, ids?: number[]): MessageRow[] {
   if (ids?.length === 0) return [];
   const prepared = statements(db);
-  return db.$client.transaction(() => {
+  return transaction(db, (tx) => {
     const rows = ids
       ? prepared.markReadIds.all({ readerId, senderId, at, ids: JSON.stringify(ids) })
       : prepared.markReadAll.all({ readerId, senderId, at });
-    conversationsAfterRead(db, readerId, senderId, rows.length);
+    conversationsAfterRead(tx, readerId, senderId, rows.length);
     return rows;
-  })();
+  });
 }
 
 export function senderNames(db: Db, ids: number[]): Map<number, string> {

@@ -2,11 +2,11 @@
 // each sender hears back only after that commit (a commit costs about as much as the inserts of
 // ten messages; STACK-NOTES "Speed on this stack"). Durability is unchanged: nothing is
 // acknowledged or delivered before the transaction holding it has committed.
-import { perDatabase, type Db } from "../db.ts";
+import { perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 
 interface Job {
-  store: () => unknown;
+  store: (tx: Tx) => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -27,13 +27,14 @@ export class MessageWriter {
   }
 
   /**
-   * Runs `store` inside the next batch's transaction; resolves with its result once committed.
+   * Runs `store` inside the next batch's transaction, handing it the transaction to write through;
+   * resolves with its result once committed.
    * A job that throws fails alone and the others of its batch are stored. A job that throws an
    * AppError (validation, a block, an unknown receiver) must have written nothing (storeText
    * checks first and inserts last), so the batch needs no savepoint per job; any other error may
    * come after a write, and then the batch is rolled back and replayed with one savepoint per job.
    */
-  submit<T>(store: () => T): Promise<T> {
+  submit<T>(store: (tx: Tx) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ store, resolve: resolve as (value: unknown) => void, reject });
       if (this.pending.length >= MAX_BATCH) this.flush();
@@ -70,11 +71,12 @@ export class MessageWriter {
   }
 
   private run(jobs: Job[], savepoints: boolean): void {
-    const client = this.db.$client;
+    // Inside bun:sqlite's transaction the connection is the transaction (storage/index.ts).
+    const tx = this.db as Tx;
     for (const job of jobs) {
       try {
-        // Nested in the batch's transaction, bun:sqlite's transaction is a savepoint.
-        job.outcome = { ok: true, value: savepoints ? client.transaction(job.store)() : job.store() };
+        // Nested in the batch's transaction, a transaction is a savepoint.
+        job.outcome = { ok: true, value: savepoints ? transaction(tx, job.store) : job.store(tx) };
       } catch (error) {
         if (!savepoints && !(error instanceof AppError)) throw new Replay();
         job.outcome = { ok: false, error };

@@ -1,7 +1,7 @@
 // The append-only audit log: one row per action, written in the same transaction as the action.
 // Nothing in the code updates or deletes these rows.
 import { auditLog, type AuditRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Tx } from "../storage/index.ts";
 
 export type AuditAction =
   | "warn"
@@ -30,7 +30,7 @@ export interface AuditEntry {
   detail?: Record<string, unknown>;
 }
 
-export function writeAudit(db: Db, entry: AuditEntry): AuditRow {
+export function writeAudit(db: Tx, entry: AuditEntry): AuditRow {
   return db
     .insert(auditLog)
     .values({

@@ -9,6 +9,7 @@ import { writeAudit } from "./audit.ts";
 import { activeBan, closeAppealsOf, liftBan, mirrorBan } from "./bans.ts";
 import { expelBanned } from "./effects.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
+import { transaction } from "../storage/index.ts";
 
 export const BAN_DAYS: readonly BanDays[] = [1, 7, 30, null];
 const DAY_MS = 86_400_000;
@@ -19,7 +20,7 @@ export interface BanOptions {
   banAddress: boolean;
 }
 
-type Ctx = Pick<AppContext, "db" | "sqlite" | "hub" | "config">;
+type Ctx = Pick<AppContext, "db" | "hub" | "config">;
 
 export function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanOptions, reportIds?: number[]): BanRow {
   const who = checkActor(ctx.db, actor);
@@ -31,31 +32,31 @@ export function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanOptions
   assertAbout(loadReports(ctx.db, ids), target.id);
   const now = Date.now();
 
-  const ban = ctx.sqlite.transaction(() => {
+  const ban = transaction(ctx.db, (tx) => {
     // A new ban replaces one in force (a moderator making it longer or permanent).
-    const replaced = activeBan(ctx.db, target.id, now);
-    if (replaced) liftBan(ctx.db, replaced.id, who.id, "Replaced by a new ban", now);
-    const latest = ctx.db
+    const replaced = activeBan(tx, target.id, now);
+    if (replaced) liftBan(tx, replaced.id, who.id, "Replaced by a new ban", now);
+    const latest = tx
       .select({ addressHash: sessions.addressHash })
       .from(sessions)
       .where(and(eq(sessions.userId, target.id), isNotNull(sessions.addressHash)))
       .orderBy(desc(sessions.lastUsedAt))
       .get();
     const addressHash = opts.banAddress ? (latest?.addressHash ?? null) : null;
-    const row = ctx.db
+    const row = tx
       .insert(bans)
       .values({ userId: target.id, reason, until: opts.days === null ? null : now + opts.days * DAY_MS, createdAt: now, createdBy: who.id, addressHash })
       .returning()
       .get();
-    const devices = ctx.db
+    const devices = tx
       .selectDistinct({ deviceId: sessions.deviceId })
       .from(sessions)
       .where(and(eq(sessions.userId, target.id), isNotNull(sessions.deviceId)))
       .all();
-    for (const { deviceId } of devices) if (deviceId) ctx.db.insert(banDevices).values({ banId: row.id, deviceId }).onConflictDoNothing().run();
-    mirrorBan(ctx.db, target.id, now);
-    closeReports(ctx.db, ids, "actioned", who.id, now);
-    writeAudit(ctx.db, {
+    for (const { deviceId } of devices) if (deviceId) tx.insert(banDevices).values({ banId: row.id, deviceId }).onConflictDoNothing().run();
+    mirrorBan(tx, target.id, now);
+    closeReports(tx, ids, "actioned", who.id, now);
+    writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "ban",
@@ -73,7 +74,7 @@ export function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanOptions
       },
     });
     return row;
-  })();
+  });
 
   expelBanned(ctx, ban);
   return ban;
@@ -85,17 +86,17 @@ export function unbanUser(ctx: Ctx, actor: Actor, userId: number, reason: string
   const target = requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
+  transaction(ctx.db, (tx) => {
     const lifted: number[] = [];
-    for (let ban = activeBan(ctx.db, target.id, now); ban; ban = activeBan(ctx.db, target.id, now)) {
-      liftBan(ctx.db, ban.id, who.id, why, now);
-      closeAppealsOf(ctx.db, ban.id, who.id, why, now);
+    for (let ban = activeBan(tx, target.id, now); ban; ban = activeBan(tx, target.id, now)) {
+      liftBan(tx, ban.id, who.id, why, now);
+      closeAppealsOf(tx, ban.id, who.id, why, now);
       lifted.push(ban.id);
     }
     if (lifted.length === 0) throw notFound("This user is not banned");
-    mirrorBan(ctx.db, target.id, now);
-    writeAudit(ctx.db, { at: now, actorId: who.id, action: "unban", targetUserId: target.id, reason: why, detail: { ban_ids: lifted } });
-  })();
+    mirrorBan(tx, target.id, now);
+    writeAudit(tx, { at: now, actorId: who.id, action: "unban", targetUserId: target.id, reason: why, detail: { ban_ids: lifted } });
+  });
 }
 
 export interface AppealDecision {
@@ -113,17 +114,17 @@ export function decideAppeal(ctx: Ctx, actor: Actor, appealId: number, opts: App
   const target = requireTarget(ctx.db, appeal.userId);
   assertMayActOn(who, target);
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
-    ctx.db
+  transaction(ctx.db, (tx) => {
+    tx
       .update(appeals)
       .set({ status: opts.lift ? "lifted" : "upheld", response, decidedAt: now, decidedBy: who.id })
       .where(eq(appeals.id, appeal.id))
       .run();
     if (opts.lift) {
-      liftBan(ctx.db, appeal.banId, who.id, response, now);
-      mirrorBan(ctx.db, target.id, now);
+      liftBan(tx, appeal.banId, who.id, response, now);
+      mirrorBan(tx, target.id, now);
     }
-    writeAudit(ctx.db, {
+    writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: opts.lift ? "lift_appeal" : "uphold_appeal",
@@ -131,5 +132,5 @@ export function decideAppeal(ctx: Ctx, actor: Actor, appealId: number, opts: App
       reason: response,
       detail: { appeal_id: appeal.id, ban_id: appeal.banId },
     });
-  })();
+  });
 }

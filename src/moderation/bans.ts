@@ -3,7 +3,7 @@
 // falls under.
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { appeals, banDevices, bans, users, type BanRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db, Tx } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 import type { BanNotice } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
@@ -31,7 +31,7 @@ export function banNotice(ctx: { config: { secret: string } }, ban: BanRow): Ban
 }
 
 /** users.banned / banned_until follow the ban in force (or none), so existing checks stay right. */
-export function mirrorBan(db: Db, userId: number, now = Date.now()): void {
+export function mirrorBan(db: Tx, userId: number, now = Date.now()): void {
   const ban = activeBan(db, userId, now);
   db.update(users)
     .set({ banned: ban !== undefined, bannedUntil: ban?.until ?? null })
@@ -41,7 +41,7 @@ export function mirrorBan(db: Db, userId: number, now = Date.now()): void {
 }
 
 /** Lifts one ban: who, why and when; its address hash is forgotten at once. */
-export function liftBan(db: Db, banId: number, by: number | null, reason: string, now: number): void {
+export function liftBan(db: Tx, banId: number, by: number | null, reason: string, now: number): void {
   db.update(bans)
     .set({ liftedAt: now, liftedBy: by, liftReason: reason, addressHash: null })
     .where(and(eq(bans.id, banId), isNull(bans.liftedAt)))
@@ -49,7 +49,7 @@ export function liftBan(db: Db, banId: number, by: number | null, reason: string
 }
 
 /** Open appeals of a lifted ban are answered with the lift, so the user reads why. */
-export function closeAppealsOf(db: Db, banId: number, by: number | null, response: string, now: number): void {
+export function closeAppealsOf(db: Tx, banId: number, by: number | null, response: string, now: number): void {
   db.update(appeals)
     .set({ status: "lifted", response, decidedAt: now, decidedBy: by })
     .where(and(eq(appeals.banId, banId), eq(appeals.status, "open")))

@@ -10,8 +10,9 @@ import { writeAudit } from "./audit.ts";
 import { deleteUpload } from "./files.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
 import { forgetUser } from "../users/cache.ts";
+import { transaction } from "../storage/index.ts";
 
-type Ctx = Pick<AppContext, "db" | "sqlite" | "hub" | "config">;
+type Ctx = Pick<AppContext, "db" | "hub" | "config">;
 
 export function removeMessage(ctx: Ctx, actor: Actor, messageId: number, reason: string, reportIds?: number[]): void {
   const who = checkActor(ctx.db, actor);
@@ -24,14 +25,14 @@ export function removeMessage(ctx: Ctx, actor: Actor, messageId: number, reason:
   const ids = reportIdList(reportIds);
   assertAbout(loadReports(ctx.db, ids), sender.id);
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
-    ctx.db
+  transaction(ctx.db, (tx) => {
+    tx
       .update(messages)
       .set({ removedAt: now, content: "", fileName: null, filePath: null, fileSize: null, fileMime: null })
       .where(eq(messages.id, message.id))
       .run();
-    closeReports(ctx.db, ids, "actioned", who.id, now);
-    writeAudit(ctx.db, {
+    closeReports(tx, ids, "actioned", who.id, now);
+    writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "remove_message",
@@ -40,7 +41,7 @@ export function removeMessage(ctx: Ctx, actor: Actor, messageId: number, reason:
       reason: why,
       detail: { message_id: message.id, receiver_id: message.receiverId, message_type: message.messageType, had_file: message.filePath !== null },
     });
-  })();
+  });
   deleteUpload(ctx.config.dataDir, message.filePath);
   for (const userId of [message.senderId, message.receiverId]) ctx.hub.sendToUser(userId, "message_removed", { messageId: message.id });
 }
@@ -54,11 +55,11 @@ export function removeAvatar(ctx: Ctx, actor: Actor, userId: number, reason: str
   const ids = reportIdList(reportIds);
   assertAbout(loadReports(ctx.db, ids), target.id);
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
-    ctx.db.update(users).set({ avatarPath: null }).where(eq(users.id, target.id)).run();
-    forgetUser(ctx.db, target.id);
-    closeReports(ctx.db, ids, "actioned", who.id, now);
-    writeAudit(ctx.db, { at: now, actorId: who.id, action: "remove_avatar", targetUserId: target.id, reportIds: ids, reason: why });
-  })();
+  transaction(ctx.db, (tx) => {
+    tx.update(users).set({ avatarPath: null }).where(eq(users.id, target.id)).run();
+    forgetUser(tx, target.id);
+    closeReports(tx, ids, "actioned", who.id, now);
+    writeAudit(tx, { at: now, actorId: who.id, action: "remove_avatar", targetUserId: target.id, reportIds: ids, reason: why });
+  });
   deleteUpload(ctx.config.dataDir, target.avatarPath);
 }

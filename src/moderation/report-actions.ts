@@ -8,8 +8,9 @@ import { assertMayActOn, checkActor, requireAdmin, requireReason, requireTarget,
 import { writeAudit } from "./audit.ts";
 import { deleteStill } from "./files.ts";
 import { closeReports, loadReports, reportIdList } from "./report-closing.ts";
+import { transaction } from "../storage/index.ts";
 
-type Ctx = Pick<AppContext, "db" | "sqlite" | "config">;
+type Ctx = Pick<AppContext, "db" | "config">;
 
 /** Every listed report must be about one person, who is the audit row's target. */
 export function dismissReports(ctx: Ctx, actor: Actor, reportIds: number[], reason: string): void {
@@ -23,10 +24,10 @@ export function dismissReports(ctx: Ctx, actor: Actor, reportIds: number[], reas
   const target = requireTarget(ctx.db, rows[0]!.reportedId);
   assertMayActOn(who, target);
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
-    closeReports(ctx.db, ids, "dismissed", who.id, now);
-    writeAudit(ctx.db, { at: now, actorId: who.id, action: "dismiss", targetUserId: target.id, reportIds: ids, reason: why });
-  })();
+  transaction(ctx.db, (tx) => {
+    closeReports(tx, ids, "dismissed", who.id, now);
+    writeAudit(tx, { at: now, actorId: who.id, action: "dismiss", targetUserId: target.id, reportIds: ids, reason: why });
+  });
 }
 
 /** Only a closed report: an open one must be decided first, so nothing is deleted unread. */
@@ -37,9 +38,9 @@ export function deleteReport(ctx: Ctx, actor: Actor, reportId: number): void {
   if (!report) throw notFound("Report not found");
   if (report.status === "open") throw new AppError(400, "validation", "Dismiss or act on this report before deleting it");
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
-    ctx.db.delete(reports).where(eq(reports.id, report.id)).run();
-    writeAudit(ctx.db, {
+  transaction(ctx.db, (tx) => {
+    tx.delete(reports).where(eq(reports.id, report.id)).run();
+    writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "delete_report",
@@ -47,6 +48,6 @@ export function deleteReport(ctx: Ctx, actor: Actor, reportId: number): void {
       reportIds: [report.id],
       detail: { reason: report.reason, context: report.context, reporter_id: report.reporterId, had_still: report.evidencePath !== null },
     });
-  })();
+  });
   deleteStill(ctx.config.dataDir, report.evidencePath);
 }

@@ -3,7 +3,7 @@
 // earlier keep their first outcome.
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { reports, type ReportRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db, Tx } from "../storage/index.ts";
 import { notFound, validationError } from "../http/errors.ts";
 
 /** One action closes at most this many reports (a console page shows fewer). */
@@ -34,7 +34,7 @@ export function assertAbout(rows: readonly ReportRow[], userId: number): void {
   if (other) throw validationError({ reportIds: `Report ${other.id} is about someone else` });
 }
 
-export function closeReports(db: Db, ids: readonly number[], status: "actioned" | "dismissed", actorId: number | null, now: number): void {
+export function closeReports(db: Tx, ids: readonly number[], status: "actioned" | "dismissed", actorId: number | null, now: number): void {
   if (ids.length === 0) return;
   db.update(reports)
     .set({ status, closedAt: now, closedBy: actorId, updatedAt: now, firstActionAt: sql`coalesce(${reports.firstActionAt}, ${now})` })

@@ -6,6 +6,7 @@ import { and, asc, inArray, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
 import { bans, reports } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { writeAudit } from "./audit.ts";
+import { transaction } from "../storage/index.ts";
 import { deleteStill } from "./files.ts";
 import { errorFields } from "../observability/log.ts";
 
@@ -14,7 +15,7 @@ const DAY_MS = 86_400_000;
 const BATCH = 200;
 
 /** Returns the number of reports purged. */
-export function sweepRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config">, now: number): number {
+export function sweepRetention(ctx: Pick<AppContext, "db" | "config">, now: number): number {
   const cutoff = now - ctx.config.reportRetentionDays * DAY_MS;
   let purged = 0;
   for (;;) {
@@ -34,20 +35,23 @@ export function sweepRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config">
     for (const row of batch) deleteStill(ctx.config.dataDir, row.evidencePath);
     purged += batch.length;
   }
-  const forgotten = ctx.db
-    .update(bans)
-    .set({ addressHash: null })
-    .where(and(isNotNull(bans.addressHash), or(isNotNull(bans.liftedAt), and(isNotNull(bans.until), lte(bans.until, now)))))
-    .returning({ id: bans.id })
-    .all().length;
-  if (purged > 0 || forgotten > 0) {
-    writeAudit(ctx.db, { at: now, actorId: null, action: "retention_sweep", targetUserId: null, detail: { reports_purged: purged, addresses_forgotten: forgotten } });
-  }
+  // The hashes forgotten and the audit row that counts them commit together.
+  transaction(ctx.db, (tx) => {
+    const forgotten = tx
+      .update(bans)
+      .set({ addressHash: null })
+      .where(and(isNotNull(bans.addressHash), or(isNotNull(bans.liftedAt), and(isNotNull(bans.until), lte(bans.until, now)))))
+      .returning({ id: bans.id })
+      .all().length;
+    if (purged > 0 || forgotten > 0) {
+      writeAudit(tx, { at: now, actorId: null, action: "retention_sweep", targetUserId: null, detail: { reports_purged: purged, addresses_forgotten: forgotten } });
+    }
+  });
   return purged;
 }
 
 /** Runs the sweep now and every hour; returns the stop function. */
-export function startRetention(ctx: Pick<AppContext, "db" | "sqlite" | "config" | "log">, everyMs = 60 * 60_000): () => void {
+export function startRetention(ctx: Pick<AppContext, "db" | "config" | "log">, everyMs = 60 * 60_000): () => void {
   const run = () => {
     try {
       sweepRetention(ctx, Date.now());

@@ -11,6 +11,7 @@ import { expelSessions } from "./effects.ts";
 import { assertAbout, closeReports, loadReports, reportIdList } from "./report-closing.ts";
 import { toWarningNotice } from "./warnings.ts";
 import { forgetUser } from "../users/cache.ts";
+import { transaction } from "../storage/index.ts";
 
 type Ctx = AppContext;
 
@@ -25,12 +26,12 @@ export function warnUser(ctx: Ctx, actor: Actor, userId: number, reason: string,
   const ids = reportIdList(reportIds);
   assertAbout(loadReports(ctx.db, ids), target.id);
   const now = Date.now();
-  const row = ctx.sqlite.transaction(() => {
-    const warning = ctx.db.insert(warnings).values({ userId: target.id, reason: why, createdAt: now, createdBy: who.id }).returning().get();
-    closeReports(ctx.db, ids, "actioned", who.id, now);
-    writeAudit(ctx.db, { at: now, actorId: who.id, action: "warn", targetUserId: target.id, reportIds: ids, reason: why, detail: { warning_id: warning.id } });
+  const row = transaction(ctx.db, (tx) => {
+    const warning = tx.insert(warnings).values({ userId: target.id, reason: why, createdAt: now, createdBy: who.id }).returning().get();
+    closeReports(tx, ids, "actioned", who.id, now);
+    writeAudit(tx, { at: now, actorId: who.id, action: "warn", targetUserId: target.id, reportIds: ids, reason: why, detail: { warning_id: warning.id } });
     return warning;
-  })();
+  });
   ctx.hub.sendToUser(target.id, "warning", toWarningNotice(row));
   return row;
 }
@@ -53,13 +54,13 @@ export function suspendRoulette(ctx: Ctx, actor: Actor, userId: number, opts: Su
   assertAbout(loadReports(ctx.db, ids), target.id);
   const now = Date.now();
   const until = opts.hours === null ? null : now + opts.hours * 3_600_000;
-  ctx.sqlite.transaction(() => {
+  transaction(ctx.db, (tx) => {
     // Replaces the automatic suspension (or an earlier one) with the moderator's own terms.
-    ctx.db.update(users).set({ rouletteSuspendedAt: now, rouletteSuspendedUntil: until, rouletteSuspensionReason: why }).where(eq(users.id, target.id)).run();
-    forgetUser(ctx.db, target.id);
-    closeReports(ctx.db, ids, "actioned", who.id, now);
-    writeAudit(ctx.db, { at: now, actorId: who.id, action: "suspend_roulette", targetUserId: target.id, reportIds: ids, reason: why, detail: { hours: opts.hours, until } });
-  })();
+    tx.update(users).set({ rouletteSuspendedAt: now, rouletteSuspendedUntil: until, rouletteSuspensionReason: why }).where(eq(users.id, target.id)).run();
+    forgetUser(tx, target.id);
+    closeReports(tx, ids, "actioned", who.id, now);
+    writeAudit(tx, { at: now, actorId: who.id, action: "suspend_roulette", targetUserId: target.id, reportIds: ids, reason: why, detail: { hours: opts.hours, until } });
+  });
   const socket = ctx.roulette.socketOf(target.id);
   if (socket) {
     const error = suspendedError({ until, reason: why });
@@ -75,10 +76,10 @@ export function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: number, r
   assertMayActOn(who, target);
   if (target.rouletteSuspendedAt === null) throw new AppError(400, "validation", "This user is not suspended from Video Roulette");
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
-    ctx.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, target.id)).run();
-    forgetUser(ctx.db, target.id);
-    writeAudit(ctx.db, {
+  transaction(ctx.db, (tx) => {
+    tx.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, target.id)).run();
+    forgetUser(tx, target.id);
+    writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "lift_suspension",
@@ -86,7 +87,7 @@ export function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: number, r
       reason: why,
       detail: { was_automatic: target.rouletteSuspensionReason === null, until: target.rouletteSuspendedUntil },
     });
-  })();
+  });
 }
 
 export function endSessions(ctx: Ctx, actor: Actor, userId: number, reason: string): void {
@@ -97,7 +98,7 @@ export function endSessions(ctx: Ctx, actor: Actor, userId: number, reason: stri
   const now = Date.now();
   // Sessions go first, so a socket reconnecting in between is already refused.
   const ended = expelSessions(ctx, target.id);
-  writeAudit(ctx.db, { at: now, actorId: who.id, action: "end_sessions", targetUserId: target.id, reason: why, detail: { sessions: ended } });
+  transaction(ctx.db, (tx) => writeAudit(tx, { at: now, actorId: who.id, action: "end_sessions", targetUserId: target.id, reason: why, detail: { sessions: ended } }));
 }
 
 const rank = (role: string) => ROLES.indexOf(role as Role);
@@ -111,15 +112,15 @@ export function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role): voi
   if (target.isGuest && role !== "user") throw validationError({ role: "A guest account cannot be a moderator or an admin" });
   if (target.role === role) return;
   const now = Date.now();
-  ctx.sqlite.transaction(() => {
-    ctx.db.update(users).set({ role }).where(eq(users.id, target.id)).run();
-    forgetUser(ctx.db, target.id);
-    writeAudit(ctx.db, {
+  transaction(ctx.db, (tx) => {
+    tx.update(users).set({ role }).where(eq(users.id, target.id)).run();
+    forgetUser(tx, target.id);
+    writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: rank(role) > rank(target.role) ? "grant_role" : "revoke_role",
       targetUserId: target.id,
       detail: { from: target.role, to: role },
     });
-  })();
+  });
 }

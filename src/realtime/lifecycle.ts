@@ -8,6 +8,7 @@ import { deliverPending } from "../messages/service.ts";
 import { findUser, setPresence } from "../users/service.ts";
 import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
+import { transaction } from "../storage/index.ts";
 
 export function wireLifecycle(ctx: AppContext): void {
   const name = (userId: number) => findUser(ctx.db, userId)?.name ?? "";
@@ -26,9 +27,9 @@ export function wireLifecycle(ctx: AppContext): void {
   // changes with that batch and carries its time as last_seen: timing a roulette partner's
   // departure against a list must not name their account (issue 18).
   ctx.hub.onPublicPresence((changes, at) => {
-    ctx.sqlite.transaction(() => {
-      for (const [userId, online] of changes) setPresence(ctx.db, userId, online, at);
-    })();
+    transaction(ctx.db, (tx) => {
+      for (const [userId, online] of changes) setPresence(tx, userId, online, at);
+    });
     for (const [userId, online] of changes) {
       ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
         skip: ctx.contacts.partnersOf(userId),

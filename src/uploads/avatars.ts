@@ -8,7 +8,7 @@ import { answers } from "../api-docs/answers.ts";
 import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
-import type { Db } from "../db.ts";
+import { transaction, type Db } from "../storage/index.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { avatarUrl } from "../users/service.ts";
 import { detectFile } from "./detect.ts";
@@ -31,7 +31,7 @@ const rules: ReceiveRules = {
 
 /** Sets the new path and answers the old one, in one transaction so two uploads cannot both keep theirs. */
 function swapAvatar(db: Db, userId: number, path: string | null): string | null {
-  return db.transaction((tx) => {
+  return transaction(db, (tx) => {
     const old = tx.select({ path: users.avatarPath }).from(users).where(eq(users.id, userId)).get()?.path ?? null;
     tx.update(users).set({ avatarPath: path }).where(eq(users.id, userId)).run();
     forgetUser(db, userId);

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { storeText } from "../../src/messages/service.ts";
 import { MessageWriter } from "../../src/messages/writer.ts";
+import type { Tx } from "../../src/storage/index.ts";
 import { findUser } from "../../src/users/service.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
@@ -21,9 +22,9 @@ describe("the message writer", () => {
     const writer = new MessageWriter(t.ctx.db);
     const inTransaction: boolean[] = [];
     const send = (content: string) =>
-      writer.submit(() => {
+      writer.submit((tx) => {
         inTransaction.push(t.ctx.sqlite.inTransaction);
-        return storeText(t.ctx.db, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId: b.user.id, content });
+        return storeText(tx, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId: b.user.id, content });
       });
     const other = new Database(join(t.dataDir, "chat.sqlite"), { readonly: true });
     try {
@@ -45,7 +46,7 @@ describe("the message writer", () => {
     const a = await registerUser(t);
     const b = await registerUser(t);
     const writer = new MessageWriter(t.ctx.db);
-    const send = (receiverId: number, content: string) => writer.submit(() => storeText(t.ctx.db, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId, content }));
+    const send = (receiverId: number, content: string) => writer.submit((tx) => storeText(tx, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId, content }));
     const results = await Promise.allSettled([send(b.user.id, "kept before"), send(b.user.id, "   "), send(999_999, "to nobody"), send(b.user.id, "kept after")]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
     expect(count(t.ctx.sqlite, "kept before") + count(t.ctx.sqlite, "kept after")).toBe(2);
@@ -56,14 +57,14 @@ describe("the message writer", () => {
     const a = await registerUser(t);
     const b = await registerUser(t);
     const writer = new MessageWriter(t.ctx.db);
-    const store = (content: string) => storeText(t.ctx.db, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId: b.user.id, content });
+    const store = (tx: Tx, content: string) => storeText(tx, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId: b.user.id, content });
     const results = await Promise.allSettled([
-      writer.submit(() => store("replayed before")),
-      writer.submit(() => {
-        store("half written");
+      writer.submit((tx) => store(tx, "replayed before")),
+      writer.submit((tx) => {
+        store(tx, "half written");
         throw new Error("the disk is full");
       }),
-      writer.submit(() => store("replayed after")),
+      writer.submit((tx) => store(tx, "replayed after")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(count(t.ctx.sqlite, "half written")).toBe(0);

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { plan } from "../../scripts/machine/plan.ts";
 import { REQUIREMENTS, type Requirement } from "../../scripts/machine/requirements.ts";
+import { ensurePostgres, fixFor, stopLine } from "../../scripts/machine/postgres.ts";
 
 const chromium = REQUIREMENTS.find((r) => r.name === "Chromium")!;
 const firefox = REQUIREMENTS.find((r) => r.name === "Firefox ESR")!;
@@ -60,5 +61,29 @@ describe("the test machine's set-up plan", () => {
       expect(r.debian.length).toBeGreaterThan(0);
       for (const path of r.paths) expect(path.startsWith("/")).toBe(true);
     }
+  });
+});
+
+describe("the tests' PostgreSQL", () => {
+  test("is installed with apt-get like the rest, for every run", () => {
+    const postgres = REQUIREMENTS.find((r) => r.name === "PostgreSQL")!;
+    expect(postgres).toMatchObject({ for: "all", debian: ["postgresql"] });
+    const decided = plan([postgres], { root: false, apt: true });
+    expect(decided.kind === "stop" && decided.line).toContain("sudo apt-get update && sudo apt-get install -y postgresql");
+  });
+
+  test("a stopped server is started and a missing role made as root; anything else stops with one line", () => {
+    expect(fixFor({ code: "ECONNREFUSED" }, true)).toBe("start");
+    expect(fixFor({ code: "28000" }, true)).toBe("role");
+    expect(fixFor({ code: "28P01" }, true)).toBe("stop");
+    expect(fixFor({ code: "ECONNREFUSED" }, false)).toBe("stop");
+    const line = stopLine("postgres://root@127.0.0.1:5432/postgres", { code: "ECONNREFUSED", message: "connect ECONNREFUSED\n127.0.0.1:5432" });
+    expect(line).not.toContain("\n");
+    expect(line).toContain("pg_ctlcluster");
+    expect(line).toContain("TEST_POSTGRES_URL");
+  });
+
+  test("the machine's server answers (tests/db/ needs it)", async () => {
+    expect(await ensurePostgres()).toBe(true);
   });
 });

@@ -19,9 +19,9 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
   send_message: async ({ app, user }, data) => {
     // Stored with everything else that arrived this turn (messages/writer.ts); told only after the
     // commit, the batch's frames corked per socket (outbox.ts).
-    const stored = messageWriter(app.db).submit(() =>
+    const stored = messageWriter(app.db).submit((tx) =>
       storeText(
-        app.db,
+        tx,
         app.clock,
         user,
         {

@@ -1,0 +1,35 @@
+// PostgreSQL behind the storage seam (DATABASE_URL=postgres://...): postgres.js through
+// drizzle-orm/postgres-js (STACK-NOTES "Redis and PostgreSQL from Bun 1.4.4": it reconnects by
+// itself after a server restart and needs no error handler to keep the process alive).
+// Migrations from db/migrations-pg run at start-up under a PostgreSQL advisory lock, so instances
+// that start together apply each migration once: the first takes the lock and migrates, the
+// others wait for it and then find nothing left to do (drizzle's own migrator takes no lock).
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { join } from "node:path";
+import postgres from "postgres";
+import * as schema from "../../db/pg/schema.ts";
+
+export type PgDb = ReturnType<typeof drizzle<typeof schema>>;
+
+export const pgMigrationsFolder = join(import.meta.dir, "..", "..", "db", "migrations-pg");
+
+/** The advisory lock's key: any constant every instance of this product shares ("webchat" in ASCII, cut to 63 bits). */
+export const MIGRATION_LOCK = 0x77656263686174n;
+
+/** Applies db/migrations-pg under the advisory lock; several processes may call it at once. */
+export async function migratePostgres(url: string, migrationsFolder = pgMigrationsFolder): Promise<void> {
+  // One connection: an advisory lock belongs to the session that took it, and drizzle's
+  // migrator must run on that very session.
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client`SELECT pg_advisory_lock(${MIGRATION_LOCK.toString()}::bigint)`;
+    try {
+      await migrate(drizzle(client), { migrationsFolder });
+    } finally {
+      await client`SELECT pg_advisory_unlock(${MIGRATION_LOCK.toString()}::bigint)`;
+    }
+  } finally {
+    await client.end();
+  }
+}
