@@ -13,6 +13,7 @@ import { ContactRegistry } from "./privacy/contacts.ts";
 import { createUploadGate, type UploadGate } from "./uploads/gate.ts";
 import { createLogger, type Logger } from "./observability/log.ts";
 import { createMetrics, type AppMetrics } from "./observability/metrics.ts";
+import { createPorts, type Ports } from "./cluster/index.ts";
 
 export interface AppContext {
   config: Config;
@@ -30,6 +31,8 @@ export interface AppContext {
   metrics: AppMetrics;
   /** One-line logs in LOG_FORMAT at LOG_LEVEL. */
   log: Logger;
+  /** Fan-out, presence, limits, the bus and leases: one process, or several over Redis (src/cluster/). */
+  ports: Ports;
   limits: {
     loginFailures: LoginFailures;
     signups: WindowCounter;
@@ -40,8 +43,11 @@ export interface AppContext {
   };
 }
 
-export function createContext(config: Config, storage: Storage): AppContext {
-  const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch);
+/** `ports`: chosen from the configuration unless given (tests that run two instances in one process). */
+export function createContext(config: Config, storage: Storage, ports?: Ports): AppContext {
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  const chosen = ports ?? createPorts(config, log);
+  const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch, chosen);
   const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
   return {
     config,
@@ -55,7 +61,8 @@ export function createContext(config: Config, storage: Storage): AppContext {
     contacts: new ContactRegistry(storage.db),
     uploads: createUploadGate(config, storage.db),
     metrics: createMetrics({ hub, roulette }),
-    log: createLogger({ level: config.logLevel, format: config.logFormat }),
+    log,
+    ports: chosen,
     limits: {
       loginFailures: new LoginFailures({ perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs }),
       signups: new WindowCounter(config.signupPerHour, 60 * 60_000),

@@ -40,7 +40,8 @@ const checkpointer = startCheckpointer(storage.sqlite, storage.sqlite.filename, 
 ctx.metrics.registry.collect("webchat_wal_frames", "Frames (4 KB pages) in SQLite's write-ahead log at the checkpointer's last pass; the server starts it over past 65,536.", "gauge", () => checkpointer.frames);
 ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server started the write-ahead log over.", "counter", () => checkpointer.restarts);
 // Nobody has a socket before the server listens: whoever a crash (or kill -9) left online is not.
-resetPresence(storage.db);
+// With several instances the others still hold theirs: Redis presence lets a dead one's users go.
+if (!config.cluster) resetPresence(storage.db);
 // Roulette pairings of the last 10 minutes can still be reported after a restart (saved every second).
 const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.sqlite, ctx.log);
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
@@ -73,11 +74,13 @@ async function shutdown(signal: string) {
   stopRetention();
   stopSessionSweep();
   ctx.hub.closeAll(1001, "Server shutting down");
+  // With Redis: marked dead, so the other instances let go of its users at their next heartbeat.
+  await ctx.ports.close();
   const { cutOff, uploadsSettled } = await drainServer(app.server!, () => app.stop(true), () => ctx.uploads.inflight.bytes === 0);
   if (cutOff > 0) ctx.log.info("requests cut off by the shutdown", { requests: cutOff });
   if (!uploadsSettled) ctx.log.warn("uploads still cleaning up at exit; the spool is emptied at the next start");
   // Everyone was online until now; the next start would mark them offline, but without the time.
-  resetPresence(ctx.db, Date.now());
+  if (!config.cluster) resetPresence(ctx.db, Date.now());
   // After the sockets closed, so the pairings they ended are saved as ended.
   rouletteStore.stop();
   await checkpointer.stop();

@@ -71,6 +71,7 @@ export function makeTestApp(env: Record<string, string> = {}): TestApp {
     async close() {
       ctx.hub.closeAll(1001, "test over");
       if (listening) await app.stop(true);
+      await ctx.ports.close();
       storage.sqlite.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
