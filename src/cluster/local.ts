@@ -137,19 +137,30 @@ class LocalSlots implements Slots {
   }
 }
 
+/** One limit per name, as over Redis: two callers of `window("signups", ...)` share its counts. */
 export class LocalLimits implements LimitsPort {
+  private readonly made = new Map<string, WindowLimit | SlidingLimit | Slots>();
+
   constructor(private readonly now: () => number = Date.now) {}
 
-  window(_name: string, limit: number, windowMs: number): WindowLimit {
-    return new LocalWindow(limit, windowMs, this.now);
+  window(name: string, limit: number, windowMs: number): WindowLimit {
+    return this.once(`w:${name}`, () => new LocalWindow(limit, windowMs, this.now));
   }
 
-  sliding(_name: string, windowMs: number): SlidingLimit {
-    return new LocalSliding(windowMs, this.now);
+  sliding(name: string, windowMs: number): SlidingLimit {
+    return this.once(`z:${name}`, () => new LocalSliding(windowMs, this.now));
   }
 
-  slots(): Slots {
-    return new LocalSlots();
+  slots(name: string): Slots {
+    return this.once(`s:${name}`, () => new LocalSlots());
+  }
+
+  private once<T extends WindowLimit | SlidingLimit | Slots>(key: string, make: () => T): T {
+    const found = this.made.get(key);
+    if (found) return found as T;
+    const fresh = make();
+    this.made.set(key, fresh);
+    return fresh;
   }
 }
 
@@ -182,6 +193,8 @@ export function localPorts(): Ports {
     limits: new LocalLimits(),
     bus: new LocalBus(),
     lease: () => ALWAYS,
+    ready: async () => {},
+    settled: async () => {},
     close: async () => {},
   };
 }

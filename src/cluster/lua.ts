@@ -19,6 +19,8 @@ export const scripts = {
   /** ARGV: P, inst, user. Answers 1 when the user is newly announced online (this instance tells people). */
   presenceUp: `
 local P, inst, uid = ARGV[1], ARGV[2], ARGV[3]
+${NOW}
+redis.call('ZADD', P..'inst', 'NX', now, inst)
 redis.call('SADD', P..'pu:'..uid, inst)
 redis.call('SADD', P..'pi:'..inst, uid)
 redis.call('ZREM', P..'leave', uid)
@@ -88,6 +90,8 @@ return out`,
   hold: `
 local P, inst, uid = ARGV[1], ARGV[2], ARGV[3]
 if ARGV[4] == '1' then
+  ${NOW}
+  redis.call('ZADD', P..'inst', 'NX', now, inst)
   redis.call('SADD', P..'su:'..uid, inst)
   redis.call('SADD', P..'si:'..inst, uid)
 else
@@ -111,6 +115,8 @@ return n`,
   /** ARGV: P, inst, key1, cap1, key2, cap2... Answers 1 when a slot was taken in every key. */
   slotsAcquire: `
 local P, inst = ARGV[1], ARGV[2]
+${NOW}
+redis.call('ZADD', P..'inst', 'NX', now, inst)
 for i = 3, #ARGV, 2 do
   local total = 0
   for _, v in ipairs(redis.call('HVALS', P..'sl:'..ARGV[i])) do total = total + tonumber(v) end

@@ -117,6 +117,10 @@ export interface Ports {
   limits: LimitsPort;
   bus: Bus;
   lease(name: string, ttlMs: number): Lease;
+  /** Resolves once this instance hears the others (subscribed, presence loaded). */
+  ready(): Promise<void>;
+  /** Resolves once everything this instance sent so far has been applied (tests, shutdown). */
+  settled(): Promise<void>;
   /** Stops timers and closes connections (shutdown, tests). */
   close(): Promise<void>;
 }

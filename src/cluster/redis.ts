@@ -280,7 +280,8 @@ export function redisPorts(options: RedisPortsOptions): Ports {
 
   // ---- what arrives from other instances ----
   const mine = `${P}ch:${instanceId}`;
-  sub.subscribe(mine, `${P}all`, `${P}bus`).catch(fail);
+  const subscribed = sub.subscribe(mine, `${P}all`, `${P}bus`);
+  subscribed.catch(fail);
   sub.on("message", (channel: string, message: string) => {
     if (channel === mine) {
       const [head, text] = cut(message, 1);
@@ -309,6 +310,7 @@ export function redisPorts(options: RedisPortsOptions): Ports {
 
   // After a reconnect, Redis may have restarted empty: write back what this instance holds.
   let readyOnce = false;
+  let loaded: Promise<void> | null = null;
   cmd.on("ready", () => {
     if (readyOnce) {
       for (const userId of holds) cmd.hold(P, instanceId, userId, 1).catch(fail);
@@ -316,8 +318,14 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       for (const [key, count] of slotCounts) cmd.slotsSet(P, instanceId, key, count).catch(fail);
     }
     readyOnce = true;
-    loadAnnounced().catch(fail);
+    loaded = loadAnnounced();
+    loaded.catch(fail);
   });
+  const ready = Promise.all([
+    subscribed,
+    new Promise<void>((resolve) => (cmd.status === "ready" ? resolve() : cmd.once("ready", () => resolve()))),
+  ]).then(() => loaded ?? undefined);
+  ready.catch(() => {});
 
   return {
     kind: "redis",
@@ -335,6 +343,8 @@ export function redisPorts(options: RedisPortsOptions): Ports {
         release: () => guarded(async () => void (await cmd.leaseRelease(key, instanceId))),
       };
     },
+    ready: () => guarded(async () => void (await ready)),
+    settled: () => guarded(async () => void (await cmd.ping())),
     async close() {
       clearInterval(heartbeat);
       presence?.stop();
