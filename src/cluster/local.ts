@@ -51,8 +51,12 @@ class LocalWindow implements WindowLimit {
   }
 }
 
-/** Event times per key within a sliding window; memory bounded like login-limit.ts's log. */
-class LocalSliding implements SlidingLimit {
+/**
+ * Event times per key within a sliding window (failed logins). Memory stays bounded under a flood
+ * of made-up names: expired keys go first, then the oldest. Each new key costs the flooder a
+ * password hash, so the cap is not reached within a window at any rate one server can hash.
+ */
+export class LocalSliding implements SlidingLimit {
   private readonly entries = new Map<string, number[]>();
 
   constructor(
@@ -91,6 +95,11 @@ class LocalSliding implements SlidingLimit {
         }
       },
     };
+  }
+
+  /** Keys held now (for tests of the memory bound). */
+  get keyCount(): number {
+    return this.entries.size;
   }
 
   private live(key: string, now: number): number[] {
