@@ -52,6 +52,9 @@ export function createContext(config: Config, storage: Storage, ports?: Ports): 
   const chosen = ports ?? createPorts(config, log);
   const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch, chosen);
   const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
+  const contacts = new ContactRegistry(storage.db);
+  // Several instances: a new conversation or privacy setting reaches every instance's copy.
+  if (chosen.kind !== "local") contacts.share(chosen.bus);
   return {
     config,
     db: storage.db,
@@ -61,7 +64,7 @@ export function createContext(config: Config, storage: Storage, ports?: Ports): 
     calls: new CallRegistry(),
     roulette,
     blocks: new BlockRegistry(storage.db),
-    contacts: new ContactRegistry(storage.db),
+    contacts,
     uploads: createUploadGate(config, storage.db),
     metrics: createMetrics({ hub, roulette }),
     log,

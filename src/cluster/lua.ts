@@ -3,7 +3,8 @@
 // Every key starts with the deployment's prefix (ARGV[1]); times come from Redis's own clock
 // (TIME), so instances whose clocks differ still agree on windows, leases and heartbeats.
 // Keys, under the prefix P:
-//   inst          sorted set: instance -> last heartbeat (ms)
+//   inst          sorted set: instance -> last heartbeat (ms); only the heartbeat (tick) lists an
+//                 instance, so one reaped while it stalled learns it at its next tick
 //   pu:<user>     set: instances holding a present socket of the user;  pi:<inst> its users
 //   su:<user>     set: instances holding any socket of the user (fan-out); si:<inst> its users
 //   ann           set: users announced online;  leave  sorted set: user -> when the grace ends
@@ -19,8 +20,6 @@ export const scripts = {
   /** ARGV: P, inst, user. Answers 1 when the user is newly announced online (this instance tells people). */
   presenceUp: `
 local P, inst, uid = ARGV[1], ARGV[2], ARGV[3]
-${NOW}
-redis.call('ZADD', P..'inst', 'NX', now, inst)
 redis.call('SADD', P..'pu:'..uid, inst)
 redis.call('SADD', P..'pi:'..inst, uid)
 redis.call('ZREM', P..'leave', uid)
@@ -58,12 +57,13 @@ return 0`,
   /**
    * ARGV: P, inst, ttlMs. The heartbeat: this instance is alive; instances silent for ttlMs are
    * dead and everything they held is let go (their users enter the leave list at once); users
-   * whose grace ended go offline. Answers those users: this instance announces them.
+   * whose grace ended go offline. Answers 1 when this instance was not listed (new, or reaped
+   * while it stalled: it then writes back what it holds), then the users it announces offline.
    */
   tick: `
 local P, inst, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 ${NOW}
-redis.call('ZADD', P..'inst', now, inst)
+local out = { redis.call('ZADD', P..'inst', now, inst) }
 for _, d in ipairs(redis.call('ZRANGEBYSCORE', P..'inst', '-inf', now - ttl)) do
   for _, uid in ipairs(redis.call('SMEMBERS', P..'pi:'..d)) do
     redis.call('SREM', P..'pu:'..uid, d)
@@ -76,7 +76,6 @@ for _, d in ipairs(redis.call('ZRANGEBYSCORE', P..'inst', '-inf', now - ttl)) do
   redis.call('DEL', P..'pi:'..d, P..'si:'..d, P..'sli:'..d)
   redis.call('ZREM', P..'inst', d)
 end
-local out = {}
 for _, uid in ipairs(redis.call('ZRANGEBYSCORE', P..'leave', '-inf', now, 'LIMIT', 0, 1000)) do
   redis.call('ZREM', P..'leave', uid)
   if redis.call('SCARD', P..'pu:'..uid) == 0 and redis.call('SREM', P..'ann', uid) == 1 then
@@ -90,8 +89,6 @@ return out`,
   hold: `
 local P, inst, uid = ARGV[1], ARGV[2], ARGV[3]
 if ARGV[4] == '1' then
-  ${NOW}
-  redis.call('ZADD', P..'inst', 'NX', now, inst)
   redis.call('SADD', P..'su:'..uid, inst)
   redis.call('SADD', P..'si:'..inst, uid)
 else
@@ -115,8 +112,6 @@ return n`,
   /** ARGV: P, inst, key1, cap1, key2, cap2... Answers 1 when a slot was taken in every key. */
   slotsAcquire: `
 local P, inst = ARGV[1], ARGV[2]
-${NOW}
-redis.call('ZADD', P..'inst', 'NX', now, inst)
 for i = 3, #ARGV, 2 do
   local total = 0
   for _, v in ipairs(redis.call('HVALS', P..'sl:'..ARGV[i])) do total = total + tonumber(v) end

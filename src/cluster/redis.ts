@@ -184,17 +184,25 @@ export function redisPorts(options: RedisPortsOptions): Ports {
 
   // ---- heartbeat: alive, dead instances reaped, graces ended ----
   let ticking = false;
-  const heartbeat = setInterval(() => {
-    if (ticking) return;
+  let ticked = false;
+  const beat = (): Promise<void> => {
+    if (ticking) return Promise.resolve();
     ticking = true;
-    cmd
+    return cmd
       .tick(P, instanceId, instanceTtlMs)
-      .then((gone) => {
-        for (const id of gone as string[]) presence?.flip(Number(id), false);
+      .then((answer) => {
+        const [unlisted, ...gone] = answer as [number, ...string[]];
+        for (const id of gone) presence?.flip(Number(id), false);
+        // Reaped while this process stalled past the TTL (or Redis restarted empty): say again what it holds.
+        if (unlisted === 1 && ticked) restore();
+        ticked = true;
       })
       .catch(fail)
       .finally(() => (ticking = false));
-  }, heartbeatMs);
+  };
+  // The first beat lists this instance before it holds anything, so a crash is always reaped.
+  const firstBeat = beat();
+  const heartbeat = setInterval(beat, heartbeatMs);
   heartbeat.unref?.();
 
   // ---- slots ----
@@ -311,18 +319,20 @@ export function redisPorts(options: RedisPortsOptions): Ports {
   // After a reconnect, Redis may have restarted empty: write back what this instance holds.
   let readyOnce = false;
   let loaded: Promise<void> | null = null;
+  function restore(): void {
+    for (const userId of holds) cmd.hold(P, instanceId, userId, 1).catch(fail);
+    for (const userId of presence?.here ?? []) presence?.up(userId);
+    for (const [key, count] of slotCounts) cmd.slotsSet(P, instanceId, key, count).catch(fail);
+  }
   cmd.on("ready", () => {
-    if (readyOnce) {
-      for (const userId of holds) cmd.hold(P, instanceId, userId, 1).catch(fail);
-      for (const userId of presence?.here ?? []) presence?.up(userId);
-      for (const [key, count] of slotCounts) cmd.slotsSet(P, instanceId, key, count).catch(fail);
-    }
+    if (readyOnce) restore();
     readyOnce = true;
     loaded = loadAnnounced();
     loaded.catch(fail);
   });
   const ready = Promise.all([
     subscribed,
+    firstBeat,
     new Promise<void>((resolve) => (cmd.status === "ready" ? resolve() : cmd.once("ready", () => resolve()))),
   ]).then(() => loaded ?? undefined);
   ready.catch(() => {});

@@ -1,7 +1,8 @@
 // The two engines behind the cluster ports (src/cluster/), for contract tests that run the same
 // checks against both: `local` (one process) and `redis` (the machine's Redis at 127.0.0.1:6379,
 // or REDIS_TEST_URL, under a random key prefix deleted afterwards). Redis instances made here
-// heartbeat every 50 ms and call a silent one dead after 300 ms, so expiry is quick to test.
+// heartbeat every 100 ms and call a silent one dead after 1.5 s, so expiry is quick to test and a
+// loaded machine (a stalled event loop) does not make a live one look dead.
 import { randomBytes } from "node:crypto";
 import { localPorts } from "../../src/cluster/local.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
@@ -9,7 +10,7 @@ import { dropPrefix, redisPorts, type RedisPortsOptions } from "../../src/cluste
 
 export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";
 
-export const FAST = { heartbeatMs: 50, instanceTtlMs: 300 } as const;
+export const FAST = { heartbeatMs: 100, instanceTtlMs: 1500 } as const;
 
 export interface Engine {
   name: "local" | "redis";
