@@ -12,7 +12,7 @@ import type { ClientSocket } from "./socket.ts";
 import { SocketGroups } from "./socket-groups.ts";
 import type { ServerEventName, ServerEvents } from "./protocol.ts";
 import { localPorts } from "../cluster/local.ts";
-import type { FanOut, Ports, PresencePort } from "../cluster/ports.ts";
+import type { Bus, FanOut, Ports, PresencePort } from "../cluster/ports.ts";
 
 export interface PresenceListener {
   /** Called when a user's presence flips; the listener persists it and tells whoever should hear. */
@@ -46,6 +46,7 @@ export class Hub {
   private readonly expelListeners: ExpelListener[] = [];
   private readonly presence: PresencePort;
   private readonly fanOut: FanOut;
+  private readonly bus: Bus;
   /** Sockets by id, kept only when other instances may address one of them (toSocket). */
   private readonly byId: Map<string, ClientSocket> | null;
   private readonly shown: PublicPresence;
@@ -61,9 +62,15 @@ export class Hub {
     presenceGraceMs = 0,
     onlineCountEveryMs = ONLINE_COUNT_EVERY_MS,
     batch: BatchWindow = { minMs: 0, maxMs: 0 },
-    ports: Pick<Ports, "fanOut" | "presence"> = localPorts(),
+    ports: Pick<Ports, "fanOut" | "presence" | "bus"> = localPorts(),
   ) {
     this.fanOut = ports.fanOut;
+    this.bus = ports.bus;
+    // A ban or ended sessions put the user out of every instance: each closes its own sockets.
+    this.bus.subscribe(EXPEL_TOPIC, (data) => {
+      const { userId, code, reason } = data as { userId: number; code: number; reason: string };
+      this.expelHere(userId, code, reason);
+    });
     this.byId = ports.fanOut.distributed ? new Map() : null;
     this.fanOut.attach({
       toUser: (userId, text) => {
@@ -296,11 +303,18 @@ export class Hub {
     for (const socket of this.socketsOf(userId)) socket.close(code, reason);
   }
 
-  /** Closes every socket of a user here and tells the other transports to do the same. */
+  /**
+   * Closes every socket of a user, on every instance, and tells the other transports (PeerJS) to
+   * do the same; the user is announced offline at once. Over the bus: this instance at once.
+   */
   expel(userId: number, code: number, reason: string): void {
+    this.bus.publish(EXPEL_TOPIC, { userId, code, reason });
+    this.presence.offlineNow(userId);
+  }
+
+  private expelHere(userId: number, code: number, reason: string): void {
     for (const socket of this.socketsOf(userId)) socket.present = false;
     this.closeUser(userId, code, reason);
-    this.presence.offlineNow(userId);
     for (const listener of this.expelListeners) listener(userId, code, reason);
   }
 
@@ -320,3 +334,6 @@ export class Hub {
 }
 
 const NOBODY: ReadonlySet<number> = new Set();
+
+/** The bus topic of hub.expel. */
+const EXPEL_TOPIC = "hub.expel";

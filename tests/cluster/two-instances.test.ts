@@ -2,8 +2,9 @@
 // storage, ONE SQLite file opened by both (PostgreSQL support is not on this branch; API.md says a
 // real cluster runs on PostgreSQL, and start-up refuses REDIS_URL without it). What it shows: a
 // message from a user on instance A reaches the other user on instance B (and the sender's own tab
-// on B), presence announced by one instance is heard on the other and is the same on both, and
-// limits (sign-ups, the socket cap) count across both.
+// on B), presence announced by one instance is heard on the other and is the same on both, a
+// logout or an expel on one closes sockets on the other, and limits (sign-ups, the socket cap)
+// count across both.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { redisEngine, type Engine } from "../support/cluster.ts";
@@ -82,6 +83,21 @@ describe("two instances over one Redis", () => {
     const code = third instanceof Error ? Number(third.message.match(/\d+$/)?.[0]) : (await third.closed).code;
     expect(code).toBe(4429);
     expect(await a.ctx.ports.limits.slots("sockets").held(`user:${carol.user.id}`)).toBe(2);
+  });
+
+  test("a logout on A closes that session's socket on B at once; a moderator ending sessions on A closes them on B too", async () => {
+    const dave = await registerUser(a);
+    const daveB = await connect(urlB, dave.token);
+    const out = await a.call("POST", "/api/auth/logout", { token: dave.token });
+    expect(out.status).toBeLessThan(300);
+    expect((await daveB.closed).code).toBe(4401);
+    // A second session, its sockets on B; the expel goes out from A (as a ban or "end sessions" does).
+    const again = await a.call("POST", "/api/auth/login", { json: { username: dave.user.username, password: "correct horse" } });
+    expect(again.status).toBe(200);
+    const daveB2 = await connect(urlB, again.body.token);
+    a.ctx.hub.expel(dave.user.id, 4403, "Banned");
+    expect((await daveB2.closed).code).toBe(4403);
+    await until(() => !b.ctx.hub.isOnline(dave.user.id), "Dave offline on B");
   });
 
   test("a limit counts across both: sign-ups from one address share one budget", async () => {
