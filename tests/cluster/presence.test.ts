@@ -146,6 +146,36 @@ describe("presence when an instance dies (redis)", () => {
   }, 30_000);
 });
 
+describe("an instance that stalls past the TTL (redis)", () => {
+  let engine: Engine;
+  afterEach(async () => {
+    await engine.cleanup();
+  });
+
+  test("reaped while its event loop was blocked, it writes back what it holds at its next beat: frames reach it again", async () => {
+    engine = redisEngine();
+    const a = engine.instance();
+    const b = engine.instance();
+    await Promise.all([a.ready(), b.ready()]);
+    const heard: string[] = [];
+    b.fanOut.attach({ toUser: (_u, text) => void heard.push(text), toSocket() {}, toAll() {}, toWatchers() {} });
+    const presence = b.presence(0, () => {}, () => {});
+    b.fanOut.holding(31, true);
+    presence.update(31, true);
+    await b.settled();
+    // Both instances stall 2 s (one process). a, made first, has the earlier timer and beats first,
+    // so it finds b silent past the TTL and reaps it (what b held is let go).
+    const until2s = Date.now() + 2000;
+    while (Date.now() < until2s) {}
+    let n = 0;
+    await until(() => {
+      a.fanOut.toUser(31, `after ${n++}`);
+      return heard.length > 0;
+    }, "frames reaching the instance again after it was reaped");
+    await until(() => presence.isAnnounced(31), "user 31 online again");
+  }, 30_000);
+});
+
 /** The key prefix an instance writes under (its heartbeat set ends in "inst"). */
 async function prefixOf(ports: Ports): Promise<string> {
   const Redis = (await import("ioredis")).default;
