@@ -330,6 +330,13 @@ export function redisPorts(options: RedisPortsOptions): Ports {
     loaded = loadAnnounced();
     loaded.catch(fail);
   });
+  // Presence changes published while the subscriber was away are lost (PUB/SUB is at-most-once):
+  // once it is back, the copy is read again whole.
+  let subReadyOnce = false;
+  sub.on("ready", () => {
+    if (subReadyOnce) loadAnnounced().catch(fail);
+    subReadyOnce = true;
+  });
   const ready = Promise.all([
     subscribed,
     firstBeat,

@@ -98,7 +98,7 @@ describe("two instances over one Redis", () => {
     a.ctx.hub.expel(dave.user.id, 4403, "Banned");
     expect((await daveB2.closed).code).toBe(4403);
     await until(() => !b.ctx.hub.isOnline(dave.user.id), "Dave offline on B");
-  });
+  }, 60_000);
 
   test("a limit counts across both: sign-ups from one address share one budget", async () => {
     const env = { ...ENV, SIGNUP_RATE_LIMIT: "3", TRUST_PROXY: "1" };
