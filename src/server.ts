@@ -44,6 +44,15 @@ ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server sta
 if (!config.cluster) resetPresence(storage.db);
 // Roulette pairings of the last 10 minutes can still be reported after a restart (saved every second).
 const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.sqlite, ctx.log);
+// With REDIS_URL: this instance hears the others (subscribed, presence loaded) before it takes a socket.
+if (config.cluster) {
+  try {
+    await ctx.ports.ready();
+  } catch {
+    ctx.log.error("Redis at REDIS_URL cannot be reached; not starting", { redis: config.cluster.redisUrl.replace(/\/\/[^@/]*@/, "//***@") });
+    process.exit(1);
+  }
+}
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
 // after REPORT_RETENTION_DAYS (checked now and hourly).
