@@ -14,6 +14,7 @@ import { MANIFEST_FILE } from "./pages/assets/manifest.ts";
 import { resetPresence } from "./users/service.ts";
 import { drainServer, SHUTDOWN_DEADLINE_MS } from "./shutdown.ts";
 import { persistRouletteSessions } from "./roulette/persist.ts";
+import { whileLeader } from "./cluster/leader.ts";
 
 let config: Config;
 try {
@@ -57,9 +58,13 @@ const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, max
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
 // after REPORT_RETENTION_DAYS (checked now and hourly).
 const stopWatching = watchBans(ctx);
-const stopRetention = startRetention(ctx);
+// With several instances each runs on one of them at a time (a lease, src/cluster/leader.ts).
+const LEASE_MS = 30_000;
+const leased = (name: string, start: () => () => void) =>
+  config.cluster ? whileLeader(ctx.ports.lease(name, LEASE_MS), LEASE_MS, start, (error) => ctx.log.warn("lease check failed", { lease: name, error: String(error) })) : start();
+const stopRetention = leased("retention", () => startRetention(ctx));
 // Sessions unused for SESSION_TTL_DAYS are refused when used and deleted now and hourly.
-const stopSessionSweep = startSessionSweep(ctx);
+const stopSessionSweep = leased("session-sweep", () => startSessionSweep(ctx));
 ctx.log.info("Web Chat listening", {
   url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${app.server?.port}`,
   data_dir: config.dataDir,

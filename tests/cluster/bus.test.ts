@@ -2,6 +2,7 @@
 // bus reaches every instance once (the sender's own listeners at once), in order; one instance
 // holds a lease at a time, and another takes it over once the holder stops renewing.
 import { afterEach, describe, expect, test } from "bun:test";
+import { whileLeader } from "../../src/cluster/leader.ts";
 import { engines, type Engine } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
 
@@ -54,5 +55,42 @@ describe.each(engines)("bus and lease (%s)", (_name, make) => {
     expect(await la.hold()).toBe(false);
     await lb.release();
     expect(await la.hold()).toBe(true);
+  });
+});
+
+describe.each(engines)("work under a lease (%s)", (_name, make) => {
+  let engine: Engine;
+  afterEach(async () => {
+    await engine.cleanup();
+  });
+
+  test("runs on one instance at a time, and moves to another when the holder stops", async () => {
+    engine = make();
+    const a = engine.instance();
+    const b = engine.instance();
+    await Promise.all([a.ready(), b.ready()]);
+    const running = new Set<string>();
+    const work = (name: string) => () => {
+      running.add(name);
+      return () => void running.delete(name);
+    };
+    const stopA = whileLeader(a.lease("sweep", 600), 600, work("a"));
+    await until(() => running.has("a"), "the work running on a");
+    const stopB = whileLeader(b.lease("sweep", 600), 600, work("b"));
+    if (!engine.shared) {
+      // One process: the lease is always held, the work runs wherever it is asked for.
+      stopA();
+      stopB();
+      return;
+    }
+    // b checks every 200 ms; a renews every 200 ms: b never starts while a holds it.
+    const marker = whileLeader(b.lease("marker", 600), 600, work("marker"));
+    await until(() => running.has("marker"), "a marker lease held after b's first check");
+    expect([...running].sort()).toEqual(["a", "marker"]);
+    stopA(); // releases: b takes over at its next check
+    await until(() => running.has("b") && !running.has("a"), "the work moving to b");
+    stopB();
+    marker();
+    expect(running.size).toBe(0);
   });
 });
