@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { TurnSettings } from "./ice/credentials.ts";
+import { clusterConfig, type ClusterConfig } from "./cluster/config.ts";
 
 export interface RateLimit {
   perSecond: number;
@@ -90,6 +91,8 @@ export interface Config {
   /** LOG_FORMAT: "json" writes one JSON object a line, for log collectors; "text" is for people. */
   logFormat: LogFormat;
   logLevel: LogLevel;
+  /** REDIS_URL (with DATABASE_URL, JWT_SECRET, UPLOADS_DIR): several instances share Redis (src/cluster/); null: one process. */
+  cluster: ClusterConfig | null;
 }
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -320,5 +323,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     logFormat: oneOf(env, "LOG_FORMAT", ["text", "json"], "text"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    cluster: clusterConfig(env),
   };
 }

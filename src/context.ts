@@ -2,7 +2,7 @@
 import type { Database } from "bun:sqlite";
 import type { Config } from "./config.ts";
 import type { Db, Storage } from "./db.ts";
-import { TokenBuckets, WindowCounter } from "./http/rate-limit.ts";
+import { HOUR_MS, TokenBuckets } from "./http/rate-limit.ts";
 import { LoginFailures } from "./auth/login-limit.ts";
 import { MessageClock } from "./messages/service.ts";
 import { Hub } from "./realtime/hub.ts";
@@ -13,6 +13,8 @@ import { ContactRegistry } from "./privacy/contacts.ts";
 import { createUploadGate, type UploadGate } from "./uploads/gate.ts";
 import { createLogger, type Logger } from "./observability/log.ts";
 import { createMetrics, type AppMetrics } from "./observability/metrics.ts";
+import { createPorts, type Ports } from "./cluster/index.ts";
+import type { WindowLimit } from "./cluster/ports.ts";
 
 export interface AppContext {
   config: Config;
@@ -30,19 +32,29 @@ export interface AppContext {
   metrics: AppMetrics;
   /** One-line logs in LOG_FORMAT at LOG_LEVEL. */
   log: Logger;
+  /** Fan-out, presence, limits, the bus and leases: one process, or several over Redis (src/cluster/). */
+  ports: Ports;
   limits: {
     loginFailures: LoginFailures;
-    signups: WindowCounter;
-    guests: WindowCounter;
-    uploads: WindowCounter;
+    /** Windows over every instance (the limits port): an answer of 0 means taken, else seconds to wait. */
+    signups: WindowLimit;
+    guests: WindowLimit;
+    uploads: WindowLimit;
+    /** Per instance: a frame's budget is checked on the socket's own instance, with no round trip. */
     socketEvents: TokenBuckets;
-    reports: WindowCounter;
+    reports: WindowLimit;
   };
 }
 
-export function createContext(config: Config, storage: Storage): AppContext {
-  const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch);
+/** `ports`: chosen from the configuration unless given (tests that run two instances in one process). */
+export function createContext(config: Config, storage: Storage, ports?: Ports): AppContext {
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  const chosen = ports ?? createPorts(config, log);
+  const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch, chosen);
   const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
+  const contacts = new ContactRegistry(storage.db);
+  // Several instances: a new conversation or privacy setting reaches every instance's copy.
+  if (chosen.kind !== "local") contacts.share(chosen.bus);
   return {
     config,
     db: storage.db,
@@ -52,17 +64,21 @@ export function createContext(config: Config, storage: Storage): AppContext {
     calls: new CallRegistry(),
     roulette,
     blocks: new BlockRegistry(storage.db),
-    contacts: new ContactRegistry(storage.db),
+    contacts,
     uploads: createUploadGate(config, storage.db),
     metrics: createMetrics({ hub, roulette }),
-    log: createLogger({ level: config.logLevel, format: config.logFormat }),
+    log,
+    ports: chosen,
     limits: {
-      loginFailures: new LoginFailures({ perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs }),
-      signups: new WindowCounter(config.signupPerHour, 60 * 60_000),
-      guests: new WindowCounter(config.signupPerHour, 60 * 60_000),
-      uploads: new WindowCounter(config.uploadsPerMinute, 60_000),
+      loginFailures: new LoginFailures(
+        { perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs },
+        chosen.limits.sliding("login-failures", config.loginFailWindowMs),
+      ),
+      signups: chosen.limits.window("signups", config.signupPerHour, HOUR_MS),
+      guests: chosen.limits.window("guests", config.signupPerHour, HOUR_MS),
+      uploads: chosen.limits.window("uploads", config.uploadsPerMinute, 60_000),
       socketEvents: new TokenBuckets(config.socketRate.perSecond, config.socketRate.burst),
-      reports: new WindowCounter(config.reportsPerHour, 60 * 60_000),
+      reports: chosen.limits.window("reports", config.reportsPerHour, HOUR_MS),
     },
   };
 }

@@ -14,6 +14,7 @@ import { MANIFEST_FILE } from "./pages/assets/manifest.ts";
 import { resetPresence } from "./users/service.ts";
 import { drainServer, SHUTDOWN_DEADLINE_MS } from "./shutdown.ts";
 import { persistRouletteSessions } from "./roulette/persist.ts";
+import { whileLeader } from "./cluster/leader.ts";
 
 let config: Config;
 try {
@@ -40,16 +41,30 @@ const checkpointer = startCheckpointer(storage.sqlite, storage.sqlite.filename, 
 ctx.metrics.registry.collect("webchat_wal_frames", "Frames (4 KB pages) in SQLite's write-ahead log at the checkpointer's last pass; the server starts it over past 65,536.", "gauge", () => checkpointer.frames);
 ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server started the write-ahead log over.", "counter", () => checkpointer.restarts);
 // Nobody has a socket before the server listens: whoever a crash (or kill -9) left online is not.
-resetPresence(storage.db);
+// With several instances the others still hold theirs: Redis presence lets a dead one's users go.
+if (!config.cluster) resetPresence(storage.db);
 // Roulette pairings of the last 10 minutes can still be reported after a restart (saved every second).
 const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.sqlite, ctx.log);
+// With REDIS_URL: this instance hears the others (subscribed, presence loaded) before it takes a socket.
+if (config.cluster) {
+  try {
+    await ctx.ports.ready();
+  } catch {
+    ctx.log.error("Redis at REDIS_URL cannot be reached; not starting", { redis: config.cluster.redisUrl.replace(/\/\/[^@/]*@/, "//***@") });
+    process.exit(1);
+  }
+}
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
 // after REPORT_RETENTION_DAYS (checked now and hourly).
 const stopWatching = watchBans(ctx);
-const stopRetention = startRetention(ctx);
+// With several instances each runs on one of them at a time (a lease, src/cluster/leader.ts).
+const LEASE_MS = 30_000;
+const leased = (name: string, start: () => () => void) =>
+  config.cluster ? whileLeader(ctx.ports.lease(name, LEASE_MS), LEASE_MS, start, (error) => ctx.log.warn("lease check failed", { lease: name, error: String(error) })) : start();
+const stopRetention = leased("retention", () => startRetention(ctx));
 // Sessions unused for SESSION_TTL_DAYS are refused when used and deleted now and hourly.
-const stopSessionSweep = startSessionSweep(ctx);
+const stopSessionSweep = leased("session-sweep", () => startSessionSweep(ctx));
 ctx.log.info("Web Chat listening", {
   url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${app.server?.port}`,
   data_dir: config.dataDir,
@@ -73,11 +88,13 @@ async function shutdown(signal: string) {
   stopRetention();
   stopSessionSweep();
   ctx.hub.closeAll(1001, "Server shutting down");
+  // With Redis: marked dead, so the other instances let go of its users at their next heartbeat.
+  await ctx.ports.close();
   const { cutOff, uploadsSettled } = await drainServer(app.server!, () => app.stop(true), () => ctx.uploads.inflight.bytes === 0);
   if (cutOff > 0) ctx.log.info("requests cut off by the shutdown", { requests: cutOff });
   if (!uploadsSettled) ctx.log.warn("uploads still cleaning up at exit; the spool is emptied at the next start");
   // Everyone was online until now; the next start would mark them offline, but without the time.
-  resetPresence(ctx.db, Date.now());
+  if (!config.cluster) resetPresence(ctx.db, Date.now());
   // After the sockets closed, so the pairings they ended are saved as ended.
   rouletteStore.stop();
   await checkpointer.stop();

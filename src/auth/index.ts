@@ -19,10 +19,10 @@ import { carryDevice } from "./user-devices.ts";
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 
 /** Registrations and guest entries each have a per-address budget (SIGNUP_RATE_LIMIT an hour). */
-export function takeSignup(ctx: AppContext, request: Request, server: Server, kind: "register" | "guest"): void {
+export async function takeSignup(ctx: AppContext, request: Request, server: Server, kind: "register" | "guest"): Promise<void> {
   const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
-  const counter = kind === "register" ? ctx.limits.signups : ctx.limits.guests;
-  if (!counter.take(address)) throw rateLimited(counter.retryAfter(address));
+  const wait = await (kind === "register" ? ctx.limits.signups : ctx.limits.guests).take(address);
+  if (wait > 0) throw rateLimited(wait);
 }
 
 /**
@@ -33,7 +33,7 @@ export async function loginWithLimit(ctx: AppContext, identifier: string, passwo
   const account = findAccount(ctx.db, identifier);
   // A device cookie the server just made up (setCookie) has never signed in anywhere.
   const known = account && origin.setCookie === null && knownDevice(ctx.db, account.id, origin.deviceId, ctx.config.sessionTtlMs);
-  const held = ctx.limits.loginFailures.reserve({
+  const held = await ctx.limits.loginFailures.reserve({
     account: account ? `user:${account.id}` : `name:${identifier.trim().toLowerCase()}`,
     address: origin.address,
     knownDevice: known ? origin.deviceId : null,
@@ -41,11 +41,11 @@ export async function loginWithLimit(ctx: AppContext, identifier: string, passwo
   if ("retryAfter" in held) throw rateLimited(held.retryAfter);
   try {
     const result = await login(ctx.db, ctx.config.secret, identifier, password, origin);
-    held.release();
+    await held.release();
     return result;
   } catch (error) {
     // Only a wrong password spends the slot; a right one answered `banned` does not.
-    if (!(error instanceof AppError && error.code === "invalid_credentials")) held.release();
+    if (!(error instanceof AppError && error.code === "invalid_credentials")) await held.release();
     throw error;
   }
 }
@@ -85,7 +85,7 @@ export function authRoutes(ctx: AppContext) {
   return new Elysia()
     .post("/api/auth/register", async ({ body, request, server, set }) => {
       const input = validate(registerBody, sameSiteJson(request, body));
-      takeSignup(ctx, request, server, "register");
+      await takeSignup(ctx, request, server, "register");
       const origin = originOf(request, server);
       const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
       // Blocks and a roulette suspension follow the browser to the new account (user-devices.ts).
@@ -128,7 +128,7 @@ export function authRoutes(ctx: AppContext) {
     })
     .post("/api/guest/create", async ({ body, request, server, set }) => {
       const input = validate(guestBody, sameSiteJson(request, body));
-      takeSignup(ctx, request, server, "guest");
+      await takeSignup(ctx, request, server, "guest");
       const origin = originOf(request, server);
       const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
       carryDevice(ctx, user.id, origin.deviceId);

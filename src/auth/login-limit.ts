@@ -1,11 +1,13 @@
 // Failed-login budgets (API.md "Rate limits"). A slot is reserved before the slow password hash
 // and given back when the password was right, so concurrent guesses can never outrun the budget
 // (checking before and counting after let 40 concurrent guesses through). Every budget is per
-// account: the username and the e-mail name the same one.
+// account: the username and the e-mail name the same one. The counting itself is the limits port's
+// sliding window (src/cluster/ports.ts), so several instances share one exact budget.
+import type { SlidingLimit } from "../cluster/ports.ts";
 
-/** One reserved failure; `release` gives it back when the password turned out right. */
+/** One reserved failure; `release` gives it back when the password turned out right (once). */
 export interface Reservation {
-  release(): void;
+  release(): Promise<void>;
 }
 
 export interface LoginAttempt {
@@ -32,68 +34,6 @@ export function addressKey(address: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
-/** Failure times per key within a sliding window; a key never holds more than its limit. */
-class FailureLog {
-  private readonly entries = new Map<string, { at: number }[]>();
-
-  constructor(
-    private readonly windowMs: number,
-    private readonly maxKeys: number,
-    private readonly now: () => number,
-  ) {}
-
-  /** Seconds until one more failure fits under `limit`, or 0 when it fits now. */
-  retryAfter(key: string, limit: number): number {
-    const list = this.live(key);
-    if (list.length < limit) return 0;
-    return Math.max(1, (list[list.length - limit]!.at + this.windowMs - this.now()) / 1000);
-  }
-
-  add(key: string): { at: number } {
-    const entry = { at: this.now() };
-    const list = this.live(key);
-    list.push(entry);
-    this.entries.set(key, list);
-    this.bound();
-    return entry;
-  }
-
-  remove(key: string, entry: { at: number }): void {
-    const list = this.entries.get(key);
-    const index = list?.indexOf(entry) ?? -1;
-    if (!list || index < 0) return;
-    list.splice(index, 1);
-    if (list.length === 0) this.entries.delete(key);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  private live(key: string): { at: number }[] {
-    const list = this.entries.get(key);
-    if (!list) return [];
-    const cutoff = this.now() - this.windowMs;
-    while (list.length > 0 && list[0]!.at <= cutoff) list.shift();
-    if (list.length === 0) this.entries.delete(key);
-    return list;
-  }
-
-  /**
-   * Memory stays bounded under a flood of made-up names: expired keys go first, then the oldest.
-   * Each new key costs the flooder a password hash, so the cap is not reached within a window
-   * at any rate one server can hash.
-   */
-  private bound(): void {
-    if (this.entries.size <= this.maxKeys) return;
-    for (const key of [...this.entries.keys()]) this.live(key);
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= this.maxKeys) break;
-      this.entries.delete(key);
-    }
-  }
-}
-
 export interface LoginLimits {
   /** Failures for one account from one address (a known browser: from that browser). */
   perAddress: number;
@@ -102,38 +42,26 @@ export interface LoginLimits {
   windowMs: number;
 }
 
+/** The budgets over a sliding-window limit from the limits port (one process, or shared over Redis). */
 export class LoginFailures {
-  private readonly log: FailureLog;
-
   constructor(
     private readonly limits: LoginLimits,
-    now: () => number = Date.now,
-    maxKeys = 100_000,
-  ) {
-    this.log = new FailureLog(limits.windowMs, maxKeys, now);
-  }
+    private readonly log: SlidingLimit,
+  ) {}
 
   /**
    * Reserves one failure in every budget the attempt answers to, or says how long to wait.
    * A browser that signed in before answers only to its own failures, so strangers failing the
    * account elsewhere cannot lock its owner out; anyone else answers to their address's budget
-   * and to the account's total.
+   * and to the account's total. Checking and reserving are one step (one Lua script over Redis).
    */
-  reserve(attempt: LoginAttempt): Reservation | { retryAfter: number } {
+  reserve(attempt: LoginAttempt): Promise<Reservation | { retryAfter: number }> {
     const keys = attempt.knownDevice
       ? [[`${attempt.account}|device:${attempt.knownDevice}`, this.limits.perAddress] as const]
       : ([
           [`${attempt.account}|address:${addressKey(attempt.address)}`, this.limits.perAddress],
           [attempt.account, this.limits.perAccount],
         ] as const);
-    const wait = Math.max(...keys.map(([key, limit]) => this.log.retryAfter(key, limit)));
-    if (wait > 0) return { retryAfter: wait };
-    const held = keys.map(([key]) => [key, this.log.add(key)] as const);
-    return { release: () => held.forEach(([key, entry]) => this.log.remove(key, entry)) };
-  }
-
-  /** Keys held now (for tests of the memory bound). */
-  get keyCount(): number {
-    return this.log.size;
+    return this.log.reserve(keys);
   }
 }

@@ -23,7 +23,8 @@ export type ErrorCode =
   | "appeal_exists"
   | "appeal_decided"
   | "ban_ended"
-  | "internal";
+  | "internal"
+  | "unavailable";
 
 export class AppError extends Error {
   constructor(
@@ -57,3 +58,9 @@ export const rateLimited = (retryAfterSeconds: number) =>
 /** 503 when a shared resource (decoding, upload bandwidth) is taken; the client retries later. */
 export const busy = (message: string, retryAfterSeconds: number) =>
   new AppError(503, "busy", message, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) });
+
+/** 503 while a shared engine (Redis, PostgreSQL) cannot be reached; service resumes by itself. */
+export const unavailable = (retryAfterSeconds = 2) =>
+  new AppError(503, "unavailable", "The service is briefly unavailable. Please try again in a moment.", {
+    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });

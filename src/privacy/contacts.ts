@@ -8,6 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { messages, users } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import type { AllowFrom } from "../realtime/protocol.ts";
+import type { Bus } from "../cluster/ports.ts";
 
 export class ContactRegistry {
   /** writer → the people they have written to. */
@@ -28,8 +29,30 @@ export class ContactRegistry {
     return this.wroteTo.get(writerId)?.has(otherId) ?? false;
   }
 
+  /** With several instances, changes go over the bus so every instance's copy hears them. */
+  private bus: Bus | null = null;
+
+  /** Several instances (src/cluster/): from now on every change is published and applied from the bus. */
+  share(bus: Bus): void {
+    this.bus = bus;
+    bus.subscribe("contacts.add", (data) => {
+      const [writerId, otherId] = data as [number, number];
+      this.addHere(writerId, otherId);
+    });
+    bus.subscribe("contacts.allow_from", (data) => {
+      const [userId, allowFrom] = data as [number, AllowFrom];
+      this.allowFromHere(userId, allowFrom);
+    });
+  }
+
   /** Called for every stored message (messages/notify.ts) and roulette's keep-in-touch. */
   add(writerId: number, otherId: number): void {
+    if (!this.bus) return this.addHere(writerId, otherId);
+    // Only a pair's first message is news to the other instances.
+    if (!this.hasWritten(writerId, otherId)) this.bus.publish("contacts.add", [writerId, otherId]);
+  }
+
+  private addHere(writerId: number, otherId: number): void {
     link(this.wroteTo, writerId, otherId);
     link(this.talkedWith, writerId, otherId);
     link(this.talkedWith, otherId, writerId);
@@ -47,6 +70,11 @@ export class ContactRegistry {
 
   /** Kept in step with users.allow_from by the privacy route (the only place that changes it). */
   setAllowFrom(userId: number, allowFrom: AllowFrom): void {
+    if (this.bus) this.bus.publish("contacts.allow_from", [userId, allowFrom]);
+    else this.allowFromHere(userId, allowFrom);
+  }
+
+  private allowFromHere(userId: number, allowFrom: AllowFrom): void {
     if (allowFrom === "contacts") this.contactsOnly.add(userId);
     else this.contactsOnly.delete(userId);
   }

@@ -2,14 +2,17 @@
 // presence (several tabs are one presence; see presence.ts for the grace before "offline", and
 // public-presence.ts for the batches strangers hear it in), who watches whose presence
 // (presence-watch.ts), the coalesced online count (online-count.ts), and the send helpers every
-// handler uses. One `disconnect` path cleans up.
+// handler uses. One `disconnect` path cleans up. Frames go through the fan-out port
+// (src/cluster/ports.ts): in one process straight to these sockets; with REDIS_URL also to the
+// instances holding the user's other sockets. Presence is counted by the presence port likewise.
 import { ONLINE_COUNT_EVERY_MS, OnlineCountTicker } from "./online-count.ts";
-import { PresenceAnnouncer } from "./presence.ts";
 import { PresenceWatches } from "./presence-watch.ts";
 import { PublicPresence, type BatchWindow, type Publish } from "./public-presence.ts";
 import type { ClientSocket } from "./socket.ts";
 import { SocketGroups } from "./socket-groups.ts";
 import type { ServerEventName, ServerEvents } from "./protocol.ts";
+import { localPorts } from "../cluster/local.ts";
+import type { Bus, FanOut, Ports, PresencePort } from "../cluster/ports.ts";
 
 export interface PresenceListener {
   /** Called when a user's presence flips; the listener persists it and tells whoever should hear. */
@@ -41,7 +44,13 @@ export class Hub {
   private readonly publicListeners: PublicPresenceListener[] = [];
   private readonly closeListeners: CloseListener[] = [];
   private readonly expelListeners: ExpelListener[] = [];
-  private readonly presence: PresenceAnnouncer;
+  private readonly presence: PresencePort;
+  private readonly fanOut: FanOut;
+  private readonly bus: Bus;
+  /** Other instances may exist (Redis): frames go through the fan-out port. */
+  private readonly distributed: boolean;
+  /** Sockets by id, kept only when other instances may address one of them (toSocket). */
+  private readonly byId: Map<string, ClientSocket> | null;
   private readonly shown: PublicPresence;
   private readonly watches = new PresenceWatches();
   private readonly onlineCount: OnlineCountTicker;
@@ -51,13 +60,44 @@ export class Hub {
    * `onlineCountEveryMs`: the least time between two `online_count` frames;
    * `batch`: how often strangers hear presence (none: at once).
    */
-  constructor(presenceGraceMs = 0, onlineCountEveryMs = ONLINE_COUNT_EVERY_MS, batch: BatchWindow = { minMs: 0, maxMs: 0 }) {
-    this.presence = new PresenceAnnouncer(presenceGraceMs, (userId, online) => this.announce(userId, online));
+  constructor(
+    presenceGraceMs = 0,
+    onlineCountEveryMs = ONLINE_COUNT_EVERY_MS,
+    batch: BatchWindow = { minMs: 0, maxMs: 0 },
+    ports: Pick<Ports, "fanOut" | "presence" | "bus"> = localPorts(),
+  ) {
+    this.fanOut = ports.fanOut;
+    this.distributed = ports.fanOut.distributed;
+    this.bus = ports.bus;
+    // A ban or ended sessions put the user out of every instance: each closes its own sockets.
+    this.bus.subscribe(EXPEL_TOPIC, (data) => {
+      const { userId, code, reason } = data as { userId: number; code: number; reason: string };
+      this.expelHere(userId, code, reason);
+    });
+    this.byId = ports.fanOut.distributed ? new Map() : null;
+    this.fanOut.attach({
+      toUser: (userId, text) => {
+        for (const socket of this.byUser.of(userId)) socket.sendText(text);
+      },
+      toSocket: (socketId, text) => this.localSocket(socketId)?.sendText(text),
+      toAll: (text, exceptUserId, hidden) => this.broadcastHere(text, exceptUserId, hidden),
+      toWatchers: (subjectId, text, except) => {
+        for (const socket of this.watches.watchersOf(subjectId)) if (!except.has(socket.userId)) socket.sendText(text);
+      },
+    });
+    this.presence = ports.presence(
+      presenceGraceMs,
+      (userId, online) => this.announce(userId, online),
+      () => this.onlineCount.changed(),
+    );
     const publish: Publish = (changes, at) => {
       for (const listener of this.publicListeners) listener(changes, at);
     };
     this.shown = new PublicPresence(batch, publish);
-    this.onlineCount = new OnlineCountTicker(onlineCountEveryMs, () => this.usersOnline, (online) => this.broadcast("online_count", { online }));
+    // Every instance tells its own sockets the count it sees (the presence port keeps it shared).
+    this.onlineCount = new OnlineCountTicker(onlineCountEveryMs, () => this.usersOnline, (online) =>
+      this.broadcastHere(encodeEvent("online_count", { online })),
+    );
   }
 
   onPresence(listener: PresenceListener): void {
@@ -79,17 +119,21 @@ export class Hub {
 
   connect(socket: ClientSocket): void {
     this.byUser.add(socket.userId, socket);
+    this.byId?.set(socket.id, socket);
+    if (this.byUser.size(socket.userId) === 1) this.fanOut.holding(socket.userId, true);
     this.byAddress.set(socket.address, this.socketsAt(socket.address) + 1);
     this.presence.update(socket.userId, this.isPresent(socket.userId));
   }
 
   disconnect(socket: ClientSocket): void {
     if (!this.byUser.remove(socket.userId, socket)) return;
+    this.byId?.delete(socket.id);
     const left = this.socketsAt(socket.address) - 1;
     if (left > 0) this.byAddress.set(socket.address, left);
     else this.byAddress.delete(socket.address);
     this.watches.drop(socket);
     const last = this.byUser.size(socket.userId) === 0;
+    if (last) this.fanOut.holding(socket.userId, false);
     for (const listener of this.closeListeners) listener(socket, last);
     this.presence.update(socket.userId, this.isPresent(socket.userId));
   }
@@ -179,16 +223,38 @@ export class Hub {
 
   /** A frame already encoded (the message path builds its JSON once for several frames). */
   sendTextToUser(userId: number, text: string): void {
+    // One process: straight to the sockets, as fast as before the ports (measured, DECISIONS issue 23).
+    if (this.distributed) return this.fanOut.toUser(userId, text);
     for (const socket of this.byUser.of(userId)) socket.sendText(text);
+  }
+
+  /** One socket, on whichever instance holds it (`instanceId` from `this.instanceId` there). */
+  sendToSocket<K extends ServerEventName>(instanceId: string, socketId: string, event: K, data: ServerEvents[K]): void {
+    this.fanOut.toSocket(instanceId, socketId, encodeEvent(event, data));
+  }
+
+  /** This instance, as other instances address its sockets ("local" in one process). */
+  get instanceId(): string {
+    return this.fanOut.instanceId;
   }
 
   /** To every connected user except `exceptUserId` and anyone in `hidden` (kept apart by a block). */
   broadcast<K extends ServerEventName>(event: K, data: ServerEvents[K], exceptUserId?: number, hidden?: ReadonlySet<number>): void {
-    const text = encodeEvent(event, data);
+    if (this.distributed) return this.fanOut.toAll(encodeEvent(event, data), exceptUserId, hidden);
+    this.broadcastHere(encodeEvent(event, data), exceptUserId, hidden);
+  }
+
+  private broadcastHere(text: string, exceptUserId?: number, hidden?: ReadonlySet<number>): void {
     for (const [userId, sockets] of this.byUser.entries()) {
       if (userId === exceptUserId || hidden?.has(userId)) continue;
       for (const socket of sockets) socket.sendText(text);
     }
+  }
+
+  private localSocket(socketId: string): ClientSocket | undefined {
+    if (this.byId) return this.byId.get(socketId);
+    for (const socket of this.byUser.all()) if (socket.id === socketId) return socket;
+    return undefined;
   }
 
   /**
@@ -205,6 +271,7 @@ export class Hub {
     data: () => ServerEvents[K],
     { watchers = true, skip = NOBODY }: { watchers?: boolean; skip?: ReadonlySet<number> } = {},
   ): boolean {
+    if (this.distributed) return this.sendAboutEverywhere(subjectId, userIds, hidden, encodeEvent(event, data()), watchers, skip);
     let text: string | null = null;
     const frame = () => (text ??= encodeEvent(event, data()));
     const left = (userId: number) => userId === subjectId || hidden.has(userId) || skip.has(userId);
@@ -220,15 +287,40 @@ export class Hub {
     return text !== null;
   }
 
+  /** sendAbout with other instances: the people through the fan-out, the watchers on every instance. */
+  private sendAboutEverywhere(
+    subjectId: number,
+    userIds: ReadonlySet<number>,
+    hidden: ReadonlySet<number>,
+    text: string,
+    watchers: boolean,
+    skip: ReadonlySet<number>,
+  ): boolean {
+    const except = new Set<number>([subjectId, ...hidden, ...skip]);
+    for (const userId of userIds) if (!except.has(userId)) this.fanOut.toUser(userId, text);
+    if (watchers) {
+      for (const userId of userIds) except.add(userId);
+      this.fanOut.toWatchers(subjectId, text, except);
+    }
+    return true;
+  }
+
   closeUser(userId: number, code: number, reason: string): void {
     for (const socket of this.socketsOf(userId)) socket.close(code, reason);
   }
 
-  /** Closes every socket of a user here and tells the other transports to do the same. */
+  /**
+   * Closes every socket of a user, on every instance, and tells the other transports (PeerJS) to
+   * do the same; the user is announced offline at once. Over the bus: this instance at once.
+   */
   expel(userId: number, code: number, reason: string): void {
+    this.bus.publish(EXPEL_TOPIC, { userId, code, reason });
+    this.presence.offlineNow(userId);
+  }
+
+  private expelHere(userId: number, code: number, reason: string): void {
     for (const socket of this.socketsOf(userId)) socket.present = false;
     this.closeUser(userId, code, reason);
-    this.presence.offlineNow(userId);
     for (const listener of this.expelListeners) listener(userId, code, reason);
   }
 
@@ -248,3 +340,6 @@ export class Hub {
 }
 
 const NOBODY: ReadonlySet<number> = new Set();
+
+/** The bus topic of hub.expel. */
+const EXPEL_TOPIC = "hub.expel";

@@ -35,6 +35,9 @@ interface RawSocket extends CorkableSocket {
 
 let lastSocketId = 0;
 
+/** The bus topic of revoked sessions' ids. */
+const SESSIONS_ENDED = "sessions.ended";
+
 /**
  * The hub's view of one Bun socket. A class, so its methods are shared: an idle socket costs its
  * fields only, not a closure per method (issue 11: memory per idle socket).
@@ -102,10 +105,16 @@ export function realtimeRoutes(ctx: AppContext) {
     bySession.remove(socket.sessionId, socket);
     ctx.hub.disconnect(socket);
   });
-  // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now.
-  const stopListening = onSessionsEnded(ctx.db, (ids) => {
-    for (const id of ids) for (const socket of [...bySession.of(id)]) socket.close(4401, "Your session has ended");
+  // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now, on
+  // every instance (the bus; with one process it calls the listener at once).
+  const stopHearing = ctx.ports.bus.subscribe(SESSIONS_ENDED, (ids) => {
+    for (const id of ids as string[]) for (const socket of [...bySession.of(id)]) socket.close(4401, "Your session has ended");
   });
+  const stopPushing = onSessionsEnded(ctx.db, (ids) => ctx.ports.bus.publish(SESSIONS_ENDED, ids));
+  const stopListening = () => {
+    stopPushing();
+    stopHearing();
+  };
 
   /**
    * Bun's `ws.data` for one /ws socket. Elysia's `.ws()` copies its whole request context into each

@@ -9,8 +9,13 @@ import { findUser, setPresence } from "../users/service.ts";
 import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 import { transaction } from "../storage/index.ts";
+import { wireSharedCaps } from "./shared-caps.ts";
+
+/** Per context: the socket-cap slot a socket takes over every instance (null with one process). */
+const claims = new WeakMap<AppContext, ((socket: ClientSocket) => void) | null>();
 
 export function wireLifecycle(ctx: AppContext): void {
+  claims.set(ctx, wireSharedCaps(ctx));
   const name = (userId: number) => findUser(ctx.db, userId)?.name ?? "";
   // At once (after the grace), to the people with a conversation with the user (a message either
   // way), as the contract has it: they know the account already.
@@ -66,6 +71,7 @@ export function wireLifecycle(ctx: AppContext): void {
 /** A new socket: registered (presence), then everything sent while away is delivered. */
 export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
   ctx.hub.connect(socket);
+  claims.get(ctx)?.(socket);
   const delivered = deliverPending(ctx.db, socket.userId, Date.now());
   announceDelivered(ctx, delivered);
 }

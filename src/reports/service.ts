@@ -89,9 +89,9 @@ function earlierReport(ctx: AppContext, reporterId: number, reportedId: number, 
     .get();
 }
 
-function takeBudget(ctx: AppContext, userId: number): void {
-  const key = String(userId);
-  if (!ctx.limits.reports.take(key)) throw rateLimited(ctx.limits.reports.retryAfter(key));
+async function takeBudget(ctx: AppContext, userId: number): Promise<void> {
+  const wait = await ctx.limits.reports.take(String(userId));
+  if (wait > 0) throw rateLimited(wait);
 }
 
 const isSevere = (reason: string) => SEVERE_REASONS.some((r) => r === reason);
@@ -140,7 +140,7 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
     assertStillSize(evidence);
   }
   // Merges are free: only a new report spends the hourly budget, and it is spent before the work.
-  if (!earlierReport(ctx, reporter.id, reportedId, body.context, now)) takeBudget(ctx, reporter.id);
+  if (!earlierReport(ctx, reporter.id, reportedId, body.context, now)) await takeBudget(ctx, reporter.id);
   const evidencePath = evidence ? await saveStill(ctx.config.dataDir, await cleanStill(evidence)) : null;
   const transcript = transcriptFor(ctx, reporter.id, reportedId, body);
   // Without contact the report still reaches moderators, but weighs nothing toward a suspension.

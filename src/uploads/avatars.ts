@@ -45,13 +45,13 @@ export function avatarRoutes(ctx: AppContext) {
     .post(
       "/api/users/avatar/upload",
       async ({ request, user }) => {
-        assertUploadBudget(ctx, user.id);
+        await assertUploadBudget(ctx, user.id);
         const received = await receiveUpload(ctx, user.id, request, rules);
         try {
           const [file] = received.files;
           if (!file) throw validationError({ avatar: "Choose an image for your avatar" });
           assertSize(file, MAX_AVATAR_BYTES, "avatar");
-          takeUploads(ctx, user.id, 1);
+          await takeUploads(ctx, user.id, 1);
           const found = await detectFile(file.path);
           if (found.kind !== "raster") throw unsupported();
           const cleaned = await cleanSpooled(ctx, user.id, file, found.mime, received);

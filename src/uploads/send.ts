@@ -14,14 +14,14 @@ import type { Received } from "./receive.ts";
 import { asStorageError, placeUpload, removeUpload } from "./storage.ts";
 
 /** Refuses before the body is even read when the user has no budget or no room left at all. */
-export function assertUploadBudget(ctx: AppContext, userId: number): void {
-  const wait = ctx.limits.uploads.retryAfter(String(userId));
+export async function assertUploadBudget(ctx: AppContext, userId: number): Promise<void> {
+  const wait = await ctx.limits.uploads.retryAfter(String(userId));
   if (wait > 0) throw rateLimited(wait);
 }
 
-export function takeUploads(ctx: AppContext, userId: number, count: number): void {
-  const key = String(userId);
-  if (!ctx.limits.uploads.take(key, count)) throw rateLimited(ctx.limits.uploads.retryAfter(key, count));
+export async function takeUploads(ctx: AppContext, userId: number, count: number): Promise<void> {
+  const wait = await ctx.limits.uploads.take(String(userId), count);
+  if (wait > 0) throw rateLimited(wait);
 }
 
 export async function sendFiles(
@@ -35,7 +35,7 @@ export async function sendFiles(
   for (const file of received.files) assertSize(file, MAX_FILE_BYTES, field);
   requireContact(ctx.db, sender.id, receiverId);
   admitMessage(ctx, sender.id, receiverId);
-  takeUploads(ctx, sender.id, received.files.length);
+  await takeUploads(ctx, sender.id, received.files.length);
   // One at a time: each picture waits for its turn in the decode queue anyway.
   const prepared: PreparedFile[] = [];
   for (const file of received.files) prepared.push(await prepareChatFile(ctx, sender.id, file, received));

@@ -3,6 +3,7 @@
 // one address, 50 from all together; a browser that signed in before is not held back by others.
 import { afterEach, describe, expect, test } from "bun:test";
 import { addressKey, LoginFailures } from "../../src/auth/login-limit.ts";
+import { LocalSliding } from "../../src/cluster/local.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 
 const apps: TestApp[] = [];
@@ -122,43 +123,45 @@ describe("failed logins", () => {
 describe("the failure budgets in memory", () => {
   const limits = { perAddress: 2, perAccount: 3, windowMs: 60_000 };
   const attempt = (address: string, account = "user:1") => ({ account, address, knownDevice: null });
+  const inMemory = (now: () => number = Date.now, maxKeys?: number) => new LocalSliding(limits.windowMs, now, maxKeys);
 
-  test("a slot comes free when the window has passed, and Retry-After counts down to it", () => {
+  test("a slot comes free when the window has passed, and Retry-After counts down to it", async () => {
     let now = 1_000_000;
-    const failures = new LoginFailures(limits, () => now);
-    expect("release" in failures.reserve(attempt("10.0.0.1"))).toBe(true);
+    const failures = new LoginFailures(limits, inMemory(() => now));
+    expect("release" in (await failures.reserve(attempt("10.0.0.1")))).toBe(true);
     now += 20_000;
-    expect("release" in failures.reserve(attempt("10.0.0.1"))).toBe(true);
-    const held = failures.reserve(attempt("10.0.0.1"));
+    expect("release" in (await failures.reserve(attempt("10.0.0.1")))).toBe(true);
+    const held = await failures.reserve(attempt("10.0.0.1"));
     expect(held).toEqual({ retryAfter: 40 });
     now += 40_001;
-    expect("release" in failures.reserve(attempt("10.0.0.1"))).toBe(true);
+    expect("release" in (await failures.reserve(attempt("10.0.0.1")))).toBe(true);
   });
 
-  test("addresses of one IPv6 /64 share a budget, and an IPv4-mapped address is its IPv4 one", () => {
+  test("addresses of one IPv6 /64 share a budget, and an IPv4-mapped address is its IPv4 one", async () => {
     expect(addressKey("2001:db8:1:2:aaaa::1")).toBe(addressKey("2001:0db8:0001:0002:ffff:ffff:ffff:ffff"));
     expect(addressKey("2001:db8:1:2::1")).not.toBe(addressKey("2001:db8:1:3::1"));
     expect(addressKey("::ffff:192.0.2.7")).toBe("192.0.2.7");
-    const failures = new LoginFailures(limits);
-    failures.reserve(attempt("2001:db8:1:2::1"));
-    failures.reserve(attempt("2001:db8:1:2::2"));
-    expect("retryAfter" in failures.reserve(attempt("2001:db8:1:2::3"))).toBe(true);
+    const failures = new LoginFailures(limits, inMemory());
+    await failures.reserve(attempt("2001:db8:1:2::1"));
+    await failures.reserve(attempt("2001:db8:1:2::2"));
+    expect("retryAfter" in (await failures.reserve(attempt("2001:db8:1:2::3")))).toBe(true);
   });
 
-  test("made-up names cannot grow memory past the cap", () => {
-    const failures = new LoginFailures(limits, Date.now, 100);
-    for (let i = 0; i < 1_000; i++) failures.reserve(attempt(`10.0.${i >> 8}.${i & 255}`, `name:guess_${i}`));
-    expect(failures.keyCount).toBeLessThanOrEqual(100);
+  test("made-up names cannot grow memory past the cap", async () => {
+    const log = inMemory(Date.now, 100);
+    const failures = new LoginFailures(limits, log);
+    for (let i = 0; i < 1_000; i++) await failures.reserve(attempt(`10.0.${i >> 8}.${i & 255}`, `name:guess_${i}`));
+    expect(log.keyCount).toBeLessThanOrEqual(100);
   });
 
-  test("releasing twice gives back one slot only", () => {
-    const failures = new LoginFailures(limits);
-    const first = failures.reserve(attempt("10.0.0.9"));
-    failures.reserve(attempt("10.0.0.9"));
+  test("releasing twice gives back one slot only", async () => {
+    const failures = new LoginFailures(limits, inMemory());
+    const first = await failures.reserve(attempt("10.0.0.9"));
+    await failures.reserve(attempt("10.0.0.9"));
     if (!("release" in first)) throw new Error("the first failure should fit");
-    first.release();
-    first.release();
-    failures.reserve(attempt("10.0.0.9"));
-    expect("retryAfter" in failures.reserve(attempt("10.0.0.9"))).toBe(true);
+    await first.release();
+    await first.release();
+    await failures.reserve(attempt("10.0.0.9"));
+    expect("retryAfter" in (await failures.reserve(attempt("10.0.0.9")))).toBe(true);
   });
 });

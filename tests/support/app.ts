@@ -7,6 +7,7 @@ import { buildApp, type App } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createContext, type AppContext } from "../../src/context.ts";
 import { openStorage } from "../../src/db.ts";
+import type { Ports } from "../../src/cluster/ports.ts";
 
 export interface TestApp {
   ctx: AppContext;
@@ -32,13 +33,18 @@ export interface TestResponse {
   text: string;
 }
 
-export function makeTestApp(env: Record<string, string> = {}): TestApp {
-  const dataDir = mkdtempSync(join(tmpdir(), "webchat-test-"));
+/**
+ * `ports`: the cluster ports to run on (tests with two instances; default: chosen from the config).
+ * `dataDir`: another app's folder, shared (two instances over one SQLite file, only in those tests);
+ * the app that made the folder removes it.
+ */
+export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: Ports; dataDir?: string } = {}): TestApp {
+  const dataDir = shared.dataDir ?? mkdtempSync(join(tmpdir(), "webchat-test-"));
   // Presence reaches strangers at once unless a test asks for the batches (PRESENCE_BATCH_SECONDS),
   // so tests about who hears what need not wait for a tick.
   const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", LOG_LEVEL: "silent", PRESENCE_BATCH_SECONDS: "0", ...env });
   const storage = openStorage(dataDir);
-  const ctx = createContext(config, storage);
+  const ctx = createContext(config, storage, shared.ports);
   const app = buildApp(ctx);
   let listening = false;
 
@@ -71,8 +77,9 @@ export function makeTestApp(env: Record<string, string> = {}): TestApp {
     async close() {
       ctx.hub.closeAll(1001, "test over");
       if (listening) await app.stop(true);
+      await ctx.ports.close();
       storage.sqlite.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!shared.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,53 @@
+// REDIS_URL turns on several instances (API.md "Several instances"); start-up refuses a cluster
+// configuration that lacks DATABASE_URL (PostgreSQL), JWT_SECRET or UPLOADS_DIR, with one line
+// naming it.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+
+const dirs: string[] = [];
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), "webchat-cluster-config-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const CLUSTER = {
+  REDIS_URL: "redis://127.0.0.1:6379",
+  DATABASE_URL: "postgres://root@127.0.0.1:5432/test",
+  JWT_SECRET: "cluster-secret-cluster-secret-cluster-secret",
+  UPLOADS_DIR: "/srv/shared/uploads",
+};
+
+describe("a cluster configuration", () => {
+  test("without REDIS_URL there is none; with everything it names the Redis and the prefix", () => {
+    expect(loadConfig({ DATA_DIR: dir() }).cluster).toBeNull();
+    expect(loadConfig({ DATA_DIR: dir(), ...CLUSTER }).cluster).toEqual({ redisUrl: "redis://127.0.0.1:6379", prefix: "webchat:" });
+    expect(loadConfig({ DATA_DIR: dir(), ...CLUSTER, REDIS_PREFIX: "chat-eu:" }).cluster?.prefix).toBe("chat-eu:");
+  });
+
+  test("each missing piece is refused with a line naming it", () => {
+    const without = (name: keyof typeof CLUSTER) => () => loadConfig({ DATA_DIR: dir(), ...CLUSTER, [name]: "" });
+    expect(without("DATABASE_URL")).toThrow(/DATABASE_URL/);
+    expect(without("JWT_SECRET")).toThrow(/JWT_SECRET/);
+    expect(without("UPLOADS_DIR")).toThrow(/UPLOADS_DIR/);
+    expect(() => loadConfig({ DATA_DIR: dir(), ...CLUSTER, DATABASE_URL: "sqlite:./chat.sqlite" })).toThrow(/DATABASE_URL.*postgres/);
+    expect(() => loadConfig({ DATA_DIR: dir(), ...CLUSTER, REDIS_URL: "http://x" })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir(), ...CLUSTER, REDIS_PREFIX: "has space" })).toThrow(/REDIS_PREFIX/);
+  });
+
+  test("the server refuses to start with REDIS_URL but no DATABASE_URL: one line, exit code 1", async () => {
+    const child = Bun.spawn(["node_modules/.bin/bun", "src/server.ts"], {
+      env: { PATH: process.env.PATH, DATA_DIR: dir(), PORT: "0", REDIS_URL: CLUSTER.REDIS_URL, JWT_SECRET: CLUSTER.JWT_SECRET, UPLOADS_DIR: CLUSTER.UPLOADS_DIR },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await child.exited).toBe(1);
+    const lines = (await new Response(child.stderr).text()).trim().split("\n");
+    expect(lines.length).toBe(1);
+    expect(lines[0]).toContain("DATABASE_URL");
+  }, 30_000);
+});

@@ -1,0 +1,59 @@
+// The two engines behind the cluster ports (src/cluster/), for contract tests that run the same
+// checks against both: `local` (one process) and `redis` (the machine's Redis at 127.0.0.1:6379,
+// or REDIS_TEST_URL, under a random key prefix deleted afterwards). Redis instances made here
+// heartbeat every 100 ms and call a silent one dead after 1.5 s, so expiry is quick to test and a
+// loaded machine (a stalled event loop) does not make a live one look dead.
+import { randomBytes } from "node:crypto";
+import { localPorts } from "../../src/cluster/local.ts";
+import type { Ports } from "../../src/cluster/ports.ts";
+import { dropPrefix, redisPorts, type RedisPortsOptions } from "../../src/cluster/redis.ts";
+
+export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";
+
+export const FAST = { heartbeatMs: 100, instanceTtlMs: 1500 } as const;
+
+export interface Engine {
+  name: "local" | "redis";
+  /** Whether several instances share state (local: there is only one process). */
+  shared: boolean;
+  /** An instance: with redis a new one on the shared prefix each time; with local, the one process. */
+  instance(options?: Partial<RedisPortsOptions>): Ports;
+  /** Closes every instance made and deletes the prefix's keys. */
+  cleanup(): Promise<void>;
+}
+
+export const newPrefix = () => `test:${randomBytes(6).toString("hex")}:`;
+
+export function localEngine(): Engine {
+  let ports: Ports | null = null;
+  return {
+    name: "local",
+    shared: false,
+    instance: () => (ports ??= localPorts()),
+    cleanup: async () => void (await ports?.close()),
+  };
+}
+
+export function redisEngine(url = REDIS_TEST_URL): Engine {
+  const prefix = newPrefix();
+  const made: Ports[] = [];
+  return {
+    name: "redis",
+    shared: true,
+    instance(options = {}) {
+      const ports = redisPorts({ url, prefix, ...FAST, ...options });
+      made.push(ports);
+      return ports;
+    },
+    async cleanup() {
+      await Promise.all(made.splice(0).map((ports) => ports.close()));
+      await dropPrefix(url, prefix);
+    },
+  };
+}
+
+/** Both engines, for `describe.each`. */
+export const engines: [string, () => Engine][] = [
+  ["local", localEngine],
+  ["redis", () => redisEngine()],
+];
