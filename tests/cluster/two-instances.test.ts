@@ -58,6 +58,15 @@ describe("two instances over one Redis", () => {
     expect((await aliceA.next("new_message")).data.message.content).toBe("and back");
   });
 
+  test("a broadcast from A (a new account) reaches a socket on B once", async () => {
+    const erin = await registerUser(b);
+    const erinB = await on(urlB, erin.token);
+    const fresh = await registerUser(a, { name: "Fresh Face" });
+    const heard = await erinB.next("new_user_registered", undefined, (f) => f.data?.name === fresh.user.name);
+    expect(heard.data.name).toBe("Fresh Face");
+    expect(await erinB.silent("new_user_registered")).toBe(true);
+  });
+
   test("presence: a user arriving and leaving on B is announced to their partner on A, and both instances agree", async () => {
     const alice = await registerUser(a, { name: "Alice P" });
     const bob = await registerUser(a, { name: "Bob P" });
