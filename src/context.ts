@@ -42,7 +42,7 @@ export interface AppContext {
 
 export function createContext(config: Config, storage: Storage): AppContext {
   const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch);
-  const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
+  const roulette = new RouletteQueue(Date.now, config.rouletteWaiting, config.rouletteInterestWaitMs);
   return {
     config,
     db: storage.db,
