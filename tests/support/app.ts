@@ -72,6 +72,7 @@ export function makeTestApp(env: Record<string, string> = {}): TestApp {
       ctx.hub.closeAll(1001, "test over");
       if (listening) await app.stop(true);
       storage.sqlite.close();
+      ctx.roulette.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
