@@ -54,7 +54,13 @@ const CSS = `
 .roulette-local-video{width:100%;height:100%;object-fit:cover;transform:scaleX(-1);display:block}
 .roulette-you{position:absolute;left:8px;bottom:6px;font-size:12px;font-weight:600;color:#fff;text-shadow:0 1px 3px rgba(0,0,0,.7)}
 .roulette-bar{display:flex;align-items:flex-end;justify-content:space-between;gap:16px;flex-wrap:wrap}
+.roulette-filter-area{display:flex;flex-direction:column;gap:10px;min-width:0;flex:1}
 .roulette-filters{display:flex;gap:12px;flex-wrap:wrap}
+.roulette-interests{display:flex;flex-direction:column;gap:8px;max-width:520px}
+.roulette-only{display:flex;align-items:center;gap:8px;font-size:14px;color:#1f1536}
+.roulette-only input{width:18px;height:18px;accent-color:#7c3aed}
+.roulette-only input:disabled+span{color:#8a8499}
+.roulette-shared{display:block;font-size:13px;font-weight:600}
 .roulette-filter{display:flex;flex-direction:column;gap:4px;font-size:12px;font-weight:600;color:#5b5570}
 .roulette .roulette-filter select{min-width:160px;max-width:240px;height:40px;padding:0 10px;border:1px solid #d9d5e6;border-radius:10px;background:#fff;
   font:inherit;font-size:14px;font-weight:400;color:#1f1536}
