@@ -29,7 +29,7 @@ export default function ProfileView({ user: selected }: { user: ChatUser }) {
     ["Country", user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""],
     ["Orientation", optionLabel(user.orientation)],
     [INTEREST_TEXTS.interests, (user.interests ?? []).join(", ")],
-    [INTEREST_TEXTS.languages, languageList(user.languages ?? [])],
+    [INTEREST_TEXTS.theirLanguages, languageList(user.languages ?? [])],
   ];
   const present = details.filter(([, v]) => v);
   const blocked = controller.store.blocked.value[user.id] === true;

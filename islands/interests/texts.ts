@@ -11,6 +11,8 @@ export const INTEREST_TEXTS = {
   rule: "An interest is 2 to 24 letters, digits, spaces or hyphens",
   none: "Not set",
   languages: "Languages I speak",
+  /** On someone else's profile. */
+  theirLanguages: "Languages",
   addLanguage: "Add a language",
   add: "Add",
   languagesFull: (max: number) => `At most ${max} languages`,
