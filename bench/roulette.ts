@@ -107,7 +107,7 @@ async function handlersOnly(): Promise<void> {
   type Ctx = Parameters<typeof rouletteHandlers.roulette_search>[0];
   let bytes = 0;
   const socket = (userId: number) => ({ id: `s${userId}`, userId, sessionId: "bench", address: "127.0.0.1", present: true, lastHeardAt: 0, sendText: (text: string) => void (bytes += text.length), close() {} });
-  const app = { roulette: new RouletteQueue(), blocks: { between: () => false }, hub: new Hub() } as unknown as Ctx["app"];
+  const app = { roulette: new RouletteQueue(), blocks: { between: () => false, carriersOf: () => [] }, hub: new Hub() } as unknown as Ctx["app"];
   const user = (id: number, gender: string) => {
     const { interests, languages } = tastes(id);
     return { id, gender, countryCode: "DE", countryName: "Germany", age: 30, adultConfirmedAt: 1, rouletteSuspendedAt: null, interests: JSON.stringify(interests), languages: JSON.stringify(languages) } as unknown as Ctx["user"];

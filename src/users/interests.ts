@@ -55,17 +55,18 @@ function readList(text: string | null | undefined): string[] {
 // Rows are cached and shared (users/cache.ts), so each row's lists are parsed once; the texts
 // are kept and compared, so a row changed in place is parsed again.
 interface Lists {
-  text: string;
+  interestsText: string;
+  languagesText: string;
   interests: string[];
   languages: string[];
 }
 const parsed = new WeakMap<UserRow, Lists>();
 
 function listsOf(row: UserRow): Lists {
-  const text = row.interests + "\n" + row.languages;
   let lists = parsed.get(row);
-  if (!lists || lists.text !== text) {
-    lists = { text, interests: readList(row.interests), languages: readList(row.languages) };
+  // The same strings as when parsed: compared by reference first, so this costs no copy per search.
+  if (!lists || lists.interestsText !== row.interests || lists.languagesText !== row.languages) {
+    lists = { interestsText: row.interests, languagesText: row.languages, interests: readList(row.interests), languages: readList(row.languages) };
     parsed.set(row, lists);
   }
   return lists;
