@@ -99,6 +99,8 @@ const CSS = `
 .roulette.is-mobile .roulette-chat-list{height:84px}
 /* On a phone the buttons come right under the video (Stop and Next in reach), the text chat after them. */
 .roulette.is-mobile .roulette-bar{order:1}
+/* The filters grew with issue 24 (language, interests): Start, Stop and Next stay first in the bar. */
+.roulette.is-mobile .roulette-bar .roulette-buttons{order:-1}
 .roulette.is-mobile .roulette-chat{order:2}
 /* The partner's label takes the top: Report and Block sit bottom left, clear of the own preview. */
 .roulette.is-mobile .roulette-safety{top:auto;right:auto;left:10px;bottom:10px}
