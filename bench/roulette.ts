@@ -8,6 +8,9 @@
 //   WAITING=200 JOINERS=20 SECONDS=5 bun bench/roulette.ts
 //   QUEUE_ONLY=1 bun bench/roulette.ts    (the queue alone, in process: its cost per pairing)
 //   HANDLERS_ONLY=1 bun bench/roulette.ts (the socket handlers in process, frames built, no network)
+//   TAGS=1 with any of these (issue 24): everyone searches with 3 to 5 interests drawn from 200 tags
+//   by popularity (Zipf), and speaks 1 or 2 of 10 languages (guests' profiles set before the run);
+//   a joiner is paired with the longest-waiting man sharing one of her interests.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +20,50 @@ const JOINERS = Number(process.env.JOINERS ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 /** Searches in flight at once: each loop takes its joiners in turn, so many joiners keep the pairs new. */
 const CONCURRENCY = Math.min(JOINERS, Number(process.env.CONCURRENCY ?? 50));
+const TAGS = Boolean(process.env.TAGS);
+
+/** A fixed pseudo-random sequence (mulberry32): every run draws the same tag sets. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const TAG_POOL = Array.from({ length: 200 }, (_, i) => `topic ${i}`);
+/** Zipf weights: the tag of rank r is chosen in proportion to 1 / r, as tag use usually falls off. */
+const ZIPF = TAG_POOL.map((_, i) => 1 / (i + 1));
+const ZIPF_SUM = ZIPF.reduce((a, b) => a + b, 0);
+const SPOKEN = ["en", "es", "pt", "ru", "de", "fr", "tr", "id", "hi", "ar"];
+
+/** Person `i`'s interests (3 to 5) and languages (1 or 2); none without TAGS. */
+const drawn = new Map<number, { interests: string[]; languages: string[] }>();
+function tastes(i: number): { interests: string[]; languages: string[] } {
+  let known = drawn.get(i);
+  if (!known) drawn.set(i, (known = draw(i)));
+  return known;
+}
+
+function draw(i: number): { interests: string[]; languages: string[] } {
+  if (!TAGS) return { interests: [], languages: [] };
+  const next = random(i * 7919 + 17);
+  const interests: string[] = [];
+  const count = 3 + Math.floor(next() * 3);
+  while (interests.length < count) {
+    let pick = next() * ZIPF_SUM;
+    let rank = 0;
+    while (pick > ZIPF[rank]! && rank < TAG_POOL.length - 1) pick -= ZIPF[rank++]!;
+    if (!interests.includes(TAG_POOL[rank]!)) interests.push(TAG_POOL[rank]!);
+  }
+  const languages = [SPOKEN[Math.floor(next() * next() * SPOKEN.length)]!];
+  if (next() < 0.4) {
+    const second = SPOKEN[Math.floor(next() * SPOKEN.length)]!;
+    if (second !== languages[0]) languages.push(second);
+  }
+  return { interests, languages };
+}
 
 if (process.env.ROULETTE_BENCH_SERVER) await serve();
 else if (process.env.QUEUE_ONLY) await queueOnly();
@@ -29,21 +76,27 @@ async function queueOnly(): Promise<void> {
   type Socket = Parameters<InstanceType<typeof RouletteQueue>["search"]>[2];
   const socket = (userId: number): Socket => ({ id: `s${userId}`, userId, sessionId: "bench", address: "127.0.0.1", present: true, lastHeardAt: 0, sendText() {}, close() {} });
   const queue = new RouletteQueue();
-  const man = (userId: number) => ({ userId, gender: "male", countryCode: null });
-  for (let id = 1; id <= WAITING + JOINERS; id++) queue.search(man(id), { gender: "female", country: "any" }, socket(id));
+  const man = (userId: number) => ({ userId, gender: "male", countryCode: null, languages: tastes(userId).languages });
+  const wantsWoman = (userId: number) => ({ gender: "female" as const, country: "any", interests: tastes(userId).interests });
+  for (let id = 1; id <= WAITING + JOINERS; id++) queue.search(man(id), wantsWoman(id), socket(id));
+  const womanTastes = Array.from({ length: JOINERS }, (_, i) => tastes(1_000_000 + i));
   const count = Number(process.env.PAIRINGS ?? 100_000);
+  let shared = 0;
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   for (let i = 0; i < count; i++) {
     const woman = 1_000_000 + (i % JOINERS);
-    const pairing = queue.search({ userId: woman, gender: "female", countryCode: null }, { gender: "any", country: "any" }, socket(woman), () => true);
+    const { interests, languages } = womanTastes[i % JOINERS]!;
+    const pairing = queue.search({ userId: woman, gender: "female", countryCode: null, languages }, { gender: "any", country: "any", interests }, socket(woman), () => true);
     if (!pairing) throw new Error(`no partner at pairing ${i}`);
+    if (pairing.sharedInterests.length > 0) shared++;
     queue.leave(woman);
     const released = pairing.answerer.profile.userId;
-    queue.search(man(released), { gender: "female", country: "any" }, socket(released));
+    queue.search(man(released), wantsWoman(released), socket(released));
   }
   const us = ((performance.now() - started) * 1000) / count;
-  console.log(`queue only, ${WAITING} waiting: ${count} pairings, ${us.toFixed(2)} us each (search, Next, search again), ${cpuEach(cpuStarted, count)} us CPU`);
+  console.log(`queue only, ${WAITING} waiting${TAGS ? `, with tags (${((shared / count) * 100).toFixed(0)}% of pairings shared one)` : ""}: ${count} pairings, ${us.toFixed(2)} us each (search, Next, search again), ${cpuEach(cpuStarted, count)} us CPU`);
+  queue.close();
 }
 
 /** The same traffic through the roulette_search and roulette_next handlers, with sockets that only count bytes. */
@@ -54,8 +107,11 @@ async function handlersOnly(): Promise<void> {
   type Ctx = Parameters<typeof rouletteHandlers.roulette_search>[0];
   let bytes = 0;
   const socket = (userId: number) => ({ id: `s${userId}`, userId, sessionId: "bench", address: "127.0.0.1", present: true, lastHeardAt: 0, sendText: (text: string) => void (bytes += text.length), close() {} });
-  const app = { roulette: new RouletteQueue(), blocks: { between: () => false }, hub: new Hub() } as unknown as Ctx["app"];
-  const user = (id: number, gender: string) => ({ id, gender, countryCode: "DE", countryName: "Germany", age: 30, adultConfirmedAt: 1, rouletteSuspendedAt: null }) as unknown as Ctx["user"];
+  const app = { roulette: new RouletteQueue(), blocks: { between: () => false, carriersOf: () => [] }, hub: new Hub() } as unknown as Ctx["app"];
+  const user = (id: number, gender: string) => {
+    const { interests, languages } = tastes(id);
+    return { id, gender, countryCode: "DE", countryName: "Germany", age: 30, adultConfirmedAt: 1, rouletteSuspendedAt: null, interests: JSON.stringify(interests), languages: JSON.stringify(languages) } as unknown as Ctx["user"];
+  };
   const ctxOf = (id: number, gender: string): Ctx => ({ app, user: user(id, gender), socket: socket(id) });
   const men = new Map<number, Ctx>();
   for (let id = 1; id <= WAITING + JOINERS; id++) men.set(id, ctxOf(id, "male"));
@@ -73,7 +129,8 @@ async function handlersOnly(): Promise<void> {
     rouletteHandlers.roulette_search(men.get(released)!, wantsWoman);
   }
   const us = ((performance.now() - started) * 1000) / count;
-  console.log(`handlers only, ${WAITING} waiting: ${count} pairings, ${us.toFixed(2)} us each, ${cpuEach(cpuStarted, count)} us CPU (search, Next, search again; ${(bytes / count).toFixed(0)} bytes sent each)`);
+  app.roulette.close();
+  console.log(`handlers only, ${WAITING} waiting${TAGS ? ", with tags" : ""}: ${count} pairings, ${us.toFixed(2)} us each, ${cpuEach(cpuStarted, count)} us CPU (search, Next, search again; ${(bytes / count).toFixed(0)} bytes sent each)`);
 }
 
 /** CPU time (user + system) per pairing since `since`: steadier than wall time on a shared machine. */
@@ -178,6 +235,14 @@ async function run(base: string, serverPid: number): Promise<void> {
   // Accounts first, sockets after: every new account is announced to everyone online.
   const menAccounts = await inBatches(WAITING + CONCURRENCY, () => guest("male"));
   const womenAccounts = await inBatches(JOINERS, () => guest("female"));
+  // Interests come from the profiles (a search without them takes the profile's), as in the app.
+  if (TAGS) {
+    await inBatches(menAccounts.length + womenAccounts.length, async (i) => {
+      const { token, user } = (menAccounts[i] ?? womenAccounts[i - menAccounts.length])!;
+      const r = await fetch(`http://${base}/api/users/profile`, { method: "PUT", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ name: "Bench", ...tastes(user.id) }) });
+      if (!r.ok) throw new Error(`profile answered ${r.status}`);
+    });
+  }
   // Enough men that about WAITING of them wait while CONCURRENCY of them are paired.
   const men = await inBatches(menAccounts.length, async (i) => {
     const { token, user } = menAccounts[i]!;
@@ -219,7 +284,7 @@ async function run(base: string, serverPid: number): Promise<void> {
   latencies.sort((x, y) => x - y);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
   console.log(`server ${pinnedToCore0().length ? "pinned to core 0, clients on core 1" : "not pinned (no taskset)"}`);
-  console.log(`${WAITING} waiting, ${JOINERS} joiners, ${CONCURRENCY} searches at once: ${latencies.length} pairings in ${seconds.toFixed(1)} s: ${(latencies.length / seconds).toFixed(0)} pairings/s`);
+  console.log(`${WAITING} waiting${TAGS ? " with 3 to 5 interests each (Zipf over 200 tags), 1 or 2 languages" : ""}, ${JOINERS} joiners, ${CONCURRENCY} searches at once: ${latencies.length} pairings in ${seconds.toFixed(1)} s: ${(latencies.length / seconds).toFixed(0)} pairings/s`);
   console.log(`join-to-pair ms: p50 ${at(0.5)}, p95 ${at(0.95)}, p99 ${at(0.99)}`);
   // Steadier than pairings/s on a busy machine: what one pairing (3 frames in, 6 out) costs the server.
   console.log(`server CPU per pairing: ${cpuPerPairing.toFixed(0)} us (about ${(1e6 / cpuPerPairing).toFixed(0)} pairings/s on one core)`);

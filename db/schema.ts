@@ -51,6 +51,10 @@ export const users = sqliteTable(
     rouletteSuspensionReason: text("roulette_suspension_reason"),
     /** The optional free-form profile object (src/users/profile.ts bounds it), as JSON text. */
     profile: text("profile"),
+    /** Interests (issue 24): a JSON array of at most 10 normalised tags (src/users/interests.ts). */
+    interests: text("interests").notNull().default("[]"),
+    /** Languages the person speaks (issue 24): a JSON array of at most 5 ISO 639-1 codes. */
+    languages: text("languages").notNull().default("[]"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),
@@ -401,6 +405,20 @@ export const auditLog = sqliteTable(
     detail: text("detail"),
   },
   (t) => [index("audit_at").on(t.at), index("audit_target").on(t.targetUserId, t.at), index("audit_action").on(t.action, t.at)],
+);
+
+/**
+ * How many people list each interest tag (issue 24), kept with every profile change in the same
+ * transaction. Suggestions read only this table, and only tags with at least 5 people: it never
+ * names who uses a tag, and a tag one person made up is never suggested to anyone.
+ */
+export const interestTags = sqliteTable(
+  "interest_tags",
+  {
+    tag: text("tag").primaryKey(),
+    uses: integer("uses").notNull(),
+  },
+  (t) => [index("interest_tags_uses").on(t.uses)],
 );
 
 export type UserRow = typeof users.$inferSelect;

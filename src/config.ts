@@ -69,6 +69,8 @@ export interface Config {
    * and from one device (ROULETTE_WAITING_PER_ADDRESS, ROULETTE_WAITING_PER_DEVICE).
    */
   rouletteWaiting: { perAddress: number; perDevice: number };
+  /** ROULETTE_INTEREST_WAIT_SECONDS (issue 24): how long a search with interests waits for a shared one before taking anyone suitable. */
+  rouletteInterestWaitMs: number;
   /** How long an unanswered call rings before the server ends it. */
   callRingMs: number;
   /** Days a closed report keeps its evidence, transcript and still (under-18 reports: until an admin deletes them). */
@@ -107,6 +109,16 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** A number of seconds that may have a fraction (tests wait a fraction of a second). */
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(`${name} must be a number, got "${raw}"`);
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
@@ -309,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
       perAddress: integer(env, "ROULETTE_WAITING_PER_ADDRESS", 3, 1, 1_000_000),
       perDevice: integer(env, "ROULETTE_WAITING_PER_DEVICE", 1, 1, 1_000_000),
     },
+    rouletteInterestWaitMs: Math.round(decimal(env, "ROULETTE_INTEREST_WAIT_SECONDS", 10, 0, 3600) * 1000),
     callRingMs: integer(env, "CALL_RING_SECONDS", 60, 1, 3600) * 1000,
     reportRetentionDays: integer(env, "REPORT_RETENTION_DAYS", 90, 1, 36_500),
     wsIdleMs: integer(env, "WS_IDLE_TIMEOUT_SECONDS", 45, 5, 3600) * 1000,

@@ -51,7 +51,7 @@ export function createContext(config: Config, storage: Storage, ports?: Ports): 
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
   const chosen = ports ?? createPorts(config, log);
   const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch, chosen);
-  const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
+  const roulette = new RouletteQueue(Date.now, config.rouletteWaiting, config.rouletteInterestWaitMs);
   const contacts = new ContactRegistry(storage.db);
   // Several instances: a new conversation or privacy setting reaches every instance's copy.
   if (chosen.kind !== "local") contacts.share(chosen.bus);

@@ -1,6 +1,9 @@
-// Edit Profile: display name, gender, age, country and orientation; 'Save Changes' or 'Cancel'.
+// Edit Profile: display name, gender, age, country, orientation, interests and the languages I
+// speak (issue 24); 'Save Changes' or 'Cancel'.
 import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
+import LanguagePicker from "../interests/LanguagePicker.tsx";
+import TagInput from "../interests/TagInput.tsx";
 import { saveProfile } from "../lib/account.ts";
 import { AGES, GENDERS, optionLabel, ORIENTATIONS } from "../lib/format.ts";
 import type { DetectedCountry } from "../lib/country-detect.ts";
@@ -21,6 +24,9 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
   const [country, setCountry] = useState<Country | null>(
     me.country_code && me.country_name ? { code: me.country_code, name: me.country_name } : null,
   );
+  const [interests, setInterests] = useState<string[]>(me.interests ?? []);
+  const [languages, setLanguages] = useState<string[]>(me.languages ?? []);
+  const suggest = useCallback((prefix: string) => controller.api.interestSuggestions(prefix), [controller]);
   const [saving, setSaving] = useState(false);
   const invalid = nameProblem(name) !== null;
   // No country yet (every guest starts so): the picker offers the detected one first, else US.
@@ -45,6 +51,8 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
       country_code: country?.code ?? null,
       country_name: country?.name ?? null,
       orientation,
+      interests,
+      languages,
     });
     setSaving(false);
     if (ok) onDone();
@@ -90,6 +98,8 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
           ))}
         </select>
       </label>
+      <TagInput value={interests} onChange={setInterests} suggest={suggest} />
+      <LanguagePicker value={languages} onChange={setLanguages} />
       <div className="form-actions">
         <button type="button" className="button" onClick={onDone} disabled={saving}>
           Cancel

@@ -6,6 +6,8 @@ import AvatarEditor from "./AvatarEditor.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
 import ProfileForm from "./ProfileForm.tsx";
+import { languageList } from "../interests/languages.ts";
+import { INTEREST_TEXTS } from "../interests/texts.ts";
 
 export default function ProfileSettings() {
   useSignals();
@@ -19,6 +21,8 @@ export default function ProfileSettings() {
     ["Country", me.country_name ? `${flagEmoji(me.country_code)} ${me.country_name}` : "Not set"],
     ["Gender", optionLabel(me.gender) || "Not set"],
     ["Orientation", optionLabel(me.orientation) || "Not set"],
+    [INTEREST_TEXTS.interests, (me.interests ?? []).join(", ") || INTEREST_TEXTS.none],
+    [INTEREST_TEXTS.languages, languageList(me.languages ?? []) || INTEREST_TEXTS.none],
   ];
   return (
     <section className="settings-main" aria-labelledby="profile-settings-heading">

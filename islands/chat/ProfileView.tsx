@@ -7,6 +7,8 @@ import type { ChatUser } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
+import { languageList } from "../interests/languages.ts";
+import { INTEREST_TEXTS } from "../interests/texts.ts";
 
 function Row({ label, value }: { label: string; value: string }) {
   return (
@@ -26,6 +28,8 @@ export default function ProfileView({ user: selected }: { user: ChatUser }) {
     ["Age", user.age ? String(user.age) : ""],
     ["Country", user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""],
     ["Orientation", optionLabel(user.orientation)],
+    [INTEREST_TEXTS.interests, (user.interests ?? []).join(", ")],
+    [INTEREST_TEXTS.theirLanguages, languageList(user.languages ?? [])],
   ];
   const present = details.filter(([, v]) => v);
   const blocked = controller.store.blocked.value[user.id] === true;

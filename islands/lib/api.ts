@@ -100,6 +100,8 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
     user: (id: number) => call<{ user: PublicUser }>("GET", `/api/users/${id}`),
     updateProfile: (changes: ProfileChanges) => call<{ user: OwnUser }>("PUT", "/api/users/profile", changes),
     countries: () => call<{ countries: Country[] }>("GET", "/api/geo/countries"),
+    interestSuggestions: (prefix: string) =>
+      call<{ suggestions: string[] }>("GET", `/api/interests/suggestions?prefix=${encodeURIComponent(prefix)}`).then((a) => a.suggestions),
     /** Fresh ICE settings and TURN credentials, before every call and roulette connection. */
     ice: () => call<IceAnswer>("GET", "/api/ice"),
     /** The detected country, else US, United States (never throws). */
@@ -160,6 +162,8 @@ export interface ProfileChanges {
   country_code?: string | null;
   country_name?: string | null;
   orientation?: string;
+  interests?: string[];
+  languages?: string[];
 }
 
 export type ReportContext = "chat" | "message" | "call" | "roulette" | "profile";

@@ -108,6 +108,8 @@ export function fallbackUser(message: Message): ChatUser {
     created_at: message.created_at,
     is_guest: false,
     profile: null,
+    interests: [],
+    languages: [],
   };
 }
 

@@ -3,7 +3,7 @@
 // stops the camera, closes the connection and leaves the queue. Issue 7 adds the text chat,
 // Keep in touch (both pressed: the chat with that person opens, which leaves this screen),
 // Report (a still at once, the pair ends, the dialog opens) and Block.
-import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useVideoSettings } from "../calls/video-context.ts";
 import { useChat } from "../chat/context.ts";
 import { errorText } from "../lib/api.ts";
@@ -14,7 +14,7 @@ import { ensureAdult } from "../safety/adult-gate.ts";
 import type { ReportTarget } from "../safety/ReportDialog.tsx";
 import { RouletteSession } from "./roulette-session.ts";
 import RouletteChat from "./RouletteChat.tsx";
-import { initialRouletteState, statusText, type RouletteSnapshot } from "./roulette-state.ts";
+import { DEFAULT_FILTERS, initialRouletteState, statusText, type RouletteSnapshot } from "./roulette-state.ts";
 import RouletteControls from "./RouletteControls.tsx";
 import RouletteFilters from "./RouletteFilters.tsx";
 import RouletteStage from "./RouletteStage.tsx";
@@ -43,6 +43,7 @@ export default function Roulette() {
   const [countries, setCountries] = useState<readonly Country[]>([]);
   const [report, setReport] = useState<ReportTarget | null>(null);
   const blocking = useRef(false);
+  const suggest = useCallback((prefix: string) => api.interestSuggestions(prefix), [api]);
   const [ipNotice, setIpNotice] = useState(() => ice.iceTransportPolicy !== "relay" && !ipNoticeSeen());
 
   useEffect(() => {
@@ -60,7 +61,8 @@ export default function Roulette() {
         chat.selectTab("chats");
         chat.notify.success(`You can now chat with ${user.name}`);
       },
-    });
+    // This session's interests start as the profile's (issue 24); the Start screen changes them.
+    }, { ...DEFAULT_FILTERS, interests: [...(store.me.value.interests ?? [])] });
     setSession(created);
     return () => created.dispose();
   }, [socket, ice, store, chat, api]);
@@ -174,7 +176,13 @@ export default function Roulette() {
         </p>
       )}
       <div className="roulette-bar">
-        <RouletteFilters filters={state.filters} countries={countries} onChange={(filters) => session?.setFilters(filters)} />
+        <RouletteFilters
+          filters={state.filters}
+          countries={countries}
+          onChange={(filters) => session?.setFilters(filters)}
+          suggest={suggest}
+          spoken={store.me.value.languages ?? []}
+        />
         <RouletteControls
           status={state.status}
           starting={state.starting}

@@ -8,6 +8,8 @@ import CallIcon from "../calls/CallIcon.tsx";
 import StreamVideo from "../calls/StreamVideo.tsx";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
 import { flagOf, type RouletteStatus } from "./roulette-state.ts";
+import { ROULETTE_INTEREST_TEXTS } from "./interest-texts.ts";
+import { languageList } from "../interests/languages.ts";
 
 interface Props {
   status: RouletteStatus;
@@ -79,6 +81,8 @@ export default function RouletteStage({ status, statusText, partner, localStream
         <div className="roulette-partner">
           <strong>{partner.name}</strong>
           {partnerLine(partner) && <span>{partnerLine(partner)}</span>}
+          {partner.sharedInterests?.length > 0 && <span className="roulette-shared">{ROULETTE_INTEREST_TEXTS.shared(partner.sharedInterests)}</span>}
+          {partner.languages?.length > 0 && <span>{ROULETTE_INTEREST_TEXTS.speaks(languageList(partner.languages))}</span>}
         </div>
       )}
       {live && partner && (onReport || onBlock) && (

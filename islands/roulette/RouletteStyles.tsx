@@ -26,6 +26,8 @@ const CSS = `
   animation:roulette-spin 1s linear infinite}
 @keyframes roulette-spin{to{transform:rotate(360deg)}}
 .roulette-status{margin:0;font-size:20px;font-weight:600}
+/* A long "Looking for someone who likes ..." wraps clear of the own preview in the corner (216 px a side). */
+.roulette:not(.is-mobile) .roulette-status{max-width:max(240px,calc(100% - 460px));overflow-wrap:anywhere}
 .roulette-hint{margin:0;max-width:340px;font-size:14px;color:rgba(255,255,255,.7)}
 .roulette-partner{position:absolute;z-index:3;top:16px;left:16px;display:flex;flex-direction:column;gap:2px;padding:8px 14px;border-radius:12px;
   background:rgba(15,10,29,.62);backdrop-filter:blur(6px);color:#fff;font-size:13px}
@@ -54,7 +56,13 @@ const CSS = `
 .roulette-local-video{width:100%;height:100%;object-fit:cover;transform:scaleX(-1);display:block}
 .roulette-you{position:absolute;left:8px;bottom:6px;font-size:12px;font-weight:600;color:#fff;text-shadow:0 1px 3px rgba(0,0,0,.7)}
 .roulette-bar{display:flex;align-items:flex-end;justify-content:space-between;gap:16px;flex-wrap:wrap}
+.roulette-filter-area{display:flex;flex-direction:column;gap:10px;min-width:0;flex:1 1 520px}
 .roulette-filters{display:flex;gap:12px;flex-wrap:wrap}
+.roulette-interests{display:flex;flex-direction:column;gap:8px;max-width:520px}
+.roulette-only{display:flex;align-items:center;gap:8px;font-size:14px;color:#1f1536}
+.roulette-only input{width:18px;height:18px;accent-color:#7c3aed}
+.roulette-only input:disabled+span{color:#8a8499}
+.roulette-shared{display:block;font-size:13px;font-weight:600}
 .roulette-filter{display:flex;flex-direction:column;gap:4px;font-size:12px;font-weight:600;color:#5b5570}
 .roulette .roulette-filter select{min-width:160px;max-width:240px;height:40px;padding:0 10px;border:1px solid #d9d5e6;border-radius:10px;background:#fff;
   font:inherit;font-size:14px;font-weight:400;color:#1f1536}
@@ -91,6 +99,8 @@ const CSS = `
 .roulette.is-mobile .roulette-chat-list{height:84px}
 /* On a phone the buttons come right under the video (Stop and Next in reach), the text chat after them. */
 .roulette.is-mobile .roulette-bar{order:1}
+/* The filters grew with issue 24 (language, interests): Start, Stop and Next stay first in the bar. */
+.roulette.is-mobile .roulette-bar .roulette-buttons{order:-1}
 .roulette.is-mobile .roulette-chat{order:2}
 /* The partner's label takes the top: Report and Block sit bottom left, clear of the own preview. */
 .roulette.is-mobile .roulette-safety{top:auto;right:auto;left:10px;bottom:10px}

@@ -5,6 +5,7 @@
 // this decides what is shown.
 import type { ConnectionKind } from "../calls/connection-kind.ts";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
+import { ROULETTE_INTEREST_TEXTS } from "./interest-texts.ts";
 
 export type RouletteStatus = "disconnected" | "searching" | "connecting" | "connected";
 
@@ -12,6 +13,12 @@ export interface RouletteFilters {
   gender: "any" | "male" | "female";
   /** "any" or a two-letter country code. */
   country: string;
+  /** Issue 24: "any" or an ISO 639-1 code the partner must speak. */
+  language?: string;
+  /** This session's interests (the profile's to begin with); absent: the server takes the profile's. */
+  interests?: string[];
+  /** Wait only for someone who shares one of them. */
+  interestsOnly?: boolean;
 }
 
 /** Spec section 9 "Roulette". */
@@ -41,7 +48,7 @@ export interface RouletteText {
   at: string;
 }
 
-export const DEFAULT_FILTERS: RouletteFilters = { gender: "any", country: "any" };
+export const DEFAULT_FILTERS: RouletteFilters = { gender: "any", country: "any", language: "any" };
 
 export interface RouletteState {
   status: RouletteStatus;
@@ -141,7 +148,8 @@ export function statusText(state: RouletteState): string {
     case "disconnected":
       return state.starting ? "Starting camera..." : 'Click "Start" to begin video chat';
     case "searching":
-      return state.held ? "Paused while you report" : "Looking for someone to chat with...";
+      if (state.held) return "Paused while you report";
+      return state.filters.interests?.length ? ROULETTE_INTEREST_TEXTS.lookingFor(state.filters.interests) : "Looking for someone to chat with...";
     case "connecting":
       return "Connecting...";
     case "connected":

@@ -25,6 +25,8 @@ export const publicUserSchema = t.Object({
   created_at: IsoTime,
   is_guest: t.Boolean(),
   profile: Nullable(profileSchema),
+  interests: t.Array(t.String()),
+  languages: t.Array(t.String()),
 }, { title: "PublicUser" });
 
 export const ownUserSchema = t.Composite([
@@ -67,6 +69,8 @@ export const roulettePartnerSchema = t.Object({
   country_code: Nullable(t.String()),
   country_name: Nullable(t.String()),
   age: Nullable(t.Integer()),
+  sharedInterests: t.Array(t.String()),
+  languages: t.Array(t.String()),
 }, { title: "RoulettePartner" });
 
 export const banNoticeSchema = t.Object({ reason: t.String(), until: Nullable(IsoTime), appeal_url: t.String() }, { title: "BanNotice" });

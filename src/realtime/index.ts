@@ -9,6 +9,7 @@ import { clientAddress, originAllowed } from "../http/request.ts";
 import { Admission } from "./admission.ts";
 import { dispatch } from "./dispatch.ts";
 import { handlers } from "./handlers/index.ts";
+import { announcePairing } from "./handlers/roulette.ts";
 import { sendOrQueue, sendQueued, type CorkableSocket } from "./outbox.ts";
 import { socketOpened, wireLifecycle } from "./lifecycle.ts";
 import { pollRoutes } from "./poll-routes.ts";
@@ -88,6 +89,8 @@ function parseFrame(message: string | Buffer): unknown {
 
 export function realtimeRoutes(ctx: AppContext) {
   wireLifecycle(ctx);
+  // A wait for a shared interest that ends in a pairing: no frame asked for it, so it is told here.
+  ctx.roulette.onLatePairing = announcePairing;
   const admission = new Admission(ctx.hub, ctx.config.socketCap, ctx.config.socketConnectsPerMinute);
 
   // Silent sockets are closed; the client pings every 15 s, so 45 s means it is gone.

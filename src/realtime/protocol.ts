@@ -47,6 +47,10 @@ export const clientEvents = {
       t.Object({
         gender: t.Optional(t.Union([t.Literal("any"), t.Literal("male"), t.Literal("female")])),
         country: t.Optional(t.String({ pattern: "^(any|[A-Za-z]{2})$" })),
+        // Issue 24: checked against the ISO 639-1 list and the interest rules by the handler.
+        language: t.Optional(t.String({ pattern: "^(any|[A-Za-z]{2})$" })),
+        interests: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 50 })),
+        interestsOnly: t.Optional(t.Boolean()),
       }),
     ),
   }),
@@ -86,6 +90,10 @@ export interface PublicUser {
   is_guest: boolean;
   /** Null when the user gave none. */
   profile: Profile | null;
+  /** Issue 24: 0 to 10 normalised tags. */
+  interests: string[];
+  /** Issue 24: 0 to 5 ISO 639-1 codes of the languages the person speaks. */
+  languages: string[];
 }
 
 export type AllowFrom = "everyone" | "contacts";
@@ -139,6 +147,10 @@ export interface RoulettePartner {
   country_code: string | null;
   country_name: string | null;
   age: number | null;
+  /** The interests both partners listed for this session (possibly none); never the stranger's whole list. */
+  sharedInterests: string[];
+  /** The languages the stranger speaks (ISO 639-1). */
+  languages: string[];
 }
 
 export interface ServerEvents {

@@ -9,6 +9,7 @@ import { notFound, rateLimited, validationError } from "../http/errors.ts";
 import { Budget, HOUR_MS, TokenBuckets } from "../http/rate-limit.ts";
 import { validate } from "../http/validate.ts";
 import { confirmAdult } from "./adult.ts";
+import { MAX_SUGGESTIONS, SUGGEST_MIN_USES, suggestInterests } from "./interests.ts";
 import { listQuery, parseListQuery } from "./list-query.ts";
 import { nudityBlurBody, profileBody } from "./model.ts";
 import { avatarUrl, listUsers, requireUser, setBlurNudity, toOwnUser, toPublicUser, updateProfile } from "./service.ts";
@@ -29,6 +30,14 @@ export const CONFIRM_ADULT_PER_HOUR = 30;
 /** A switch flipped by hand; the budget only stops a script writing the row in a loop. */
 export const NUDITY_BLUR_CHANGES_PER_HOUR = 60;
 export const LIST_READS = { perSecond: 3, burst: 30 };
+/** Saving a profile by hand, even tag by tag, stays far below this; a script rewriting it (and the tag counts) does not. */
+export const PROFILE_CHANGES_PER_HOUR = 120;
+/** One read per keystroke of a tag being typed (the input waits for a pause first). */
+export const SUGGESTION_READS = { perSecond: 5, burst: 20 };
+
+const suggestionsQuery = t.Object({
+  prefix: t.Optional(t.String({ maxLength: 100, error: "prefix must be at most 100 characters" })),
+});
 
 export function userRoutes(ctx: AppContext) {
   const confirmations = new Budget(CONFIRM_ADULT_PER_HOUR, HOUR_MS);
@@ -36,6 +45,8 @@ export function userRoutes(ctx: AppContext) {
   const profileReads = new Budget(ctx.config.profileReadsPerMinute, 60_000);
   const blurChanges = new Budget(NUDITY_BLUR_CHANGES_PER_HOUR, HOUR_MS);
   const listReads = new TokenBuckets(LIST_READS.perSecond, LIST_READS.burst);
+  const profileChanges = new Budget(PROFILE_CHANGES_PER_HOUR, HOUR_MS);
+  const suggestionReads = new TokenBuckets(SUGGESTION_READS.perSecond, SUGGESTION_READS.burst);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/users", ({ query, user }) => {
@@ -73,6 +84,7 @@ export function userRoutes(ctx: AppContext) {
     })
     .put("/api/users/profile", ({ body, user }) => {
       const input = validate(profileBody, body);
+      profileChanges.take(user.id);
       return { user: toOwnUser(updateProfile(ctx.db, user, input)) };
     }, {
       detail: operation({
@@ -81,7 +93,21 @@ export function userRoutes(ctx: AppContext) {
         description: "A registered user's age stays within 18 to 99 and cannot be removed; avatars change only through the avatar calls.",
         json: profileBody,
         ok: { description: "The own record", schema: answers.ownUser },
-        errors: [400],
+        errors: [400, 429],
+      }),
+    })
+    .get("/api/interests/suggestions", ({ query, user }) => {
+      if (!suggestionReads.take(user.id)) throw rateLimited(suggestionReads.retryAfter(user.id));
+      const input = validate(suggestionsQuery, query);
+      return { suggestions: suggestInterests(ctx.db, input.prefix ?? "") };
+    }, {
+      detail: operation({
+        tag: "Users",
+        summary: "Interest tags to suggest while typing one",
+        description: `Tags starting with the prefix that at least ${SUGGEST_MIN_USES} people list, most used first, at most ${MAX_SUGGESTIONS}. Never says who lists a tag.`,
+        query: suggestionsQuery,
+        ok: { description: "The tags", schema: t.Object({ suggestions: t.Array(t.String()) }) },
+        errors: [400, 429],
       }),
     })
     .put("/api/users/nudity-blur", ({ body, user }) => {

@@ -2,7 +2,10 @@
 import { Type as t } from "@sinclair/typebox";
 import { confusableFold } from "./names/skeleton.ts";
 import { displayNameProblem, nameMessages, normaliseName, normaliseUsername, usernameProblem } from "./names/rules.ts";
-import { genders, MAX_AGE, MIN_AGE, orientations } from "./values.ts";
+import { genders, MAX_AGE, MAX_INTERESTS, MAX_LANGUAGES, MIN_AGE, orientations } from "./values.ts";
+
+const INTEREST_LIST_RULE = `Interests must be a list of at most ${MAX_INTERESTS} words`;
+const LANGUAGE_LIST_RULE = `Languages must be a list of at most ${MAX_LANGUAGES} ISO 639-1 codes`;
 
 export { genders, orientations };
 
@@ -49,4 +52,7 @@ export const profileBody = t.Object({
   orientation: t.Optional(fields.orientation),
   // The spec's client sends avatar_url too; avatars change only through the upload calls.
   avatar_url: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])),
+  // Issue 24: checked and normalised in users/interests.ts (the schema only bounds what is read).
+  interests: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 50, error: INTEREST_LIST_RULE })),
+  languages: t.Optional(t.Array(t.String({ maxLength: 10 }), { maxItems: 20, error: LANGUAGE_LIST_RULE })),
 });

@@ -10,6 +10,7 @@ import { afterCursor, encodeCursor, type UserCursor } from "./cursor.ts";
 import { acceptDisplayName } from "./names/accept.ts";
 import { readProfile } from "./profile.ts";
 import { forgetUser } from "./cache.ts";
+import { acceptInterests, acceptLanguages, interestsOf, languagesOf, recountTags } from "./interests.ts";
 
 export const avatarUrl = (path: string | null): string | null => (path ? `/uploads/${path}` : null);
 
@@ -29,6 +30,8 @@ export function toPublicUser(row: UserRow): PublicUser {
     created_at: iso(row.createdAt),
     is_guest: row.isGuest,
     profile: readProfile(row.profile),
+    interests: interestsOf(row),
+    languages: languagesOf(row),
   };
 }
 
@@ -135,6 +138,8 @@ export interface ProfileInput {
   age?: number | null;
   country_code?: string | null;
   orientation?: string;
+  interests?: string[];
+  languages?: string[];
 }
 
 export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, input: ProfileInput): UserRow {
@@ -157,11 +162,22 @@ export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, inp
       changes.countryName = nameForCode;
     }
   }
-  const row = db.update(users).set(changes).where(eq(users.id, userId)).returning().get();
+  const interests = input.interests === undefined ? undefined : acceptInterests(input.interests);
+  if (interests !== undefined) changes.interests = JSON.stringify(interests);
+  if (input.languages !== undefined) changes.languages = JSON.stringify(acceptLanguages(input.languages));
+  // The tag counts move with the row, in one transaction: suggestions never count a tag twice.
+  const row = db.transaction((tx) => {
+    const before = interests === undefined ? undefined : tx.select({ interests: users.interests }).from(users).where(eq(users.id, userId)).get();
+    const updated = tx.update(users).set(changes).where(eq(users.id, userId)).returning().get();
+    if (updated && before && interests) recountTags(tx, readTags(before.interests), interests);
+    return updated;
+  });
   forgetUser(db, userId);
   if (!row) throw notFound("User not found");
   return row;
 }
+
+const readTags = (text: string): string[] => interestsOf({ interests: text, languages: "[]" } as UserRow);
 
 /** Settings → Safety: blur nudity in video and pictures (issue 12). */
 export function setBlurNudity(db: Db, userId: number, on: boolean): UserRow {

@@ -6,23 +6,15 @@
 // the report dialog, the blocked list, the moderation console, and what moderation shows a user
 // (warning, ban page).
 import { describe, expect, test } from "bun:test";
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Result } from "axe-core";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { registerAccount, type Account } from "./support/accounts.ts";
+import { expectAccessible } from "./support/axe.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
 import { openSettings, startChat, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const FAILING_IMPACTS = new Set(["serious", "critical"]);
-/**
- * Third-party widgets left out of the checks, each a selector with the reason next to it. None is
- * needed today: the emoji picker (emoji-picker-react) passes as it is.
- */
-const EXCLUDED: string[] = [];
 const WAIT = { timeout: 15_000 };
 
 const accounts = new Map<string, Account>();
@@ -38,22 +30,6 @@ const suite = browserSuite({
   },
   open: { dismissDialogs: true, defaultTimeout: WAIT.timeout, listLoaded: true, ...WAIT },
 });
-
-function describeViolation(violation: Result): string {
-  const nodes = violation.nodes.map((node) => `    at ${node.target.join(" ")}\n      ${(node.failureSummary ?? "").replace(/\n/g, "\n      ")}`);
-  return `${violation.id} (${violation.impact}): ${violation.help}\n${nodes.join("\n")}`;
-}
-
-/** Runs axe on the page as it is now; fails with a readable list of serious and critical violations. */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  let builder = new AxeBuilder({ page }).withTags(TAGS);
-  for (const selector of EXCLUDED) builder = builder.exclude(selector);
-  const { violations } = await builder.analyze();
-  const failing = violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ""));
-  const report = failing.map(describeViolation).join("\n");
-  if (report) console.error(`axe on ${screen}:\n${report}`);
-  expect(report).toBe("");
-}
 
 async function openLanding(size: BrowserContextOptions): Promise<Page> {
   const page = await (await suite.newContext(size)).newPage();

@@ -20,6 +20,8 @@ export function user(overrides: Partial<ChatUser> = {}): ChatUser {
     created_at: "2026-01-01T10:00:00.000Z",
     is_guest: false,
     profile: null,
+    interests: [],
+    languages: [],
     ...overrides,
   };
 }

@@ -3,3 +3,13 @@
 /** The button whose trimmed text or aria-label is `label`, or null. */
 export const button = (root: ParentNode, label: string): HTMLButtonElement | null =>
   Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label || b.getAttribute("aria-label") === label) ?? null;
+
+/** Sets an input's value as typing would (through the native setter, so React sees the change). */
+export function typeInto(input: HTMLInputElement, value: string): void {
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, value);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+/** A key pressed on `target`; answers whether the component let the default happen. */
+export const press = (target: Element, key: string): boolean =>
+  target.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));

@@ -22,8 +22,10 @@ describe("roulette pairing", () => {
     expect((await rouletteSearch(b.s, b.user.id)).data).toEqual({ status: "paired" });
     const fa = await a.s.next("roulette_partner_found");
     const fb = await b.s.next("roulette_partner_found");
-    expect(fa.data.partner).toEqual({ id: expect.any(String), name: "Stranger", gender: "female", country_code: "ES", country_name: "Spain", age: 27 });
-    expect(fb.data.partner).toEqual({ id: fa.data.partner.id, name: "Stranger", gender: "male", country_code: "IT", country_name: "Italy", age: 41 });
+    // Issue 24: with no interests or languages given, both lists are empty.
+    const none = { sharedInterests: [], languages: [] };
+    expect(fa.data.partner).toEqual({ id: expect.any(String), name: "Stranger", gender: "female", country_code: "ES", country_name: "Spain", age: 27, ...none });
+    expect(fb.data.partner).toEqual({ id: fa.data.partner.id, name: "Stranger", gender: "male", country_code: "IT", country_name: "Italy", age: 41, ...none });
     expect(fa.data.partner.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect([fa.data.shouldCreateOffer, fb.data.shouldCreateOffer].sort()).toEqual([false, true]);
     a.s.send("roulette_stop_search", { userId: a.user.id });

@@ -5,7 +5,7 @@ import type { RoulettePartner } from "../../src/realtime/protocol.ts";
 
 /** A partner as roulette_partner_found describes one: a stranger known by the pairing's id. */
 export const partner = (id = "pair-9", overrides: Partial<RoulettePartner> = {}): RoulettePartner => ({
-  id, name: "Stranger", gender: "female", country_code: "FR", country_name: "France", age: 28, ...overrides,
+  id, name: "Stranger", gender: "female", country_code: "FR", country_name: "France", age: 28, sharedInterests: [], languages: [], ...overrides,
 });
 
 export class FakeRtc implements RtcPort {

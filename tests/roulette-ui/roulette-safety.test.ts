@@ -41,7 +41,7 @@ async function connected(id = "pair-9") {
 const bob: PublicUser = {
   id: 12, username: "bob", name: "Bob", gender: "male", orientation: "heterosexual", age: 30, country_code: "DE",
   country_name: "Germany", avatar_url: null, is_online: true, last_seen: "2026-01-01T00:00:00.000Z",
-  created_at: "2026-01-01T00:00:00.000Z", is_guest: false, profile: null,
+  created_at: "2026-01-01T00:00:00.000Z", is_guest: false, profile: null, interests: [], languages: [],
 };
 
 afterEach(() => jest.useRealTimers());

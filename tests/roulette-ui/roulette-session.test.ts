@@ -59,9 +59,9 @@ describe("Start", () => {
     expect(t.socket.eventsNamed("roulette_search")).toHaveLength(4);
   });
 
-  test("default filters are any gender and any country", async () => {
+  test("default filters are any gender, any country and any language", async () => {
     const t = await searching();
-    expect(t.socket.eventsNamed("roulette_search")[0]).toEqual({ userId: 7, filters: { gender: "any", country: "any" } });
+    expect(t.socket.eventsNamed("roulette_search")[0]).toEqual({ userId: 7, filters: { gender: "any", country: "any", language: "any" } });
   });
 
   test("a refused camera shows the spec's message and stays disconnected", async () => {

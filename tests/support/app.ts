@@ -79,6 +79,7 @@ export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: 
       if (listening) await app.stop(true);
       await ctx.ports.close();
       storage.sqlite.close();
+      ctx.roulette.close();
       if (!shared.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,7 @@
 import { expect } from "bun:test";
 import type { Frame, TestSocket } from "./ws.ts";
 
-export type RouletteFilters = { gender: string; country: string };
+export type RouletteFilters = { gender: string; country: string; language?: string; interests?: string[]; interestsOnly?: boolean };
 export const ANYONE: RouletteFilters = { gender: "any", country: "any" };
 
 /** Someone with an open socket: `user.id` names them in the frames they send. */

@@ -32,7 +32,7 @@ describe("the people list", () => {
     expect(r.body.online).toBe(2);
     const user = r.body.users[0];
     expect(Object.keys(user).sort()).toEqual(
-      ["id", "username", "name", "gender", "orientation", "age", "country_code", "country_name", "avatar_url", "is_online", "last_seen", "created_at", "is_guest", "profile"].sort(),
+      ["id", "username", "name", "gender", "orientation", "age", "country_code", "country_name", "avatar_url", "is_online", "last_seen", "created_at", "is_guest", "profile", "interests", "languages"].sort(),
     );
     expect(user.email).toBeUndefined();
   });

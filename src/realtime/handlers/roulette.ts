@@ -17,7 +17,9 @@ import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
 import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
 import type { ClientSocket } from "../socket.ts";
 import { encodeEvent } from "../hub.ts";
-import type { Pair } from "../../roulette/queue.ts";
+import type { Pair, Pairing } from "../../roulette/queue.ts";
+import { acceptInterests, interestsView, isLanguageCode, languagesView } from "../../users/interests.ts";
+import type { ClientEvents } from "../protocol.ts";
 import { relayOnlyDescription, relayOnlyIceCandidate } from "../../ice/filter.ts";
 
 function assertSelf(ctx: HandlerContext, userId: number | string | undefined): void {
@@ -62,17 +64,23 @@ const SEARCHING = Object.freeze({ status: "searching" });
 const PAIRED = Object.freeze({ status: "paired" });
 
 /** What a stranger may know: gender, country and age under the pairing's id. */
-export const asStranger = (profile: RouletteProfile, id: string): RoulettePartner => ({
+export const asStranger = (profile: RouletteProfile, id: string, sharedInterests: string[] = []): RoulettePartner => ({
   id,
   name: "Stranger",
   gender: profile.gender,
   country_code: profile.countryCode,
   country_name: profile.countryName ?? null,
   age: profile.age ?? null,
+  languages: [...(profile.languages ?? [])],
+  sharedInterests,
 });
 
-/** asStranger without its id, as JSON members: each profile's is built once, then only the pairing id is joined in. */
-const strangerMembers = (profile: RouletteProfile): string => JSON.stringify(asStranger(profile, "")).slice('{"id":"",'.length, -1);
+/**
+ * asStranger without its id and shared interests, as JSON members: each profile's is built once,
+ * then only the pairing id and what the pair shares are joined in.
+ */
+const strangerMembers = (profile: RouletteProfile): string =>
+  JSON.stringify(asStranger(profile, "")).slice('{"id":"",'.length, -',"sharedInterests":[]}'.length);
 
 /** The profiles of the users searching, by the cached users row (users/cache.ts), with their JSON. */
 const profiles = new WeakMap<UserRow, RouletteProfile & { members: string }>();
@@ -80,8 +88,9 @@ const profiles = new WeakMap<UserRow, RouletteProfile & { members: string }>();
 function profileOf(user: UserRow): RouletteProfile & { members: string } {
   const known = profiles.get(user);
   // Compared too, so a row changed in place could never show a stale profile.
-  if (known && known.gender === user.gender && known.countryCode === user.countryCode && known.countryName === user.countryName && known.age === user.age) return known;
-  const profile = { userId: user.id, gender: user.gender, countryCode: user.countryCode, countryName: user.countryName, age: user.age, members: "" };
+  const languages = languagesView(user);
+  if (known && known.gender === user.gender && known.countryCode === user.countryCode && known.countryName === user.countryName && known.age === user.age && known.languages === languages) return known;
+  const profile = { userId: user.id, gender: user.gender, countryCode: user.countryCode, countryName: user.countryName, age: user.age, languages, members: "" };
   profile.members = strangerMembers(profile);
   profiles.set(user, profile);
   return profile;
@@ -92,9 +101,37 @@ function profileOf(user: UserRow): RouletteProfile & { members: string } {
  * encodeEvent would give (tests/roulette/frames.test.ts), without building or serialising the object.
  * The id is base64url, which JSON never escapes.
  */
-export function partnerFoundFrame(id: string, profile: RouletteProfile, shouldCreateOffer: boolean): string {
+export function partnerFoundFrame(id: string, profile: RouletteProfile, shouldCreateOffer: boolean, sharedInterests: readonly string[] = []): string {
   const members = (profile as { members?: string }).members ?? strangerMembers(profile);
-  return `{"event":"roulette_partner_found","data":{"partner":{"id":"${id}",${members}},"shouldCreateOffer":${shouldCreateOffer}}}`;
+  const shared = sharedInterests.length === 0 ? "[]" : JSON.stringify(sharedInterests);
+  return `{"event":"roulette_partner_found","data":{"partner":{"id":"${id}",${members},"sharedInterests":${shared}},"shouldCreateOffer":${shouldCreateOffer}}}`;
+}
+
+/** Tells both of a pairing: the searcher (offerer) last, as its frame leaves with the ack. */
+export function announcePairing(pairing: Pairing): void {
+  const { id } = pairing.session;
+  pairing.answerer.socket.sendText(partnerFoundFrame(id, pairing.offerer.profile, false, pairing.sharedInterests));
+  pairing.offerer.socket.sendText(partnerFoundFrame(id, pairing.answerer.profile, true, pairing.sharedInterests));
+}
+
+type SearchFilters = NonNullable<ClientEvents["roulette_search"]["filters"]>;
+
+/**
+ * The search's filters: gender and country as before; the language must be an ISO 639-1 code;
+ * interests default to the profile's and follow its rules (users/interests.ts).
+ */
+export function searchFilters(user: UserRow, sent: SearchFilters | undefined): RouletteFilters {
+  const language = (sent?.language ?? "any").toLowerCase();
+  if (language !== "any" && !isLanguageCode(language)) throw validationError({ language: "Choose a language from the list or any" });
+  const interests = sent?.interests === undefined ? interestsView(user) : acceptInterests(sent.interests);
+  return {
+    gender: sent?.gender ?? "any",
+    country: (sent?.country ?? "any") === "any" ? "any" : sent!.country!.toUpperCase(),
+    language,
+    interests,
+    // Without interests there is nothing to wait for: such a search is paired as before.
+    interestsOnly: sent?.interestsOnly === true && interests.length > 0,
+  };
 }
 
 /** The caller's side of the running pairing named `partnerId`; otherwise not_paired. */
@@ -130,20 +167,15 @@ export const rouletteHandlers: HandlerMap<
     if (app.roulette.partnerOf(user.id) !== undefined) leaveRoulette(app, user.id, "roulette_partner_disconnected");
     // Strangers' presence must not time a roulette session (issue 18, realtime/public-presence.ts).
     app.hub.hideFromStrangers(user.id);
-    const filters: RouletteFilters = {
-      gender: data.filters?.gender ?? "any",
-      country: (data.filters?.country ?? "any") === "any" ? "any" : data.filters!.country!.toUpperCase(),
-    };
+    const filters = searchFilters(user, data.filters);
     const mayMeet = (a: number, b: number) => mayMeetInRoulette(app, a, b);
     const profile = profileOf(user);
     const pairing = app.roulette.search(profile, filters, socket, mayMeet);
     if (!pairing) return SEARCHING;
-    const { id } = pairing.session;
     // No cork needed: Bun corks the searcher's socket while its frame is handled, so its frame and
     // the ack leave in one write, and the partner gets this one frame only (one write either way;
     // strace counted 5 sends per pairing in bench/roulette.ts, one per socket per frame in).
-    pairing.answerer.socket.sendText(partnerFoundFrame(id, profile, false));
-    pairing.offerer.socket.sendText(partnerFoundFrame(id, pairing.answerer.profile, true));
+    announcePairing(pairing);
     return PAIRED;
   },
 
