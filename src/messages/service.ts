@@ -185,7 +185,7 @@ export function storeText(
   return stored()!;
 }
 
-export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId">;
+export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId" | "durationMs">;
 
 /** Stores file messages of one upload in one transaction. */
 export function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): MessageRow[] {
