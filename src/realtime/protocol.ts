@@ -68,18 +68,7 @@ export const clientEvents = {
   roulette_keep_in_touch: t.Object({ partnerId: RouletteId }),
 };
 
-/** How long after sending a text message its sender may edit it (API.md "Messages: replies..."). */
-export const EDIT_WINDOW_MS = 15 * 60 * 1000;
-
-/**
- * The reactions a message accepts: the emoji picker's seven quick reactions (product spec,
- * "Emoji picker defaults"; emoji-picker-react's defaults), in the order the picker shows them.
- */
-export const QUICK_REACTIONS = ["👍", "❤️", "😃", "😢", "🙏", "👎", "😡"] as const;
-export type Reaction = (typeof QUICK_REACTIONS)[number];
-
-/** How much of the replied-to message's text a reply carries. */
-export const REPLY_PREVIEW_CHARS = 100;
+export { EDIT_WINDOW_MS, QUICK_REACTIONS, REPLY_PREVIEW_CHARS } from "./message-rules.ts";
 
 /** Longest roulette text message, after trimming (API.md "Safety"). */
 export const ROULETTE_TEXT_MAX = 500;

@@ -7,8 +7,9 @@ import type { PreparedFile } from "./prepare.ts";
 import type { SpooledFile } from "./receive.ts";
 import { checkVoice } from "./voice.ts";
 
-export const MAX_VOICE_BYTES = 5 * 1024 * 1024;
-export const MAX_VOICE_MS = 5 * 60 * 1000;
+import { MAX_VOICE_BYTES, MAX_VOICE_MS } from "../realtime/message-rules.ts";
+
+export { MAX_VOICE_BYTES, MAX_VOICE_MS };
 /** A recorder stopped at 5:00 writes a few frames more; a container past this is refused. */
 const LENGTH_GRACE_MS = 500;
 
