@@ -57,9 +57,15 @@ function ReplyQuote({ message }: { message: Message }) {
 /** A finger pulling the bubble right: it follows up to a point, and past SWIPE_REPLY_PX it replies. */
 function useSwipeToReply(onReply: () => void) {
   const start = useRef<{ x: number; y: number; id: number } | null>(null);
-  const [dx, setDx] = useState(0);
+  const [dx, setShown] = useState(0);
+  // The distance is read from a ref: several moves may come before React renders again.
+  const pulled = useRef(0);
+  const setDx = (value: number) => {
+    pulled.current = value;
+    setShown(value);
+  };
   const end = () => {
-    if (dx >= SWIPE_REPLY_PX) onReply();
+    if (start.current && pulled.current >= SWIPE_REPLY_PX) onReply();
     start.current = null;
     setDx(0);
   };
