@@ -8,6 +8,7 @@ import { partnerOf } from "../../messages/actions/lookup.ts";
 import { toggleReaction } from "../../messages/actions/react.ts";
 import { admitMessage } from "../../privacy/gate.ts";
 import { removeUpload } from "../../uploads/storage.ts";
+import { errorFields } from "../../observability/log.ts";
 import { iso } from "../../time.ts";
 import type { AppContext } from "../../context.ts";
 import type { ServerEventName, ServerEvents } from "../protocol.ts";
@@ -37,7 +38,10 @@ export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message"
     tellBoth(app, row, "message_deleted", deleted);
     if (filePath !== null) {
       app.uploads.ledger.freed(user.id, fileSize);
-      await removeUpload(app.config.dataDir, filePath);
+      // The deletion is stored and told: a file left behind is logged, not answered as a failure.
+      await removeUpload(app.config.dataDir, filePath).catch((error: unknown) =>
+        app.log.error("a deleted message's file could not be removed", { message_id: row.id, file_path: filePath, ...errorFields(error) }),
+      );
     }
     return deleted;
   },
