@@ -107,6 +107,14 @@ export const messages = sqliteTable(
     clientMessageId: text("client_message_id"),
     /** Removed by a moderator: content and file are gone; both sides see "Removed by a moderator". */
     removedAt: integer("removed_at"),
+    /** The message this one answers (same conversation, not deleted when the reply was sent). */
+    replyToId: integer("reply_to_id"),
+    /** The sender's last edit of a text message (within 15 minutes of sending). */
+    editedAt: integer("edited_at"),
+    /** Deleted for everyone by its sender: content and file are gone, the row and its times stay. */
+    deletedAt: integer("deleted_at"),
+    /** A voice message's length in milliseconds, as checked at upload. */
+    durationMs: integer("duration_ms"),
     /** Strictly increasing across all messages, so time cursors never skip or repeat. */
     createdAt: integer("created_at").notNull(),
     deliveredAt: integer("delivered_at"),
@@ -121,6 +129,22 @@ export const messages = sqliteTable(
       .on(t.senderId, t.clientMessageId)
       .where(sql`client_message_id IS NOT NULL`),
   ],
+);
+
+/** One reaction per person per message (issue 25); the same emoji again removes it. */
+export const messageReactions = sqliteTable(
+  "message_reactions",
+  {
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    emoji: text("emoji").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId] })],
 );
 
 /**
@@ -426,6 +450,7 @@ export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
+export type MessageReactionRow = typeof messageReactions.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type BlockRow = typeof blocks.$inferSelect;
 export type RouletteBlockRow = typeof rouletteBlocks.$inferSelect;

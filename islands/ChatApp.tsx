@@ -21,6 +21,7 @@ import SafetyDialogs from "./safety/SafetyDialogs.tsx";
 import "./safety/safety.css";
 import "./chat/chat.css";
 import "./chat/chat-window.css";
+import "./chat/message-actions.css";
 import "./chat/chat-screens.css";
 import "./moderation/moderation.css";
 

@@ -8,9 +8,12 @@ import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Ticks from "./Ticks.tsx";
 import { REMOVED_TEXT } from "../moderation/texts.ts";
+import { DELETED_TEXT } from "../lib/message-actions.ts";
 
 function preview(message: Message): string {
   if (message.is_removed) return REMOVED_TEXT;
+  if (message.deleted_at) return DELETED_TEXT;
+  if (message.message_type === "voice") return "🎤 Voice message";
   if (message.message_type === "file" || message.message_type === "image") {
     return isImageName(message.file_name ?? message.file_path) ? "Photo" : message.file_name ?? "File";
   }

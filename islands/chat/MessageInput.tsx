@@ -1,8 +1,12 @@
-// The input area: attach, an auto-growing text area (at most 120 px), emoji, send.
-// Enter sends, Shift+Enter adds a line; typing start/stop follow lib/typing.ts.
+// The input area: attach, an auto-growing text area (at most 120 px), emoji, send, and the voice
+// recorder. Enter sends, Shift+Enter adds a line; typing start/stop follow lib/typing.ts. Above
+// it, the quote being answered or the message being edited (the text area then holds its text).
 import { useSignals } from "@preact/signals-react/runtime";
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { cancelCompose, sendEdit } from "../lib/message-actions.ts";
 import { TypingNotifier } from "../lib/typing.ts";
+import ComposeBar from "./ComposeBar.tsx";
+import VoiceRecord from "./VoiceRecord.tsx";
 import type { ChatUser } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
@@ -20,6 +24,27 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
   const area = useRef<HTMLTextAreaElement>(null);
   const emojiButton = useRef<HTMLButtonElement>(null);
   const typing = useRef<TypingNotifier | null>(null);
+  const [recording, setRecording] = useState(false);
+  const editing = controller.store.editing.value;
+  const replyTo = controller.store.replyTo.value;
+  const beforeEdit = useRef("");
+  const wasEditing = useRef(false);
+  const typed = useRef(text);
+  typed.current = text;
+
+  // Editing puts the message's text in the box, and what was typed before comes back after
+  // (saved or cancelled); replying focuses the box.
+  useEffect(() => {
+    if (editing) {
+      if (!wasEditing.current) beforeEdit.current = typed.current;
+      setText(editing.content);
+    } else if (wasEditing.current) {
+      setText(beforeEdit.current);
+      beforeEdit.current = "";
+    }
+    wasEditing.current = editing !== null;
+    if (editing || replyTo) area.current?.focus();
+  }, [editing, replyTo]);
 
   useEffect(() => {
     const notifier = new TypingNotifier((isTyping) =>
@@ -51,6 +76,11 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
   };
 
   const send = () => {
+    if (editing) {
+      void sendEdit(controller, editing, text);
+      area.current?.focus();
+      return;
+    }
     if (!controller.sendText(text)) return;
     typing.current?.stop();
     setText("");
@@ -60,6 +90,11 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Escape" && (editing || replyTo)) {
+      event.preventDefault();
+      cancelCompose(controller);
+      return;
+    }
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
@@ -90,11 +125,15 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
   };
 
   return (
-    <div className="message-input">
+    <>
+    <ComposeBar />
+    <div className={`message-input${recording ? " is-recording" : ""}`}>
+      {!recording && (
       <button type="button" className="icon-button" aria-label="Attach files" onClick={onAttach}>
         <Icon name="attach" />
       </button>
-      <div className="input-wrap">
+      )}
+      <div className="input-wrap" hidden={recording}>
         <textarea
           ref={area}
           rows={1}
@@ -122,9 +161,13 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
           </Suspense>
         )}
       </div>
-      <button type="button" className="send-button" aria-label="Send message" onClick={send} disabled={!text.trim()}>
-        <Icon name="send" />
-      </button>
+      {!editing && <VoiceRecord onActive={setRecording} />}
+      {!recording && (
+        <button type="button" className="send-button" aria-label={editing ? "Save the edit" : "Send message"} onClick={send} disabled={!text.trim()}>
+          <Icon name={editing ? "check" : "send"} />
+        </button>
+      )}
     </div>
+    </>
   );
 }

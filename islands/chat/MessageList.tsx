@@ -10,6 +10,7 @@ import MessageBubble from "./MessageBubble.tsx";
 /** "At bottom" tolerance in pixels. */
 const AT_BOTTOM_PX = 10;
 const RELATIVE_TIME_REFRESH_MS = 60_000;
+const HIGHLIGHT_MS = 2500;
 
 function Skeletons({ seed }: { seed: number }) {
   // Between 2 and 5 placeholders, varied per contact so the screen does not look stamped.
@@ -81,6 +82,21 @@ export default function MessageList({ contact }: { contact: ChatUser }) {
       clearInterval(timer);
     };
   }, []);
+
+  // A tapped quote: its original, loaded by now, is brought to the middle and marked for a moment.
+  const highlight = store.highlight.value;
+  useEffect(() => {
+    if (highlight === null) return;
+    const row = ref.current?.querySelector<HTMLElement>(`[data-message-id="${highlight}"]`);
+    if (row) {
+      atBottom.current = false;
+      row.scrollIntoView?.({ block: "center" });
+    }
+    const timer = setTimeout(() => {
+      if (store.highlight.value === highlight) store.highlight.value = null;
+    }, HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlight, store]);
 
   const onScroll = () => {
     const el = ref.current;

@@ -4,7 +4,8 @@ import type { ReactElement, ReactNode } from "react";
 type IconName =
   | "users" | "chat" | "video" | "settings" | "search" | "close" | "back" | "send" | "attach" | "smile"
   | "phone" | "filter" | "user" | "logout" | "camera" | "trash" | "file" | "chevronLeft" | "chevronRight"
-  | "check" | "checks" | "edit" | "shield" | "globe" | "clock" | "block" | "flag" | "more";
+  | "check" | "checks" | "edit" | "shield" | "globe" | "clock" | "block" | "flag" | "more"
+  | "mic" | "play" | "pause" | "reply";
 
 const PATHS: Record<IconName, ReactElement> = {
   users: <><circle cx="9" cy="8" r="4" /><path d="M2 21v-1a6 6 0 0 1 12 0v1M16 4a4 4 0 0 1 0 8M22 21v-1a6 6 0 0 0-4-5.6" /></>,
@@ -34,6 +35,10 @@ const PATHS: Record<IconName, ReactElement> = {
   clock: <><circle cx="12" cy="12" r="10" /><path d="M12 6v6l4 2" /></>,
   block: <><circle cx="12" cy="12" r="10" /><path d="m4.9 4.9 14.2 14.2" /></>,
   more: <><circle cx="12" cy="5" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="12" cy="19" r="1" /></>,
+  mic: <><rect x="9" y="2" width="6" height="12" rx="3" /><path d="M5 10v1a7 7 0 0 0 14 0v-1M12 18v4" /></>,
+  play: <path d="M7 4v16l13-8z" />,
+  pause: <path d="M7 4h3v16H7zM14 4h3v16h-3z" />,
+  reply: <path d="M9 14 4 9l5-5M4 9h10a6 6 0 0 1 6 6v5" />,
   flag: <path d="M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1zM4 22v-7" />,
 };
 

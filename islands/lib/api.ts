@@ -123,6 +123,14 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
       ),
     uploadFile: (receiverId: number, file: File) =>
       upload<{ message: Message }>("/api/messages/upload", [["file", file], ["receiverId", String(receiverId)]]),
+    /** A recording (Opus in WebM or Ogg) as a voice message; the server checks its length against `durationMs`. */
+    uploadVoice: (receiverId: number, recording: Blob, durationMs: number) =>
+      upload<{ message: Message }>("/api/messages/upload", [
+        ["receiverId", String(receiverId)],
+        ["kind", "voice"],
+        ["duration_ms", String(Math.max(1, Math.round(durationMs)))],
+        ["file", new File([recording], recording.type.includes("ogg") ? "voice.ogg" : "voice.webm", { type: recording.type })],
+      ]),
     uploadFiles: (receiverId: number, files: File[]) =>
       upload<{ messages: Message[] }>("/api/messages/upload-multiple", [
         ...files.map((f): [string, Blob] => ["files", f]),

@@ -13,7 +13,7 @@ import type { RealtimeClient } from "./socket.ts";
 import { showRefusal } from "./safety.ts";
 import { findSavedUser, KEYS, readSaved, saveSelection, writeKey } from "./storage.ts";
 import type { ChatStore } from "./store.ts";
-import type { ChatUser, SettingsSection, Tab, UnreadItem, ViewMode } from "./types.ts";
+import type { ChatUser, Message, SettingsSection, Tab, UnreadItem, ViewMode } from "./types.ts";
 import { Timers } from "./timers.ts";
 import { UnreadCounters } from "./unread.ts";
 import { PeopleList } from "./user-search.ts";
@@ -174,6 +174,9 @@ export class ChatController {
         this.store.hasMore.value = false;
         this.store.lightbox.value = null;
         this.store.refusal.value = null;
+        this.store.replyTo.value = null;
+        this.store.editing.value = null;
+        this.store.highlight.value = null;
       }
     });
     saveSelection(user, viewMode);
@@ -273,8 +276,12 @@ export class ChatController {
       console.error("Cannot send message: needs a connected socket, a selected contact and text");
       return false;
     }
+    // A quote of another chat (the person switched chats meanwhile) is not sent along.
+    const replyTo = this.store.replyTo.value;
+    const replyToId = replyTo && (replyTo.sender_id === contact.id || replyTo.receiver_id === contact.id) ? replyTo.id : undefined;
+    this.store.replyTo.value = null;
     socket
-      .request("send_message", { receiverId: contact.id, content, messageType: "text", clientMessageId: clientMessageId() })
+      .request("send_message", { receiverId: contact.id, content, messageType: "text", clientMessageId: clientMessageId(), ...(replyToId ? { replyToId } : {}) })
       .then(({ message }) => addOwnMessage(this, message))
       .catch(async (error: unknown) => {
         if (!(await showRefusal(this, contact.id, error, content))) console.error("Failed to send message", error);
@@ -299,6 +306,20 @@ export class ChatController {
     } catch (error) {
       if (!(await showRefusal(this, contact.id, error))) console.error("Failed to upload files", error);
     }
+  }
+
+  /** A change to messages, applied to the open chat and to the chat list's latest messages alike. */
+  applyToMessages(change: (list: Message[]) => Message[]): void {
+    const { store } = this;
+    batch(() => {
+      store.messages.value = change(store.messages.value);
+      store.chats.value = store.chats.value.map((u) => {
+        const latest = u.latest_message;
+        if (!latest) return u;
+        const [next] = change([latest]);
+        return next && next !== latest ? { ...u, latest_message: next } : u;
+      });
+    });
   }
 
   knownUser(id: number): ChatUser | null {

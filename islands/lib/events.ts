@@ -5,6 +5,7 @@ import { addOwnMessage, receiveMessage } from "./inbox.ts";
 import { applyBlock } from "./safety.ts";
 import { sortUsers, withPresence } from "./lists.ts";
 import { markDelivered, markRead } from "./messages.ts";
+import { applyDelete, applyEdit, applyReaction } from "./message-actions.ts";
 import { isOnline, learnEvent } from "./presence-book.ts";
 import { recounted } from "./user-search.ts";
 import type { RealtimeClient } from "./socket.ts";
@@ -90,16 +91,19 @@ function presenceToasts(c: ChatController, graceMs: number) {
 
 /** Applies a status change to the open chat and to the chat list's latest messages. */
 function updateMessages(c: ChatController, change: (list: Message[]) => Message[]): void {
+  c.applyToMessages(change);
+}
+
+/** A message deleted for everyone: if it may have been unread by me, the server's counts are asked for again. */
+function deletedMessage(c: ChatController, messageId: number, deletedAt: string): void {
   const { store } = c;
+  const shown = store.messages.value.find((m) => m.id === messageId) ?? store.chats.value.find((u) => u.latest_message?.id === messageId)?.latest_message;
   batch(() => {
-    store.messages.value = change(store.messages.value);
-    store.chats.value = store.chats.value.map((u) => {
-      const latest = u.latest_message;
-      if (!latest) return u;
-      const [next] = change([latest]);
-      return next && next !== latest ? { ...u, latest_message: next } : u;
-    });
+    updateMessages(c, (list) => applyDelete(list, messageId, deletedAt));
+    if (store.replyTo.value?.id === messageId) store.replyTo.value = null;
+    if (store.editing.value?.id === messageId) store.editing.value = null;
   });
+  if (!shown || (shown.receiver_id === store.me.value.id && !shown.is_read)) void c.refreshUnread();
 }
 
 /**
@@ -141,6 +145,9 @@ export function attachChatEvents(c: ChatController, socket: Subscriber, timings:
       updateMessages(c, (list) => markRead(list, [messageId], readAt));
       if (receiverId === me()) void c.refreshUnread();
     }),
+    socket.on("message_edited", ({ messageId, content, edited_at }) => updateMessages(c, (list) => applyEdit(list, messageId, content, edited_at))),
+    socket.on("message_deleted", ({ messageId, deleted_at }) => deletedMessage(c, messageId, deleted_at)),
+    socket.on("message_reaction", ({ messageId, userId, emoji }) => updateMessages(c, (list) => applyReaction(list, messageId, userId, emoji))),
     socket.on("user_typing", ({ userId, isTyping }) => {
       c.store.typing.value = { ...c.store.typing.value, [userId]: isTyping };
     }),

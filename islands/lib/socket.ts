@@ -23,6 +23,9 @@ export type ServerEventKey = keyof ServerEventMap;
 export interface AckReplies {
   send_message: { message: Message };
   messages_read: { updatedCount: number };
+  edit_message: ServerEvents["message_edited"];
+  delete_message: ServerEvents["message_deleted"];
+  react: ServerEvents["message_reaction"];
 }
 export type AckReply<K extends ClientEventName> = K extends keyof AckReplies ? AckReplies[K] : Record<string, unknown>;
 

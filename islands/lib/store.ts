@@ -47,6 +47,12 @@ export function createStore(me: OwnUser) {
     hasMore: signal(false),
     cursor: signal<string | null>(null),
     typing: signal<Record<number, boolean>>({}),
+    /** The message the next one answers (the quote above the input), or null. */
+    replyTo: signal<Message | null>(null),
+    /** My text message being edited in the input, or null. */
+    editing: signal<Message | null>(null),
+    /** A message to bring into view and highlight (a tapped quote), or null. */
+    highlight: signal<number | null>(null),
     /** Raised whenever an own message is added: the list scrolls to the bottom. */
     ownMessageTick: signal(0),
     lightbox: signal<{ images: LightboxImage[]; index: number } | null>(null),

@@ -9,7 +9,10 @@ const fromClient: Record<ClientEventName, string> = {
   user_logout: "Leave presence (others get user_offline) while the socket stays open.",
   user_back_online: "Come back into presence after user_logout.",
   presence_watch: "Hear the presence of these people too (at most 200; each call replaces the list). Presence otherwise goes only to people with a conversation.",
-  send_message: "Store a text or emoji message, then message_sent to the sender's tabs and new_message to the receiver's. The ack answers {message}; a repeated clientMessageId answers the stored message.",
+  send_message: "Store a text or emoji message (replyToId: a message of this conversation, not deleted), then message_sent to the sender's tabs and new_message to the receiver's. The ack answers {message}; a repeated clientMessageId answers the stored message.",
+  edit_message: "Edit an own text message within 15 minutes of sending it; message_edited {messageId, content, edited_at} to both people's sockets. The ack answers the same data.",
+  delete_message: "Delete an own message for everyone (its file is removed from disk); message_deleted {messageId, deleted_at} to both. The ack answers the same data.",
+  react: "React with one of the seven quick reactions (👍 ❤️ 😃 😢 🙏 👎 😡); one per person per message, the same emoji again removes it; message_reaction {messageId, userId, emoji or null} to both.",
   typing_start: "user_typing {isTyping: true} to the receiver.",
   typing_stop: "user_typing {isTyping: false} to the receiver.",
   messages_read: "Mark the listed messages from senderId read; messages_read_batch to the sender. The ack answers {updatedCount}.",
@@ -56,6 +59,9 @@ const fromServer: Record<ServerEventName, string> = {
   banned: "This account was banned; its sockets close with 4403 next.",
   warning: "A moderator's warning, shown until acknowledged (POST /api/warnings/{id}/acknowledge).",
   message_removed: "A moderator removed a message of this conversation.",
+  message_edited: "A text message of this conversation was edited by its sender.",
+  message_deleted: "A message of this conversation was deleted for everyone by its sender.",
+  message_reaction: "Someone of this conversation reacted to a message (emoji) or took the reaction back (null).",
 };
 
 export interface SocketEventDoc {

@@ -7,6 +7,7 @@ import { perDatabase, type Db } from "../db.ts";
 import { iso } from "../time.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { toMessage } from "./service.ts";
+import { extrasOf } from "./actions/extras.ts";
 
 const p = sql.placeholder;
 
@@ -53,10 +54,13 @@ export function conversationPage(
   const rows = historyPage(db, viewer.id, contact.id, limit + 1, before);
   const count = Math.min(rows.length, limit);
   // Rows come newest first, the page goes oldest first.
+  const nameOf = (id: number) => (id === viewer.id ? viewer.name : contact.name);
+  // Replies and reactions of the whole page: at most two more reads (actions/extras.ts).
+  const extras = extrasOf(db, count === rows.length ? rows : rows.slice(0, count), nameOf);
   const messages = new Array<Message>(count);
   for (let i = 0; i < count; i++) {
     const row = rows[count - 1 - i]!;
-    messages[i] = toMessage(row, row.senderId === viewer.id ? viewer.name : contact.name, viewer.id);
+    messages[i] = toMessage(row, nameOf(row.senderId), viewer.id, extras.get(row.id));
   }
   return { messages, hasMore: rows.length > limit, oldestMessageTime: count > 0 ? iso(rows[count - 1]!.createdAt) : null };
 }

@@ -4,7 +4,7 @@ import type { MessageRow, UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { iso } from "../time.ts";
-import { markDelivered, toMessage } from "./service.ts";
+import { markDelivered, toMessage, type MessageExtras } from "./service.ts";
 
 /** The delivery time to store with a new message: now, when the receiver has a socket open. */
 export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): number | null {
@@ -27,7 +27,7 @@ export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRo
  * `partner_id`, which toMessage puts last, so it is spliced in (the frames are byte for byte what
  * encodeEvent would make).
  */
-export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow): { message: Message; json: string } {
+export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, extras?: MessageExtras): { message: Message; json: string } {
   // Writing to someone makes them a contact (privacy "contacts", unblurred pictures).
   ctx.contacts.add(sender.id, row.receiverId);
   // Text messages carry their delivery time from the insert (deliveredNow); a file stored while
@@ -38,7 +38,7 @@ export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow): 
     markDelivered(ctx.db, row.id, stored.deliveredAt!);
   }
   const deliveredAt = stored.deliveredAt;
-  const message = toMessage(stored, sender.name, sender.id);
+  const message = toMessage(stored, sender.name, sender.id, extras);
   const json = JSON.stringify(message);
   const receiverJson = `${json.slice(0, json.lastIndexOf(',"partner_id":'))},"partner_id":${sender.id}}`;
   ctx.hub.sendTextToUser(sender.id, `{"event":"message_sent","data":{"message":${json}}}`);

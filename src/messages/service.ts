@@ -4,11 +4,14 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { messages, users, type MessageRow, type NewMessageRow, type UserRow } from "../../db/schema.ts";
 import { atomic, transaction, type Db, type Tx } from "../storage/index.ts";
 import { notFound, validationError } from "../http/errors.ts";
-import type { Message, MessageType, PublicUser } from "../realtime/protocol.ts";
+import type { Message, MessageReactions, MessageType, PublicUser, ReplyPreview } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
 import { conversationList, conversationsAfterRead, conversationsAfterStore, unreadByPartner } from "./conversations.ts";
 import { statements, userExists } from "./statements.ts";
 import { isBannedNow, toPublicUser } from "../users/service.ts";
+import { cachedUser } from "../users/cache.ts";
+import { extrasOf } from "./actions/extras.ts";
+import { admitReply } from "./actions/reply.ts";
 
 export const MAX_TEXT = 4000;
 
@@ -27,19 +30,31 @@ export class MessageClock {
   }
 }
 
-/** `viewerId`: whose screen it goes to, for `partner_id` (the other person of the conversation). */
-export function toMessage(row: MessageRow, senderName: string, viewerId: number): Message {
+/** What a message row alone does not hold: the replied-to message and the reactions. */
+export interface MessageExtras {
+  replyTo: ReplyPreview | null;
+  reactions: MessageReactions[];
+}
+
+const NO_EXTRAS: MessageExtras = { replyTo: null, reactions: [] };
+
+/**
+ * `viewerId`: whose screen it goes to, for `partner_id` (the other person of the conversation).
+ * `extras`: a new message has no reactions, and no reply unless it was sent as one.
+ */
+export function toMessage(row: MessageRow, senderName: string, viewerId: number, extras: MessageExtras = NO_EXTRAS): Message {
+  const gone = row.removedAt !== null || row.deletedAt !== null;
   return {
     id: row.id,
     sender_id: row.senderId,
     receiver_id: row.receiverId,
     sender_name: senderName,
-    // Removed by a moderator: nothing of it is sent again, whatever the row still holds.
-    content: row.removedAt === null ? row.content : "",
+    // Removed by a moderator or deleted by its sender: nothing of it is sent again, whatever the row still holds.
+    content: gone ? "" : row.content,
     message_type: row.messageType as MessageType,
-    file_name: row.removedAt === null ? row.fileName : null,
-    file_path: row.removedAt === null ? row.filePath : null,
-    file_size: row.removedAt === null ? row.fileSize : null,
+    file_name: gone ? null : row.fileName,
+    file_path: gone ? null : row.filePath,
+    file_size: gone ? null : row.fileSize,
     group_id: row.groupId,
     client_message_id: row.clientMessageId,
     clientMessageId: row.clientMessageId,
@@ -49,6 +64,12 @@ export function toMessage(row: MessageRow, senderName: string, viewerId: number)
     is_read: row.readAt !== null,
     read_at: isoOrNull(row.readAt),
     is_removed: row.removedAt !== null,
+    reply_to: extras.replyTo,
+    edited_at: isoOrNull(row.editedAt),
+    deleted_at: isoOrNull(row.deletedAt),
+    reactions: extras.reactions,
+    duration_ms: gone ? null : row.durationMs,
+    // Last, always: notify.ts splices the receiver's copy by this key.
     partner_id: row.senderId === viewerId ? row.receiverId : row.senderId,
   };
 }
@@ -92,10 +113,12 @@ export function insertUnlessStored(db: Tx, values: NewValues): MessageRow | null
     clientMessageId: values.clientMessageId ?? null,
     createdAt: values.createdAt,
     deliveredAt: values.deliveredAt ?? null,
+    replyToId: values.replyToId ?? null,
+    durationMs: values.durationMs ?? null,
   };
   const { changes, lastInsertRowid } = statements(db).insert.run(bound);
   if (changes === 0) return null;
-  const row: MessageRow = { id: Number(lastInsertRowid), ...bound, removedAt: null, readAt: null };
+  const row: MessageRow = { id: Number(lastInsertRowid), ...bound, removedAt: null, readAt: null, editedAt: null, deletedAt: null };
   conversationsAfterStore(db, [row]);
   return row;
 }
@@ -105,6 +128,8 @@ export interface TextInput {
   content: string;
   messageType?: "text" | "emoji";
   clientMessageId?: string;
+  /** The message this one answers (actions/reply.ts checks it). */
+  replyToId?: number;
 }
 
 /**
@@ -120,19 +145,22 @@ export function storeText(
   input: TextInput,
   admit: (receiverId: number) => void = () => {},
   deliveredAt: (receiverId: number) => number | null = () => null,
-): { row: MessageRow; created: boolean } {
+): { row: MessageRow; created: boolean; replyTo: ReplyPreview | null } {
   const content = input.content.trim();
   if (content.length < 1 || content.length > MAX_TEXT) {
     throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
   }
+  const nameOf = (id: number) => (id === sender.id ? sender.name : (cachedUser(db, id)?.name ?? ""));
   // A retry of a stored message gets that message back, even if it would now be refused.
   const stored = () => {
     const row = input.clientMessageId === undefined ? null : statements(db).byClientId.get({ senderId: sender.id, clientMessageId: input.clientMessageId });
-    return row ? { row, created: false } : null;
+    return row ? { row, created: false, replyTo: extrasOf(db, [row], nameOf).get(row.id)!.replyTo } : null;
   };
+  let replyTo: ReplyPreview | null = null;
   try {
     requireContact(db, sender.id, input.receiverId);
     admit(input.receiverId);
+    if (input.replyToId !== undefined) replyTo = admitReply(db, sender.id, input.receiverId, input.replyToId, nameOf);
   } catch (error) {
     const retry = stored();
     if (retry) return retry;
@@ -150,14 +178,15 @@ export function storeText(
       clientMessageId: input.clientMessageId ?? null,
       createdAt: clock.next(),
       deliveredAt: deliveredAt(input.receiverId),
+      replyToId: replyTo?.id ?? null,
     }),
   );
-  if (row) return { row, created: true };
+  if (row) return { row, created: true, replyTo };
   // The insert met the client id already stored (an earlier try, maybe in this very batch).
   return stored()!;
 }
 
-export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId">;
+export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId" | "durationMs">;
 
 /** Stores file messages of one upload in one transaction. */
 export function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): MessageRow[] {
@@ -197,8 +226,9 @@ export function senderNames(db: Db, ids: number[]): Map<number, string> {
 }
 
 export function withNames(db: Db, rows: MessageRow[], viewerId: number): Message[] {
-  const names = senderNames(db, rows.map((r) => r.senderId));
-  return rows.map((r) => toMessage(r, names.get(r.senderId) ?? "", viewerId));
+  const names = senderNames(db, rows.flatMap((r) => [r.senderId, r.receiverId]));
+  const extras = extrasOf(db, rows, (id) => names.get(id) ?? "");
+  return rows.map((r) => toMessage(r, names.get(r.senderId) ?? "", viewerId, extras.get(r.id)));
 }
 
 export interface ChatUser extends PublicUser {
@@ -227,11 +257,14 @@ export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: Chat
   // Blocked conversations stay stored (they come back on unblock); they are only left out here,
   // as are conversations with someone banned (the messages stay readable by opening the chat).
   const now = Date.now();
-  return rows
-    .filter(({ contact }) => !view.hidden.has(contact.id) && !isBannedNow(contact, now))
+  const shown = rows.filter(({ contact }) => !view.hidden.has(contact.id) && !isBannedNow(contact, now));
+  const names = new Map<number, string>(shown.map(({ contact }) => [contact.id, contact.name]));
+  names.set(self.id, self.name);
+  const extras = extrasOf(db, shown.map(({ message }) => message), (id) => names.get(id) ?? "");
+  return shown
     .map(({ message, contact, unread }) => ({
       ...toPublicUser(contact),
-      latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name, userId),
+      latest_message: toMessage(message, message.senderId === contact.id ? contact.name : self.name, userId, extras.get(message.id)),
       unread_count: unread,
       is_contact: view.hasWritten(contact.id),
     }));

@@ -16,7 +16,8 @@ type Bindings = Record<string, string | number | null>;
  */
 const columns = Object.entries(getTableColumns(messages)).map(([key, column]) => [key, column.name] as const);
 const MESSAGE_COLUMNS = columns.map(([key, name]) => `"${name}" AS "${key}"`).join(", ");
-const INSERTED = columns.filter(([key]) => key !== "id" && key !== "removedAt" && key !== "readAt");
+const LATER = new Set(["id", "removedAt", "readAt", "editedAt", "deletedAt"]);
+const INSERTED = columns.filter(([key]) => !LATER.has(key));
 
 function build(db: Db) {
   return {
@@ -45,11 +46,15 @@ function build(db: Db) {
       .where(and(eq(messages.receiverId, p("receiverId")), isNull(messages.deliveredAt)))
       .returning()
       .prepare(),
-    /** All of one sender's unread messages to the reader; a read message counts as delivered too. */
+    /**
+     * All of one sender's unread messages to the reader; a read message counts as delivered too.
+     * A deleted message left the unread count when it was deleted (actions/delete.ts), so it is
+     * not read (nor counted) again.
+     */
     markReadAll: db
       .update(messages)
       .set({ readAt: sql`${p("at")}`, deliveredAt: sql`coalesce(${messages.deliveredAt}, ${p("at")})` })
-      .where(and(eq(messages.receiverId, p("readerId")), eq(messages.senderId, p("senderId")), isNull(messages.readAt)))
+      .where(and(eq(messages.receiverId, p("readerId")), eq(messages.senderId, p("senderId")), isNull(messages.readAt), isNull(messages.deletedAt)))
       .returning()
       .prepare(),
     /** The same for the listed ids, passed as one JSON array so one statement serves any count. */
@@ -61,6 +66,7 @@ function build(db: Db) {
           eq(messages.receiverId, p("readerId")),
           eq(messages.senderId, p("senderId")),
           isNull(messages.readAt),
+          isNull(messages.deletedAt),
           sql`${messages.id} IN (SELECT value FROM json_each(${p("ids")}))`,
         ),
       )

@@ -13,7 +13,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export function createMetrics(state: LiveState) {
   const registry = new MetricsRegistry();
-  const uploads = registry.labelledCounter("webchat_uploads_total", "Files stored: chat pictures, other chat files, avatars.", ["kind"]);
+  const uploads = registry.labelledCounter("webchat_uploads_total", "Files stored: chat pictures, other chat files, voice messages, avatars.", ["kind"]);
   const refusals = registry.labelledCounter(
     "webchat_rate_limit_refusals_total",
     "Requests and socket frames refused by a rate limit. HTTP: every 429, labelled by route; socket: frames past the user's event budget.",
@@ -23,7 +23,7 @@ export function createMetrics(state: LiveState) {
     registry,
     messagesStored: registry.counter("webchat_messages_stored_total", "Chat messages written to the database (text and files); rate() gives messages a second."),
     messageAck: registry.histogram("webchat_message_ack_seconds", "From a send_message frame arriving to its ack being sent.", LATENCY_BUCKETS),
-    uploads: { image: uploads.child({ kind: "image" }), file: uploads.child({ kind: "file" }), avatar: uploads.child({ kind: "avatar" }) },
+    uploads: { image: uploads.child({ kind: "image" }), file: uploads.child({ kind: "file" }), voice: uploads.child({ kind: "voice" }), avatar: uploads.child({ kind: "avatar" }) },
     refusals,
     socketRefusals: {
       ws: refusals.child({ scope: "socket", limiter: "ws_frames" }),

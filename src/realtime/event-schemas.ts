@@ -40,13 +40,22 @@ export const ownUserSchema = t.Composite([
   }),
 ], { title: "OwnUser" });
 
+const messageTypeSchema = t.Union([t.Literal("text"), t.Literal("emoji"), t.Literal("file"), t.Literal("image"), t.Literal("voice")]);
+
+export const replyPreviewSchema = t.Object({
+  id: t.Integer(),
+  sender_name: t.String(),
+  message_type: messageTypeSchema,
+  content: t.String({ maxLength: 100 }),
+}, { title: "ReplyPreview" });
+
 export const messageSchema = t.Object({
   id: t.Integer(),
   sender_id: t.Integer(),
   receiver_id: t.Integer(),
   sender_name: t.String(),
   content: t.String(),
-  message_type: t.Union([t.Literal("text"), t.Literal("emoji"), t.Literal("file"), t.Literal("image")]),
+  message_type: messageTypeSchema,
   file_name: Nullable(t.String()),
   file_path: Nullable(t.String()),
   file_size: Nullable(t.Integer()),
@@ -59,6 +68,11 @@ export const messageSchema = t.Object({
   is_read: t.Boolean(),
   read_at: Nullable(IsoTime),
   is_removed: t.Boolean(),
+  reply_to: Nullable(replyPreviewSchema),
+  edited_at: Nullable(IsoTime),
+  deleted_at: Nullable(IsoTime),
+  reactions: t.Array(t.Object({ emoji: t.String(), user_ids: t.Array(t.Integer()) })),
+  duration_ms: Nullable(t.Integer()),
   partner_id: t.Integer(),
 }, { title: "Message" });
 
@@ -108,6 +122,9 @@ export const serverEventSchemas = {
   banned: banNoticeSchema,
   warning: warningNoticeSchema,
   message_removed: t.Object({ messageId: t.Integer() }),
+  message_edited: t.Object({ messageId: t.Integer(), content: t.String(), edited_at: IsoTime }),
+  message_deleted: t.Object({ messageId: t.Integer(), deleted_at: IsoTime }),
+  message_reaction: t.Object({ messageId: t.Integer(), userId: t.Integer(), emoji: Nullable(t.String()) }),
 };
 
 // The drift check: each schema and its interface must be assignable both ways, every server

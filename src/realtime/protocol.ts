@@ -28,7 +28,15 @@ export const clientEvents = {
     content: t.String(),
     messageType: t.Optional(t.Union([t.Literal("text"), t.Literal("emoji")])),
     clientMessageId: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+    /** The message this one answers: same conversation, not deleted. */
+    replyToId: t.Optional(Id),
   }),
+  /** Own text messages, within EDIT_WINDOW_MS of sending; trimmed, 1 to 4000 characters. */
+  edit_message: t.Object({ messageId: Id, content: t.String({ maxLength: 16_000 }) }),
+  /** Own messages, for everyone. */
+  delete_message: t.Object({ messageId: Id }),
+  /** One of QUICK_REACTIONS; the same emoji again removes the reaction. */
+  react: t.Object({ messageId: Id, emoji: t.String({ minLength: 1, maxLength: 16 }) }),
   typing_start: t.Object({ receiverId: Id }),
   typing_stop: t.Object({ receiverId: Id }),
   messages_read: t.Object({
@@ -63,6 +71,8 @@ export const clientEvents = {
   roulette_text: t.Object({ partnerId: RouletteId, text: t.String({ maxLength: 2000 }) }),
   roulette_keep_in_touch: t.Object({ partnerId: RouletteId }),
 };
+
+export { EDIT_WINDOW_MS, QUICK_REACTIONS, REPLY_PREVIEW_CHARS } from "./message-rules.ts";
 
 /** Longest roulette text message, after trimming (API.md "Safety"). */
 export const ROULETTE_TEXT_MAX = 500;
@@ -111,7 +121,21 @@ export interface OwnUser extends PublicUser {
   blur_nudity: boolean;
 }
 
-export type MessageType = "text" | "emoji" | "file" | "image";
+export type MessageType = "text" | "emoji" | "file" | "image" | "voice";
+
+/** What a reply shows of the message it answers (its content cut at REPLY_PREVIEW_CHARS; empty once deleted). */
+export interface ReplyPreview {
+  id: number;
+  sender_name: string;
+  message_type: MessageType;
+  content: string;
+}
+
+/** Who reacted with one emoji, in the order they reacted. */
+export interface MessageReactions {
+  emoji: string;
+  user_ids: number[];
+}
 
 export interface Message {
   id: number;
@@ -134,6 +158,15 @@ export interface Message {
   read_at: string | null;
   /** Removed by a moderator: content and file fields are empty. */
   is_removed: boolean;
+  /** The message this one answers, or null. */
+  reply_to: ReplyPreview | null;
+  /** The sender's last edit, or null. */
+  edited_at: string | null;
+  /** Deleted for everyone by its sender: content and file fields are empty. */
+  deleted_at: string | null;
+  reactions: MessageReactions[];
+  /** A voice message's length; null for every other type. */
+  duration_ms: number | null;
   /** The other person of the conversation as the viewer sees it: receiver_id on their own message, else sender_id. */
   partner_id: number;
 }
@@ -187,6 +220,12 @@ export interface ServerEvents {
   warning: WarningNotice;
   /** A moderator removed a message (or a file): both sides show "Removed by a moderator". */
   message_removed: { messageId: number };
+  /** To both people's sockets after the sender edited a text message. */
+  message_edited: { messageId: number; content: string; edited_at: string };
+  /** To both people's sockets after the sender deleted a message for everyone. */
+  message_deleted: { messageId: number; deleted_at: string };
+  /** To both: `userId` reacted with `emoji`, or took their reaction back (null). */
+  message_reaction: { messageId: number; userId: number; emoji: string | null };
 }
 
 /** What a banned person is told (API.md "Moderation"): why, until when, and where to appeal. */

@@ -9,7 +9,7 @@ import { messages } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import type { Session } from "../roulette/sessions.ts";
-import { iso } from "../time.ts";
+import { iso, isoOrNull } from "../time.ts";
 import { detect } from "../uploads/detect.ts";
 import { stripMetadata } from "../uploads/images.ts";
 import { randomFileName } from "../uploads/names.ts";
@@ -77,6 +77,12 @@ export interface TranscriptMessage {
   file_name: string | null;
   file_path: string | null;
   created_at: string;
+  /** The message it replied to. */
+  reply_to_id: number | null;
+  /** Edited and deleted as they were when the report was made: this copy is never rewritten. */
+  edited_at: string | null;
+  deleted_at: string | null;
+  duration_ms: number | null;
 }
 
 /** The conversation's last messages, oldest first, plus the reported one if it is older. */
@@ -103,6 +109,10 @@ export function chatTranscript(db: Db, a: number, b: number, messageId?: number)
     file_name: row.fileName,
     file_path: row.filePath,
     created_at: iso(row.createdAt),
+    reply_to_id: row.replyToId,
+    edited_at: isoOrNull(row.editedAt),
+    deleted_at: isoOrNull(row.deletedAt),
+    duration_ms: row.durationMs,
   }));
 }
 

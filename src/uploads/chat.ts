@@ -12,6 +12,7 @@ import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "./limits.ts";
 import { idField } from "./multipart.ts";
 import { receiveUpload, type ReceiveRules } from "./receive.ts";
 import { assertUploadBudget, sendFiles } from "./send.ts";
+import { MAX_VOICE_BYTES, prepareVoiceFile, statedDuration } from "./voice-message.ts";
 
 const single: ReceiveRules = {
   fileField: "file",
@@ -38,7 +39,15 @@ async function upload(ctx: AppContext, user: UserRow, request: Request, rules: R
   const received = await receiveUpload(ctx, user.id, request, rules);
   try {
     const receiverId = idField(received.fields, "receiverId");
+    const kind = received.fields.get("kind") ?? "file";
+    if (kind !== "file" && (kind !== "voice" || rules.maxFiles !== 1)) {
+      throw validationError({ kind: rules.maxFiles === 1 ? 'kind is "file" (the default) or "voice"' : "Voice messages go through /api/messages/upload" });
+    }
     if (received.files.length === 0) throw validationError({ [rules.fileField]: rules.maxFiles === 1 ? "Choose a file to send" : "Choose at least one file to send" });
+    if (kind === "voice") {
+      const stated = statedDuration(received.fields.get("duration_ms"));
+      return await sendFiles(ctx, user, receiverId, received, rules.fileField, groupId, (file) => prepareVoiceFile(file, stated));
+    }
     return await sendFiles(ctx, user, receiverId, received, rules.fileField, groupId);
   } finally {
     await received.dispose();
@@ -64,8 +73,13 @@ export function chatUploadRoutes(ctx: AppContext) {
         detail: operation({
           tag: "Messages",
           summary: "Send one file in a chat",
-          description: "Pictures are re-encoded without metadata. Both sides hear it like a text message (message_sent, new_message).",
-          multipart: t.Object({ file, receiverId }),
+          description: "Pictures are re-encoded without metadata. With kind=voice and duration_ms, a voice message. Both sides hear it like a text message (message_sent, new_message).",
+          multipart: t.Object({
+            file,
+            receiverId,
+            kind: t.Optional(t.Union([t.Literal("file"), t.Literal("voice")], { description: `voice: Opus in WebM or Ogg (by content), at most 5 minutes and ${MAX_VOICE_BYTES} bytes; stored as message_type voice` })),
+            duration_ms: t.Optional(t.String({ pattern: "^[0-9]{1,9}$", description: "kind=voice: the recording's length in milliseconds, checked against the container's" })),
+          }),
           ok: { status: 201, description: "The stored message", schema: answers.message },
           errors: uploadErrors,
         }),

@@ -14,8 +14,10 @@ export interface PreparedFile {
   size: number;
   ext: string;
   mime: string;
-  messageType: "image" | "file";
+  messageType: "image" | "file" | "voice";
   name: string;
+  /** Voice messages only. */
+  durationMs?: number;
 }
 
 /** A picture decoded in `ownerId`'s turn, re-encoded without metadata into a new spool file. */

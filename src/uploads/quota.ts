@@ -52,6 +52,13 @@ export class StorageLedger {
     this.stored.set(userId, (this.stored.get(userId) ?? 0) + bytes);
   }
 
+  /** A stored file was deleted by its sender: its bytes no longer count. */
+  freed(userId: number, bytes: number): void {
+    const left = (this.stored.get(userId) ?? 0) - bytes;
+    if (left > 0) this.stored.set(userId, left);
+    else this.stored.delete(userId);
+  }
+
   /** The upload failed: its bytes were never stored. */
   release(userId: number, bytes: number): void {
     const left = (this.pending.get(userId) ?? 0) - bytes;

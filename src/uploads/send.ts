@@ -31,6 +31,7 @@ export async function sendFiles(
   received: Received,
   field: string,
   groupId: string | null,
+  prepare: (file: Received["files"][number]) => Promise<PreparedFile> = (file) => prepareChatFile(ctx, sender.id, file, received),
 ): Promise<Message[]> {
   for (const file of received.files) assertSize(file, MAX_FILE_BYTES, field);
   requireContact(ctx.db, sender.id, receiverId);
@@ -38,7 +39,7 @@ export async function sendFiles(
   await takeUploads(ctx, sender.id, received.files.length);
   // One at a time: each picture waits for its turn in the decode queue anyway.
   const prepared: PreparedFile[] = [];
-  for (const file of received.files) prepared.push(await prepareChatFile(ctx, sender.id, file, received));
+  for (const file of received.files) prepared.push(await prepare(file));
   const total = prepared.reduce((sum, file) => sum + file.size, 0);
   ctx.uploads.ledger.reserve(sender.id, total);
   const paths: string[] = [];
@@ -58,6 +59,7 @@ export async function sendFiles(
         fileSize: file.size,
         fileMime: file.mime,
         groupId,
+        durationMs: file.durationMs ?? null,
       })),
     );
   } catch (error) {

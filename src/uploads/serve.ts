@@ -15,6 +15,7 @@ const PREFIX = "/uploads/";
 const SANDBOX = "default-src 'none'; sandbox";
 const AVATAR_CACHE = "public, max-age=31536000, immutable";
 const CHAT_FILE_CACHE = "private, max-age=3600";
+const VOICE_MIMES = new Set(["audio/webm", "audio/ogg"]);
 
 /** The relative path asked for, if it can name a stored file at all. */
 function relPathOf(request: Request): string | null {
@@ -50,19 +51,22 @@ async function serve(ctx: AppContext, request: Request, withBody: boolean): Prom
   if (!relPath || !full) throw notFound();
   const isAvatar = relPath.startsWith("avatars/");
   let name: string | null = null;
+  let voiceMime: string | null = null;
   if (!isAvatar) {
     const message = findByFilePath(ctx.db, relPath);
     const asker = askerId(ctx, request);
     if (!message || asker === null || (asker !== message.senderId && asker !== message.receiverId)) throw notFound();
     name = message.fileName;
+    // Checked by content when stored (voice.ts), so the inline player may have its real type.
+    if (message.messageType === "voice" && message.fileMime && VOICE_MIMES.has(message.fileMime)) voiceMime = message.fileMime;
   }
   const file = Bun.file(full);
   if (!(await file.exists())) throw notFound();
   const raster = rasterMimeOfExt(relPath.slice(relPath.lastIndexOf(".") + 1));
   const headers: Record<string, string> = {
-    "content-type": raster ?? OCTET_STREAM,
+    "content-type": raster ?? voiceMime ?? OCTET_STREAM,
     "content-length": String(file.size),
-    "content-disposition": disposition(raster ? "inline" : "attachment", name),
+    "content-disposition": disposition(raster || voiceMime ? "inline" : "attachment", name),
     "cache-control": isAvatar ? AVATAR_CACHE : CHAT_FILE_CACHE,
     "x-content-type-options": "nosniff",
   };

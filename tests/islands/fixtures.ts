@@ -61,6 +61,11 @@ export function message(overrides: Partial<Message> = {}): Message {
     is_read: false,
     read_at: null,
     is_removed: false,
+    reply_to: null,
+    edited_at: null,
+    deleted_at: null,
+    reactions: [],
+    duration_ms: null,
     // Seen by me (id 1): the other person.
     partner_id: sender === 1 ? receiver : sender,
     ...overrides,

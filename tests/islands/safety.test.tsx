@@ -299,8 +299,12 @@ describe("a message's menu", () => {
         <SafetyDialogs />
       </>,
     );
-    expect(el.querySelectorAll(".message-menu")).toHaveLength(1);
-    await click(button(el, "Message options"));
+    // Both have a menu (Reply, React...), only the other person's offers Report.
+    const theirRow = el.querySelector('[data-message-id="77"]')!;
+    expect(el.querySelectorAll(".message-menu")).toHaveLength(2);
+    await click(button(el.querySelector('[data-message-id="78"]')!, "Message options"));
+    expect(button(el, "Report message")).toBeNull();
+    await click(button(theirRow, "Message options"));
     await click(button(el, "Report message"));
     await settle();
     expect(text(el.querySelector('[role="dialog"] h2'))).toBe("Report Bob");

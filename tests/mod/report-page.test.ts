@@ -102,6 +102,19 @@ describe("a report's page", () => {
     const broken = fileReport(t, reporter.id, reported.id, { context: "chat", transcript: "{not json" }).id;
     expect((await page(t, mod, `/mod/reports/${broken}`)).status).toBe(200);
   });
+
+  test("shows which copied messages had been edited or deleted by their sender when the report was made", async () => {
+    const at = "2026-11-26T10:00:00.000Z";
+    const line = (id: number, content: string, extra: Record<string, unknown>) => ({
+      id, sender_id: reported.id, receiver_id: reporter.id, content, message_type: "text", file_name: null, file_path: null, created_at: at, ...extra,
+    });
+    const lines = [line(1, "changed words", { edited_at: "2026-11-26T10:05:00.000Z", deleted_at: null }), line(2, "", { edited_at: null, deleted_at: "2026-11-26T10:06:00.000Z" })];
+    const id = fileReport(t, reporter.id, reported.id, { context: "chat", transcript: JSON.stringify(lines) }).id;
+    const r = await page(t, mod, `/mod/reports/${id}`);
+    expect(r.text).toContain("changed words");
+    expect(r.text).toContain("(edited at 2026-11-26 10:05:00)");
+    expect(r.text).toContain("[deleted by the sender at 2026-11-26 10:06:00]");
+  });
 });
 
 describe("deleting a report", () => {

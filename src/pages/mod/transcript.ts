@@ -7,6 +7,10 @@ export interface TranscriptLine {
   text: string;
   at: string;
   fileName: string | null;
+  /** When the sender had edited it (the text is the edited one as it was when reported). */
+  editedAt: string | null;
+  /** When the sender had deleted it for everyone, before the report. */
+  deletedAt: string | null;
 }
 
 const MAX_LINES = 500;
@@ -33,6 +37,8 @@ export function parseTranscript(json: string | null): TranscriptLine[] {
       text,
       at,
       fileName: typeof entry.file_name === "string" ? entry.file_name : null,
+      editedAt: typeof entry.edited_at === "string" ? entry.edited_at : null,
+      deletedAt: typeof entry.deleted_at === "string" ? entry.deleted_at : null,
     });
   }
   return lines;

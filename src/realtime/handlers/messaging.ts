@@ -4,6 +4,7 @@ import { AppError, validationError } from "../../http/errors.ts";
 import { announceOne, announceRead, deliveredNow } from "../../messages/notify.ts";
 import { markRead, requireContact, storeText, toMessage } from "../../messages/service.ts";
 import { messageWriter } from "../../messages/writer.ts";
+import { reactionsOf } from "../../messages/actions/extras.ts";
 import { admitMessage, refusal } from "../../privacy/gate.ts";
 import { holdSends } from "../outbox.ts";
 import { EncodedAck, toId, type HandlerContext, type HandlerMap } from "../handler.ts";
@@ -29,6 +30,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
           content: data.content,
           messageType: data.messageType,
           clientMessageId: data.clientMessageId,
+          replyToId: data.replyToId === undefined ? undefined : toId(data.replyToId),
         },
         (receiverId) => admitMessage(app, user.id, receiverId),
         (receiverId) => deliveredNow(app, receiverId),
@@ -36,10 +38,11 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
     );
     // After submit, so the release comes after the writer's flush in the same turn.
     holdSends();
-    const { row, created } = await stored;
-    if (!created) return { message: toMessage(row, user.name, user.id) };
+    const { row, created, replyTo } = await stored;
+    const extras = { replyTo, reactions: [] };
+    if (!created) return { message: toMessage(row, user.name, user.id, { replyTo, reactions: reactionsOf(app.db, row.id) }) };
     app.metrics.messagesStored.inc();
-    return new EncodedAck(`{"message":${announceOne(app, user, row).json}}`);
+    return new EncodedAck(`{"message":${announceOne(app, user, row, extras).json}}`);
   },
 
   typing_start: (ctx, data) => typing(ctx, data.receiverId, true),

@@ -39,8 +39,9 @@ function Transcript({ data }: { data: ReportPageData }) {
             <span className="mod-line-who">{names.get(line.senderId) ?? `#${line.senderId}`}</span>
             <span className="mod-line-at">{line.at.slice(0, 19).replace("T", " ")}</span>
             <span className="mod-line-text">
-              {line.text}
+              {line.deletedAt ? <em>{`[deleted by the sender at ${line.deletedAt.slice(0, 19).replace("T", " ")}]`}</em> : line.text}
               {line.fileName ? <em> [file: {line.fileName}]</em> : null}
+              {line.editedAt ? <em>{` (edited at ${line.editedAt.slice(0, 19).replace("T", " ")})`}</em> : null}
             </span>
             {line.id !== null && line.id === report.messageId ? <strong className="mod-tag">reported</strong> : null}
             {line.id !== null && data.removable.has(line.id) ? (

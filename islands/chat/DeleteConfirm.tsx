@@ -1,0 +1,31 @@
+// "Delete for everyone?": the message goes from both screens, so it is confirmed once.
+import { useCallback, useId, useRef, useState } from "react";
+import DialogActions from "../safety/DialogActions.tsx";
+import SafetyStyles from "../safety/SafetyStyles.tsx";
+import useFocusTrap from "./useFocusTrap.ts";
+
+export default function DeleteConfirm({ onConfirm, onClose }: { onConfirm(): Promise<boolean>; onClose(): void }) {
+  const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const id = useId();
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  const close = useCallback(() => closeRef.current(), []);
+  useFocusTrap(ref, true, close);
+  const confirm = async () => {
+    setBusy(true);
+    await onConfirm();
+    setBusy(false);
+    onClose();
+  };
+  return (
+    <div className="safety-backdrop" onClick={(e) => e.target === e.currentTarget && close()}>
+      <div className="safety-modal delete-confirm" role="alertdialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} ref={ref}>
+        <SafetyStyles />
+        <h2 id={`${id}-title`}>Delete for everyone?</h2>
+        <p id={`${id}-text`}>The message will be removed from both of your chats. It says "This message was deleted" in its place.</p>
+        <DialogActions dismissLabel="Cancel" onDismiss={close} label="Delete" busyLabel="Deleting..." busy={busy} tone="danger" onConfirm={() => void confirm()} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+// Deleting for everyone: own messages. The row stays (its id, times and place in the
+// conversation) with its text and file fields emptied; its reactions go. A message still unread
+// leaves the receiver's unread count, and is never counted or marked read again.
+import type { MessageRow } from "../../../db/schema.ts";
+import type { Db } from "../../db.ts";
+import { conversationsAfterRead } from "../conversations.ts";
+import { ownLiveMessage } from "./lookup.ts";
+import { actionStatements } from "./statements.ts";
+
+export interface Deleted {
+  row: MessageRow;
+  /** The file to remove from disk (after the commit), and its size for the quota. */
+  filePath: string | null;
+  fileSize: number;
+}
+
+/** Checks and stores the deletion in one transaction. `admit` refuses across a block or the privacy setting. */
+export function deleteMessage(db: Db, userId: number, messageId: number, now: number, admit: (row: MessageRow) => void): Deleted {
+  const row = ownLiveMessage(db, userId, messageId, "delete");
+  admit(row);
+  const prepared = actionStatements(db);
+  db.$client.transaction(() => {
+    prepared.delete.run(row.id, now);
+    prepared.removeAllReactions.run(row.id);
+    if (row.readAt === null) conversationsAfterRead(db, row.receiverId, row.senderId, 1);
+  })();
+  return {
+    row: { ...row, deletedAt: now, content: "", fileName: null, filePath: null, fileSize: null, fileMime: null, durationMs: null },
+    filePath: row.filePath,
+    fileSize: row.filePath === null ? 0 : (row.fileSize ?? 0),
+  };
+}

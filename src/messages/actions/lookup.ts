@@ -1,0 +1,28 @@
+// The message an action names, and who may act on it.
+import type { MessageRow } from "../../../db/schema.ts";
+import type { Db } from "../../db.ts";
+import { AppError, forbidden, notFound } from "../../http/errors.ts";
+import { messageById } from "./statements.ts";
+
+/** A message of the user's own conversations; anyone else's is answered as if it did not exist. */
+export function messageOfConversation(db: Db, userId: number, messageId: number): MessageRow {
+  const row = Number.isSafeInteger(messageId) ? messageById(db, messageId) : undefined;
+  if (!row || (row.senderId !== userId && row.receiverId !== userId)) throw notFound("Message not found");
+  return row;
+}
+
+/** The user's own message, still there (neither deleted by them nor removed by a moderator). */
+export function ownLiveMessage(db: Db, userId: number, messageId: number, verb: string): MessageRow {
+  const row = messageOfConversation(db, userId, messageId);
+  if (row.senderId !== userId) throw forbidden(`You can only ${verb} your own messages`);
+  assertLive(row);
+  return row;
+}
+
+export function assertLive(row: MessageRow): void {
+  if (row.deletedAt !== null) throw new AppError(400, "validation", "This message was deleted", { fields: { messageId: "This message was deleted" } });
+  if (row.removedAt !== null) throw new AppError(400, "validation", "This message was removed by a moderator", { fields: { messageId: "This message was removed by a moderator" } });
+}
+
+/** The other person of the message's conversation, seen from `userId`. */
+export const partnerOf = (row: MessageRow, userId: number): number => (row.senderId === userId ? row.receiverId : row.senderId);

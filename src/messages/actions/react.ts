@@ -1,0 +1,43 @@
+// Reactions: one per person per message, one of the quick reactions; the same emoji again
+// removes it, another replaces it.
+import type { MessageRow } from "../../../db/schema.ts";
+import type { Db } from "../../db.ts";
+import { validationError } from "../../http/errors.ts";
+import { QUICK_REACTIONS } from "../../realtime/protocol.ts";
+import { assertLive, messageOfConversation } from "./lookup.ts";
+import { actionStatements } from "./statements.ts";
+
+const allowed = new Set<string>(QUICK_REACTIONS);
+
+/** The quick reaction `emoji` names, accepting the heart without its emoji presentation selector. */
+export function quickReaction(emoji: string): string {
+  const normal = emoji === "❤" ? "❤️" : emoji;
+  if (!allowed.has(normal)) throw validationError({ emoji: `React with one of ${QUICK_REACTIONS.join(" ")}` });
+  return normal;
+}
+
+/** Stores the reaction (or its removal); answers the message and the user's reaction now (null: none). */
+export function toggleReaction(
+  db: Db,
+  userId: number,
+  messageId: number,
+  rawEmoji: string,
+  now: number,
+  admit: (row: MessageRow) => void,
+): { row: MessageRow; emoji: string | null } {
+  const emoji = quickReaction(rawEmoji);
+  const row = messageOfConversation(db, userId, messageId);
+  assertLive(row);
+  admit(row);
+  const prepared = actionStatements(db);
+  // Read and write in one transaction, so two tabs toggling at once end in one state.
+  return db.$client.transaction(() => {
+    const current = prepared.reactionOf.get(row.id, userId)?.emoji;
+    if (current === emoji) {
+      prepared.removeReaction.run(row.id, userId);
+      return { row, emoji: null };
+    }
+    prepared.setReaction.run(row.id, userId, emoji, now);
+    return { row, emoji };
+  })();
+}
