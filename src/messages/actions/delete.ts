@@ -2,7 +2,7 @@
 // conversation) with its text and file fields emptied; its reactions go. A message still unread
 // leaves the receiver's unread count, and is never counted or marked read again.
 import type { MessageRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import { transaction, type Db } from "../../storage/index.ts";
 import { conversationsAfterRead } from "../conversations.ts";
 import { ownLiveMessage } from "./lookup.ts";
 import { actionStatements } from "./statements.ts";
@@ -19,11 +19,11 @@ export function deleteMessage(db: Db, userId: number, messageId: number, now: nu
   const row = ownLiveMessage(db, userId, messageId, "delete");
   admit(row);
   const prepared = actionStatements(db);
-  db.$client.transaction(() => {
+  transaction(db, (tx) => {
     prepared.delete.run(row.id, now);
     prepared.removeAllReactions.run(row.id);
-    if (row.readAt === null) conversationsAfterRead(db, row.receiverId, row.senderId, 1);
-  })();
+    if (row.readAt === null) conversationsAfterRead(tx, row.receiverId, row.senderId, 1);
+  });
   return {
     row: { ...row, deletedAt: now, content: "", fileName: null, filePath: null, fileSize: null, fileMime: null, durationMs: null },
     filePath: row.filePath,

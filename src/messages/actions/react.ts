@@ -1,7 +1,7 @@
 // Reactions: one per person per message, one of the quick reactions; the same emoji again
 // removes it, another replaces it.
 import type { MessageRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import { transaction, type Db } from "../../storage/index.ts";
 import { validationError } from "../../http/errors.ts";
 import { QUICK_REACTIONS } from "../../realtime/protocol.ts";
 import { assertLive, messageOfConversation } from "./lookup.ts";
@@ -31,7 +31,7 @@ export function toggleReaction(
   admit(row);
   const prepared = actionStatements(db);
   // Read and write in one transaction, so two tabs toggling at once end in one state.
-  return db.$client.transaction(() => {
+  return transaction(db, () => {
     const current = prepared.reactionOf.get(row.id, userId)?.emoji;
     if (current === emoji) {
       prepared.removeReaction.run(row.id, userId);
@@ -39,5 +39,5 @@ export function toggleReaction(
     }
     prepared.setReaction.run(row.id, userId, emoji, now);
     return { row, emoji };
-  })();
+  });
 }
