@@ -20,8 +20,10 @@ import { migratePostgres } from "../src/storage/postgres.ts";
 /** Parents before children (foreign keys are checked row by row). */
 export const COPY_ORDER = [
   "users",
+  "interestTags",
   "sessions",
   "messages",
+  "messageReactions",
   "conversations",
   "blocks",
   "rouletteBlocks",

@@ -62,6 +62,8 @@ export const users = pgTable(
     rouletteSuspensionReason: text("roulette_suspension_reason"),
     /** The optional free-form profile object (src/users/profile.ts bounds it), as JSON text. */
     profile: text("profile"),
+    interests: text("interests").notNull().default("[]"),
+    languages: text("languages").notNull().default("[]"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),
@@ -114,6 +116,10 @@ export const messages = pgTable(
     clientMessageId: text("client_message_id"),
     /** Removed by a moderator: content and file are gone; both sides see "Removed by a moderator". */
     removedAt: bigint("removed_at", { mode: "number" }),
+    replyToId: integer("reply_to_id"),
+    editedAt: bigint("edited_at", { mode: "number" }),
+    deletedAt: bigint("deleted_at", { mode: "number" }),
+    durationMs: integer("duration_ms"),
     /** Strictly increasing across all messages, so time cursors never skip or repeat. */
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     deliveredAt: bigint("delivered_at", { mode: "number" }),
@@ -248,6 +254,7 @@ export const reports = pgTable(
     transcript: text("transcript"),
     /** Path of the still under DATA_DIR/evidence (never under /uploads). */
     evidencePath: text("evidence_path"),
+    stillBackend: text("still_backend"),
     /** What this report counts toward automatic suspension (see docs/DECISIONS.md); 0 when the reporter never met the person. */
     weight: doublePrecision("weight").notNull().default(0),
     /** Keyed hash of the network (IPv4 address or IPv6 /64) the report came from, never the address: one vote per network. */
@@ -410,11 +417,36 @@ export const auditLog = pgTable(
   (t) => [index("audit_at").on(t.at), index("audit_target").on(t.targetUserId, t.at), index("audit_action").on(t.action, t.at)],
 );
 
+export const messageReactions = pgTable(
+  "message_reactions",
+  {
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    emoji: text("emoji").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId] })],
+);
+
+export const interestTags = pgTable(
+  "interest_tags",
+  {
+    tag: text("tag").primaryKey(),
+    uses: integer("uses").notNull(),
+  },
+  (t) => [index("interest_tags_uses").on(t.uses)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
+export type MessageReactionRow = typeof messageReactions.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type BlockRow = typeof blocks.$inferSelect;
 export type RouletteBlockRow = typeof rouletteBlocks.$inferSelect;

@@ -49,6 +49,9 @@ test("every row of every table is copied unchanged, ids included, and new ids co
   const ban = banUser(t.ctx, cli, c.user.id, { days: 7, reason: "spam", banAddress: false }, [report.id]);
   db.insert(lite.banDevices).values({ banId: ban.id, deviceId: "device-c" }).run();
   db.insert(lite.appeals).values({ banId: ban.id, userId: c.user.id, text: "sorry", createdAt: now }).run();
+  const firstMessage = db.select().from(lite.messages).limit(1).all()[0]!;
+  db.insert(lite.messageReactions).values({ messageId: firstMessage.id, userId: b.user.id, emoji: "👍", createdAt: now }).run();
+  db.insert(lite.interestTags).values({ tag: "chess", uses: 5 }).run();
 
   const lines: string[] = [];
   const { counts } = await copySqliteToPostgres(t.dataDir, target.url, (line) => lines.push(line));
