@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { TurnSettings } from "./ice/credentials.ts";
+import { pushSettings, type PushSettings } from "./push/settings.ts";
 
 export interface RateLimit {
   perSecond: number;
@@ -90,6 +91,8 @@ export interface Config {
   /** LOG_FORMAT: "json" writes one JSON object a line, for log collectors; "text" is for people. */
   logFormat: LogFormat;
   logLevel: LogLevel;
+  /** Web Push: VAPID keys, push hosts, timeout, per-user rate (src/push/settings.ts). */
+  push: PushSettings;
 }
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -276,6 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
   }
   const relay = turn(env);
+  const contactEmail = email(env, "CONTACT_EMAIL", "contact@example.com");
   const policy = (env.ICE_TRANSPORT_POLICY ?? "").trim() || (relay ? "relay" : "all");
   if (policy !== "all" && policy !== "relay") throw new ConfigError(`ICE_TRANSPORT_POLICY must be "all" or "relay", got "${policy}"`);
   return {
@@ -312,7 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     iceServers: iceServers(env, relay !== null),
     turn: relay,
     iceTransportPolicy: policy,
-    contactEmail: email(env, "CONTACT_EMAIL", "contact@example.com"),
+    contactEmail,
     helpEmail: email(env, "HELP_EMAIL", "help@example.com"),
     operatorName: (env.OPERATOR_NAME ?? "").trim() || "Web Chat",
     operatorAddress: (env.OPERATOR_ADDRESS ?? "").trim() || "Address available on request at the contact e-mail",
@@ -320,5 +324,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     logFormat: oneOf(env, "LOG_FORMAT", ["text", "json"], "text"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    push: pushSettings(env, dataDir, contactEmail, (name, fallback, min, max) => integer(env, name, fallback, min, max), (message) => new ConfigError(message)),
   };
 }

@@ -13,6 +13,9 @@ import { ContactRegistry } from "./privacy/contacts.ts";
 import { createUploadGate, type UploadGate } from "./uploads/gate.ts";
 import { createLogger, type Logger } from "./observability/log.ts";
 import { createMetrics, type AppMetrics } from "./observability/metrics.ts";
+import { PushService } from "./push/service.ts";
+import type { PushTransport } from "./push/transport.ts";
+import { refusal } from "./privacy/gate.ts";
 
 export interface AppContext {
   config: Config;
@@ -30,6 +33,8 @@ export interface AppContext {
   metrics: AppMetrics;
   /** One-line logs in LOG_FORMAT at LOG_LEVEL. */
   log: Logger;
+  /** Web Push to people with no tab open (src/push/). */
+  push: PushService;
   limits: {
     loginFailures: LoginFailures;
     signups: WindowCounter;
@@ -40,22 +45,36 @@ export interface AppContext {
   };
 }
 
-export function createContext(config: Config, storage: Storage): AppContext {
+/** `pushTransport`: where pushes go instead of the network (tests). */
+export function createContext(config: Config, storage: Storage, pushTransport?: PushTransport): AppContext {
   const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch);
   const roulette = new RouletteQueue(Date.now, config.rouletteWaiting);
+  const blocks = new BlockRegistry(storage.db);
+  const contacts = new ContactRegistry(storage.db);
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  const push = new PushService(storage.db, config.push, {
+    isConnected: (userId) => hub.isConnected(userId),
+    refused: (senderId, receiverId) => refusal({ blocks, contacts }, senderId, receiverId) !== null,
+  }, log, pushTransport);
+  const calls = new CallRegistry();
+  // A call that rang by push closes its notification however it stops ringing.
+  calls.onRingEnd((call) => {
+    if (call.pushed) push.ringEnded(call.callerId, call.receiverId, Math.ceil(config.callRingMs / 1000));
+  });
   return {
     config,
     db: storage.db,
     sqlite: storage.sqlite,
     hub,
     clock: new MessageClock(storage.db),
-    calls: new CallRegistry(),
+    calls,
     roulette,
-    blocks: new BlockRegistry(storage.db),
-    contacts: new ContactRegistry(storage.db),
+    blocks,
+    contacts,
     uploads: createUploadGate(config, storage.db),
     metrics: createMetrics({ hub, roulette }),
-    log: createLogger({ level: config.logLevel, format: config.logFormat }),
+    log,
+    push,
     limits: {
       loginFailures: new LoginFailures({ perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs }),
       signups: new WindowCounter(config.signupPerHour, 60 * 60_000),

@@ -65,6 +65,13 @@ export function wireLifecycle(ctx: AppContext): void {
 /** A new socket: registered (presence), then everything sent while away is delivered. */
 export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
   ctx.hub.connect(socket);
+  // A tab opened (from the notification, say) while a call rings by push rings too.
+  const call = ctx.calls.ringingFor(socket.userId);
+  if (call?.pushed && call.callerPeerId !== undefined) {
+    call.silent = false;
+    const caller = findUser(ctx.db, call.callerId);
+    if (caller) ctx.hub.send(socket, "incoming_call", { callerId: caller.id, callerName: caller.name, callerPeerId: call.callerPeerId });
+  }
   const delivered = deliverPending(ctx.db, socket.userId, Date.now());
   announceDelivered(ctx, delivered);
 }
