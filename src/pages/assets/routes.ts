@@ -13,13 +13,14 @@ const types: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
   css: "text/css; charset=utf-8",
   json: "application/json; charset=utf-8",
+  png: "image/png",
 };
 
 const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
 
 function buildFile(name: string, request: Request): Response {
   // Only names the build writes: no slashes, no dot-dot.
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css)$/.test(name)) throw notFound(`Nothing at /build/${name}`);
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|png)$/.test(name)) throw notFound(`Nothing at /build/${name}`);
   const path = join(BUILD_DIR, name);
   if (!existsSync(path)) throw notFound(`Nothing at /build/${name}`);
   const headers: Record<string, string> = {
@@ -29,7 +30,7 @@ function buildFile(name: string, request: Request): Response {
     "x-content-type-options": "nosniff",
     vary: "accept-encoding",
   };
-  if (acceptsGzip(request) && existsSync(`${path}.gz`)) {
+  if (!name.endsWith(".png") && acceptsGzip(request) && existsSync(`${path}.gz`)) {
     return new Response(Bun.file(`${path}.gz`), { headers: { ...headers, "content-encoding": "gzip" } });
   }
   return new Response(Bun.file(path), { headers });
