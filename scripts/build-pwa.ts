@@ -6,14 +6,15 @@
 //   - the service worker (islands/sw/sw.ts) as public/build/sw.js, served at /sw.js, with this
 //     build's id and the files it keeps offline written into it: the offline page, the styles,
 //     the page scripts, the islands and the chunks they import (not the classifier's worker,
-//     4.7 MB, nor the classic build).
+//     4.7 MB, nor the classic build); lowered like the page scripts, so the oldest browsers
+//     supported parse it.
 import sharp from "sharp";
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Manifest } from "../src/pages/assets/manifest.ts";
 import { OFFLINE_URL } from "../islands/sw/shared.ts";
-import { lowerWorker } from "./client-targets.ts";
+import { lowerModule } from "./client-targets.ts";
 
 export const SW_FILE = "sw.js";
 export type IconName = "icon192" | "icon512" | "maskable512" | "apple180";
@@ -79,6 +80,6 @@ export async function buildServiceWorker(root: string, outdir: string, manifest:
     for (const log of result.logs) console.error(log);
     throw new Error("client build: the service worker failed");
   }
-  writeFileSync(join(outdir, SW_FILE), await lowerWorker(await output.text()));
+  writeFileSync(join(outdir, SW_FILE), await lowerModule(await output.text()));
   return { file: SW_FILE, version };
 }
