@@ -445,6 +445,33 @@ export const interestTags = sqliteTable(
   (t) => [index("interest_tags_uses").on(t.uses)],
 );
 
+/**
+ * Web Push subscriptions (issue 26), one per browser that opted in. Tied to the session it was
+ * made in: a logout, an expired or revoked session deletes it, so a shared screen stops hearing
+ * about the account that left. The endpoint is unique: a browser signed in to another account
+ * moves its subscription there. Queried only by src/push/store.ts.
+ */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    /** The browser's P-256 public key and auth secret (base64url), for RFC 8291 encryption. */
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    /** "Show message previews in notifications" on this device: off unless the person turns it on. */
+    previews: integer("previews", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint").on(t.endpoint), index("push_subscriptions_user").on(t.userId), index("push_subscriptions_session").on(t.sessionId)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -461,3 +488,4 @@ export type AppealRow = typeof appeals.$inferSelect;
 export type WarningRow = typeof warnings.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type RouletteSessionRow = typeof rouletteSessions.$inferSelect;
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

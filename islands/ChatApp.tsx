@@ -15,6 +15,8 @@ import { attachPresence } from "./lib/presence.ts";
 import { getRealtime, startRealtime, type ConnectionStatus, type RealtimeClient } from "./lib/socket.ts";
 import { forgetSession, forgetStoredToken, KEYS, writeKey } from "./lib/storage.ts";
 import { createStore } from "./lib/store.ts";
+import { chatFromUrl } from "./sw/shared.ts";
+import { listenForOpenChat } from "./sw/register.ts";
 import ModerationLayer from "./moderation/ModerationLayer.tsx";
 import AdultGate from "./safety/AdultGate.tsx";
 import SafetyDialogs from "./safety/SafetyDialogs.tsx";
@@ -45,7 +47,15 @@ export default function ChatApp(props: ChatAppProps) {
     forgetStoredToken();
     writeKey(KEYS.userId, props.user.id);
     if (props.flash) toast.success(props.flash);
-    void controller.start();
+    // A clicked notification's link names the chat to open; the address is then made plain "/".
+    const linked = chatFromUrl(window.location.search);
+    if (linked !== null) window.history.replaceState(null, "", "/");
+    void controller.start(linked);
+    const offOpenChat = listenForOpenChat((chatId) => void controller.openChat(chatId));
+    const onNetwork = () => (store.networkOnline.value = navigator.onLine);
+    onNetwork();
+    window.addEventListener("online", onNetwork);
+    window.addEventListener("offline", onNetwork);
     void loadWarnings(controller);
 
     const socket = startRealtime(props.token);
@@ -73,6 +83,9 @@ export default function ChatApp(props: ChatAppProps) {
     const offStatus = socket.onStatus(onStatus);
     const offPresence = attachPresence(socket);
     return () => {
+      offOpenChat();
+      window.removeEventListener("online", onNetwork);
+      window.removeEventListener("offline", onNetwork);
       offPresence();
       offStatus();
       offBanned();

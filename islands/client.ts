@@ -10,8 +10,10 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import { islandLoaders } from "island-loaders";
 import { markRan } from "./legacy/ran.ts";
 import { takeIslandProps } from "./lib/island-props.ts";
+import { registerServiceWorker } from "./sw/register.ts";
 
 markRan("client");
+registerServiceWorker();
 
 async function start(el: HTMLElement): Promise<void> {
   const name = el.dataset.island ?? "";

@@ -2,7 +2,8 @@
 // server reads (src/pages/assets/manifest.ts):
 //   - islands/client.ts: the island bootstrap (React); each islands/<Name>.tsx becomes a chunk
 //     loaded by dynamic import only on pages that carry that island;
-//   - islands/enhance/auth.ts and consent.ts: the small no-React page scripts;
+//   - islands/enhance/auth.ts, consent.ts and offline.ts: the small no-React page scripts;
+//   - the app icons and the service worker (scripts/build-pwa.ts, issue 26);
 //   - public/styles/*.css;
 //   - islands/nudity/worker.ts (issue 12): the nudity classifier's worker, built first as one file
 //     (TensorFlow.js and the model inside it, about 1 MB gzipped); the island code learns its
@@ -20,13 +21,14 @@ import type { BunPlugin } from "bun";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { buildLegacy } from "./client-legacy.ts";
+import { buildIcons, buildServiceWorker } from "./build-pwa.ts";
 import { LOWERING_TAG, lowerCss, lowerModule, lowerWorker } from "./client-targets.ts";
 import type { WasmPaths } from "../islands/nudity/backends.ts";
 import { BUILD_DIR, BUILD_URL, MANIFEST_FILE, type Manifest, type ScriptAsset } from "../src/pages/assets/manifest.ts";
 
 const root = join(import.meta.dir, "..");
 const islandsDir = join(root, "islands");
-const scripts = { client: "islands/client.ts", auth: "islands/enhance/auth.ts", consent: "islands/enhance/consent.ts" };
+const scripts = { client: "islands/client.ts", auth: "islands/enhance/auth.ts", consent: "islands/enhance/consent.ts", offline: "islands/enhance/offline.ts" };
 const workerEntry = "islands/nudity/worker.ts";
 const styles = { base: "public/styles/base.css", site: "public/styles/site.css", mod: "public/styles/mod.css" };
 
@@ -185,6 +187,12 @@ export async function buildClient(): Promise<Manifest> {
     writeFileSync(`${path}.gz`, Bun.gzipSync(readFileSync(path), { level: 9 }));
     written.add(file).add(`${file}.gz`);
   }
+  // Icons and the service worker (issue 26), which lists the files above to keep offline.
+  manifest.icons = await buildIcons(root, BUILD_DIR);
+  for (const file of Object.values(manifest.icons)) written.add(file);
+  const serviceWorker = await buildServiceWorker(root, BUILD_DIR, manifest, BUILD_URL);
+  manifest.serviceWorker = serviceWorker.version;
+  written.add(serviceWorker.file);
   // Rename last, so a running server never reads a half-written manifest.
   writeFileSync(`${MANIFEST_FILE}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${MANIFEST_FILE}.tmp`, MANIFEST_FILE);

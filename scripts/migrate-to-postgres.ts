@@ -22,6 +22,7 @@ export const COPY_ORDER = [
   "users",
   "interestTags",
   "sessions",
+  "pushSubscriptions",
   "messages",
   "messageReactions",
   "conversations",

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { TurnSettings } from "./ice/credentials.ts";
 import { clusterConfig, type ClusterConfig } from "./cluster/config.ts";
+import { pushSettings, type PushSettings } from "./push/settings.ts";
 
 export interface RateLimit {
   perSecond: number;
@@ -95,6 +96,8 @@ export interface Config {
   logLevel: LogLevel;
   /** REDIS_URL (with DATABASE_URL, JWT_SECRET, UPLOADS_DIR): several instances share Redis (src/cluster/); null: one process. */
   cluster: ClusterConfig | null;
+  /** Web Push: VAPID keys, push hosts, timeout, per-user rate (src/push/settings.ts). */
+  push: PushSettings;
 }
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -291,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
   }
   const relay = turn(env);
+  const contactEmail = email(env, "CONTACT_EMAIL", "contact@example.com");
   const policy = (env.ICE_TRANSPORT_POLICY ?? "").trim() || (relay ? "relay" : "all");
   if (policy !== "all" && policy !== "relay") throw new ConfigError(`ICE_TRANSPORT_POLICY must be "all" or "relay", got "${policy}"`);
   return {
@@ -328,7 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
     iceServers: iceServers(env, relay !== null),
     turn: relay,
     iceTransportPolicy: policy,
-    contactEmail: email(env, "CONTACT_EMAIL", "contact@example.com"),
+    contactEmail,
     helpEmail: email(env, "HELP_EMAIL", "help@example.com"),
     operatorName: (env.OPERATOR_NAME ?? "").trim() || "Web Chat",
     operatorAddress: (env.OPERATOR_ADDRESS ?? "").trim() || "Address available on request at the contact e-mail",
@@ -337,5 +341,6 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: oneOf(env, "LOG_FORMAT", ["text", "json"], "text"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     cluster: clusterConfig(env),
+    push: pushSettings(env, dataDir, contactEmail, (name, fallback, min, max) => integer(env, name, fallback, min, max), (message) => new ConfigError(message)),
   };
 }

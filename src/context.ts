@@ -15,6 +15,9 @@ import { createLogger, type Logger } from "./observability/log.ts";
 import { createMetrics, type AppMetrics } from "./observability/metrics.ts";
 import { createPorts, type Ports } from "./cluster/index.ts";
 import type { WindowLimit } from "./cluster/ports.ts";
+import { PushService } from "./push/service.ts";
+import type { PushTransport } from "./push/transport.ts";
+import { refusal } from "./privacy/gate.ts";
 
 export interface AppContext {
   config: Config;
@@ -34,6 +37,8 @@ export interface AppContext {
   log: Logger;
   /** Fan-out, presence, limits, the bus and leases: one process, or several over Redis (src/cluster/). */
   ports: Ports;
+  /** Web Push to people with no tab open (src/push/). */
+  push: PushService;
   limits: {
     loginFailures: LoginFailures;
     /** Windows over every instance (the limits port): an answer of 0 means taken, else seconds to wait. */
@@ -46,29 +51,45 @@ export interface AppContext {
   };
 }
 
-/** `ports`: chosen from the configuration unless given (tests that run two instances in one process). */
-export function createContext(config: Config, storage: Storage, ports?: Ports): AppContext {
+/** Given in tests: `ports` (two instances in one process), `pushTransport` (where pushes go instead of the network). */
+export interface ContextOptions {
+  ports?: Ports;
+  pushTransport?: PushTransport;
+}
+
+export function createContext(config: Config, storage: Storage, options: ContextOptions = {}): AppContext {
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
-  const chosen = ports ?? createPorts(config, log);
+  const chosen = options.ports ?? createPorts(config, log);
   const hub = new Hub(config.presenceGraceMs, undefined, config.presenceBatch, chosen);
   const roulette = new RouletteQueue(Date.now, config.rouletteWaiting, config.rouletteInterestWaitMs);
+  const blocks = new BlockRegistry(storage.db);
   const contacts = new ContactRegistry(storage.db);
   // Several instances: a new conversation or privacy setting reaches every instance's copy.
   if (chosen.kind !== "local") contacts.share(chosen.bus);
+  const push = new PushService(storage.db, config.push, {
+    isConnected: (userId) => hub.isConnected(userId),
+    refused: (senderId, receiverId) => refusal({ blocks, contacts }, senderId, receiverId) !== null,
+  }, log, options.pushTransport);
+  const calls = new CallRegistry();
+  // A call that rang by push closes its notification however it stops ringing.
+  calls.onRingEnd((call) => {
+    if (call.pushed) push.ringEnded(call.callerId, call.receiverId, Math.ceil(config.callRingMs / 1000));
+  });
   return {
     config,
     db: storage.db,
     sqlite: storage.sqlite,
     hub,
     clock: new MessageClock(storage.db),
-    calls: new CallRegistry(),
+    calls,
     roulette,
-    blocks: new BlockRegistry(storage.db),
+    blocks,
     contacts,
     uploads: createUploadGate(config, storage.db),
     metrics: createMetrics({ hub, roulette }),
     log,
     ports: chosen,
+    push,
     limits: {
       loginFailures: new LoginFailures(
         { perAddress: config.loginFailLimit, perAccount: config.loginFailAccountLimit, windowMs: config.loginFailWindowMs },

@@ -441,6 +441,25 @@ export const interestTags = pgTable(
   (t) => [index("interest_tags_uses").on(t.uses)],
 );
 
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    previews: boolean("previews").notNull().default(false),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint").on(t.endpoint), index("push_subscriptions_user").on(t.userId), index("push_subscriptions_session").on(t.sessionId)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -457,3 +476,4 @@ export type AppealRow = typeof appeals.$inferSelect;
 export type WarningRow = typeof warnings.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type RouletteSessionRow = typeof rouletteSessions.$inferSelect;
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

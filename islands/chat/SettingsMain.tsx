@@ -9,7 +9,8 @@ import ProfileSettings from "./ProfileSettings.tsx";
 const BlockedPeople = lazy(() => import("../safety/BlockedPeople.tsx"));
 const PrivacySettings = lazy(() => import("../safety/PrivacySettings.tsx"));
 const SafetySettings = lazy(() => import("../safety/SafetySettings.tsx"));
-const SAFETY_SECTIONS = { blocked: BlockedPeople, privacy: PrivacySettings, safety: SafetySettings };
+const NotificationSettings = lazy(() => import("../push/NotificationSettings.tsx"));
+const SAFETY_SECTIONS = { blocked: BlockedPeople, privacy: PrivacySettings, safety: SafetySettings, notifications: NotificationSettings };
 const loading = <div className="center-screen">Loading...</div>;
 
 export default function SettingsMain() {
@@ -17,7 +18,7 @@ export default function SettingsMain() {
   const { store } = useChat();
   const section = store.settingsSection.value;
   if (section === "profile") return <ProfileSettings />;
-  if (section === "blocked" || section === "privacy" || section === "safety") {
+  if (section === "blocked" || section === "privacy" || section === "safety" || section === "notifications") {
     const Section = SAFETY_SECTIONS[section];
     return (
       <Suspense fallback={loading}>

@@ -17,6 +17,7 @@ const SECTIONS: { section: SettingsSection; icon: IconName; title: string; sub: 
   { section: "blocked", icon: "block", title: "Blocked people", sub: "People you blocked, and Unblock" },
   { section: "privacy", icon: "shield", title: "Privacy", sub: "Who can message and call you" },
   { section: "safety", icon: "block", title: "Safety", sub: "Blur nudity in video and pictures" },
+  { section: "notifications", icon: "bell", title: "Notifications", sub: "Hear about messages and calls with the tab closed" },
 ];
 
 export default function SettingsSidebar() {

@@ -31,7 +31,7 @@ export default function Sidebar() {
   const { store } = useChat();
   const me = store.me.value;
   const connection = store.connection.value;
-  const offline = connection === "reconnecting" || connection === "failed";
+  const offline = connection === "reconnecting" || connection === "failed" || !store.networkOnline.value;
   return (
     <aside className="sidebar" aria-label="Sidebar">
       <header className="sidebar-header">
@@ -44,11 +44,15 @@ export default function Sidebar() {
           <span className="me-name">{me.name}</span>
         </span>
       </header>
-      {offline && (
+      {!store.networkOnline.value ? (
+        <p className="connection-banner" role="status">
+          You are offline. Chats update when you are back online.
+        </p>
+      ) : offline ? (
         <p className="connection-banner" role="status">
           {connection === "failed" ? "Offline" : "Reconnecting..."}
         </p>
-      )}
+      ) : null}
       {/* Before the panel in the DOM, so Tab reaches the tabs before the rows; CSS keeps it under them. */}
       <TabBar />
       <div className="sidebar-panel" id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(store.tab.value)}>

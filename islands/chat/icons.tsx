@@ -5,7 +5,7 @@ type IconName =
   | "users" | "chat" | "video" | "settings" | "search" | "close" | "back" | "send" | "attach" | "smile"
   | "phone" | "filter" | "user" | "logout" | "camera" | "trash" | "file" | "chevronLeft" | "chevronRight"
   | "check" | "checks" | "edit" | "shield" | "globe" | "clock" | "block" | "flag" | "more"
-  | "mic" | "play" | "pause" | "reply";
+  | "mic" | "play" | "pause" | "reply" | "bell";
 
 const PATHS: Record<IconName, ReactElement> = {
   users: <><circle cx="9" cy="8" r="4" /><path d="M2 21v-1a6 6 0 0 1 12 0v1M16 4a4 4 0 0 1 0 8M22 21v-1a6 6 0 0 0-4-5.6" /></>,
@@ -34,6 +34,7 @@ const PATHS: Record<IconName, ReactElement> = {
   globe: <><circle cx="12" cy="12" r="10" /><path d="M2 12h20M12 2a15 15 0 0 1 0 20 15 15 0 0 1 0-20" /></>,
   clock: <><circle cx="12" cy="12" r="10" /><path d="M12 6v6l4 2" /></>,
   block: <><circle cx="12" cy="12" r="10" /><path d="m4.9 4.9 14.2 14.2" /></>,
+  bell: <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0" />,
   more: <><circle cx="12" cy="5" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="12" cy="19" r="1" /></>,
   mic: <><rect x="9" y="2" width="6" height="12" rx="3" /><path d="M5 10v1a7 7 0 0 0 14 0v-1M12 18v4" /></>,
   play: <path d="M7 4v16l13-8z" />,

@@ -7,8 +7,10 @@ import type { AuthKind } from "./auth-rules.ts";
 import { enhanceCountryPicker } from "./country-picker.ts";
 import { enhanceModal } from "./modal.ts";
 import { markRan } from "../legacy/ran.ts";
+import { registerServiceWorker } from "../sw/register.ts";
 
 markRan("auth");
+registerServiceWorker();
 
 const kinds: AuthKind[] = ["login", "register", "guest"];
 

@@ -154,6 +154,11 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
     },
     confirmAdult: () => call<{ user: OwnUser }>("POST", "/api/users/confirm-adult", {}),
     setPrivacy: (allowFrom: AllowFrom) => call<{ user: OwnUser }>("PUT", "/api/users/privacy", { allowFrom }),
+    pushKey: () => call<{ publicKey: string }>("GET", "/api/push/key"),
+    pushDevices: () => call<{ devices: PushDevice[] }>("GET", "/api/push/subscriptions"),
+    /** `subscription`: PushSubscription.toJSON(); posting again changes this device's previews choice. */
+    pushSubscribe: (subscription: PushSubscriptionJSON, previews: boolean) => call<{ device: PushDevice }>("POST", "/api/push/subscriptions", { ...subscription, previews }),
+    pushUnsubscribe: (endpoint: string) => call<{ removed: boolean }>("DELETE", "/api/push/subscriptions", { endpoint }),
     setBlurNudity: (on: boolean) => call<{ user: OwnUser }>("PUT", "/api/users/nudity-blur", { blur_nudity: on }),
     // Moderation (API.md "Moderation"): the caller's own warnings, shown until acknowledged.
     warnings: () => call<{ warnings: WarningNotice[] }>("GET", "/api/warnings"),
@@ -162,6 +167,13 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
 }
 
 export type Api = ReturnType<typeof createApi>;
+
+/** A device with notifications on (GET /api/push/subscriptions). */
+export interface PushDevice {
+  endpoint: string;
+  previews: boolean;
+  created_at: string;
+}
 
 export interface ProfileChanges {
   name: string;

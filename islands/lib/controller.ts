@@ -58,8 +58,11 @@ export class ChatController {
     return this.realtime();
   }
 
-  /** Loads the lists, restores the saved tab and selection, and schedules the first counters. */
-  async start(): Promise<void> {
+  /**
+   * Loads the lists, restores the saved tab and selection, and schedules the first counters.
+   * `openChatId`: a notification's link (`/?chat=<id>`) opens that chat instead of the saved one.
+   */
+  async start(openChatId: number | null = null): Promise<void> {
     const saved = readSaved();
     batch(() => {
       this.store.tab.value = saved.tab;
@@ -68,6 +71,7 @@ export class ChatController {
     });
     this.timers.later(() => void this.refreshUnread(), INITIAL_UNREAD_DELAY_MS);
     await Promise.all([this.loadUsers(), this.loadChats()]);
+    if (openChatId !== null && this.openChat(openChatId)) return;
     if (saved.selectedUserId === null) return;
     const user = findSavedUser(saved, this.store.users.value, this.store.chats.value);
     if (user) this.select(user, saved.viewMode);
@@ -320,6 +324,15 @@ export class ChatController {
         return next && next !== latest ? { ...u, latest_message: next } : u;
       });
     });
+  }
+
+  /** Shows the chat with `id` on the Chats tab (a clicked notification); false when the lists do not have them. */
+  openChat(id: number): boolean {
+    const user = this.store.chats.value.find((u) => u.id === id) ?? this.knownUser(id);
+    if (!user) return false;
+    this.selectTab("chats");
+    this.select(user, "chat");
+    return true;
   }
 
   knownUser(id: number): ChatUser | null {

@@ -98,7 +98,7 @@ export function saveSelection(user: ChatUser | null, viewMode: ViewMode): void {
   writeKey(KEYS.selectedViewMode, user ? viewMode : null);
 }
 
-const SETTINGS_SECTIONS: readonly SettingsSection[] = ["profile", "blocked", "privacy", "safety"];
+const SETTINGS_SECTIONS: readonly SettingsSection[] = ["profile", "blocked", "privacy", "safety", "notifications"];
 
 function settingsSectionOf(value: unknown): SettingsSection | null {
   return SETTINGS_SECTIONS.find((section) => section === value) ?? null;

@@ -23,6 +23,8 @@ export function createStore(me: OwnUser) {
     /** False until the browser has read local storage: the first render equals the server's. */
     ready: signal(false),
     connection: signal<ConnectionStatus>("idle"),
+    /** The browser's own word on the network (navigator.onLine): false shows "You are offline". */
+    networkOnline: signal(true),
     /** The people list as loaded so far, page by page, for the Find Users filters on screen (user-search.ts). */
     users,
     usersLoading: signal(true),

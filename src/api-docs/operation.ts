@@ -11,6 +11,7 @@ export const apiTags = {
   Safety: "Blocks, privacy, reports and a moderator's warnings",
   Geo: "The visitor's country and the country list",
   Calls: "What browsers need to connect calls and Video Roulette",
+  Notifications: "Web Push: notifications on a device with no tab open",
   Health: "For load balancers",
 } as const;
 

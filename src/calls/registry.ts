@@ -11,11 +11,29 @@ export interface Call {
   answered: boolean;
   /** Rings no tab (the callee is in Video Roulette or already gone): it can only ring out. */
   silent?: boolean;
+  /** Rings by push on the callee's devices (no tab open): a tab opened while it rings is told. */
+  pushed?: boolean;
+  /** The caller's PeerJS id, for a tab that opens while the call rings by push. */
+  callerPeerId?: string;
 }
+
+/** Called once when a ringing call stops ringing: answered, declined, rung out or ended. */
+export type RingEndListener = (call: Call) => void;
 
 export class CallRegistry {
   private readonly byUser = new Map<number, Call>();
   private readonly timers = new Map<Call, ReturnType<typeof setTimeout>>();
+  private readonly ringEndListeners: RingEndListener[] = [];
+
+  onRingEnd(listener: RingEndListener): void {
+    this.ringEndListeners.push(listener);
+  }
+
+  /** The call ringing for `receiverId`, if any. */
+  ringingFor(receiverId: number): Call | undefined {
+    const call = this.byUser.get(receiverId);
+    return call && call.receiverId === receiverId && !call.answered ? call : undefined;
+  }
 
   isBusy(userId: number): boolean {
     return this.byUser.has(userId);
@@ -31,8 +49,9 @@ export class CallRegistry {
     this.byUser.set(call.receiverId, call);
     if (ringMs === undefined || !onUnanswered) return;
     const timer = setTimeout(() => {
-      this.timers.delete(call);
       if (this.byUser.get(call.callerId) === call && !call.answered) onUnanswered(call);
+      // Once, whatever onUnanswered did, so ring-end listeners hear a ring-out too.
+      this.stopRinging(call);
     }, ringMs);
     this.timers.set(call, timer);
   }
@@ -60,6 +79,7 @@ export class CallRegistry {
     if (timer === undefined) return;
     clearTimeout(timer);
     this.timers.delete(call);
+    for (const listener of this.ringEndListeners) listener(call);
   }
 }
 

@@ -13,12 +13,14 @@ export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): 
 
 /**
  * After storing: `message_sent` to every socket of the sender, `new_message` to every socket of
- * the receiver and, when the receiver is connected, the delivery mark and `message_delivered`.
+ * the receiver and, when the receiver is connected, the delivery mark and `message_delivered`;
+ * when not, a push to their devices.
  * Returns the messages as sent to the sender (delivered when that happened at once). Each side
  * gets its own copy: `partner_id` names the other person, which differs between the two.
  */
 export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRow[]): Message[] {
-  return rows.map((row) => announceOne(ctx, sender, row).message);
+  // Files sent together are one push (the last), not one per file.
+  return rows.map((row, i) => announceOne(ctx, sender, row, undefined, i === rows.length - 1).message);
 }
 
 /**
@@ -27,7 +29,7 @@ export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRo
  * `partner_id`, which toMessage puts last, so it is spliced in (the frames are byte for byte what
  * encodeEvent would make).
  */
-export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, extras?: MessageExtras): { message: Message; json: string } {
+export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, extras?: MessageExtras, push = true): { message: Message; json: string } {
   // Writing to someone makes them a contact (privacy "contacts", unblurred pictures).
   ctx.contacts.add(sender.id, row.receiverId);
   // Text messages carry their delivery time from the insert (deliveredNow); a file stored while
@@ -45,6 +47,9 @@ export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, e
   ctx.hub.sendTextToUser(row.receiverId, `{"event":"new_message","data":{"message":${receiverJson}}}`);
   if (deliveredAt !== null) {
     ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
+  } else if (push) {
+    // Nobody there to see it: their devices with notifications on hear who wrote (src/push/).
+    ctx.push.message(sender, stored);
   }
   return { message, json };
 }

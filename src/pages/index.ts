@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { assetRoutes } from "./assets/routes.ts";
+import { pwaRoutes } from "./assets/pwa.tsx";
 import { authFormRoutes } from "./auth-forms.tsx";
 import { appealRoutes } from "./appeal/routes.tsx";
 import { consentRoutes } from "./consent-route.ts";
@@ -13,6 +14,7 @@ export function pageRoutes(ctx: AppContext) {
   return new Elysia()
     .onRequest(({ request }) => rememberPageConfig(request, ctx.config))
     .use(assetRoutes())
+    .use(pwaRoutes(ctx.config))
     .use(pageGetRoutes(ctx))
     .use(authFormRoutes(ctx))
     .use(consentRoutes(ctx))

@@ -72,6 +72,13 @@ export function wireLifecycle(ctx: AppContext): void {
 export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
   ctx.hub.connect(socket);
   claims.get(ctx)?.(socket);
+  // A tab opened (from the notification, say) while a call rings by push rings too.
+  const call = ctx.calls.ringingFor(socket.userId);
+  if (call?.pushed && call.callerPeerId !== undefined) {
+    call.silent = false;
+    const caller = findUser(ctx.db, call.callerId);
+    if (caller) ctx.hub.send(socket, "incoming_call", { callerId: caller.id, callerName: caller.name, callerPeerId: call.callerPeerId });
+  }
   const delivered = deliverPending(ctx.db, socket.userId, Date.now());
   announceDelivered(ctx, delivered);
 }

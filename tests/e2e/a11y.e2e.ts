@@ -191,7 +191,7 @@ describe("settings", () => {
     await ada.locator('[data-tab="settings"]').click();
     await ada.locator(".settings-menu").waitFor();
     await expectAccessible(ada, "settings menu");
-    for (const section of [/^Profile Settings/, /^Blocked people/, /^Privacy/, /^Safety/]) {
+    for (const section of [/^Profile Settings/, /^Blocked people/, /^Privacy/, /^Safety/, /^Notifications/]) {
       await openSettings(ada, section);
       await ada.locator(".settings-main").waitFor();
       await expectAccessible(ada, `settings ${section.source}`);
@@ -244,7 +244,7 @@ describe("at 375 px", () => {
     await page.locator('[data-tab="settings"]').click();
     await page.locator(".settings-menu").waitFor();
     await expectAccessible(page, "settings menu at 375 px");
-    for (const section of [/^Profile Settings/, /^Blocked people/, /^Privacy/, /^Safety/]) {
+    for (const section of [/^Profile Settings/, /^Blocked people/, /^Privacy/, /^Safety/, /^Notifications/]) {
       await openSettings(page, section);
       await page.locator(".settings-main").waitFor();
       await expectAccessible(page, `settings ${section.source} at 375 px`);

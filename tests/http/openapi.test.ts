@@ -104,7 +104,7 @@ describe("the OpenAPI document", () => {
       Object.entries(item).filter(([, op]: [string, any]) => op.security?.length === 0).map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(open.sort()).toEqual(
-      ["GET /api/geo/countries", "GET /api/geo/country", "GET /healthz", "GET /uploads/{path}", "POST /api/auth/login", "POST /api/auth/register", "POST /api/guest/create"].sort(),
+      ["GET /api/geo/countries", "GET /api/geo/country", "GET /api/push/key", "GET /healthz", "GET /uploads/{path}", "POST /api/auth/login", "POST /api/auth/register", "POST /api/guest/create"].sort(),
     );
   });
 

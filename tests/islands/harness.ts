@@ -79,6 +79,14 @@ export function chatDom() {
 export const text = (el: Element | null | undefined) => el?.textContent ?? "";
 /** Lets lazily loaded chunks and pending requests finish. */
 export const settle = () => act(async () => wait(30));
+/** The JSON body a scripted route received. */
+export const bodyOf = (init: RequestInit | undefined): unknown => JSON.parse(String(init?.body ?? "null"));
+/** Clicks inside act, so what the click renders is there when it resolves. */
+export const click = (el: Element | null | undefined) =>
+  act(async () => {
+    if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
+    el.click();
+  });
 export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 

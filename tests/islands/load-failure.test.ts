@@ -22,6 +22,20 @@ describe("a failed background load", () => {
     expect(error).not.toHaveBeenCalled();
   });
 
+  test("while the device is offline says one line without a stack", () => {
+    const { info, error } = watchConsole();
+    const own = Object.getOwnPropertyDescriptor(navigator, "onLine");
+    Object.defineProperty(navigator, "onLine", { value: false, configurable: true });
+    try {
+      loadFailed("Failed to load unread counters", new TypeError("Failed to fetch"));
+    } finally {
+      if (own) Object.defineProperty(navigator, "onLine", own);
+      else delete (navigator as { onLine?: boolean }).onLine;
+    }
+    expect(info.mock.calls).toEqual([["Failed to load unread counters: offline"]]);
+    expect(error).not.toHaveBeenCalled();
+  });
+
   test("for any other reason is logged as an error with what went wrong", () => {
     const { info, error } = watchConsole();
     const failure = new ApiError("Something went wrong", 500, "internal", null);

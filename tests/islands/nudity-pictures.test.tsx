@@ -10,7 +10,7 @@ import type { FrameClassifier } from "../../islands/nudity/classifier.ts";
 import { setPictureClassifier } from "../../islands/nudity/picture-checks.ts";
 import type { NsfwScores } from "../../islands/nudity/thresholds.ts";
 import { me, message } from "./fixtures.ts";
-import { chatDom, harness, settle, text } from "./harness.ts";
+import { chatDom, click, harness, settle, text } from "./harness.ts";
 
 const { render } = chatDom();
 
@@ -44,11 +44,6 @@ const photo = (id: number, name: string, overrides: Parameters<typeof message>[0
 const loaded = (el: ParentNode, index = 0) =>
   act(async () => {
     el.querySelectorAll("img")[index]?.dispatchEvent(new Event("load"));
-  });
-const click = (el: Element | null | undefined) =>
-  act(async () => {
-    if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
-    el.click();
   });
 const contactBob = (controller: ReturnType<typeof harness>["controller"]) => {
   controller.store.contacts.value = { 2: true };

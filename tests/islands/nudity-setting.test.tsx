@@ -7,17 +7,11 @@ import SettingsMain from "../../islands/chat/SettingsMain.tsx";
 import SettingsSidebar from "../../islands/chat/SettingsSidebar.tsx";
 import NudityBlurSetting from "../../islands/safety/NudityBlurSetting.tsx";
 import { me } from "./fixtures.ts";
-import { chatDom, harness, settle, text } from "./harness.ts";
+import { bodyOf, chatDom, click, harness, settle, text } from "./harness.ts";
 import { button } from "./queries.ts";
 
 const { render } = chatDom();
 
-const bodyOf = (init: RequestInit | undefined): unknown => JSON.parse(String(init?.body ?? "null"));
-const click = (el: Element | null | undefined) =>
-  act(async () => {
-    if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
-    el.click();
-  });
 const checkbox = (root: ParentNode) => root.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
 
 /** A scripted PUT /api/users/nudity-blur that records each body it got. */

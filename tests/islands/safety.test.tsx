@@ -17,18 +17,12 @@ import PrivacySettings from "../../islands/safety/PrivacySettings.tsx";
 import ReportDialog, { REPORT_THANKS, type ReportTarget } from "../../islands/safety/ReportDialog.tsx";
 import SafetyDialogs from "../../islands/safety/SafetyDialogs.tsx";
 import { me, message, user } from "./fixtures.ts";
-import { chatDom, harness, json, settle, text, wait } from "./harness.ts";
+import { bodyOf, chatDom, click, harness, json, settle, text, wait } from "./harness.ts";
 import { button } from "./queries.ts";
 
 const { render } = chatDom();
 
 const bob = user({ id: 2, name: "Bob", is_online: true });
-const bodyOf = (init: RequestInit | undefined): unknown => JSON.parse(String(init?.body ?? "null"));
-const click = (el: Element | null | undefined) =>
-  act(async () => {
-    if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
-    el.click();
-  });
 const typeInto = (area: HTMLTextAreaElement, value: string) =>
   act(async () => {
     Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, value);

@@ -44,7 +44,7 @@ export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: 
   // so tests about who hears what need not wait for a tick.
   const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", LOG_LEVEL: "silent", PRESENCE_BATCH_SECONDS: "0", ...env });
   const storage = openStorage(dataDir);
-  const ctx = createContext(config, storage, shared.ports);
+  const ctx = createContext(config, storage, { ports: shared.ports });
   const app = buildApp(ctx);
   let listening = false;
 

@@ -38,6 +38,8 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
   "PUT /api/users/nudity-blur": json(1 * KB),
   "PUT /api/users/privacy": json(1 * KB),
   "POST /api/blocks": json(1 * KB),
+  "POST /api/push/subscriptions": json(4 * KB),
+  "DELETE /api/push/subscriptions": json(2 * KB),
   "POST /api/users/confirm-adult": none,
   "DELETE /api/blocks/:userId": none,
   "PUT /api/messages/mark-read/:senderId": none,

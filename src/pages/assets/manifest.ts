@@ -27,6 +27,10 @@ export interface Manifest {
    * named after a page's module scripts and loads `scripts[name]` for each that did not run.
    */
   legacy?: { boot: string; scripts: Record<string, string> };
+  /** The app icons' file names under /build/ (scripts/build-pwa.ts): icon192, icon512, maskable512, apple180. */
+  icons?: Record<string, string>;
+  /** The service worker's build id (public/build/sw.js, served at /sw.js). */
+  serviceWorker?: string;
 }
 
 export const BUILD_DIR = join(import.meta.dir, "..", "..", "..", "public", "build");

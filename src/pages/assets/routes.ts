@@ -15,13 +15,14 @@ const types: Record<string, string> = {
   json: "application/json; charset=utf-8",
   // The classifier's WebAssembly (issue 21): this type lets browsers compile it while it streams.
   wasm: "application/wasm",
+  png: "image/png",
 };
 
 const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
 
 function buildFile(name: string, request: Request): Response {
   // Only names the build writes: no slashes, no dot-dot.
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|wasm)$/.test(name)) throw notFound(`Nothing at /build/${name}`);
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|wasm|png)$/.test(name)) throw notFound(`Nothing at /build/${name}`);
   const path = join(BUILD_DIR, name);
   if (!existsSync(path)) throw notFound(`Nothing at /build/${name}`);
   const headers: Record<string, string> = {
@@ -31,7 +32,7 @@ function buildFile(name: string, request: Request): Response {
     "x-content-type-options": "nosniff",
     vary: "accept-encoding",
   };
-  if (acceptsGzip(request) && existsSync(`${path}.gz`)) {
+  if (!name.endsWith(".png") && acceptsGzip(request) && existsSync(`${path}.gz`)) {
     return new Response(Bun.file(`${path}.gz`), { headers: { ...headers, "content-encoding": "gzip" } });
   }
   return new Response(Bun.file(path), { headers });

@@ -47,6 +47,8 @@ export function Document(props: DocumentProps) {
         <meta name="color-scheme" content="light" />
         {props.noIndex ? <meta name="robots" content="noindex" /> : null}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        {manifest.icons?.apple180 ? <link rel="apple-touch-icon" href={`/build/${manifest.icons.apple180}`} /> : null}
         {css.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}

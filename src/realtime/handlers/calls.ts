@@ -32,9 +32,12 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     requireAdult(user);
     const receiverId = toId(data.receiverId);
     requireContact(app.db, user.id, receiverId);
+    // Someone with no tab open but notifications on rings on their devices (src/push/): the
+    // caller hears "ringing", as from anyone (it says nothing of presence).
+    const byPush = app.push.canRing(user.id, receiverId);
     // A block (either way) or a "contacts only" setting answers exactly like an absent person,
-    // so a call never reveals either.
-    if (!reachable(app, user.id, receiverId) || refusal(app, user.id, receiverId)) {
+    // so a call never reveals either (canRing is false across them too).
+    if (!byPush && (!reachable(app, user.id, receiverId) || refusal(app, user.id, receiverId))) {
       app.hub.send(socket, "call_rejected", { reason: "offline" });
       return { status: "offline" };
     }
@@ -47,9 +50,10 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     // from anyone who lets it ring, so a call never reveals a roulette session (issue 18). A ring
     // in a roulette tab would also reach the stranger through the microphone.
     const silent = !app.hub.isPresent(receiverId) || app.roulette.socketOf(receiverId) !== undefined;
-    const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false, silent };
+    const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false, silent, callerPeerId: data.callerPeerId };
     app.calls.start(call, app.config.callRingMs, (unanswered) => ringOut(app, unanswered));
     if (!silent) app.hub.sendToUser(receiverId, "incoming_call", { callerId: user.id, callerName: user.name, callerPeerId: data.callerPeerId });
+    else if (byPush) call.pushed = app.push.ring(user, receiverId, Math.ceil(app.config.callRingMs / 1000));
     return { status: "ringing" };
   },
 

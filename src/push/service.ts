@@ -1,0 +1,181 @@
+// Telling people who have no tab open (issue 26): a message or a ringing call becomes one push to
+// each of their subscribed devices, and a call that stops ringing closes its notification.
+// Who wrote, never what, unless the device chose previews. A block or the receiver's privacy
+// setting stops a push as it stops the message. Each person's devices get at most
+// PUSH_RATE_LIMIT pushes a minute; sends run at most SEND_CONCURRENCY at once from a queue of at
+// most QUEUE_LIMIT (past it a push is dropped and logged), so a flood costs bounded memory.
+import webpush from "web-push";
+import type { MessageRow, PushSubscriptionRow, UserRow } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+import { WindowCounter } from "../http/rate-limit.ts";
+import type { Logger } from "../observability/log.ts";
+import { errorFields } from "../observability/log.ts";
+import { checkEndpoint } from "./endpoint.ts";
+import type { PushSettings } from "./settings.ts";
+import { dropSubscription, subscriptionsOf } from "./store.ts";
+import { httpsTransport, RefusedAddress, type PushTransport } from "./transport.ts";
+
+export const SEND_CONCURRENCY = 16;
+export const QUEUE_LIMIT = 1000;
+/** Characters of a message shown in a preview. */
+export const PREVIEW_CHARS = 120;
+/** A message waits at the push service this long for a device that is off (seconds). */
+const MESSAGE_TTL = 24 * 60 * 60;
+
+/** What the service worker receives (islands/sw/push.ts shows it). */
+export type PushPayload =
+  | { type: "message"; tag: string; chatId: number; title: string; body: string; url: string }
+  | { type: "call"; tag: string; chatId: number; title: string; body: string; url: string }
+  | { type: "call_ended"; tag: string };
+
+export interface PushGates {
+  /** Does the person have a socket open (then the page itself tells them)? */
+  isConnected(userId: number): boolean;
+  /** A block either way, or the receiver's "contacts only": no push, as no message. */
+  refused(senderId: number, receiverId: number): boolean;
+}
+
+interface Job {
+  sub: PushSubscriptionRow;
+  payload: PushPayload;
+  ttl: number;
+  topic?: string;
+}
+
+export const chatUrl = (partnerId: number) => `/?chat=${partnerId}`;
+const callTag = (callerId: number) => `call-${callerId}`;
+
+export function previewOf(row: Pick<MessageRow, "content" | "messageType" | "fileName">): string {
+  if (row.messageType === "image") return "Photo";
+  if (row.messageType === "file") return `File: ${(row.fileName ?? "").slice(0, PREVIEW_CHARS)}`;
+  const text = row.content.replace(/\s+/g, " ").trim();
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
+}
+
+export class PushService {
+  private readonly rate: WindowCounter;
+  private readonly queue: Job[] = [];
+  private running = 0;
+  private readonly transport: PushTransport;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: PushSettings,
+    private readonly gates: PushGates,
+    private readonly log: Logger,
+    transport?: PushTransport,
+  ) {
+    this.rate = new WindowCounter(settings.perUserPerMinute, 60_000);
+    this.transport = transport ?? httpsTransport({ timeoutMs: settings.timeoutMs, ca: settings.ca });
+  }
+
+  get publicKey(): string {
+    return this.settings.vapid.publicKey;
+  }
+
+  /** A stored message for someone with no tab open. */
+  message(sender: Pick<UserRow, "id" | "name">, row: MessageRow): void {
+    const receiverId = row.receiverId;
+    if (this.gates.isConnected(receiverId) || this.gates.refused(sender.id, receiverId)) return;
+    const subs = subscriptionsOf(this.db, receiverId);
+    if (subs.length === 0 || !this.take(receiverId)) return;
+    for (const sub of subs) {
+      const body = sub.previews ? previewOf(row) : "Sent you a message";
+      this.enqueue({ sub, ttl: MESSAGE_TTL, payload: { type: "message", tag: `chat-${sender.id}`, chatId: sender.id, title: sender.name, body, url: chatUrl(sender.id) } });
+    }
+  }
+
+  /** Has the person a device to ring (and no tab open)? Then a call to them may ring by push. */
+  canRing(callerId: number, receiverId: number): boolean {
+    return !this.gates.isConnected(receiverId) && !this.gates.refused(callerId, receiverId) && subscriptionsOf(this.db, receiverId).length > 0;
+  }
+
+  /** A call ringing for someone with no tab open; false when nothing was sent (rate). */
+  ring(caller: Pick<UserRow, "id" | "name">, receiverId: number, ringSeconds: number): boolean {
+    const subs = subscriptionsOf(this.db, receiverId);
+    if (subs.length === 0 || !this.take(receiverId)) return false;
+    for (const sub of subs) {
+      this.enqueue({
+        sub,
+        ttl: ringSeconds,
+        topic: callTag(caller.id),
+        payload: { type: "call", tag: callTag(caller.id), chatId: caller.id, title: caller.name, body: "Incoming video call", url: chatUrl(caller.id) },
+      });
+    }
+    return true;
+  }
+
+  /** The call stopped ringing: its notification closes. Not counted against the rate (it follows a ring that was). */
+  ringEnded(callerId: number, receiverId: number, ringSeconds: number): void {
+    for (const sub of subscriptionsOf(this.db, receiverId)) {
+      this.enqueue({ sub, ttl: ringSeconds, topic: callTag(callerId), payload: { type: "call_ended", tag: callTag(callerId) } });
+    }
+  }
+
+  /** Resolves once nothing is queued or being sent (tests, shutdown). */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private take(userId: number): boolean {
+    if (this.rate.take(String(userId))) return true;
+    this.log.debug("push: rate limited", { userId });
+    return false;
+  }
+
+  private enqueue(job: Job): void {
+    if (this.queue.length >= QUEUE_LIMIT) {
+      this.log.warn("push: queue full, push dropped", { userId: job.sub.userId });
+      return;
+    }
+    this.queue.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running < SEND_CONCURRENCY && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.running++;
+      void this.send(job).finally(() => {
+        this.running--;
+        this.pump();
+        if (this.running === 0 && this.queue.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      });
+    }
+  }
+
+  private async send({ sub, payload, ttl, topic }: Job): Promise<void> {
+    const endpoint = checkEndpoint(sub.endpoint, this.settings.extraHosts);
+    const host = typeof endpoint === "string" ? "" : endpoint.url.hostname;
+    if (typeof endpoint === "string") {
+      // Stored before PUSH_HOSTS lost its host: no longer allowed.
+      dropSubscription(this.db, sub.id);
+      return;
+    }
+    try {
+      const details = webpush.generateRequestDetails(
+        { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+        JSON.stringify(payload),
+        { vapidDetails: this.settings.vapid, TTL: ttl, urgency: "high", contentEncoding: "aes128gcm", ...(topic ? { topic } : {}) },
+      );
+      const headers = Object.fromEntries(Object.entries(details.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+      const { status } = await this.transport({ endpoint, headers, body: details.body as Buffer });
+      if (status === 404 || status === 410) {
+        dropSubscription(this.db, sub.id);
+        this.log.debug("push: subscription expired, removed", { host, status });
+      } else if (status < 200 || status > 299) {
+        this.log.warn("push: refused by the push service", { host, status });
+      }
+    } catch (error) {
+      // The endpoint is a capability URL: only its host is logged.
+      if (error instanceof RefusedAddress) {
+        // A name that points inside the network (or nowhere) is not a push service: forgotten.
+        dropSubscription(this.db, sub.id);
+        this.log.warn("push: endpoint refused, subscription removed", { host, reason: error.message });
+      }
+      else this.log.warn("push: send failed", { host, ...errorFields(error) });
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// The push_subscriptions table (issue 26), every query in one place so another storage engine
+// ports one file. A subscription belongs to the session it was made in (a logout or an ended
+// session deletes it by the foreign key) and is unique by endpoint.
+import { and, count, eq, ne } from "drizzle-orm";
+import { pushSubscriptions, type PushSubscriptionRow } from "../../db/schema.ts";
+import type { Db } from "../db.ts";
+import { AppError } from "../http/errors.ts";
+
+/** Devices one person may have notifications on at once. */
+export const MAX_DEVICES = 10;
+
+export interface NewSubscription {
+  userId: number;
+  sessionId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  previews: boolean;
+}
+
+/**
+ * Adds this browser's subscription, or updates it (new keys, the previews choice, or another
+ * account signed in on it, which takes it over). Past MAX_DEVICES other devices: 409.
+ */
+export function saveSubscription(db: Db, sub: NewSubscription, now: number): PushSubscriptionRow {
+  return db.transaction((tx) => {
+    const others = tx
+      .select({ n: count() })
+      .from(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.userId, sub.userId), ne(pushSubscriptions.endpoint, sub.endpoint)))
+      .get();
+    if ((others?.n ?? 0) >= MAX_DEVICES) {
+      throw new AppError(409, "quota_exceeded", `Notifications are already on for ${MAX_DEVICES} devices. Turn them off on one of them first.`);
+    }
+    return tx
+      .insert(pushSubscriptions)
+      .values({ ...sub, createdAt: now })
+      .onConflictDoUpdate({
+        target: pushSubscriptions.endpoint,
+        set: { userId: sub.userId, sessionId: sub.sessionId, p256dh: sub.p256dh, auth: sub.auth, previews: sub.previews },
+      })
+      .returning()
+      .get();
+  });
+}
+
+/** Removes the person's own subscription for `endpoint`; false when they had none there. */
+export function deleteSubscription(db: Db, userId: number, endpoint: string): boolean {
+  return db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
+    .returning({ id: pushSubscriptions.id })
+    .all().length > 0;
+}
+
+/** A push service said the subscription is gone (404/410). */
+export function dropSubscription(db: Db, id: number): void {
+  db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id)).run();
+}
+
+export function subscriptionsOf(db: Db, userId: number): PushSubscriptionRow[] {
+  return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).all();
+}
