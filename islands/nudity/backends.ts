@@ -39,7 +39,9 @@ export function probeGpu(): GpuKind {
       canvas.getContext("webgl", { failIfMajorPerformanceCaveat: true })) as WebGLRenderingContext | null;
     if (!gl) {
       // A context without the flag but not with it: a software one.
-      return canvas.getContext("webgl") ? "software" : "none";
+      const soft = canvas.getContext("webgl");
+      soft?.getExtension("WEBGL_lose_context")?.loseContext();
+      return soft ? "software" : "none";
     }
     const info = gl.getExtension("WEBGL_debug_renderer_info");
     const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? "");

@@ -17,7 +17,20 @@ const scope = globalThis as unknown as WorkerScope;
 /** Set by scripts/build-client.ts: the hashed URLs of the .wasm files in our own build. */
 const wasmPaths: WasmPaths | undefined = process.env.NUDITY_WASM_PATHS ? (JSON.parse(process.env.NUDITY_WASM_PATHS) as WasmPaths) : undefined;
 
-const ready = loadModel({ backends: backendOrder({ wasm: hasWebAssembly() && wasmPaths !== undefined, gpu: probeGpu() }), wasmPaths });
+/** wasm first; only if it fails is a WebGL context made to see whether a real GPU is there. */
+async function loadBest() {
+  const wasm = hasWebAssembly() && wasmPaths !== undefined;
+  if (wasm) {
+    try {
+      return await loadModel({ backends: ["wasm"], wasmPaths });
+    } catch {
+      // A .wasm that failed to download or compile: the other backends.
+    }
+  }
+  return loadModel({ backends: backendOrder({ wasm: false, gpu: probeGpu() }) });
+}
+
+const ready = loadBest();
 const canvas = new OffscreenCanvas(MODEL_SIDE, MODEL_SIDE);
 const context = canvas.getContext("2d", { willReadFrequently: true });
 
