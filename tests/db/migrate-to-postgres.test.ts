@@ -52,6 +52,10 @@ test("every row of every table is copied unchanged, ids included, and new ids co
   const firstMessage = db.select().from(lite.messages).limit(1).all()[0]!;
   db.insert(lite.messageReactions).values({ messageId: firstMessage.id, userId: b.user.id, emoji: "👍", createdAt: now }).run();
   db.insert(lite.interestTags).values({ tag: "chess", uses: 5 }).run();
+  const session = db.select().from(lite.sessions).limit(1).all()[0]!;
+  db.insert(lite.pushSubscriptions)
+    .values({ userId: session.userId, sessionId: session.id, endpoint: "https://fcm.googleapis.com/fcm/send/x", p256dh: "key", auth: "secret", previews: true, createdAt: now })
+    .run();
 
   const lines: string[] = [];
   const { counts } = await copySqliteToPostgres(t.dataDir, target.url, (line) => lines.push(line));
