@@ -51,6 +51,8 @@ export const users = sqliteTable(
     rouletteSuspensionReason: text("roulette_suspension_reason"),
     /** The optional free-form profile object (src/users/profile.ts bounds it), as JSON text. */
     profile: text("profile"),
+    /** The interface language the user chose (src/i18n/locales.ts); null: the browser's. */
+    locale: text("locale"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),

@@ -1,0 +1,33 @@
+// The islands' t(): the strings the page passed in (ChatAppProps.i18n, or the page's
+// <script id="i18n-strings"> for the landing scripts), in that one language. No catalogue is
+// imported here, so a page's JavaScript carries no other language's words. The server renders an
+// island synchronously after setting its strings (renderToString), so one module-level choice is
+// safe there too.
+import { format, formatNumber, type Params, type Strings } from "../src/i18n/format.ts";
+import { DEFAULT_LOCALE, dirOf, intlTag, isLocale, type Locale } from "../src/i18n/locales.ts";
+import type { Key } from "../src/i18n/catalogues/en.ts";
+
+let current: { locale: Locale; strings: Strings } = { locale: DEFAULT_LOCALE, strings: {} };
+
+export function setStrings(locale: Locale, strings: Strings): void {
+  current = { locale, strings };
+}
+
+/** The landing page's scripts: the strings the server wrote into the page, if any. */
+export function readPageStrings(doc: Document = document): void {
+  const el = doc.getElementById("i18n-strings");
+  if (!el?.textContent) return;
+  try {
+    const data = JSON.parse(el.textContent) as { locale?: unknown; strings?: Strings };
+    if (isLocale(data.locale) && data.strings) setStrings(data.locale, data.strings);
+  } catch {
+    // A broken script element leaves the keys showing rather than breaking the page.
+  }
+}
+
+export const t = (key: Key, params?: Params): string => format(current.strings, current.locale, key, params);
+export const locale = (): Locale => current.locale;
+/** For Intl: "pt-BR" for Brazilian Portuguese. */
+export const localeTag = (): string => intlTag(current.locale);
+export const dir = (): "ltr" | "rtl" => dirOf(current.locale);
+export const number = (value: number): string => formatNumber(current.locale, value);
