@@ -7,8 +7,11 @@ import type { AuthKind } from "./auth-rules.ts";
 import { enhanceCountryPicker } from "./country-picker.ts";
 import { enhanceModal } from "./modal.ts";
 import { markRan } from "../legacy/ran.ts";
+import { readPageStrings } from "../i18n.ts";
 
 markRan("auth");
+// The page's words (auth.*, mod.*, error.*) before any form is enhanced.
+readPageStrings();
 
 const kinds: AuthKind[] = ["login", "register", "guest"];
 

@@ -46,3 +46,9 @@ export function islandStrings(locale: Locale): Strings {
   }
   return strings;
 }
+
+/** The strings of a page's own scripts (no React there): those under `prefixes`, in one language. */
+export function pageStrings(locale: Locale, prefixes: readonly string[]): Strings {
+  const all: Strings = CATALOGUES[locale];
+  return Object.fromEntries(Object.entries(all).filter(([key]) => prefixes.some((p) => key.startsWith(p))));
+}

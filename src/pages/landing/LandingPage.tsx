@@ -8,6 +8,12 @@ import { AgreementModal } from "./AgreementModal.tsx";
 import { AuthCard } from "./AuthCard.tsx";
 import type { FormState } from "./form-state.ts";
 import { Marketing } from "./Marketing.tsx";
+import { jsonForScript } from "../layout/Document.tsx";
+import { pageStrings } from "../../i18n/catalogue.ts";
+import { englishErrors } from "../../i18n/errors.ts";
+
+/** What islands/enhance/* say: the forms' checks and refusals, the country picker, the ban notice. */
+const LANDING_SCRIPT_PREFIXES = ["auth.", "mod.", "error."] as const;
 
 export function LandingPage({ page, form }: { page: PageInfo; form: FormState }) {
   const { t } = page;
@@ -45,6 +51,18 @@ export function LandingPage({ page, form }: { page: PageInfo; form: FormState })
       </main>
       <Footer config={page.config} path="/" />
       <AgreementModal config={page.config} />
+      {/* The landing script's words (islands/i18n.ts readPageStrings), in this page's language only. */}
+      <script
+        type="application/json"
+        id="i18n-strings"
+        dangerouslySetInnerHTML={{
+          __html: jsonForScript({
+            locale: page.locale,
+            strings: pageStrings(page.locale, LANDING_SCRIPT_PREFIXES),
+            ...(page.locale === "en" ? {} : { englishErrors }),
+          }),
+        }}
+      />
     </Document>
   );
 }
