@@ -155,7 +155,6 @@ export const en = {
   "auth.login_failed": "Login failed",
   "auth.register_failed": "Registration failed",
   "auth.guest_failed": "Guest login failed",
-  "auth.passwords_differ": "Passwords do not match",
   "auth.search_countries": "Search countries...",
   "auth.search_countries_label": "Search countries",
   "auth.countries": "Countries",
