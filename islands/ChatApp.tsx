@@ -24,6 +24,7 @@ import "./chat/chat.css";
 import "./chat/chat-window.css";
 import "./chat/chat-screens.css";
 import "./moderation/moderation.css";
+import "./chat/rtl.css";
 
 const notifier: Notifier = {
   success: (text) => toast.success(text),
