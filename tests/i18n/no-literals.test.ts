@@ -12,6 +12,8 @@ import { scanSource } from "./literal-scan.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const NOT_SCANNED = [/^src\/pages\/legal\//, /^src\/pages\/mod\//];
+/** Words that are the same in every language: the product's name. */
+const SAME_IN_EVERY_LANGUAGE = new Set(["Web Chat"]);
 
 const PENDING: Record<string, number> = {
   "src/pages/appeal/AppealPage.tsx": 11,
@@ -21,9 +23,7 @@ const PENDING: Record<string, number> = {
   "islands/roulette/Roulette.tsx": 1,
   "islands/roulette/RouletteFilters.tsx": 4,
   "islands/chat/ProfileForm.tsx": 6,
-  "islands/chat/ChatsTab.tsx": 7,
   "islands/chat/MessageInput.tsx": 6,
-  "islands/chat/Welcome.tsx": 2,
   "islands/chat/VideoChatPanel.tsx": 2,
   "islands/chat/NameField.tsx": 1,
   "islands/chat/ChatHeader.tsx": 4,
@@ -35,15 +35,12 @@ const PENDING: Record<string, number> = {
   "islands/chat/ConversationNotice.tsx": 2,
   "islands/chat/MessageList.tsx": 5,
   "islands/chat/ProfileView.tsx": 14,
-  "islands/chat/Sidebar.tsx": 2,
   "islands/chat/Lightbox.tsx": 6,
   "islands/chat/MainArea.tsx": 1,
   "islands/chat/ProfileSettings.tsx": 3,
   "islands/chat/ChatScreen.tsx": 1,
-  "islands/chat/UsersTab.tsx": 6,
   "islands/chat/UserRow.tsx": 1,
   "islands/chat/FindUsersPanel.tsx": 15,
-  "islands/chat/TabBar.tsx": 2,
   "islands/chat/ListSkeleton.tsx": 1,
   "islands/chat/EmojiPopover.tsx": 1,
   "islands/chat/MessageBubble.tsx": 1,
@@ -75,7 +72,7 @@ describe("no user-visible literal outside the catalogue", () => {
 
   for (const file of files) {
     test(file, () => {
-      const found = scanSource(join(root, file));
+      const found = scanSource(join(root, file)).filter((f) => !SAME_IN_EVERY_LANGUAGE.has(f.text));
       const allowed = PENDING[file] ?? 0;
       if (found.length > allowed) throw new Error(`${file}: texts outside the catalogue:\n${found.map((f) => `  line ${f.line}: ${JSON.stringify(f.text)}`).join("\n")}`);
       if (allowed > 0 && found.length < allowed) throw new Error(`${file}: ${found.length} left of ${allowed}; lower its PENDING count`);
