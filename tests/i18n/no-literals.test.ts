@@ -17,10 +17,6 @@ const SAME_IN_EVERY_LANGUAGE = new Set(["Web Chat"]);
 
 const PENDING: Record<string, number> = {
   "src/pages/appeal/AppealPage.tsx": 11,
-  "islands/roulette/RouletteChat.tsx": 3,
-  "islands/roulette/RouletteStage.tsx": 13,
-  "islands/roulette/RouletteControls.tsx": 3,
-  "islands/roulette/Roulette.tsx": 1,
   "islands/roulette/RouletteFilters.tsx": 4,
   "islands/chat/ProfileForm.tsx": 6,
   "islands/chat/NameField.tsx": 1,
