@@ -92,6 +92,9 @@ describe("Settings → Language", () => {
     await page.locator("#settings-heading", { hasText: "الإعدادات" }).waitFor(WAIT);
     await screenshot(page, "languages-settings-ar");
     await openVideoTab(page);
+    await page.locator("section.roulette", { hasText: "روليت الفيديو" }).waitFor(WAIT);
+    await page.getByRole("button", { name: "بدء دردشة الفيديو" }).waitFor(WAIT);
+    // Mirrored: the local preview's corner and the controls follow the reading direction.
     await screenshot(page, "languages-roulette-ar");
   });
 
