@@ -18,6 +18,22 @@ export function setStrings(locale: Locale, strings: Strings, englishErrors?: Str
   serverText = match ? (text) => match(text, (key, params) => format(strings, locale, key, params)) : null;
 }
 
+/**
+ * Runs `render` with these strings and puts the earlier ones back: the server renders an island
+ * for one request and must not leave that request's language behind for the next.
+ */
+export function withStrings<T>(locale: Locale, strings: Strings, render: () => T): T {
+  const before = current;
+  const beforeServerText = serverText;
+  setStrings(locale, strings);
+  try {
+    return render();
+  } finally {
+    current = before;
+    serverText = beforeServerText;
+  }
+}
+
 /** An English text of the server's rules (src/users/names) in this page's language, when known. */
 export const translateServerText = (text: string): string => (serverText ? serverText(text) : text);
 
