@@ -55,6 +55,8 @@ export const users = sqliteTable(
     interests: text("interests").notNull().default("[]"),
     /** Languages the person speaks (issue 24): a JSON array of at most 5 ISO 639-1 codes. */
     languages: text("languages").notNull().default("[]"),
+    /** The interface language the user chose (src/i18n/locales.ts); null: the browser's. */
+    locale: text("locale"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),

@@ -8,6 +8,7 @@ import CallLayer from "./calls/CallLayer.tsx";
 import ChatScreen from "./chat/ChatScreen.tsx";
 import { ChatContext } from "./chat/context.ts";
 import { createApi } from "./lib/api.ts";
+import { setStrings, t } from "./i18n.ts";
 import { ChatController, type Notifier } from "./lib/controller.ts";
 import { attachChatEvents } from "./lib/events.ts";
 import { attachModerationEvents, loadWarnings, showBan } from "./lib/moderation.ts";
@@ -26,6 +27,7 @@ import "./chat/chat-window.css";
 import "./chat/message-actions.css";
 import "./chat/chat-screens.css";
 import "./moderation/moderation.css";
+import "./chat/rtl.css";
 
 const notifier: Notifier = {
   success: (text) => toast.success(text),
@@ -34,6 +36,9 @@ const notifier: Notifier = {
 };
 
 export default function ChatApp(props: ChatAppProps) {
+  // Before anything renders a word: this page's language (set on every render, so the server's
+  // synchronous render of another request's island cannot leave its language behind).
+  if (props.i18n) setStrings(props.i18n.locale, props.i18n.strings);
   const [controller] = useState(
     () => new ChatController(createStore(props.user), createApi(props.token), getRealtime, notifier),
   );
@@ -69,7 +74,7 @@ export default function ChatApp(props: ChatAppProps) {
     let wasConnected = false;
     const onStatus = (status: ConnectionStatus) => {
       store.connection.value = status;
-      if (status === "failed") toast.error("Connection error. Please refresh the page.");
+      if (status === "failed") toast.error(t("chat.connection_error"));
       if (status === "banned") showBan(controller, null);
       if (status === "unauthorized") {
         // The session was revoked (logout elsewhere, a ban): this page can do nothing more.

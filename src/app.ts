@@ -13,6 +13,7 @@ import { messageRoutes } from "./messages/index.ts";
 import { peerRoutes } from "./peerjs/index.ts";
 import { privacyRoutes } from "./privacy/index.ts";
 import { pushRoutes } from "./push/index.ts";
+import { localeRoutes } from "./i18n/routes.ts";
 import { BACKPRESSURE_LIMIT_BYTES, MAX_FRAME_BYTES, realtimeRoutes } from "./realtime/index.ts";
 import { uploadRoutes } from "./uploads/index.ts";
 import { userRoutes } from "./users/index.ts";
@@ -46,6 +47,7 @@ export function buildApp(ctx: AppContext) {
     .use(authRoutes(ctx))
     .use(userRoutes(ctx))
     .use(privacyRoutes(ctx))
+    .use(localeRoutes(ctx))
     .use(blockRoutes(ctx))
     .use(pushRoutes(ctx))
     .use(geoRoutes(ctx))

@@ -205,7 +205,8 @@ CREATE TABLE "users" (
 	"roulette_suspension_reason" text,
 	"profile" text,
 	"interests" text DEFAULT '[]' NOT NULL,
-	"languages" text DEFAULT '[]' NOT NULL
+	"languages" text DEFAULT '[]' NOT NULL,
+	"locale" text
 );
 --> statement-breakpoint
 CREATE TABLE "warnings" (

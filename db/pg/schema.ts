@@ -64,6 +64,7 @@ export const users = pgTable(
     profile: text("profile"),
     interests: text("interests").notNull().default("[]"),
     languages: text("languages").notNull().default("[]"),
+    locale: text("locale"),
   },
   (t) => [
     uniqueIndex("users_username_key").on(t.usernameKey),

@@ -8,6 +8,7 @@ import { useChat } from "./context.ts";
 import Menu from "./Menu.tsx";
 import Avatar from "./Avatar.tsx";
 import Icon from "./icons.tsx";
+import { t } from "../i18n.ts";
 
 /** Detail of the "webchat:start-call" window event. */
 export interface StartCallDetail {
@@ -43,31 +44,31 @@ export default function ChatHeader({ contact: selected }: { contact: ChatUser })
         <span className="chat-header-text">
           <span className="chat-header-name">{contact.name}</span>
           {blocked ? (
-            <span className="status-text">Blocked</span>
+            <span className="status-text">{t("chat.blocked")}</span>
           ) : (
             <span className={`status-text ${online ? "is-online" : ""}`}>
               <span className={`presence-dot inline ${online ? "is-online" : "is-offline"}`} aria-hidden="true" />
-              {online ? "Online" : "Offline"}
+              {online ? t("chat.online") : t("chat.offline")}
             </span>
           )}
-          <span className="visually-hidden">(view profile)</span>
+          <span className="visually-hidden">{t("chat.view_profile_hint")}</span>
         </span>
       </button>
       {!blocked && (
-        <button type="button" className="icon-button call-button" aria-label={`Video call ${contact.name}`} onClick={startCall}>
+        <button type="button" className="icon-button call-button" aria-label={t("chat.video_call", { name: contact.name })} onClick={startCall}>
           <Icon name="video" />
         </button>
       )}
       <Menu
-        label={`More options for ${contact.name}`}
+        label={t("chat.more_options", { name: contact.name })}
         className="chat-header-menu"
         items={[
-          { label: "View profile", onSelect: () => controller.setViewMode("profile") },
+          { label: t("chat.view_profile"), onSelect: () => controller.setViewMode("profile") },
           blocked
-            ? { label: "Unblock", onSelect: () => void unblockUser(controller, contact) }
-            : { label: "Block", danger: true, onSelect: () => openDialog(controller, { kind: "block", user: contact }) },
+            ? { label: t("chat.unblock"), onSelect: () => void unblockUser(controller, contact) }
+            : { label: t("chat.block"), danger: true, onSelect: () => openDialog(controller, { kind: "block", user: contact }) },
           {
-            label: "Report",
+            label: t("chat.report"),
             danger: true,
             onSelect: () => openDialog(controller, { kind: "report", target: { context: "chat", name: contact.name, userId: contact.id } }),
           },

@@ -1,4 +1,5 @@
 // Chats: people with conversations, a search box, and time labels refreshed every 60 s.
+import { t } from "../i18n.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useId, useState } from "react";
 import { searchChats } from "../lib/lists.ts";
@@ -27,15 +28,15 @@ export default function ChatsTab() {
   return (
     <section className="tab-panel" aria-labelledby="chats-heading">
       <div className="panel-header">
-        <h2 id="chats-heading" className="panel-heading">Chats</h2>
+        <h2 id="chats-heading" className="panel-heading">{t("chat.tab_chats")}</h2>
       </div>
       <div className="search-box">
         <Icon name="search" size={16} />
-        <label htmlFor={searchId} className="visually-hidden">Search chats</label>
+        <label htmlFor={searchId} className="visually-hidden">{t("chat.search_chats")}</label>
         <input
           id={searchId}
           type="search"
-          placeholder="Search chats..."
+          placeholder={t("chat.search_chats_placeholder")}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
@@ -44,9 +45,9 @@ export default function ChatsTab() {
         {store.chatsLoading.value ? (
           <ListSkeleton rows={8} />
         ) : shown.length === 0 && query.trim() ? (
-          <EmptyState icon="search" title="No chats found" text="Try a different search term" />
+          <EmptyState icon="search" title={t("chat.no_chats_found")} text={t("chat.try_other_search")} />
         ) : shown.length === 0 ? (
-          <EmptyState icon="chat" title="No chat history" text="Start a conversation to see it here" />
+          <EmptyState icon="chat" title={t("chat.no_history")} text={t("chat.no_history_text")} />
         ) : (
           <ul className="list">
             {shown.map((user) => (

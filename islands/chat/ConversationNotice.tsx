@@ -5,6 +5,7 @@ import { unblockUser } from "../lib/safety.ts";
 import type { ChatUser } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
+import { t } from "../i18n.ts";
 
 /** True when I blocked this contact: the window shows the notice instead of the input. */
 export function useBlockedByMe(contact: ChatUser): boolean {
@@ -20,9 +21,9 @@ export default function ConversationNotice({ contact }: { contact: ChatUser }) {
     return (
       <div className="conversation-notice is-blocked" role="status">
         <Icon name="block" size={18} />
-        <span>You blocked {contact.name}. Unblock to send messages.</span>
+        <span>{t("chat.you_blocked", { name: contact.name })}</span>
         <button type="button" className="button small" onClick={() => void unblockUser(controller, contact)}>
-          Unblock
+          {t("chat.unblock")}
         </button>
       </div>
     );

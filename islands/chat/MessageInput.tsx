@@ -10,6 +10,7 @@ import VoiceRecord from "./VoiceRecord.tsx";
 import type { ChatUser } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
+import { t } from "../i18n.ts";
 
 const EmojiPopover = lazy(() => import("./EmojiPopover.tsx"));
 const MAX_HEIGHT_PX = 120;
@@ -129,7 +130,7 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
     <ComposeBar />
     <div className={`message-input${recording ? " is-recording" : ""}`}>
       {!recording && (
-      <button type="button" className="icon-button" aria-label="Attach files" onClick={onAttach}>
+      <button type="button" className="icon-button" aria-label={t("chat.attach")} onClick={onAttach}>
         <Icon name="attach" />
       </button>
       )}
@@ -138,8 +139,8 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
           ref={area}
           rows={1}
           value={text}
-          placeholder="Type a message..."
-          aria-label={`Message ${contact.name}`}
+          placeholder={t("chat.type_message")}
+          aria-label={t("chat.message_to", { name: contact.name })}
           onChange={(e) => change(e.target.value)}
           onKeyDown={onKeyDown}
         />
@@ -147,7 +148,7 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
           ref={emojiButton}
           type="button"
           className={`icon-button emoji-button${emojiOpen ? " is-active" : ""}`}
-          aria-label="Emoji"
+          aria-label={t("chat.emoji")}
           aria-expanded={emojiOpen}
           aria-haspopup="dialog"
           onClick={toggleEmoji}
@@ -156,14 +157,14 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
         </button>
         {/* The picker's code (about 88 KB) loads the first time it opens, then stays mounted. */}
         {emojiLoaded && (
-          <Suspense fallback={emojiOpen ? <div className="emoji-popover emoji-loading">Loading...</div> : null}>
+          <Suspense fallback={emojiOpen ? <div className="emoji-popover emoji-loading">{t("common.loading")}</div> : null}>
             <EmojiPopover open={emojiOpen} onPick={insertEmoji} onClose={closeEmoji} />
           </Suspense>
         )}
       </div>
       {!editing && <VoiceRecord onActive={setRecording} />}
       {!recording && (
-        <button type="button" className="send-button" aria-label={editing ? "Save the edit" : "Send message"} onClick={send} disabled={!text.trim()}>
+        <button type="button" className="send-button" aria-label={editing ? "Save the edit" : t("chat.send")} onClick={send} disabled={!text.trim()}>
           <Icon name={editing ? "check" : "send"} />
         </button>
       )}

@@ -1,5 +1,6 @@
 // The message area: skeletons, messages, the typing bubble, and the scroll rules of spec
 // section 4 (stay at the bottom unless scrolled up; load older pages above 50% going up).
+import { t } from "../i18n.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { groupMessages } from "../lib/files.ts";
@@ -118,19 +119,19 @@ export default function MessageList({ contact }: { contact: ChatUser }) {
       role="log"
       aria-live="polite"
       aria-relevant="additions"
-      aria-label={`Messages with ${contact.name}`}
+      aria-label={t("chat.messages_with", { name: contact.name })}
       tabIndex={0}
     >
       {loading ? (
         <Skeletons seed={contact.id} />
       ) : display.length === 0 ? (
         <div className="center-screen no-messages">
-          <p className="empty-title">No messages yet</p>
-          <p className="empty-text">Say hello to {contact.name}</p>
+          <p className="empty-title">{t("chat.no_messages")}</p>
+          <p className="empty-text">{t("chat.say_hello", { name: contact.name })}</p>
         </div>
       ) : (
         <>
-          {store.loadingOlder.value && <div className="older-spinner" role="status" aria-label="Loading older messages" />}
+          {store.loadingOlder.value && <div className="older-spinner" role="status" aria-label={t("chat.loading_older")} />}
           {display.map((item) => (
             <MessageBubble key={item.key} item={item} own={item.message.sender_id === meId} />
           ))}
@@ -140,7 +141,7 @@ export default function MessageList({ contact }: { contact: ChatUser }) {
         <div className="message-row typing-row">
           <span className="message-avatar" aria-hidden="true">{contact.name.slice(0, 1).toUpperCase()}</span>
           <span className="bubble typing-bubble" role="status">
-            <span className="visually-hidden">{contact.name} is typing</span>
+            <span className="visually-hidden">{t("chat.is_typing", { name: contact.name })}</span>
             <span className="dot" />
             <span className="dot" />
             <span className="dot" />

@@ -10,14 +10,17 @@ import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
 import NameModal from "./NameModal.tsx";
 import type { SettingsSection } from "../lib/types.ts";
+import type { Key } from "../../src/i18n/catalogues/en.ts";
+import { t } from "../i18n.ts";
 
 type IconName = Parameters<typeof Icon>[0]["name"];
-const SECTIONS: { section: SettingsSection; icon: IconName; title: string; sub: string }[] = [
-  { section: "profile", icon: "user", title: "Profile Settings", sub: "Edit your profile information" },
-  { section: "blocked", icon: "block", title: "Blocked people", sub: "People you blocked, and Unblock" },
-  { section: "privacy", icon: "shield", title: "Privacy", sub: "Who can message and call you" },
-  { section: "safety", icon: "block", title: "Safety", sub: "Blur nudity in video and pictures" },
-  { section: "notifications", icon: "bell", title: "Notifications", sub: "Hear about messages and calls with the tab closed" },
+const SECTIONS: { section: SettingsSection; icon: IconName; title: Key; sub: Key }[] = [
+  { section: "profile", icon: "user", title: "chat.settings_profile", sub: "chat.settings_profile_sub" },
+  { section: "blocked", icon: "block", title: "chat.settings_blocked", sub: "chat.settings_blocked_sub" },
+  { section: "privacy", icon: "shield", title: "chat.settings_privacy", sub: "chat.settings_privacy_sub" },
+  { section: "safety", icon: "block", title: "chat.settings_safety", sub: "chat.settings_safety_sub" },
+  { section: "notifications", icon: "bell", title: "chat.settings_notifications", sub: "chat.settings_notifications_sub" },
+  { section: "language", icon: "globe", title: "lang.settings_title", sub: "lang.settings_sub" },
 ];
 
 export default function SettingsSidebar() {
@@ -27,18 +30,18 @@ export default function SettingsSidebar() {
   const me = store.me.value;
   const [nameOpen, setNameOpen] = useState(false);
   const section = store.settingsSection.value;
-  const facts = [me.age ? `${me.age} years` : "", me.country_name ? `${flagEmoji(me.country_code)} ${me.country_name}` : ""].filter(Boolean);
+  const facts = [me.age ? t("chat.age_years", { count: me.age }) : "", me.country_name ? `${flagEmoji(me.country_code)} ${me.country_name}` : ""].filter(Boolean);
   return (
     <section className="tab-panel settings-sidebar" aria-labelledby="settings-heading">
       <div className="panel-header">
-        <h2 id="settings-heading" className="panel-heading">Settings</h2>
+        <h2 id="settings-heading" className="panel-heading">{t("chat.settings")}</h2>
       </div>
       <div className="me-card">
         <Avatar name={me.name} url={me.avatar_url} size="lg" />
         <div className="me-card-text">
           <span className="me-card-name">
             {me.name}
-            <button type="button" className="icon-button small" aria-label="Edit display name" onClick={() => setNameOpen(true)}>
+            <button type="button" className="icon-button small" aria-label={t("chat.edit_name")} onClick={() => setNameOpen(true)}>
               <Icon name="edit" size={14} />
             </button>
           </span>
@@ -46,7 +49,7 @@ export default function SettingsSidebar() {
           {facts.length > 0 && <span className="muted small">{facts.join(" · ")}</span>}
         </div>
       </div>
-      <nav className="settings-menu" aria-label="Settings sections">
+      <nav className="settings-menu" aria-label={t("chat.settings_sections")}>
         {SECTIONS.map((item) => (
           <button
             key={item.section}
@@ -57,8 +60,8 @@ export default function SettingsSidebar() {
           >
             <span className="menu-icon"><Icon name={item.icon} /></span>
             <span className="menu-text">
-              <span className="menu-title">{item.title}</span>
-              <span className="menu-sub">{item.sub}</span>
+              <span className="menu-title">{t(item.title)}</span>
+              <span className="menu-sub">{t(item.sub)}</span>
             </span>
           </button>
         ))}
@@ -66,16 +69,16 @@ export default function SettingsSidebar() {
           <a className="menu-item" href="/mod">
             <span className="menu-icon"><Icon name="flag" /></span>
             <span className="menu-text">
-              <span className="menu-title">Moderation</span>
-              <span className="menu-sub">Reports, users, bans and appeals</span>
+              <span className="menu-title">{t("chat.moderation")}</span>
+              <span className="menu-sub">{t("chat.moderation_sub")}</span>
             </span>
           </a>
         )}
         <button type="button" className="menu-item danger" onClick={() => void logout(controller)}>
           <span className="menu-icon"><Icon name="logout" /></span>
           <span className="menu-text">
-            <span className="menu-title">Logout</span>
-            <span className="menu-sub">Sign out of your account</span>
+            <span className="menu-title">{t("chat.logout")}</span>
+            <span className="menu-sub">{t("chat.logout_sub")}</span>
           </span>
         </button>
       </nav>

@@ -1,4 +1,5 @@
 // The sidebar: who I am, the tab bar, and the active tab's panel (shown above the tab bar).
+import { t } from "../i18n.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import Avatar from "./Avatar.tsx";
 import ChatsTab from "./ChatsTab.tsx";
@@ -33,7 +34,7 @@ export default function Sidebar() {
   const connection = store.connection.value;
   const offline = connection === "reconnecting" || connection === "failed" || !store.networkOnline.value;
   return (
-    <aside className="sidebar" aria-label="Sidebar">
+    <aside className="sidebar" aria-label={t("chat.sidebar")}>
       <header className="sidebar-header">
         <span className="brand">
           <span className="brand-mark" aria-hidden="true">W</span>
@@ -50,7 +51,7 @@ export default function Sidebar() {
         </p>
       ) : offline ? (
         <p className="connection-banner" role="status">
-          {connection === "failed" ? "Offline" : "Reconnecting..."}
+          {connection === "failed" ? t("chat.offline") : t("chat.reconnecting")}
         </p>
       ) : null}
       {/* Before the panel in the DOM, so Tab reaches the tabs before the rows; CSS keeps it under them. */}

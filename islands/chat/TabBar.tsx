@@ -1,6 +1,8 @@
 // The four tabs with the online counter and the unread badge: an ARIA tab list (one tab in the tab
 // order; the arrow keys move and select, Home and End go to the first and the last) controlling the
 // sidebar's panel (Sidebar.tsx, which puts this bar before the panel in the DOM and under it on screen).
+import { dir, t } from "../i18n.ts";
+import type { Key } from "../../src/i18n/catalogues/en.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { KeyboardEvent } from "react";
 import { badgeText } from "../lib/format.ts";
@@ -8,11 +10,11 @@ import type { Tab } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
 
-const TABS: { id: Tab; label: string; icon: "users" | "chat" | "video" | "settings" }[] = [
-  { id: "users", label: "All Users", icon: "users" },
-  { id: "chats", label: "Chats", icon: "chat" },
-  { id: "video", label: "Video Chat", icon: "video" },
-  { id: "settings", label: "Settings", icon: "settings" },
+const TABS: { id: Tab; label: Key; icon: "users" | "chat" | "video" | "settings" }[] = [
+  { id: "users", label: "chat.tab_users", icon: "users" },
+  { id: "chats", label: "chat.tab_chats", icon: "chat" },
+  { id: "video", label: "chat.tab_video", icon: "video" },
+  { id: "settings", label: "chat.settings", icon: "settings" },
 ];
 
 /** The sidebar's panel, which the selected tab names. */
@@ -29,7 +31,9 @@ export default function TabBar() {
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = TABS.findIndex((t) => t.id === active);
-    const target = { ArrowRight: index + 1, ArrowLeft: index - 1 + TABS.length, Home: 0, End: TABS.length - 1 }[event.key];
+    // Right to left, the arrow keys follow the mirrored order.
+    const [forward, back] = dir() === "rtl" ? ["ArrowLeft", "ArrowRight"] : ["ArrowRight", "ArrowLeft"];
+    const target = { [forward]: index + 1, [back]: index - 1 + TABS.length, Home: 0, End: TABS.length - 1 }[event.key];
     const next = target === undefined ? undefined : TABS[target % TABS.length];
     if (!next) return;
     event.preventDefault();
@@ -38,8 +42,8 @@ export default function TabBar() {
   };
 
   return (
-    <nav className="tab-bar" aria-label="Sections">
-      <div role="tablist" aria-label="Sections" onKeyDown={onKeyDown}>
+    <nav className="tab-bar" aria-label={t("chat.sections")}>
+      <div role="tablist" aria-label={t("chat.sections")} onKeyDown={onKeyDown}>
         {TABS.map((tab) => {
           const selected = tab.id === active;
           const count = tab.id === "users" ? online : tab.id === "chats" ? unread : "";
@@ -57,11 +61,11 @@ export default function TabBar() {
               onClick={() => controller.selectTab(tab.id)}
             >
               {/* The name is the visible text, label first ("All Users 3 online"); CSS puts the label under the icon. */}
-              <span className="tab-label">{tab.label}</span>
+              <span className="tab-label">{t(tab.label)}</span>
               <span className="tab-icon">
                 <Icon name={tab.icon} />
                 {count && <span className={tab.id === "chats" ? "badge badge-unread" : "badge badge-online"}>{count}</span>}
-                {count && <span className="visually-hidden">{tab.id === "chats" ? " unread" : " online"}</span>}
+                {count && <span className="visually-hidden">{tab.id === "chats" ? t("chat.unread_suffix") : t("chat.online_suffix")}</span>}
               </span>
             </button>
           );

@@ -1,6 +1,7 @@
 // All Users: the online counter, the search toggle with the Find Users panel, and the list, which
 // the server searches and pages (lib/user-search.ts) as the filters change and the list scrolls;
 // the people shown are watched for presence (usePresenceWatch.ts).
+import { t } from "../i18n.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useRef, useState } from "react";
 import { EMPTY_FILTERS, filterUsers, filtersActive, type UserFilters } from "../lib/lists.ts";
@@ -54,16 +55,16 @@ export default function UsersTab() {
     <section className="tab-panel" aria-labelledby="users-heading">
       <div className="panel-header">
         <h2 id="users-heading" className="panel-heading">
-          All Users
+          {t("chat.tab_users")}
           <span className="online-counter">
             <span className="presence-dot is-online" aria-hidden="true" />
-            {store.onlineCount.value} online
+            {t("chat.online_count", { count: store.onlineCount.value })}
           </span>
         </h2>
         <button
           type="button"
           className={`icon-button${searchOpen ? " is-active" : ""}`}
-          aria-label={searchOpen ? "Close search" : "Find Users"}
+          aria-label={searchOpen ? t("chat.close_search") : t("chat.find_users")}
           aria-expanded={searchOpen}
           onClick={() => (searchOpen ? closeSearch() : setSearchOpen(true))}
         >
@@ -73,8 +74,8 @@ export default function UsersTab() {
       {searchOpen && <FindUsersPanel filters={filters} countries={countries} onChange={setFilters} />}
       {active && (
         <div className="result-header" role="status">
-          <span>{answered ? `${onlineFound} of ${found} found` : "Searching..."}</span>
-          <button type="button" className="link-button" onClick={closeSearch} aria-label="Clear results">
+          <span>{answered ? t("chat.found", { online: onlineFound, count: found }) : t("chat.searching")}</span>
+          <button type="button" className="link-button" onClick={closeSearch} aria-label={t("chat.clear_results")}>
             <Icon name="close" size={16} />
           </button>
         </div>
@@ -83,13 +84,13 @@ export default function UsersTab() {
         {store.usersLoading.value || (!answered && shown.length === 0) ? (
           <ListSkeleton rows={8} />
         ) : active && shown.length === 0 ? (
-          <EmptyState icon="search" title="No users found" text="Try adjusting your search filters" />
+          <EmptyState icon="search" title={t("chat.no_users")} text={t("chat.no_users_text")} />
         ) : (
           <>
             {!active && store.onlineCount.value <= 1 && (
               <div className="welcome-note">
-                <strong>Welcome, {store.me.value.name}!</strong>
-                <span>No one else is online right now. New people join all the time, so check back soon.</span>
+                <strong>{t("chat.welcome_name", { name: store.me.value.name })}</strong>
+                <span>{t("chat.nobody_online")}</span>
               </div>
             )}
             <ul className="list">
@@ -100,7 +101,7 @@ export default function UsersTab() {
             {people.hasMore.value && (
               <div className="list-more" ref={sentinel}>
                 <button type="button" className="button small" disabled={people.loadingMore.value} onClick={() => void people.loadMore()}>
-                  {people.loadingMore.value ? "Loading..." : "Show more people"}
+                  {people.loadingMore.value ? t("common.loading") : t("chat.show_more")}
                 </button>
               </div>
             )}

@@ -2,6 +2,7 @@
 // loads only when this tab is shown; until it arrives, the same first screen shows, inactive.
 import { lazy, Suspense } from "react";
 import Icon from "./icons.tsx";
+import { t } from "../i18n.ts";
 
 const Roulette = lazy(() => import("../roulette/Roulette.tsx"));
 
@@ -13,10 +14,11 @@ function Loading() {
           <Icon name="video" size={44} />
         </span>
         <p id="video-panel-status" className="video-status" role="status">
-          Click "Start" to begin video chat
+          {t("roulette.click_start")}
         </p>
         <button type="button" className="button primary large" disabled>
-          <Icon name="video" size={20} /> Start Video Chat
+          <Icon name="video" size={20} />
+          {` ${t("roulette.start")}`}
         </button>
       </div>
     </section>

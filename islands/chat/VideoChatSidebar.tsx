@@ -1,29 +1,22 @@
 // The Video Chat tab's info sidebar: fixed figures, tips, safety and features.
-const STATS: [string, string][] = [
-  ["1,247", "online users"],
-  ["89", "countries"],
-  ["24/7", "available"],
+import type { Key } from "../../src/i18n/catalogues/en.ts";
+import { t } from "../i18n.ts";
+const STATS: [string, Key][] = [
+  ["1,247", "roulette.stat_online"],
+  ["89", "roulette.stat_countries"],
+  ["24/7", "roulette.stat_available"],
 ];
-const TIPS = [
-  "Find a quiet, well-lit spot and look at the camera",
-  "Say hello first: a smile goes a long way",
-  "Press 'Next Partner' any time to meet someone new",
-];
-const SAFETY = [
-  "Never share your address, phone number or passwords",
-  "Nudity and sexual content are prohibited and lead to a ban",
-  "Press 'Stop' at once if someone makes you uncomfortable",
-  "Everyone here must be 18 or older",
-];
-const FEATURES = ["Random one-to-one video matching", "No sign-up needed to start", "Instant skip to the next partner", "Works in any modern browser"];
+const TIPS: Key[] = ["roulette.tip_light", "roulette.tip_hello", "roulette.tip_next"];
+const SAFETY: Key[] = ["roulette.safe_share", "roulette.safe_nudity", "roulette.safe_stop", "roulette.safe_adult"];
+const FEATURES: Key[] = ["roulette.feature_random", "roulette.feature_signup", "roulette.feature_skip", "roulette.feature_browser"];
 
-function List({ title, items }: { title: string; items: string[] }) {
+function List({ title, items }: { title: string; items: Key[] }) {
   return (
     <div className="info-block">
       <h3>{title}</h3>
       <ul>
         {items.map((item) => (
-          <li key={item}>{item}</li>
+          <li key={item}>{t(item)}</li>
         ))}
       </ul>
     </div>
@@ -34,20 +27,20 @@ export default function VideoChatSidebar() {
   return (
     <section className="tab-panel video-sidebar" aria-labelledby="video-heading">
       <div className="panel-header">
-        <h2 id="video-heading" className="panel-heading">Video Chat</h2>
+        <h2 id="video-heading" className="panel-heading">{t("chat.tab_video")}</h2>
       </div>
       <div className="list-scroll padded">
         <div className="stats">
           {STATS.map(([figure, label]) => (
             <div className="stat" key={label}>
               <span className="stat-figure">{figure}</span>
-              <span className="stat-label">{label}</span>
+              <span className="stat-label">{t(label)}</span>
             </div>
           ))}
         </div>
-        <List title="Tips" items={TIPS} />
-        <List title="Stay safe" items={SAFETY} />
-        <List title="Features" items={FEATURES} />
+        <List title={t("roulette.tips")} items={TIPS} />
+        <List title={t("roulette.stay_safe")} items={SAFETY} />
+        <List title={t("roulette.features")} items={FEATURES} />
       </div>
     </section>
   );

@@ -1,4 +1,5 @@
 // The main area with nothing selected.
+import { t } from "../i18n.ts";
 import Icon from "./icons.tsx";
 
 export default function Welcome() {
@@ -7,8 +8,8 @@ export default function Welcome() {
       <span className="welcome-icon">
         <Icon name="chat" size={40} />
       </span>
-      <h2>Welcome to Web Chat</h2>
-      <p>Select a user from the sidebar to start chatting</p>
+      <h2>{t("chat.welcome_title", { site: "Web Chat" })}</h2>
+      <p>{t("chat.welcome_text")}</p>
     </div>
   );
 }

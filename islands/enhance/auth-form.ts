@@ -3,6 +3,7 @@
 // user id in localStorage (spec section 4; the token never: issue 9, the answer's session cookie
 // carries the session to "/"), leaves a `flash` cookie for the success toast and opens "/", which
 // the server now renders as the chat screen.
+import { localeTag } from "../i18n.ts";
 import { FLASH_COOKIE, writeCookie } from "./cookies.ts";
 import { rules, type AuthKind, type Values } from "./auth-rules.ts";
 import { clearBanNotice, isBanAnswer, showBanNotice, type BanAnswer } from "./ban-notice.ts";
@@ -90,7 +91,7 @@ export function enhanceAuthForm(form: HTMLFormElement, kind: AuthKind): void {
     try {
       const response = await fetch(rule.endpoint, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: { "content-type": "application/json", accept: "application/json", "accept-language": localeTag() },
         body: JSON.stringify(rule.payload(values())),
       });
       const answer = (await response.json().catch(() => ({}))) as AuthAnswer;

@@ -1,6 +1,7 @@
 // What each auth form needs before its button enables (spec section 5), the live messages shown
 // as people type (the same texts as the server's), and where each form posts with JavaScript on.
 import { displayNameProblem, normaliseName, normaliseUsername, usernameProblem } from "../../src/users/names/rules.ts";
+import { t, translateServerText } from "../i18n.ts";
 
 export type AuthKind = "login" | "register" | "guest";
 
@@ -9,7 +10,7 @@ export type Values = Record<string, string>;
 interface Rules {
   endpoint: string;
   /** The spec's fallback when the server gives no text (section 8). */
-  fallback: string;
+  readonly fallback: string;
   required: string[];
   ready(values: Values): boolean;
   /** Messages for fields that are wrong (filled but invalid, or the 18+ box unticked); shown once a field was touched. */
@@ -23,13 +24,14 @@ const registerRequired = ["username", "email", "password", "confirmPassword", "n
 
 /** The 18+ box: a ticked checkbox sends "on"; its message is the server's `fields.adult`. */
 const isAdult = (values: Values) => values.adult === "on";
-const ADULT_MESSAGE = "Please confirm that you are 18 or older and accept the Terms";
-const adultProblem = (values: Values): Record<string, string> => (isAdult(values) ? {} : { adult: ADULT_MESSAGE });
+const adultProblem = (values: Values): Record<string, string> => (isAdult(values) ? {} : { adult: t("error.adult") });
 
 export const rules: Record<AuthKind, Rules> = {
   login: {
     endpoint: "/api/auth/login",
-    fallback: "Login failed",
+    get fallback() {
+      return t("auth.login_failed");
+    },
     required: ["username", "password"],
     ready: (v) => filled(v, ["username", "password"]),
     check: () => ({}),
@@ -37,18 +39,20 @@ export const rules: Record<AuthKind, Rules> = {
   },
   register: {
     endpoint: "/api/auth/register",
-    fallback: "Registration failed",
+    get fallback() {
+      return t("auth.register_failed");
+    },
     required: registerRequired,
     ready: (v) => filled(v, registerRequired) && v.password === v.confirmPassword,
     check(v) {
       const errors: Record<string, string> = {};
       const username = v.username ? usernameProblem(normaliseUsername(v.username)) : null;
-      if (username) errors.username = username;
-      if (v.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errors.email = "Enter a valid e-mail address";
-      if (v.password && (v.password.length < 8 || v.password.length > 128)) errors.password = "Password must be 8 to 128 characters";
-      if (v.confirmPassword && v.password !== v.confirmPassword) errors.confirmPassword = "Passwords do not match";
+      if (username) errors.username = translateServerText(username);
+      if (v.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errors.email = t("error.valid_email");
+      if (v.password && (v.password.length < 8 || v.password.length > 128)) errors.password = t("error.password_length");
+      if (v.confirmPassword && v.password !== v.confirmPassword) errors.confirmPassword = t("error.passwords_differ");
       const name = v.name !== undefined && v.name !== "" ? displayNameProblem(normaliseName(v.name)) : null;
-      if (name) errors.name = name;
+      if (name) errors.name = translateServerText(name);
       return { ...errors, ...adultProblem(v) };
     },
     payload: (v) => ({
@@ -66,7 +70,9 @@ export const rules: Record<AuthKind, Rules> = {
   },
   guest: {
     endpoint: "/api/guest/create",
-    fallback: "Guest login failed",
+    get fallback() {
+      return t("auth.guest_failed");
+    },
     required: ["gender", "adult"],
     ready: (v) => (v.gender === "male" || v.gender === "female") && isAdult(v),
     check: adultProblem,

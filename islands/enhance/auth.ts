@@ -8,8 +8,11 @@ import { enhanceCountryPicker } from "./country-picker.ts";
 import { enhanceModal } from "./modal.ts";
 import { markRan } from "../legacy/ran.ts";
 import { registerServiceWorker } from "../sw/register.ts";
+import { readPageStrings } from "../i18n.ts";
 
 markRan("auth");
+// The page's words (auth.*, mod.*, error.*) before any form is enhanced.
+readPageStrings();
 registerServiceWorker();
 
 const kinds: AuthKind[] = ["login", "register", "guest"];

@@ -1,6 +1,7 @@
 // The searchable country picker with flags. It is built from the options of the server's plain
 // <select> (so the list is sent once), keeps that select as the form's value and fires its
 // `change` event, so form validation and a no-JavaScript post read the same field.
+import { t } from "../i18n.ts";
 import { searchCountries } from "../lib/country-search.ts";
 import { flagOf } from "./flags.ts";
 
@@ -44,18 +45,18 @@ export function enhanceCountryPicker(select: HTMLSelectElement): CountryPicker {
   popup.hidden = true;
   const search = el("input", "picker-search");
   search.type = "text";
-  search.placeholder = "Search countries...";
+  search.placeholder = t("auth.search_countries");
   search.autocomplete = "off";
   search.setAttribute("role", "combobox");
-  search.setAttribute("aria-label", "Search countries");
+  search.setAttribute("aria-label", t("auth.search_countries_label"));
   search.setAttribute("aria-expanded", "true");
   search.setAttribute("aria-autocomplete", "list");
   search.setAttribute("aria-controls", `${id}-list`);
   const list = el("ul", "picker-list");
   list.id = `${id}-list`;
   list.setAttribute("role", "listbox");
-  list.setAttribute("aria-label", "Countries");
-  const empty = el("p", "picker-empty", "No countries found");
+  list.setAttribute("aria-label", t("auth.countries"));
+  const empty = el("p", "picker-empty", t("auth.no_countries"));
   empty.hidden = true;
 
   const items = countries.map((c) => {
@@ -76,7 +77,7 @@ export function enhanceCountryPicker(select: HTMLSelectElement): CountryPicker {
   select.tabIndex = -1;
   select.after(picker);
 
-  const badge = () => el("span", "detected-badge", "Detected");
+  const badge = () => el("span", "detected-badge", t("auth.detected"));
 
   function render() {
     const code = select.value;
@@ -87,7 +88,7 @@ export function enhanceCountryPicker(select: HTMLSelectElement): CountryPicker {
       button.append(el("span", "picker-flag", flagOf(country.code)), el("span", "picker-name", country.name));
       if (country.code === detectedCode) button.append(badge());
     } else {
-      button.append(el("span", "picker-placeholder", detecting ? "Detecting location..." : "Select country"));
+      button.append(el("span", "picker-placeholder", detecting ? t("auth.detecting") : t("auth.select_country")));
     }
     for (const li of items) {
       li.setAttribute("aria-selected", String(li.dataset.code === code));

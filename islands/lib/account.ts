@@ -1,4 +1,5 @@
 // The signed-in user's own account: profile edits, avatar, logout (spec sections 2, 4, 5 and 8).
+import { t } from "../i18n.ts";
 import { ApiError, errorText, type ProfileChanges } from "./api.ts";
 import type { ChatController } from "./controller.ts";
 import { avatarProblem } from "./files.ts";
@@ -12,12 +13,12 @@ export async function saveProfile(c: ChatController, changes: ProfileChanges): P
   try {
     const { user } = await c.api.updateProfile({ ...changes, name });
     c.store.me.value = user;
-    c.notify.success("Profile updated successfully!");
+    c.notify.success(t("common.profile_updated"));
     return true;
   } catch (error) {
     // The server's reason for the name ("Names cannot use the word ...") says more than its summary.
     const nameReason = error instanceof ApiError ? error.fields?.name : undefined;
-    c.notify.error(nameReason ?? errorText(error, "Profile update failed"));
+    c.notify.error(nameReason ?? errorText(error, t("common.profile_failed")));
     return false;
   }
 }
@@ -33,7 +34,7 @@ export async function uploadAvatar(c: ChatController, file: File): Promise<void>
     const { avatar_url } = await c.api.uploadAvatar(file);
     c.store.me.value = { ...c.store.me.value, avatar_url };
   } catch (error) {
-    window.alert(errorText(error, "Failed to upload avatar"));
+    window.alert(errorText(error, t("common.avatar_upload_failed")));
   }
 }
 
@@ -44,7 +45,7 @@ export async function deleteAvatar(c: ChatController): Promise<boolean> {
     await c.api.deleteAvatar();
     c.store.me.value = { ...c.store.me.value, avatar_url: null };
   } catch (error) {
-    window.alert(errorText(error, "Failed to delete avatar"));
+    window.alert(errorText(error, t("common.avatar_delete_failed")));
   }
   return true;
 }
@@ -72,7 +73,7 @@ export async function logout(c: ChatController): Promise<void> {
     console.warn(`Logout call failed (${String(error)}); signing out through the logout form`);
   }
   forgetSession();
-  c.notify.success("Logged out successfully");
+  c.notify.success(t("common.logged_out"));
   setTimeout(() => (signedOut ? window.location.assign("/") : postLogoutForm()), LEAVE_DELAY_MS);
 }
 

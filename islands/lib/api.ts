@@ -1,5 +1,6 @@
 // HTTP client for the contract in API.md: bearer token on every call, errors parsed from
 // {error, code, fields} into ApiError.
+import { localeTag } from "../i18n.ts";
 import { detectCountry } from "./country-detect.ts";
 import { perf, routeKind } from "./perf.ts";
 import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem, WarningNotice } from "./types.ts";
@@ -68,7 +69,8 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
   };
 
   async function call<T>(method: string, path: string, body?: BodyInit | object): Promise<T> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
+    // The page's language, so refusals come back in it even without a `lang` cookie (the account's locale).
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json", "Accept-Language": localeTag() };
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
@@ -81,7 +83,7 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
   }
 
   async function callNoContent(method: string, path: string): Promise<void> {
-    const headers = { Authorization: `Bearer ${token}` };
+    const headers = { Authorization: `Bearer ${token}`, "Accept-Language": localeTag() };
     const response = await fetcher(path, { method, headers, credentials: "same-origin" });
     if (!response.ok) throw await parseError(response);
   }
@@ -160,6 +162,7 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
     pushSubscribe: (subscription: PushSubscriptionJSON, previews: boolean) => call<{ device: PushDevice }>("POST", "/api/push/subscriptions", { ...subscription, previews }),
     pushUnsubscribe: (endpoint: string) => call<{ removed: boolean }>("DELETE", "/api/push/subscriptions", { endpoint }),
     setBlurNudity: (on: boolean) => call<{ user: OwnUser }>("PUT", "/api/users/nudity-blur", { blur_nudity: on }),
+    setLocale: (locale: string) => call<{ user: OwnUser }>("PUT", "/api/users/locale", { locale }),
     // Moderation (API.md "Moderation"): the caller's own warnings, shown until acknowledged.
     warnings: () => call<{ warnings: WarningNotice[] }>("GET", "/api/warnings"),
     acknowledgeWarning: (id: number) => callNoContent("POST", `/api/warnings/${id}/acknowledge`),

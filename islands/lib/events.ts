@@ -1,4 +1,5 @@
 // Realtime events of the chat screen, each a small handler over the controller's store.
+import { t } from "../i18n.ts";
 import { batch } from "@preact/signals-react";
 import type { ChatController } from "./controller.ts";
 import { addOwnMessage, receiveMessage } from "./inbox.ts";
@@ -72,13 +73,13 @@ function presenceToasts(c: ChatController, graceMs: number) {
         leaving.delete(userId);
         return;
       }
-      if (!wasOnline && inMyChats(c, userId)) c.notify.info(`${name} is now online`);
+      if (!wasOnline && inMyChats(c, userId)) c.notify.info(t("chat.now_online", { name }));
     },
     offline(userId: number, name: string, wasOnline: boolean): void {
       if (!wasOnline || leaving.has(userId) || !inMyChats(c, userId)) return;
       const timer = setTimeout(() => {
         leaving.delete(userId);
-        if (inMyChats(c, userId)) c.notify.info(`${name} went offline`);
+        if (inMyChats(c, userId)) c.notify.info(t("chat.went_offline", { name }));
       }, graceMs);
       leaving.set(userId, timer);
     },

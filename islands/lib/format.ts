@@ -1,6 +1,8 @@
 // Pure text formatting for the chat screen (spec section 9 fixes every number here).
 import { formatDistanceToNow } from "date-fns";
 import { MAX_AGE, MIN_AGE } from "../../src/users/values.ts";
+import type { Key } from "../../src/i18n/catalogues/en.ts";
+import { locale, localeTag, t } from "../i18n.ts";
 
 const WEEKDAYS = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -26,7 +28,8 @@ export function chatTimeLabel(value: string | Date | null | undefined, now: Date
   const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
   // "Within 7 days": the six calendar days before today (a week ago today would repeat today's name).
   if (date.getTime() < startOfToday && date.getTime() >= startOfToday - 6 * DAY_MS) {
-    return WEEKDAYS[date.getDay()] ?? "";
+    // English keeps the spec's two letters; other languages their own short weekday names.
+    return locale() === "en" ? (WEEKDAYS[date.getDay()] ?? "") : new Intl.DateTimeFormat(localeTag(), { weekday: "short" }).format(date);
   }
   if (date.getFullYear() === now.getFullYear()) return `${pad(date.getDate())}.${pad(date.getMonth() + 1)}`;
   return `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}`;
@@ -35,12 +38,22 @@ export function chatTimeLabel(value: string | Date | null | undefined, now: Date
 /** Message time such as "about 2 hours ago"; a date that cannot be formatted shows "now". */
 export function relativeTime(value: string | Date | null | undefined): string {
   const date = toDate(value);
-  if (!date) return "now";
+  if (!date) return t("common.now");
   try {
+    if (locale() !== "en" && typeof Intl.RelativeTimeFormat === "function") return intlRelative(date);
     return formatDistanceToNow(date, { addSuffix: true });
   } catch {
-    return "now";
+    return t("common.now");
   }
+}
+
+/** "vor 2 Stunden", "hace 3 días": the largest whole unit, through Intl (no date-fns locale is bundled). */
+function intlRelative(date: Date): string {
+  const seconds = Math.round((date.getTime() - Date.now()) / 1000);
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [["year", 31_536_000], ["month", 2_592_000], ["day", 86_400], ["hour", 3_600], ["minute", 60]];
+  const format = new Intl.RelativeTimeFormat(localeTag(), { numeric: "auto" });
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  return format.format(0, "minute");
 }
 
 export const PREVIEW_LENGTH = 50;
@@ -72,7 +85,7 @@ export function flagEmoji(code: string | null | undefined): string {
 export function longDate(value: string | null | undefined): string {
   const date = toDate(value);
   if (!date) return "";
-  return date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
+  return date.toLocaleDateString(locale() === "en" ? "en-US" : localeTag(), { year: "numeric", month: "long", day: "numeric" });
 }
 
 /** First letter of a name for avatar placeholders. */
@@ -80,6 +93,14 @@ export function initial(name: string | null | undefined): string {
   const first = Array.from((name ?? "").trim())[0];
   return first ? first.toUpperCase() : "?";
 }
+
+const GENDER_KEYS: Record<string, Key> = {
+  male: "common.gender_male",
+  female: "common.gender_female",
+  other: "common.gender_other",
+  non_binary: "common.gender_non_binary",
+  prefer_not_to_say: "common.gender_prefer_not_to_say",
+};
 
 const LABELS: Record<string, string> = {
   male: "Male",
@@ -94,9 +115,11 @@ const LABELS: Record<string, string> = {
   asexual: "Asexual",
 };
 
-/** A readable label for a gender or orientation value. */
+/** A readable label for a gender or orientation value, in the page's language. */
 export function optionLabel(value: string | null | undefined): string {
   if (!value) return "";
+  const key = (LABELS[value] === undefined ? null : value in GENDER_KEYS ? GENDER_KEYS[value] : `common.orientation_${value}`) as Key | null;
+  if (key && locale() !== "en") return t(key);
   return LABELS[value] ?? value.replace(/_/g, " ");
 }
 

@@ -1,6 +1,7 @@
 // Block, unblock and refusals on the chat screen. A block hides the person from my lists at once
 // (the server keeps the conversation; it comes back on Unblock), and a refused send explains
 // itself in the conversation instead of failing silently.
+import { t } from "../i18n.ts";
 import { batch } from "@preact/signals-react";
 import { ApiError, errorText } from "./api.ts";
 import type { ReportTarget } from "../safety/ReportDialog.tsx";
@@ -48,11 +49,11 @@ export async function blockUser(c: ChatController, user: { id: number; name: str
   try {
     await c.api.block({ userId: user.id });
   } catch (error) {
-    c.notify.error(errorText(error, `Could not block ${user.name}. Please try again.`));
+    c.notify.error(errorText(error, t("safety.block_failed_name", { name: user.name })));
     return false;
   }
   applyBlock(c, user.id, true);
-  c.notify.success(`You blocked ${user.name}`);
+  c.notify.success(t("safety.you_blocked", { name: user.name }));
   return true;
 }
 
@@ -60,11 +61,11 @@ export async function unblockUser(c: ChatController, user: { id: number; name: s
   try {
     await c.api.unblock(user.id);
   } catch (error) {
-    c.notify.error(errorText(error, `Could not unblock ${user.name}. Please try again.`));
+    c.notify.error(errorText(error, t("safety.unblock_failed_name", { name: user.name })));
     return false;
   }
   applyBlock(c, user.id, false);
-  c.notify.success(`You unblocked ${user.name}`);
+  c.notify.success(t("safety.you_unblocked", { name: user.name }));
   return true;
 }
 

@@ -19,7 +19,7 @@ export type DisplayMessage =
 
 export type Tab = "users" | "chats" | "video" | "settings";
 export type ViewMode = "chat" | "profile";
-export type SettingsSection = "profile" | "blocked" | "privacy" | "safety" | "notifications";
+export type SettingsSection = "profile" | "blocked" | "privacy" | "safety" | "notifications" | "language";
 
 export interface UnreadItem {
   sender_id: number;

@@ -21,7 +21,7 @@ export interface BanEndOptions {
  * ignores them and would print only "30/11/2026", so there the parts are named one by one
  * ("30 November 2026, 14:05").
  */
-function dateTimeFormat({ locale = "en-GB", timeZone }: BanEndOptions): Intl.DateTimeFormat {
+export function dateTimeFormat({ locale = "en-GB", timeZone }: BanEndOptions): Intl.DateTimeFormat {
   const styled = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone });
   if (styled.resolvedOptions().dateStyle) return styled;
   return new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone });

@@ -3,6 +3,7 @@
 // stops the camera, closes the connection and leaves the queue. Issue 7 adds the text chat,
 // Keep in touch (both pressed: the chat with that person opens, which leaves this screen),
 // Report (a still at once, the pair ends, the dialog opens) and Block.
+import { t } from "../i18n.ts";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useVideoSettings } from "../calls/video-context.ts";
 import { useChat } from "../chat/context.ts";
@@ -22,7 +23,7 @@ import RouletteStyles from "./RouletteStyles.tsx";
 import { browserRtc } from "./rtc.ts";
 import { iceSource } from "../calls/ice-source.ts";
 import ConnectionKindLabel from "../calls/ConnectionKindLabel.tsx";
-import { IP_NOTICE_TEXT, ipNoticeSeen, markIpNoticeSeen } from "./ip-notice.ts";
+import { ipNoticeText, ipNoticeSeen, markIpNoticeSeen } from "./ip-notice.ts";
 import { useIsMobile } from "./useIsMobile.ts";
 import { useNudityGuard } from "./useNudityGuard.ts";
 
@@ -32,7 +33,7 @@ const IDLE: RouletteSnapshot = { state: initialRouletteState(), localStream: nul
 const noSubscription = () => () => {};
 const idle = () => IDLE;
 
-const PILL = { disconnected: "Offline", searching: "Searching", connecting: "Connecting", connected: "Live" } as const;
+const PILL = { disconnected: "roulette.pill_offline", searching: "roulette.pill_searching", connecting: "roulette.pill_connecting", connected: "roulette.pill_live" } as const;
 
 export default function Roulette() {
   const chat = useChat();
@@ -59,7 +60,7 @@ export default function Roulette() {
         // Both chose to keep in touch: the chat with them opens (and this screen closes).
         chat.select(user, "chat");
         chat.selectTab("chats");
-        chat.notify.success(`You can now chat with ${user.name}`);
+        chat.notify.success(t("roulette.kept_in_touch", { name: user.name }));
       },
     // This session's interests start as the profile's (issue 24); the Start screen changes them.
     }, { ...DEFAULT_FILTERS, interests: [...(store.me.value.interests ?? [])] });
@@ -86,7 +87,7 @@ export default function Roulette() {
     const still = flagged ? Promise.resolve(flagged) : remoteVideo ? captureStill(remoteVideo) : Promise.resolve(null);
     const rouletteId = session.leaveToReport();
     if (!rouletteId) return;
-    void still.then((blob) => setReport({ context: "roulette", name: "Stranger", rouletteId, still: blob, stillBackend: backend }));
+    void still.then((blob) => setReport({ context: "roulette", name: t("roulette.stranger"), rouletteId, still: blob, stillBackend: backend }));
   };
 
   const closeReport = () => {
@@ -100,11 +101,11 @@ export default function Roulette() {
     blocking.current = true;
     try {
       await api.block({ rouletteId });
-      chat.notify.success("Blocked. You won't be paired with this person again.");
+      chat.notify.success(t("roulette.blocked_toast"));
       // The server ends the pair too; Next moves on at once if its message has not come yet.
       if (session.partnerId === rouletteId) session.next();
     } catch (error) {
-      chat.notify.error(errorText(error, "Could not block. Please try again."));
+      chat.notify.error(errorText(error, t("roulette.block_failed")));
     } finally {
       blocking.current = false;
     }
@@ -141,9 +142,9 @@ export default function Roulette() {
       <RouletteStyles />
       <div className="roulette-head">
         <h2 className="roulette-title" id="roulette-title">
-          Video Roulette
+          {t("roulette.title")}
         </h2>
-        <span className={`roulette-pill is-${state.held ? "disconnected" : state.status}`}>{state.held ? "Paused" : PILL[state.status]}</span>
+        <span className={`roulette-pill is-${state.held ? "disconnected" : state.status}`}>{state.held ? t("roulette.pill_paused") : t(PILL[state.status])}</span>
       </div>
       <RouletteStage
         status={state.status}
@@ -161,7 +162,7 @@ export default function Roulette() {
       {state.status === "connected" && <ConnectionKindLabel kind={connectionKind} className="roulette-connection" />}
       {ipNotice && state.status === "disconnected" && (
         <p className="roulette-ip-notice" role="note">
-          {IP_NOTICE_TEXT}
+          {ipNoticeText()}
         </p>
       )}
       <RouletteChat

@@ -1,6 +1,7 @@
 // The text chat under the roulette videos (issue 7): lines of the current pairing only, mine on
 // the right and the stranger's on the left. It works only while connected, and the session
 // clears it when the pairing ends, so nothing said to one stranger is seen with the next.
+import { t } from "../i18n.ts";
 import { useEffect, useId, useRef, useState } from "react";
 import { ROULETTE_TEXT_MAX, sendableText, TEXT_COUNTER_FROM, type RouletteText } from "./roulette-state.ts";
 
@@ -28,13 +29,13 @@ export default function RouletteChat({ messages, enabled, onSend }: Props) {
 
   return (
     <div className={`roulette-chat${enabled ? "" : " is-disabled"}`}>
-      <ol ref={list} className="roulette-chat-list" aria-label="Messages with the stranger" aria-live="polite">
+      <ol ref={list} className="roulette-chat-list" aria-label={t("roulette.chat_messages")} aria-live="polite">
         {messages.length === 0 && (
-          <li className="roulette-chat-empty">{enabled ? "Say hello. The messages close with the session." : "Text chat opens when you are connected."}</li>
+          <li className="roulette-chat-empty">{enabled ? t("roulette.chat_hello") : t("roulette.chat_closed")}</li>
         )}
         {messages.map((m) => (
           <li key={m.id} className={`roulette-line ${m.mine ? "is-mine" : "is-theirs"}`}>
-            <span className="visually-hidden">{m.mine ? "You: " : "Stranger: "}</span>
+            <span className="visually-hidden">{m.mine ? t("roulette.chat_you") : t("roulette.chat_stranger")}</span>
             {m.text}
           </li>
         ))}
@@ -47,7 +48,7 @@ export default function RouletteChat({ messages, enabled, onSend }: Props) {
         }}
       >
         <label className="visually-hidden" htmlFor={`${id}-text`}>
-          Message to the stranger
+          {t("roulette.chat_label")}
         </label>
         <input
           id={`${id}-text`}
@@ -55,7 +56,7 @@ export default function RouletteChat({ messages, enabled, onSend }: Props) {
           type="text"
           value={draft}
           maxLength={ROULETTE_TEXT_MAX}
-          placeholder={enabled ? "Type a message..." : "Not connected"}
+          placeholder={enabled ? t("chat.type_message") : t("roulette.not_connected")}
           autoComplete="off"
           disabled={!enabled}
           onChange={(e) => setDraft(e.target.value.slice(0, ROULETTE_TEXT_MAX))}
@@ -66,7 +67,7 @@ export default function RouletteChat({ messages, enabled, onSend }: Props) {
           </span>
         )}
         <button type="submit" className="roulette-chat-send" disabled={!enabled || sendableText(draft) === null}>
-          Send
+          {t("roulette.send")}
         </button>
       </form>
     </div>

@@ -1,6 +1,7 @@
 // The roulette's buttons for each status: Start Video Chat; Stop; Keep in touch, Next Partner and
 // Stop. "Keep in touch" stays pressed on my side only: the stranger learns of it only if they
 // press it too.
+import { t } from "../i18n.ts";
 import CallIcon from "../calls/CallIcon.tsx";
 import { buttonsFor, type RouletteStatus } from "./roulette-state.ts";
 
@@ -28,27 +29,31 @@ export default function RouletteControls({ status, starting, ready, onStart, onN
           aria-pressed={keepInTouch}
           disabled={keepInTouch}
         >
-          <CallIcon name="heart" size={18} /> {keepInTouch ? "Waiting for the stranger to choose too" : "Keep in touch"}
+          <CallIcon name="heart" size={18} />
+          {` ${keepInTouch ? t("roulette.keep_waiting") : t("roulette.keep_in_touch")}`}
         </button>
       )}
       {buttonsFor(status).map((kind) => {
         if (kind === "start") {
           return (
             <button key={kind} type="button" className="roulette-button is-start" onClick={onStart} disabled={starting || !ready}>
-              <CallIcon name="video" size={20} /> Start Video Chat
+              <CallIcon name="video" size={20} />
+              {` ${t("roulette.start")}`}
             </button>
           );
         }
         if (kind === "next") {
           return (
             <button key={kind} type="button" className="roulette-button is-next" onClick={onNext}>
-              <CallIcon name="next" size={18} /> Next Partner
+              <CallIcon name="next" size={18} />
+              {` ${t("roulette.next")}`}
             </button>
           );
         }
         return (
           <button key={kind} type="button" className="roulette-button is-stop" onClick={onStop}>
-            <CallIcon name="stop" size={16} /> Stop
+            <CallIcon name="stop" size={16} />
+            {` ${t("roulette.stop")}`}
           </button>
         );
       })}

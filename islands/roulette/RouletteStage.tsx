@@ -1,6 +1,7 @@
 // The roulette's video area: the partner's video large, your own camera small in a corner, and
 // the status line over the stage while nobody is connected. The partner is a stranger: the
 // label shows "Stranger", age and country only, and Report and Block sit on their video.
+import { t } from "../i18n.ts";
 import { useRef, type RefObject } from "react";
 import { blurLabel, isBlurred } from "../nudity/blur-machine.ts";
 import type { GuardSnapshot } from "../nudity/video-guard.ts";
@@ -41,27 +42,27 @@ export default function RouletteStage({ status, statusText, partner, localStream
     <div className={`roulette-stage is-${status}`}>
       <StreamVideo
         stream={remoteStream}
-        label="Partner's video"
+        label={t("roulette.partner_video")}
         className={`roulette-remote${live ? "" : " is-hidden"}${blurred ? " is-blurred" : ""}`}
         videoRef={remoteVideo}
       />
       {live && guard && blurred && (
-        <div className="roulette-blur" role="group" aria-label="Blurred video" data-blur={guard.blur.mode}>
+        <div className="roulette-blur" role="group" aria-label={t("roulette.blurred_video")} data-blur={guard.blur.mode}>
           <p className="roulette-blur-label">{blurLabel(guard.blur, guard.loading, guard.unavailable)}</p>
           <div className="roulette-blur-buttons">
             {onShowAnyway && (
               <button type="button" className="roulette-blur-button" onClick={onShowAnyway}>
-                Show anyway
+                {t("roulette.show_anyway")}
               </button>
             )}
             {onNext && (
               <button type="button" className="roulette-blur-button" onClick={onNext}>
-                Next
+                {t("roulette.next_short")}
               </button>
             )}
             {onReport && (
               <button type="button" className="roulette-blur-button is-report" onClick={() => onReport(remoteVideo.current)}>
-                Report
+                {t("chat.report")}
               </button>
             )}
           </div>
@@ -75,7 +76,7 @@ export default function RouletteStage({ status, statusText, partner, localStream
         <p className="roulette-status" id="roulette-status" role="status" aria-live="polite">
           {statusText}
         </p>
-        {status === "disconnected" && <p className="roulette-hint">Meet a random person on video. Be kind, and stop at any time.</p>}
+        {status === "disconnected" && <p className="roulette-hint">{t("roulette.hint")}</p>}
       </div>
       {partner && (
         <div className="roulette-partner">
@@ -86,25 +87,27 @@ export default function RouletteStage({ status, statusText, partner, localStream
         </div>
       )}
       {live && partner && (onReport || onBlock) && (
-        <div className="roulette-safety" role="group" aria-label="Safety">
+        <div className="roulette-safety" role="group" aria-label={t("chat.settings_safety")}>
           {/* While blurred, Report sits with Show anyway and Next on the blur. */}
           {onReport && !blurred && (
-            <button type="button" className="roulette-safety-button" onClick={() => onReport(remoteVideo.current)} title="Report this person to the moderators">
-              <CallIcon name="flag" size={16} /> Report
+            <button type="button" className="roulette-safety-button" onClick={() => onReport(remoteVideo.current)} title={t("roulette.report_title")}>
+              <CallIcon name="flag" size={16} />
+              {` ${t("chat.report")}`}
             </button>
           )}
           {onBlock && (
-            <button type="button" className="roulette-safety-button" onClick={onBlock} title="Never be paired with this person again">
-              <CallIcon name="ban" size={16} /> Block
+            <button type="button" className="roulette-safety-button" onClick={onBlock} title={t("roulette.block_title")}>
+              <CallIcon name="ban" size={16} />
+              {` ${t("chat.block")}`}
             </button>
           )}
         </div>
       )}
       {localStream && (
         <div className="roulette-local">
-          <StreamVideo stream={localStream} label="Your camera" className="roulette-local-video" muted />
+          <StreamVideo stream={localStream} label={t("roulette.your_camera")} className="roulette-local-video" muted />
           <span className="roulette-you" aria-hidden="true">
-            You
+            {t("roulette.you")}
           </span>
         </div>
       )}

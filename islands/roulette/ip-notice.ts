@@ -1,8 +1,8 @@
 // Without a relay (ICE_TRANSPORT_POLICY other than relay) a stranger's browser learns the user's
 // IP address: Video Roulette says so once, before the first Start, and remembers that it did.
 
-export const IP_NOTICE_TEXT =
-  "Before you start: on this site video goes directly between browsers, so the stranger's browser can see your IP address, which can reveal roughly where you are.";
+import { t } from "../i18n.ts";
+export const ipNoticeText = (): string => t("roulette.ip_notice");
 
 const KEY = "webchat.roulette.ipNoticeSeen";
 

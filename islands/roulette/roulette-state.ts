@@ -3,6 +3,7 @@
 // (issue 7) the session's text chat and my own "Keep in touch" press. Both belong to one
 // pairing: a new partner, Next or Stop clears them. RouletteSession performs the side effects;
 // this decides what is shown.
+import { t } from "../i18n.ts";
 import type { ConnectionKind } from "../calls/connection-kind.ts";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
 import { ROULETTE_INTEREST_TEXTS } from "./interest-texts.ts";
@@ -29,16 +30,17 @@ export const OFFER_RETRY_MS = 1000;
 /** Longest text message, after trimming (ROULETTE_TEXT_MAX in the protocol; not imported, to keep server code out of the bundle). */
 export const ROULETTE_TEXT_MAX = 500;
 
+/** Read when shown, so each is in the page's language. */
 export const ROULETTE_ERRORS = {
-  connectionLost: "Connection lost. Please try again.",
-  noCamera: "Camera access required for video chat",
-  stream: "Failed to setup video stream",
-  establish: "Failed to establish connection",
-  setup: "Connection setup failed. Please try again.",
-  offer: "Failed to process connection offer",
-  suspended: "You can't use Video Roulette until a moderator reviews reports about you",
-  adult: "Please confirm that you are 18 or older to use Video Roulette",
-} as const;
+  get connectionLost() { return t("roulette.err_connection_lost"); },
+  get noCamera() { return t("roulette.err_no_camera"); },
+  get stream() { return t("roulette.err_stream"); },
+  get establish() { return t("roulette.err_establish"); },
+  get setup() { return t("roulette.err_setup"); },
+  get offer() { return t("roulette.err_offer"); },
+  get suspended() { return t("roulette.err_suspended"); },
+  get adult() { return t("roulette.err_adult"); },
+};
 
 /** One line of the session's text chat. */
 export interface RouletteText {
@@ -146,14 +148,14 @@ export function socketLost(status: string): boolean {
 export function statusText(state: RouletteState): string {
   switch (state.status) {
     case "disconnected":
-      return state.starting ? "Starting camera..." : 'Click "Start" to begin video chat';
+      return state.starting ? t("roulette.starting_camera") : t("roulette.click_start");
     case "searching":
-      if (state.held) return "Paused while you report";
-      return state.filters.interests?.length ? ROULETTE_INTEREST_TEXTS.lookingFor(state.filters.interests) : "Looking for someone to chat with...";
+      if (state.held) return t("roulette.paused_report");
+      return state.filters.interests?.length ? ROULETTE_INTEREST_TEXTS.lookingFor(state.filters.interests) : t("roulette.looking");
     case "connecting":
-      return "Connecting...";
+      return t("roulette.connecting");
     case "connected":
-      return state.partner ? `Connected with ${state.partner.name}` : "Connected";
+      return state.partner ? t("roulette.connected_with", { name: state.partner.name }) : t("roulette.connected");
   }
 }
 

@@ -1,5 +1,6 @@
 // Settings → Blocked people: whom I blocked, newest first, each with Unblock. Strangers blocked in
 // Video Roulette are never named, so they are only counted.
+import { t } from "../i18n.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import Avatar from "../chat/Avatar.tsx";
@@ -10,7 +11,7 @@ import { unblockUser } from "../lib/safety.ts";
 import SettingsScreen from "./SettingsScreen.tsx";
 
 export function strangersLine(count: number): string {
-  return `You also blocked ${count} ${count === 1 ? "stranger" : "strangers"} in Video Roulette.`;
+  return t("safety.blocked_strangers", { count });
 }
 
 export default function BlockedPeople() {
@@ -30,7 +31,7 @@ export default function BlockedPeople() {
         setError(null);
       },
       (failure: unknown) => {
-        if (live) setError(errorText(failure, "Could not load the people you blocked."));
+        if (live) setError(errorText(failure, t("safety.blocked_load_failed")));
       },
     );
     return () => {
@@ -44,15 +45,15 @@ export default function BlockedPeople() {
   };
 
   return (
-    <SettingsScreen id="blocked-people-heading" title="Blocked people">
+    <SettingsScreen id="blocked-people-heading" title={t("chat.settings_blocked")}>
       <div className="card blocked-people">
         {error && (
           <p className="form-error" role="alert">
             {error}
           </p>
         )}
-        {!list && !error && <p className="muted">Loading...</p>}
-        {list && list.users.length === 0 && <p className="muted blocked-empty">You haven't blocked anyone.</p>}
+        {!list && !error && <p className="muted">{t("common.loading")}</p>}
+        {list && list.users.length === 0 && <p className="muted blocked-empty">{t("safety.blocked_none")}</p>}
         {list && list.users.length > 0 && (
           <ul className="blocked-list">
             {list.users.map((user) => (
@@ -60,10 +61,10 @@ export default function BlockedPeople() {
                 <Avatar name={user.name} url={user.avatar_url} />
                 <span className="blocked-text">
                   <span className="blocked-name">{user.name}</span>
-                  <span className="muted small">Blocked {longDate(user.blocked_at)}</span>
+                  <span className="muted small">{t("safety.blocked_on", { date: longDate(user.blocked_at) })}</span>
                 </span>
-                <button type="button" className="button small" aria-label={`Unblock ${user.name}`} onClick={() => void unblock(user)}>
-                  Unblock
+                <button type="button" className="button small" aria-label={t("safety.unblock_name", { name: user.name })} onClick={() => void unblock(user)}>
+                  {t("chat.unblock")}
                 </button>
               </li>
             ))}

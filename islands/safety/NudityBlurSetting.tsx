@@ -3,6 +3,7 @@
 // a stranger's nudity through; the confirmation is remembered in this browser's local storage
 // (KEYS.nudityBlurOffConfirmed, with the user id), so later it turns off without asking. Turning
 // it on is immediate. The choice itself is stored on the account, so it follows the user.
+import { t } from "../i18n.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useId, useState } from "react";
 import { useChat } from "../chat/context.ts";
@@ -34,9 +35,9 @@ export default function NudityBlurSetting() {
     try {
       const { user } = await controller.api.setBlurNudity(value);
       store.me.value = user;
-      controller.notify.success(value ? "Nudity will be blurred" : "Nudity will no longer be blurred");
+      controller.notify.success(value ? t("safety.blur_on") : t("safety.blur_off"));
     } catch (failure) {
-      controller.notify.error(errorText(failure, "Could not save your safety settings. Please try again."));
+      controller.notify.error(errorText(failure, t("safety.save_failed")));
     } finally {
       setSaving(false);
       setConfirming(false);
@@ -45,22 +46,22 @@ export default function NudityBlurSetting() {
 
   return (
     <div className="card nudity-setting" aria-labelledby={`${id}-title`} role="group">
-      <h3 id={`${id}-title`}>Nudity</h3>
+      <h3 id={`${id}-title`}>{t("safety.nudity")}</h3>
       <label className="privacy-choice">
         <input type="checkbox" checked={on} disabled={saving || confirming} onChange={toggle} />
         <span className="privacy-choice-text">
-          <span className="privacy-choice-label">Blur nudity in video and pictures</span>
-          <span className="muted small">Checked on this device: no video frame or picture is sent anywhere to be checked.</span>
+          <span className="privacy-choice-label">{t("safety.blur_label")}</span>
+          <span className="muted small">{t("safety.blur_hint")}</span>
         </span>
       </label>
       {confirming && (
         <div className="nudity-confirm" role="alertdialog" aria-labelledby={`${id}-confirm`}>
-          <p id={`${id}-confirm`}>Turn off the blur? Strangers' video and explicit pictures will show as they are.</p>
+          <p id={`${id}-confirm`}>{t("safety.blur_confirm")}</p>
           <button type="button" className="btn btn-primary" disabled={saving} onClick={turnOff}>
-            Turn off
+            {t("safety.turn_off")}
           </button>{" "}
           <button type="button" className="btn" disabled={saving} onClick={() => setConfirming(false)}>
-            Keep blurring
+            {t("safety.keep_blurring")}
           </button>
         </div>
       )}

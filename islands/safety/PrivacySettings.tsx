@@ -1,4 +1,6 @@
 // Settings → Privacy: who may message and call me. Saved as soon as a choice is made.
+import { t } from "../i18n.ts";
+import type { Key } from "../../src/i18n/catalogues/en.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useId, useState } from "react";
 import { useChat } from "../chat/context.ts";
@@ -6,13 +8,9 @@ import { errorText } from "../lib/api.ts";
 import type { AllowFrom } from "../lib/types.ts";
 import SettingsScreen from "./SettingsScreen.tsx";
 
-const CHOICES: { value: AllowFrom; label: string; hint: string }[] = [
-  { value: "everyone", label: "Everyone", hint: "Anyone on the site can message and call you." },
-  {
-    value: "contacts",
-    label: "People I have written to",
-    hint: "Others can't message or call you; to them you appear offline for calls.",
-  },
+const CHOICES: { value: AllowFrom; label: Key; hint: Key }[] = [
+  { value: "everyone", label: "safety.privacy_everyone", hint: "safety.privacy_everyone_hint" },
+  { value: "contacts", label: "safety.privacy_contacts", hint: "safety.privacy_contacts_hint" },
 ];
 
 export default function PrivacySettings() {
@@ -29,20 +27,20 @@ export default function PrivacySettings() {
     try {
       const { user } = await controller.api.setPrivacy(allowFrom);
       store.me.value = user;
-      controller.notify.success("Privacy settings saved");
+      controller.notify.success(t("safety.privacy_saved"));
     } catch (failure) {
-      controller.notify.error(errorText(failure, "Could not save your privacy settings. Please try again."));
+      controller.notify.error(errorText(failure, t("safety.privacy_failed")));
     } finally {
       setSaving(false);
     }
   };
 
   return (
-    <SettingsScreen id="privacy-heading" title="Privacy">
+    <SettingsScreen id="privacy-heading" title={t("chat.settings_privacy")}>
       <div className="card privacy-settings">
         <fieldset className="privacy-choices" disabled={saving}>
           <legend>
-            <h3>Who can message and call me</h3>
+            <h3>{t("safety.privacy_who")}</h3>
           </legend>
           {CHOICES.map((choice) => (
             <label key={choice.value} className="privacy-choice">
@@ -54,8 +52,8 @@ export default function PrivacySettings() {
                 onChange={() => void choose(choice.value)}
               />
               <span className="privacy-choice-text">
-                <span className="privacy-choice-label">{choice.label}</span>
-                <span className="muted small">{choice.hint}</span>
+                <span className="privacy-choice-label">{t(choice.label)}</span>
+                <span className="muted small">{t(choice.hint)}</span>
               </span>
             </label>
           ))}

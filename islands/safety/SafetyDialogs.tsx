@@ -1,5 +1,6 @@
 // Mounted once in ChatApp: the report dialog and the block confirmation for whatever the chat
 // screen asked (store.safetyDialog). Their code loads the first time one opens.
+import { t } from "../i18n.ts";
 import { useSignals } from "@preact/signals-react/runtime";
 import { lazy, Suspense } from "react";
 import { useChat } from "../chat/context.ts";
@@ -26,7 +27,7 @@ export default function SafetyDialogs() {
             const { userId } = dialog.target;
             if (userId === undefined) return;
             applyBlock(controller, userId, true);
-            controller.notify.success(`You blocked ${dialog.target.name}`);
+            controller.notify.success(t("safety.you_blocked", { name: dialog.target.name }));
           }}
         />
       ) : (

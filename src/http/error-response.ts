@@ -7,8 +7,10 @@ import { pathForLog } from "../observability/log-path.ts";
 import { requestIdOf } from "../observability/request-log.ts";
 import { gateError } from "./body/gate.ts";
 import { AppError } from "./errors.ts";
+import { translateErrorBody } from "../i18n/errors.ts";
+import { localeOfRequest } from "../i18n/request.ts";
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+const plainJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", ...headers },
@@ -18,6 +20,10 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 export function errorResponse(code: string | number | undefined, thrown: unknown, request: Request, log?: Logger): Response {
   // The body gate's refusals (401, 413, 415, 400) reach here wrapped in Elysia's ParseError.
   const error = gateError(thrown) ?? thrown;
+  // `error` and `fields` in the visitor's language (API.md "Interests and languages"); `code` as it is.
+  const locale = localeOfRequest(request);
+  const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    plainJson(status, translateErrorBody(body, locale), headers);
   if (error instanceof AppError) {
     const retry = error.extra.retryAfter;
     const headers: Record<string, string> = typeof retry === "number" ? { "retry-after": String(retry) } : {};

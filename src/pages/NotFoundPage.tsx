@@ -4,22 +4,23 @@ import { Header } from "./layout/Header.tsx";
 import type { PageInfo } from "./page-info.ts";
 
 export function NotFoundPage({ page }: { page: PageInfo }) {
+  const { t } = page;
   return (
-    <Document page={page} title="Page not found" styles={["base", "site"]} bodyClass="page-404" noIndex>
+    <Document page={page} title={t("notfound.title")} styles={["base", "site"]} bodyClass="page-404" noIndex>
       <Header />
       <main id="main" className="container not-found">
         <p className="not-found-code" aria-hidden="true">
           404
         </p>
-        <h1>Page not found</h1>
+        <h1>{t("notfound.title")}</h1>
         <p>
-          There is nothing at <code>{page.path}</code>. The link may be old, or the address may have a typo.
+          {`${t("notfound.before")} `}<code>{page.path}</code>{t("notfound.after")}
         </p>
         <a className="btn btn-primary" href="/">
-          Go to the home page
+          {t("notfound.home")}
         </a>
       </main>
-      <Footer config={page.config} />
+      <Footer config={page.config} path={page.path} />
     </Document>
   );
 }

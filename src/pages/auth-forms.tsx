@@ -62,18 +62,19 @@ export function authFormRoutes(ctx: AppContext) {
       return await run(origin);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      const { errors, message } = errorsOf(error);
+      const page = pageInfo(ctx.config, request, "/");
+      const { errors, message } = errorsOf(error, page.locale);
       const ban = banOf(error);
       const form: FormState = {
         tab,
         values: echoValues(body, echoed[tab]),
         errors,
-        message: Object.keys(errors).length > 0 ? "Please check the highlighted fields" : message,
+        message: Object.keys(errors).length > 0 ? page.t("error.check_fields") : message,
         ...(ban ? { ban } : {}),
       };
       // A banned answer keeps the device cookie it recorded (see auth/index.ts).
       const cookies = ban && origin.setCookie ? [origin.setCookie] : [];
-      const response = htmlResponse(<LandingPage page={pageInfo(ctx.config, request, "/")} form={form} />, { status: error.status, noStore: true, cookies });
+      const response = htmlResponse(<LandingPage page={page} form={form} />, { status: error.status, noStore: true, cookies });
       const retry = error.extra.retryAfter;
       if (typeof retry === "number") response.headers.set("retry-after", String(retry));
       return response;

@@ -9,6 +9,7 @@ import { toOwnUser } from "../users/service.ts";
 import { ChatShellPage } from "./chat/ChatShellPage.tsx";
 import { clearedFlashCookie, flashOf, flashText } from "./chat/flash.ts";
 import { renderIsland } from "./chat/islands.ts";
+import { islandStrings } from "../i18n/catalogue.ts";
 import { emptyForm } from "./landing/form-state.ts";
 import { LandingPage } from "./landing/LandingPage.tsx";
 import { CompliancePage } from "./legal/Compliance.tsx";
@@ -26,10 +27,10 @@ const legalPages: Record<string, (props: { page: PageInfo }) => ReactElement> = 
 };
 
 async function home(ctx: AppContext, request: Request): Promise<Response> {
-  const page = pageInfo(ctx.config, request);
   const secure = isSecure(request, ctx.config);
   const token = sessionCookieOf(request);
   const session = sessionFor(ctx.db, ctx.config, token);
+  const page = pageInfo(ctx.config, request, undefined, session?.user.locale);
   if (!session || !token) {
     // A revoked or forged cookie is dropped, so later requests do not look it up again.
     return htmlResponse(<LandingPage page={page} form={emptyForm()} />, { cookies: token ? [clearedSessionCookie(secure)] : [] });
@@ -38,7 +39,8 @@ async function home(ctx: AppContext, request: Request): Promise<Response> {
   const chat = await renderIsland("ChatApp", {
     token,
     user: toOwnUser(session.user),
-    flash: flash ? flashText(flash, session.user.username) : null,
+    flash: flash ? flashText(flash, session.user.username, page.t) : null,
+    i18n: { locale: page.locale, strings: islandStrings(page.locale) },
     ice: { iceServers: ctx.config.iceServers, iceTransportPolicy: ctx.config.iceTransportPolicy },
   }, ctx.log);
   return htmlResponse(<ChatShellPage page={page} chat={chat} />, { noStore: true, cookies: flash ? [clearedFlashCookie(secure)] : [] });
@@ -50,7 +52,10 @@ export function pageGetRoutes(ctx: AppContext) {
     .get("/login", () => seeOther("/"))
     .get("/register", () => seeOther("/"));
   for (const [path, Page] of Object.entries(legalPages)) {
-    app.get(path, ({ request }) => htmlResponse(<Page page={pageInfo(ctx.config, request)} />));
+    app.get(path, ({ request }) => {
+      const session = sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
+      return htmlResponse(<Page page={pageInfo(ctx.config, request, undefined, session?.user.locale)} />);
+    });
   }
   return app;
 }

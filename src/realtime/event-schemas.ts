@@ -37,6 +37,7 @@ export const ownUserSchema = t.Composite([
     allow_from: t.Union([t.Literal("everyone"), t.Literal("contacts")]),
     role: t.Union([t.Literal("user"), t.Literal("moderator"), t.Literal("admin")]),
     blur_nudity: t.Boolean(),
+    locale: t.Union([t.String(), t.Null()]),
   }),
 ], { title: "OwnUser" });
 

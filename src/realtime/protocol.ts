@@ -119,6 +119,8 @@ export interface OwnUser extends PublicUser {
   role: Role;
   /** Blur nudity in strangers' video and in pictures (issue 12); on unless turned off. */
   blur_nudity: boolean;
+  /** The interface language they chose (API.md "Interests and languages"); null: their browser's. */
+  locale: string | null;
 }
 
 export type MessageType = "text" | "emoji" | "file" | "image" | "voice";

@@ -42,6 +42,7 @@ export const toOwnUser = (row: UserRow): OwnUser => ({
   allow_from: row.allowFrom as OwnUser["allow_from"],
   role: row.role as OwnUser["role"],
   blur_nudity: row.blurNudity,
+  locale: row.locale,
 });
 
 /** A ban in force (users.banned mirrors it): such a person leaves every list and presence. */
@@ -182,6 +183,12 @@ const readTags = (text: string): string[] => interestsOf({ interests: text, lang
 /** Settings → Safety: blur nudity in video and pictures (issue 12). */
 export function setBlurNudity(db: Db, userId: number, on: boolean): UserRow {
   const row = db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning().get();
+  forgetUser(db, userId);
+  return row ?? requireUser(db, userId);
+}
+
+export function setLocale(db: Db, userId: number, locale: string): UserRow {
+  const row = db.update(users).set({ locale }).where(eq(users.id, userId)).returning().get();
   forgetUser(db, userId);
   return row ?? requireUser(db, userId);
 }

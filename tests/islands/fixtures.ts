@@ -34,6 +34,7 @@ export function me(overrides: Partial<OwnUser> = {}): OwnUser {
     allow_from: "everyone",
     role: "user",
     blur_nudity: true,
+    locale: null,
     ...overrides,
   };
 }

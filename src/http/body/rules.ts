@@ -37,6 +37,7 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
   "PUT /api/users/profile": json(8 * KB),
   "PUT /api/users/nudity-blur": json(1 * KB),
   "PUT /api/users/privacy": json(1 * KB),
+  "PUT /api/users/locale": json(1 * KB),
   "POST /api/blocks": json(1 * KB),
   "POST /api/push/subscriptions": json(4 * KB),
   "DELETE /api/push/subscriptions": json(2 * KB),

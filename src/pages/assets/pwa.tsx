@@ -8,7 +8,7 @@ import type { Config } from "../../config.ts";
 import { notFound } from "../../http/errors.ts";
 import { THEME_DEFAULT } from "../layout/Document.tsx";
 import { OfflinePage } from "../offline/OfflinePage.tsx";
-import { SITE_NAME } from "../page-info.ts";
+import { pageInfo, SITE_NAME } from "../page-info.ts";
 import { htmlResponse } from "../render.tsx";
 import { BUILD_DIR, BUILD_URL, readManifest } from "./manifest.ts";
 import { OFFLINE_URL } from "../../../islands/sw/shared.ts";
@@ -50,5 +50,7 @@ export function pwaRoutes(config: Config) {
       // Checked on every navigation: a new build's worker is found at once (and then waits, sw.ts).
       return new Response(Bun.file(path), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache", "x-content-type-options": "nosniff" } });
     })
-    .get(OFFLINE_URL, () => htmlResponse(<OfflinePage page={{ config, path: OFFLINE_URL, consent: { analytics: false, advertising: false } }} />));
+    .get(OFFLINE_URL, ({ request }) =>
+      htmlResponse(<OfflinePage page={{ ...pageInfo(config, request, OFFLINE_URL), consent: { analytics: false, advertising: false } }} />),
+    );
 }

@@ -9,10 +9,10 @@ import type { RenderedIsland } from "./islands.ts";
 
 export function ChatShellPage({ page, chat }: { page: PageInfo; chat: RenderedIsland<"ChatApp"> }) {
   return (
-    <Document page={page} title="Chat" styles={["base"]} scripts={["client"]} islands={[chat.name]} bodyClass="page-chat" noIndex>
+    <Document page={page} title={page.t("page.title_chat")} styles={["base"]} scripts={["client"]} islands={[chat.name]} bodyClass="page-chat" noIndex>
       <main id="main" className="chat-main">
         <h1 className="sr-only">{SITE_NAME}</h1>
-        <NoScriptNotice />
+        <NoScriptNotice page={page} />
         <Island island={chat} />
       </main>
     </Document>

@@ -3,6 +3,7 @@
 // passes it to the ChatApp island and clears the cookie.
 import { FLASH_COOKIE, isFlashKind, type FlashKind } from "../../../islands/enhance/cookies.ts";
 import { cookieValue } from "../../http/request.ts";
+import type { T } from "../../i18n/catalogue.ts";
 
 export const flashCookie = (kind: FlashKind, secure: boolean): string =>
   `${FLASH_COOKIE}=${kind}; Path=/; Max-Age=60; SameSite=Lax${secure ? "; Secure" : ""}`;
@@ -14,13 +15,13 @@ export function flashOf(request: Request): FlashKind | null {
   return isFlashKind(value) ? value : null;
 }
 
-export function flashText(kind: FlashKind, username: string): string {
+export function flashText(kind: FlashKind, username: string, t: T): string {
   switch (kind) {
     case "login":
-      return "Successfully logged in!";
+      return t("flash.login");
     case "register":
-      return "Account created successfully!";
+      return t("flash.register");
     case "guest":
-      return `Welcome, ${username}! You are chatting as a guest.`;
+      return t("flash.guest", { username });
   }
 }

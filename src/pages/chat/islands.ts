@@ -8,6 +8,7 @@ import { createElement, type ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import type { ChatAppProps } from "../../../islands/props.ts";
 import { errorFields, type Logger } from "../../observability/log.ts";
+import { withStrings } from "../../../islands/i18n.ts";
 
 /** Each island's props: plain serialisable data. */
 export interface IslandProps {
@@ -34,7 +35,10 @@ async function loadIsland<N extends IslandName>(name: N): Promise<ComponentType<
 export async function renderIsland<N extends IslandName>(name: N, props: IslandProps[N], log: Logger): Promise<RenderedIsland<N>> {
   try {
     const Component = await loadIsland(name);
-    return { name, props, html: Component ? renderToString(createElement(Component, props)) : null };
+    // The island's words are this request's language only while it renders (islands/i18n.ts).
+    const render = () => (Component ? renderToString(createElement(Component, props)) : null);
+    const i18n = props.i18n;
+    return { name, props, html: i18n ? withStrings(i18n.locale, i18n.strings, render) : render() };
   } catch (error) {
     log.error("island not rendered on the server; the browser renders it", { island: name, ...errorFields(error) });
     return { name, props, html: null };

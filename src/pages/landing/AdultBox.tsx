@@ -3,6 +3,7 @@
 // comes back as the server's own message under it, like every other field's error; `aria-required`
 // still tells screen readers it must be ticked.
 import type { FormState } from "./form-state.ts";
+import { useT } from "../../i18n/react.tsx";
 
 /** Whether a no-JavaScript post had the box ticked (the browser sends "on"). */
 const ticked = (values: FormState["values"] | undefined) => values?.adult === "on" || values?.adult === "true";
@@ -10,6 +11,7 @@ const ticked = (values: FormState["values"] | undefined) => values?.adult === "o
 export function AdultBox({ id, state }: { id: string; state: FormState | null }) {
   const errorId = `${id}-error`;
   const error = state?.errors.adult;
+  const t = useT();
   return (
     <div className="field check-field">
       <div className="check-row">
@@ -24,7 +26,10 @@ export function AdultBox({ id, state }: { id: string; state: FormState | null })
         />
         {/* The Terms open in a new tab, so reading them never loses what was typed (JavaScript off too). */}
         <label htmlFor={id}>
-          I am 18 or older and I accept the <a href="/terms" target="_blank" rel="noopener">Terms</a>
+          {`${t("auth.adult_before")} `}
+          <a href="/terms" target="_blank" rel="noopener">
+            {t("auth.adult_terms")}
+          </a>
         </label>
       </div>
       <p className="field-error" id={errorId} data-error-for="adult">

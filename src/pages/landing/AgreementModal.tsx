@@ -3,39 +3,45 @@
 // a real modal (focus kept inside, Escape, click on the overlay closes, focus returns).
 import type { Config } from "../../config.ts";
 import { SITE_NAME } from "../page-info.ts";
-import { BLOCK_SENTENCE, REPORT_PLACES } from "../safety-texts.ts";
+import { useT } from "../../i18n/react.tsx";
 
 export function AgreementModal({ config }: { config: Config }) {
+  const t = useT();
+  const site = SITE_NAME;
   return (
     <div className="modal" id="agreement" role="dialog" aria-modal="true" aria-labelledby="agreement-title" data-modal="">
       <a className="modal-overlay" href="#auth" tabIndex={-1} aria-hidden="true" data-modal-close="">
-        <span className="sr-only">Close</span>
+        <span className="sr-only">{t("agreement.close")}</span>
       </a>
       <div className="modal-box">
-        <h2 id="agreement-title">User Agreement</h2>
+        <h2 id="agreement-title">{t("agreement.title")}</h2>
         <div className="modal-body">
           <p>
-            {config.operatorName === SITE_NAME ? "" : `${SITE_NAME} is run by ${config.operatorName}. `}By logging in, registering or
-            entering as a guest you accept these rules and the full <a href="/terms">Terms of User Agreement</a>.
+            {`${config.operatorName === SITE_NAME ? "" : t("agreement.run_by", { site, operator: config.operatorName })}${t("agreement.intro_before")} `}
+            <a href="/terms">{t("agreement.intro_link")}</a>.
           </p>
           <ol>
-            <li>You are 18 years old or older. Minors may not use {SITE_NAME}, and accounts may be registered only by private persons, not by organisations.</li>
-            <li>Nudity and erotic content are prohibited in video, images, files and messages. Showing or sending them leads to a ban.</li>
-            <li>To keep the service safe, the administration may monitor video and image transmission and take screenshots.</li>
-            <li>The administration may ask you to prove your age or gender, including by a video call. Accounts that do not prove it are banned without recovery.</li>
+            <li>{t("agreement.rule_age", { site })}</li>
+            <li>{t("agreement.rule_nudity")}</li>
+            <li>{t("agreement.rule_monitor")}</li>
+            <li>{t("agreement.rule_prove")}</li>
             <li>
-              To report someone, press Report {REPORT_PLACES}, or write to <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>. {BLOCK_SENTENCE} The
-              administration decides on each report and sets the length of any ban.
+              {`${t("agreement.rule_report_before", { places: t("safetytext.report_places") })} `}
+              <a href={`mailto:${config.helpEmail}`}>{config.helpEmail}</a>
+              {`. ${t("safetytext.block_sentence")} ${t("agreement.rule_report_after")}`}
             </li>
-            <li>Do not harass, threaten, scam or advertise to other users, and do not share other people's personal data.</li>
-            <li>Our liability towards you is limited to the value of the Minutes balance on your account.</li>
+            <li>{t("agreement.rule_harass")}</li>
+            <li>{t("agreement.rule_liability")}</li>
           </ol>
           <p>
-            How we handle your data is explained in the <a href="/privacy">Privacy Policy</a> and the <a href="/cookies">Cookies Policy</a>.
+            {`${t("agreement.data_before")} `}
+            <a href="/privacy">{t("footer.privacy")}</a>
+            {` ${t("agreement.data_and")} `}
+            <a href="/cookies">{t("footer.cookies")}</a>.
           </p>
         </div>
         <a className="btn btn-primary modal-close" href="#auth" data-modal-close="">
-          Close
+          {t("agreement.close")}
         </a>
       </div>
     </div>

@@ -1,6 +1,7 @@
 // A labelled form control with its error line; the ids tie label, control and error together
 // for screen readers, and the enhancement script finds the error line by `data-error-for`.
 import type { ReactNode } from "react";
+import { useT } from "../../i18n/react.tsx";
 
 interface FieldProps {
   id: string;
@@ -49,13 +50,14 @@ export function FormMessage({ message }: { message: string | null }) {
 }
 
 export function AgreementNote() {
+  const t = useT();
   return (
     <p className="agreement-note">
-      By continuing you agree to our{" "}
+      {`${t("auth.agreement_before")} `}
       <a href="#agreement" data-open-agreement="">
-        User Agreement
-      </a>{" "}
-      and confirm you are 18 years old or older.
+        {t("auth.agreement_link")}
+      </a>
+      {` ${t("auth.agreement_after")}`}
     </p>
   );
 }

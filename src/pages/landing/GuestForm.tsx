@@ -2,22 +2,24 @@ import { AdultBox } from "./AdultBox.tsx";
 import { BanNotice } from "./BanNotice.tsx";
 import { AgreementNote, FormMessage, SubmitButton } from "./Field.tsx";
 import type { FormState } from "./form-state.ts";
+import { useT } from "../../i18n/react.tsx";
 
 const choices = [
-  { value: "male", label: "Male", symbol: "\u2642" },
-  { value: "female", label: "Female", symbol: "\u2640" },
-];
+  { value: "male", label: "common.gender_male", symbol: "\u2642" },
+  { value: "female", label: "common.gender_female", symbol: "\u2640" },
+] as const;
 
 export function GuestForm({ state }: { state: FormState | null }) {
   const picked = state?.values.gender;
   const error = state?.errors.gender;
+  const t = useT();
   return (
     <form method="post" action="/auth/guest" className="auth-form" data-auth-form="guest">
       <FormMessage message={state?.ban ? null : (state?.message ?? null)} />
       {state?.ban ? <BanNotice ban={state.ban} kind="entry" /> : null}
-      <p className="guest-intro">No e-mail, no password: pick your gender and we make up a guest name for you.</p>
+      <p className="guest-intro">{t("auth.guest_intro")}</p>
       <fieldset className="gender-choice" aria-describedby="guest-gender-error">
-        <legend>I am</legend>
+        <legend>{t("auth.i_am")}</legend>
         {choices.map((c) => (
           <label key={c.value} className="gender-option">
             <input type="radio" name="gender" value={c.value} required defaultChecked={picked === c.value} />
@@ -25,7 +27,7 @@ export function GuestForm({ state }: { state: FormState | null }) {
               <span className="gender-symbol" aria-hidden="true">
                 {c.symbol}
               </span>
-              {c.label}
+              {t(c.label)}
             </span>
           </label>
         ))}
@@ -34,7 +36,7 @@ export function GuestForm({ state }: { state: FormState | null }) {
         {error ?? ""}
       </p>
       <AdultBox id="guest-adult" state={state} />
-      <SubmitButton label="Enter Chat" busyLabel="Creating Account..." />
+      <SubmitButton label={t("auth.enter_chat")} busyLabel={t("auth.creating")} />
       <AgreementNote />
     </form>
   );

@@ -8,13 +8,20 @@ import { AgreementModal } from "./AgreementModal.tsx";
 import { AuthCard } from "./AuthCard.tsx";
 import type { FormState } from "./form-state.ts";
 import { Marketing } from "./Marketing.tsx";
+import { jsonForScript } from "../layout/Document.tsx";
+import { pageStrings } from "../../i18n/catalogue.ts";
+import { englishErrors } from "../../i18n/errors.ts";
+
+/** What islands/enhance/* say: the forms' checks and refusals, the country picker, the ban notice. */
+const LANDING_SCRIPT_PREFIXES = ["auth.", "mod.", "error."] as const;
 
 export function LandingPage({ page, form }: { page: PageInfo; form: FormState }) {
+  const { t } = page;
   return (
     <Document
       page={page}
       title={SITE_NAME}
-      description="Random video chat and private messages for adults (18+). No sign-up required: enter as a guest, filter by gender and country, chat with people from 190+ countries."
+      description={t("page.description")}
       themeColor={THEME_AUTH}
       styles={["base", "site"]}
       scripts={["auth"]}
@@ -25,17 +32,16 @@ export function LandingPage({ page, form }: { page: PageInfo; form: FormState })
         <section className="hero">
           <div className="container hero-inner">
             <div className="hero-text">
-              <p className="eyebrow">Adults only · 18+</p>
-              <h1>Random video chat and private messages with people worldwide</h1>
+              <p className="eyebrow">{t("landing.eyebrow")}</p>
+              <h1>{t("landing.h1")}</h1>
               <p className="hero-lead">
-                Talk face to face with strangers in Video Roulette, or find someone by gender and country and chat one to one.
-                Enter as a guest in seconds.
+                {t("landing.lead")}
               </p>
               <ul className="hero-points">
-                <li>No sign-up required</li>
-                <li>Gender and country filters</li>
-                <li>Anonymous chat</li>
-                <li>190+ countries</li>
+                <li>{t("landing.point_signup")}</li>
+                <li>{t("landing.point_filters")}</li>
+                <li>{t("landing.point_anonymous")}</li>
+                <li>{t("landing.point_countries")}</li>
               </ul>
             </div>
             <AuthCard state={form} />
@@ -43,8 +49,20 @@ export function LandingPage({ page, form }: { page: PageInfo; form: FormState })
         </section>
         <Marketing config={page.config} />
       </main>
-      <Footer config={page.config} />
+      <Footer config={page.config} path="/" />
       <AgreementModal config={page.config} />
+      {/* The landing script's words (islands/i18n.ts readPageStrings), in this page's language only. */}
+      <script
+        type="application/json"
+        id="i18n-strings"
+        dangerouslySetInnerHTML={{
+          __html: jsonForScript({
+            locale: page.locale,
+            strings: pageStrings(page.locale, LANDING_SCRIPT_PREFIXES),
+            ...(page.locale === "en" ? {} : { englishErrors }),
+          }),
+        }}
+      />
     </Document>
   );
 }

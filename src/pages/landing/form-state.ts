@@ -3,6 +3,8 @@
 // the messages are the contract's own.
 import { AppError } from "../../http/errors.ts";
 import type { BanNotice } from "../../realtime/protocol.ts";
+import { translateError } from "../../i18n/errors.ts";
+import type { Locale } from "../../i18n/locales.ts";
 
 export type AuthTab = "login" | "register" | "guest";
 
@@ -18,14 +20,14 @@ export interface FormState {
 
 export const emptyForm = (tab: AuthTab = "login"): FormState => ({ tab, values: {}, errors: {}, message: null });
 
-/** The message and field errors an AppError carries. */
-export function errorsOf(error: AppError): Pick<FormState, "errors" | "message"> {
+/** The message and field errors an AppError carries, in the visitor's language. */
+export function errorsOf(error: AppError, locale: Locale = "en"): Pick<FormState, "errors" | "message"> {
   const fields = error.extra.fields;
   const errors: Record<string, string> = {};
   if (typeof fields === "object" && fields !== null) {
-    for (const [key, value] of Object.entries(fields)) if (typeof value === "string") errors[key] = value;
+    for (const [key, value] of Object.entries(fields)) if (typeof value === "string") errors[key] = translateError(value, locale);
   }
-  return { errors, message: error.message };
+  return { errors, message: translateError(error.message, locale) };
 }
 
 /** Text fields echoed back into the form: one string each, passwords left out. */

@@ -5,42 +5,43 @@ import { SITE_NAME, type PageInfo } from "../page-info.ts";
 
 export function ConsentForm({ page, inline = false }: { page: PageInfo; inline?: boolean }) {
   const current = page.consent;
+  const { t } = page;
   return (
     <form method="post" action="/consent" className="consent-form" data-consent-form="">
       <input type="hidden" name="return" value={page.path} />
       <details className="consent-custom" open={inline}>
-        <summary className="btn btn-ghost">Customize</summary>
+        <summary className="btn btn-ghost">{t("consent.customize")}</summary>
         <fieldset>
-          <legend>Cookie categories</legend>
+          <legend>{t("consent.categories")}</legend>
           <label className="check">
             <input type="checkbox" checked disabled />
             <span>
-              <strong>Necessary</strong> keeps you signed in and remembers this choice. Always on.
+              <strong>{t("consent.necessary")}</strong>{` ${t("consent.necessary_text")}`}
             </span>
           </label>
           <label className="check">
             <input type="checkbox" name="analytics" value="1" defaultChecked={current?.analytics ?? false} />
             <span>
-              <strong>Analytics</strong> counts visits and pages so we can see what works.
+              <strong>{t("consent.analytics")}</strong>{` ${t("consent.analytics_text")}`}
             </span>
           </label>
           <label className="check">
             <input type="checkbox" name="advertising" value="1" defaultChecked={current?.advertising ?? false} />
             <span>
-              <strong>Advertising</strong> lets ad partners show and measure ads.
+              <strong>{t("consent.advertising")}</strong>{` ${t("consent.advertising_text")}`}
             </span>
           </label>
           <button className="btn btn-secondary" type="submit" name="choice" value="custom">
-            Save choices
+            {t("consent.save")}
           </button>
         </fieldset>
       </details>
       <div className="consent-actions">
         <button className="btn btn-secondary" type="submit" name="choice" value="reject">
-          Reject non-essential
+          {t("consent.reject")}
         </button>
         <button className="btn btn-primary" type="submit" name="choice" value="accept">
-          Accept all
+          {t("consent.accept")}
         </button>
       </div>
     </form>
@@ -48,14 +49,14 @@ export function ConsentForm({ page, inline = false }: { page: PageInfo; inline?:
 }
 
 export function ConsentBanner({ page }: { page: PageInfo }) {
+  const { t } = page;
   return (
     <section className="consent" id="consent" aria-labelledby="consent-title" data-consent-banner="">
       <h2 id="consent-title" className="consent-title">
-        Cookies on {SITE_NAME}
+        {t("consent.title", { site: SITE_NAME })}
       </h2>
       <p className="consent-text">
-        We use necessary cookies to keep you signed in and your account safe. With your permission we would also use analytics and advertising
-        cookies. Nothing optional loads until you choose. <a href="/cookies">Cookies Policy</a>
+        {`${t("consent.text")} `}<a href="/cookies">{t("consent.policy_link")}</a>
       </p>
       <ConsentForm page={page} />
     </section>

@@ -5,6 +5,8 @@ import type { ReactNode } from "react";
 import { readManifest, type Manifest, type ScriptAsset } from "../assets/manifest.ts";
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
 import { ConsentBanner } from "./ConsentBanner.tsx";
+import { I18nProvider } from "../../i18n/react.tsx";
+import { dirOf, intlTag } from "../../i18n/locales.ts";
 
 export const THEME_AUTH = "#7c3aed";
 export const THEME_DEFAULT = "#ffffff";
@@ -37,7 +39,8 @@ export function Document(props: DocumentProps) {
   const preload = unique([...scripts.flatMap((s) => s.preload), ...islands.flatMap((s) => [s.file, ...s.preload])]);
 
   return (
-    <html lang="en">
+    <I18nProvider value={{ locale: page.locale, t: page.t }}>
+    <html lang={intlTag(page.locale)} dir={dirOf(page.locale)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -63,7 +66,7 @@ export function Document(props: DocumentProps) {
       </head>
       <body className={props.bodyClass}>
         <a className="skip-link" href="#main">
-          Skip to content
+          {page.t("page.skip")}
         </a>
         {/* First in the tab order, so nobody meets it last; CSS shows it at the bottom. */}
         {page.consent === null ? <ConsentBanner page={page} /> : null}
@@ -77,6 +80,7 @@ export function Document(props: DocumentProps) {
         ) : null}
       </body>
     </html>
+    </I18nProvider>
   );
 }
 

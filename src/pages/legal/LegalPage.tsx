@@ -10,25 +10,33 @@ import type { PageInfo } from "../page-info.ts";
 export const LEGAL_UPDATED = "23 November 2026";
 
 export function LegalPage({ page, title, description, children }: { page: PageInfo; title: string; description: string; children: ReactNode }) {
+  const { t } = page;
+  // The legal texts stay English; other languages get one line saying the English text binds.
+  const binding = t("legal.binding");
   return (
     <Document page={page} title={title} description={description} styles={["base", "site"]} bodyClass="page-legal">
       <Header>
-        <nav className="header-nav" aria-label="Legal">
-          {legalLinks.map((link) => (
+        <nav className="header-nav" aria-label={t("legal.nav")}>
+          {legalLinks(t).map((link) => (
             <a key={link.href} href={link.href} aria-current={page.path === link.href ? "page" : undefined}>
-              {link.label.replace("Terms of User Agreement", "Terms").replace("18 U.S.C. 2257 Compliance", "2257")}
+              {link.short ?? link.label}
             </a>
           ))}
         </nav>
       </Header>
       <main id="main" className="container legal">
-        <article>
+        {binding ? (
+          <p className="legal-binding" role="note">
+            {binding}
+          </p>
+        ) : null}
+        <article lang="en" dir="ltr">
           <h1>{title}</h1>
-          <p className="legal-updated">Last updated: {LEGAL_UPDATED}</p>
+          <p className="legal-updated">{t("legal.updated", { date: LEGAL_UPDATED })}</p>
           {children}
         </article>
       </main>
-      <Footer config={page.config} />
+      <Footer config={page.config} path={page.path} />
     </Document>
   );
 }

@@ -1,0 +1,111 @@
+// Interface languages in real Chromium: the footer's switcher (a plain form) turns the landing
+// page Spanish, then Arabic, right to left and mirrored; Settings → Language saves the account's
+// language and the chat screen comes back in it, mirrored in Arabic; the Video Chat tab in Arabic.
+// Screenshots go to tests/e2e/screenshots/ (languages-*).
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { registerAccount } from "./support/accounts.ts";
+import { DESKTOP, MOBILE } from "./support/browser.ts";
+import { boxesOf, openSettings, openVideoTab } from "./support/screens.ts";
+import { screenshot } from "./support/screenshots.ts";
+import { readServerDb } from "./support/data.ts";
+import { browserSuite } from "./support/suite.ts";
+
+const WAIT = { timeout: 15_000 };
+const suite = browserSuite({
+  setup: async (server) => {
+    await registerAccount(server, "lena", "Lena");
+    await registerAccount(server, "omar", "Omar", { gender: "male" });
+  },
+  open: { listLoaded: true, defaultTimeout: WAIT.timeout },
+});
+
+const html = (page: Page) => page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir }));
+const left = async (page: Page, selector: string) => (await boxesOf(page, selector))[0]?.x ?? Number.NaN;
+
+async function chooseInFooter(page: Page, language: string) {
+  await page.locator("#footer-lang").selectOption({ label: language });
+  await Promise.all([page.waitForURL("**/"), page.locator(".lang-form button[type=submit]").click()]);
+  await page.locator(".site-footer").waitFor();
+}
+
+describe("the footer's language switcher", () => {
+  test("turns the landing page Spanish, then Arabic, right to left and mirrored", async () => {
+    const page = await (await suite.newContext(DESKTOP)).newPage();
+    await page.goto("/");
+    expect(await html(page)).toEqual({ lang: "en", dir: "ltr" });
+    const ltrHero = await left(page, ".hero-text");
+    const ltrCard = await left(page, ".auth-card");
+    expect(ltrHero).toBeLessThan(ltrCard);
+
+    await chooseInFooter(page, "Español");
+    expect(await html(page)).toEqual({ lang: "es", dir: "ltr" });
+    await page.locator("h1", { hasText: "Videochat aleatorio y mensajes privados con gente de todo el mundo" }).waitFor(WAIT);
+    await page.getByRole("button", { name: "Rechazar las no esenciales" }).click();
+    await screenshot(page, "languages-landing-es");
+
+    // The landing script speaks the page's language too: the country picker and a refused login.
+    await page.locator("label[for=tab-login]").click();
+    await page.locator("#login-username").fill("nobody_at_all");
+    await page.locator("#login-password").fill("wrong password");
+    await page.locator(".panel-login button[type=submit]").click();
+    await page.locator(".panel-login [data-form-error]", { hasText: "Nombre de usuario o contraseña incorrectos" }).waitFor(WAIT);
+
+    await chooseInFooter(page, "العربية");
+    expect(await html(page)).toEqual({ lang: "ar", dir: "rtl" });
+    await page.locator("h1", { hasText: "دردشة فيديو عشوائية ورسائل خاصة مع أشخاص من حول العالم" }).waitFor(WAIT);
+    // Mirrored: the sign-in card is now left of the text, the logo at the right end of the header.
+    expect(await left(page, ".auth-card")).toBeLessThan(await left(page, ".hero-text"));
+    const header = (await boxesOf(page, ".header-inner"))[0]!;
+    const logo = (await boxesOf(page, ".logo"))[0]!;
+    expect(logo.x + logo.width).toBeGreaterThan(header.x + header.width - 40);
+    await screenshot(page, "languages-landing-ar");
+    await page.locator("label[for=tab-register]").click();
+    await screenshot(page, "languages-register-ar");
+  });
+
+  test("works on a phone, and the choice survives a reload", async () => {
+    const page = await (await suite.newContext(MOBILE)).newPage();
+    await page.goto("/");
+    await chooseInFooter(page, "Русский");
+    await page.reload();
+    expect(await html(page)).toEqual({ lang: "ru", dir: "ltr" });
+    await page.locator("h1", { hasText: "Случайный видеочат и личные сообщения с людьми со всего мира" }).waitFor(WAIT);
+    await screenshot(page, "languages-landing-ru");
+  });
+});
+
+describe("Settings → Language", () => {
+  test("saves the account's language; the chat screen comes back in it, mirrored in Arabic", async () => {
+    const page = await suite.open("omar");
+    expect(await html(page)).toEqual({ lang: "en", dir: "ltr" });
+    const sidebarLtr = await left(page, ".sidebar");
+    await openSettings(page, /Language/);
+    await Promise.all([page.waitForEvent("load"), page.getByRole("radio", { name: "العربية" }).click()]);
+    await page.locator(".chat-app .tab-bar").waitFor();
+    expect(await html(page)).toEqual({ lang: "ar", dir: "rtl" });
+    const locale = readServerDb(suite.server, (db) => (db.query("SELECT locale FROM users WHERE username = 'omar'").get() as { locale: string }).locale);
+    expect(locale).toBe("ar");
+    // Mirrored: the sidebar moved to the right-hand side.
+    expect(await left(page, ".sidebar")).toBeGreaterThan(sidebarLtr);
+    await page.locator('[data-tab="settings"]').click();
+    await page.locator("#settings-heading", { hasText: "الإعدادات" }).waitFor(WAIT);
+    await screenshot(page, "languages-settings-ar");
+    await openVideoTab(page);
+    await page.locator("section.roulette", { hasText: "روليت الفيديو" }).waitFor(WAIT);
+    await page.getByRole("button", { name: "بدء دردشة الفيديو" }).waitFor(WAIT);
+    // Mirrored: the local preview's corner and the controls follow the reading direction.
+    await screenshot(page, "languages-roulette-ar");
+  });
+
+  test("Spanish from Settings on a phone", async () => {
+    const page = await suite.open("lena", { context: MOBILE });
+    await openSettings(page, /Language/);
+    await Promise.all([page.waitForEvent("load"), page.getByRole("radio", { name: "Español" }).click()]);
+    await page.locator(".chat-app .tab-bar").waitFor();
+    expect(await html(page)).toEqual({ lang: "es", dir: "ltr" });
+    await page.locator('[data-tab="settings"]').click();
+    await page.locator("#settings-heading", { hasText: "Ajustes" }).waitFor(WAIT);
+    await screenshot(page, "languages-settings-es-mobile");
+  });
+});
