@@ -8,14 +8,15 @@ import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Ticks from "./Ticks.tsx";
 import { REMOVED_TEXT } from "../moderation/texts.ts";
-import { DELETED_TEXT } from "../lib/message-actions.ts";
+import { deletedText } from "../lib/message-actions.ts";
+import { t } from "../i18n.ts";
 
 function preview(message: Message): string {
   if (message.is_removed) return REMOVED_TEXT;
-  if (message.deleted_at) return DELETED_TEXT;
-  if (message.message_type === "voice") return "🎤 Voice message";
+  if (message.deleted_at) return deletedText();
+  if (message.message_type === "voice") return `🎤 ${t("chat.voice_message")}`;
   if (message.message_type === "file" || message.message_type === "image") {
-    return isImageName(message.file_name ?? message.file_path) ? "Photo" : message.file_name ?? "File";
+    return isImageName(message.file_name ?? message.file_path) ? t("chat.photo") : message.file_name ?? t("chat.file");
   }
   return previewText(message.content);
 }

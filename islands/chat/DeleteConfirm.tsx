@@ -3,6 +3,7 @@ import { useCallback, useId, useRef, useState } from "react";
 import DialogActions from "../safety/DialogActions.tsx";
 import SafetyStyles from "../safety/SafetyStyles.tsx";
 import useFocusTrap from "./useFocusTrap.ts";
+import { t } from "../i18n.ts";
 
 export default function DeleteConfirm({ onConfirm, onClose }: { onConfirm(): Promise<boolean>; onClose(): void }) {
   const [busy, setBusy] = useState(false);
@@ -22,9 +23,9 @@ export default function DeleteConfirm({ onConfirm, onClose }: { onConfirm(): Pro
     <div className="safety-backdrop" onClick={(e) => e.target === e.currentTarget && close()}>
       <div className="safety-modal delete-confirm" role="alertdialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} ref={ref}>
         <SafetyStyles />
-        <h2 id={`${id}-title`}>Delete for everyone?</h2>
-        <p id={`${id}-text`}>The message will be removed from both of your chats. It says "This message was deleted" in its place.</p>
-        <DialogActions dismissLabel="Cancel" onDismiss={close} label="Delete" busyLabel="Deleting..." busy={busy} tone="danger" onConfirm={() => void confirm()} />
+        <h2 id={`${id}-title`}>{t("chat.delete_title")}</h2>
+        <p id={`${id}-text`}>{t("chat.delete_text")}</p>
+        <DialogActions dismissLabel={t("chat.cancel")} onDismiss={close} label={t("chat.action_delete")} busyLabel={t("chat.deleting")} busy={busy} tone="danger" onConfirm={() => void confirm()} />
       </div>
     </div>
   );

@@ -7,7 +7,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useRef, useState, type PointerEvent } from "react";
 import { fileUrl, isImageMessage } from "../lib/files.ts";
 import { initial, relativeTime } from "../lib/format.ts";
-import { canEdit, deleteForEveryone, DELETED_TEXT, quoteText, react, showMessage, startEdit, startReply } from "../lib/message-actions.ts";
+import { canEdit, deleteForEveryone, deletedText, quoteText, react, showMessage, startEdit, startReply } from "../lib/message-actions.ts";
 import { groupTickState } from "../lib/messages.ts";
 import { openDialog } from "../lib/safety.ts";
 import type { DisplayMessage, Message } from "../lib/types.ts";
@@ -20,9 +20,10 @@ import { ReactionChips, ReactionPicker } from "./Reactions.tsx";
 import Ticks from "./Ticks.tsx";
 import VoicePlayer from "./VoicePlayer.tsx";
 import { REMOVED_TEXT } from "../moderation/texts.ts";
+import { t } from "../i18n.ts";
 
 const Removed = () => <p className="message-text is-removed">{REMOVED_TEXT}</p>;
-const Deleted = () => <p className="message-text is-deleted">{DELETED_TEXT}</p>;
+const Deleted = () => <p className="message-text is-deleted">{deletedText()}</p>;
 
 /** How far a finger must pull a bubble to the right to reply to it. */
 const SWIPE_REPLY_PX = 60;
@@ -45,9 +46,9 @@ function ReplyQuote({ message }: { message: Message }) {
   const quote = message.reply_to;
   if (!quote) return null;
   // An empty text quote: the original was deleted (or removed) since.
-  const shown = quote.content || quote.message_type !== "text" ? quoteText({ ...quote, deleted_at: null, is_removed: false }) : DELETED_TEXT;
+  const shown = quote.content || quote.message_type !== "text" ? quoteText({ ...quote, deleted_at: null, is_removed: false }) : deletedText();
   return (
-    <button type="button" className="reply-quote" onClick={() => void showMessage(controller, quote.id)} aria-label={`Replying to ${quote.sender_name}: ${shown}. Show that message`}>
+    <button type="button" className="reply-quote" onClick={() => void showMessage(controller, quote.id)} aria-label={t("chat.quote_label", { title: t("chat.replying_to", { name: quote.sender_name }), text: shown })}>
       <span className="reply-quote-name">{quote.sender_name}</span>
       <span className="reply-quote-text">{shown}</span>
     </button>
@@ -117,14 +118,14 @@ export default function MessageBubble({ item, own }: { item: DisplayMessage; own
 
   const items: MenuItem[] = [];
   if (!gone) {
-    items.push({ label: "Reply", onSelect: () => startReply(controller, m) });
-    if (item.kind === "single") items.push({ label: "React", onSelect: () => setPicking(true) });
-    if (own && canEdit(m, meId)) items.push({ label: "Edit", onSelect: () => startEdit(controller, m) });
-    if (own && item.kind === "single") items.push({ label: "Delete", danger: true, onSelect: () => setConfirming(true) });
+    items.push({ label: t("chat.action_reply"), onSelect: () => startReply(controller, m) });
+    if (item.kind === "single") items.push({ label: t("chat.action_react"), onSelect: () => setPicking(true) });
+    if (own && canEdit(m, meId)) items.push({ label: t("chat.action_edit"), onSelect: () => startEdit(controller, m) });
+    if (own && item.kind === "single") items.push({ label: t("chat.action_delete"), danger: true, onSelect: () => setConfirming(true) });
   }
   if (!own && !gone) {
     items.push({
-      label: "Report message",
+      label: t("chat.action_report"),
       danger: true,
       onSelect: () =>
         openDialog(controller, {
@@ -156,7 +157,7 @@ export default function MessageBubble({ item, own }: { item: DisplayMessage; own
           {voice && <VoicePlayer message={m} />}
           {!hasFiles && !gone && !voice && <p className="message-text">{m.content}</p>}
           <span className="message-meta">
-            {m.edited_at && !gone && <span className="edited-label">edited</span>}
+            {m.edited_at && !gone && <span className="edited-label">{t("chat.edited")}</span>}
             <time dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>
               {relativeTime(m.created_at)}
             </time>
@@ -175,7 +176,7 @@ export default function MessageBubble({ item, own }: { item: DisplayMessage; own
           />
         )}
       </div>
-      {items.length > 0 && <Menu label="Message options" className="message-menu" items={items} />}
+      {items.length > 0 && <Menu label={t("chat.message_options")} className="message-menu" items={items} />}
       {confirming && <DeleteConfirm onConfirm={() => deleteForEveryone(controller, m)} onClose={() => setConfirming(false)} />}
     </div>
   );

@@ -164,7 +164,7 @@ export default function MessageInput({ contact, onAttach }: { contact: ChatUser;
       </div>
       {!editing && <VoiceRecord onActive={setRecording} />}
       {!recording && (
-        <button type="button" className="send-button" aria-label={editing ? "Save the edit" : t("chat.send")} onClick={send} disabled={!text.trim()}>
+        <button type="button" className="send-button" aria-label={editing ? t("chat.save_edit") : t("chat.send")} onClick={send} disabled={!text.trim()}>
           <Icon name={editing ? "check" : "send"} />
         </button>
       )}

@@ -3,11 +3,12 @@
 import { useEffect, useRef, type KeyboardEvent } from "react";
 import { QUICK_REACTIONS } from "../lib/message-actions.ts";
 import type { Message } from "../lib/types.ts";
+import { t } from "../i18n.ts";
 
 export function ReactionChips({ message, meId, onReact }: { message: Message; meId: number; onReact(emoji: string): void }) {
   if (message.reactions.length === 0) return null;
   return (
-    <div className="reaction-chips" role="group" aria-label="Reactions">
+    <div className="reaction-chips" role="group" aria-label={t("chat.reactions")}>
       {message.reactions.map((group) => {
         const mine = group.user_ids.includes(meId);
         const count = group.user_ids.length;
@@ -17,7 +18,7 @@ export function ReactionChips({ message, meId, onReact }: { message: Message; me
             type="button"
             className={`reaction-chip${mine ? " is-mine" : ""}`}
             aria-pressed={mine}
-            aria-label={`${group.emoji} ${count}${mine ? ", yours: press to take it back" : ""}`}
+            aria-label={t(mine ? "chat.reaction_chip_mine" : "chat.reaction_chip", { emoji: group.emoji, count })}
             onClick={() => onReact(group.emoji)}
           >
             <span aria-hidden="true">{group.emoji}</span>
@@ -53,9 +54,9 @@ export function ReactionPicker({ mine, onPick, onClose }: { mine: string | null;
     buttons[(at + (event.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length]?.focus();
   };
   return (
-    <div className="reaction-picker" role="toolbar" aria-label="React with" ref={ref} onKeyDown={onKeyDown}>
+    <div className="reaction-picker" role="toolbar" aria-label={t("chat.react_with")} ref={ref} onKeyDown={onKeyDown}>
       {QUICK_REACTIONS.map((emoji) => (
-        <button key={emoji} type="button" className={`reaction-option${mine === emoji ? " is-mine" : ""}`} aria-pressed={mine === emoji} aria-label={`React ${emoji}`} onClick={() => onPick(emoji)}>
+        <button key={emoji} type="button" className={`reaction-option${mine === emoji ? " is-mine" : ""}`} aria-pressed={mine === emoji} aria-label={t("chat.react_emoji", { emoji })} onClick={() => onPick(emoji)}>
           {emoji}
         </button>
       ))}

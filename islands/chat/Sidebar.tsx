@@ -47,7 +47,7 @@ export default function Sidebar() {
       </header>
       {!store.networkOnline.value ? (
         <p className="connection-banner" role="status">
-          You are offline. Chats update when you are back online.
+          {t("chat.network_offline")}
         </p>
       ) : offline ? (
         <p className="connection-banner" role="status">

@@ -6,6 +6,7 @@ import { fileUrl } from "../lib/files.ts";
 import type { Message } from "../lib/types.ts";
 import { clock } from "../lib/voice-recorder.ts";
 import Icon from "./icons.tsx";
+import { t } from "../i18n.ts";
 
 export default function VoicePlayer({ message }: { message: Message }) {
   const audio = useRef<HTMLAudioElement>(null);
@@ -47,10 +48,10 @@ export default function VoicePlayer({ message }: { message: Message }) {
   return (
     <div className="voice-player">
       <audio ref={audio} src={fileUrl(message)} preload="metadata" />
-      <button type="button" className="voice-play" onClick={toggle} aria-label={`${playing ? "Pause" : "Play"} voice message, ${clock(total)}`}>
+      <button type="button" className="voice-play" onClick={toggle} aria-label={t(playing ? "chat.voice_pause" : "chat.voice_play", { length: clock(total) })}>
         <Icon name={playing ? "pause" : "play"} />
       </button>
-      <div className="voice-track" role="progressbar" aria-label="Played" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${clock(shown)} of ${clock(total)}`}>
+      <div className="voice-track" role="progressbar" aria-label={t("chat.voice_played")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={t("chat.voice_progress", { at: clock(shown), length: clock(total) })}>
         <span className="voice-track-fill" style={{ width: `${percent}%` }} />
       </div>
       <span className="voice-time">{playing || shown > 0 ? `${clock(shown)} / ${clock(total)}` : clock(total)}</span>

@@ -6,6 +6,7 @@ import { sendVoice } from "../lib/message-actions.ts";
 import { clock, MAX_VOICE_MS, VoiceRecorder } from "../lib/voice-recorder.ts";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
+import { t } from "../i18n.ts";
 
 /** A press longer than this is a hold: letting go sends. */
 const HOLD_MS = 400;
@@ -57,7 +58,7 @@ export default function VoiceRecord({ onActive }: { onActive(active: boolean): v
     } catch (error) {
       recorder.current = null;
       setState({ kind: "idle" });
-      controller.notify.error("The microphone could not be used. Allow it in the browser's site settings to record a voice message.");
+      controller.notify.error(t("chat.voice_mic_failed"));
       console.error("Recording failed to start", error);
     }
   };
@@ -82,8 +83,8 @@ export default function VoiceRecord({ onActive }: { onActive(active: boolean): v
       <button
         type="button"
         className="icon-button voice-button"
-        aria-label="Record a voice message"
-        title="Hold to record, or tap to start"
+        aria-label={t("chat.voice_record")}
+        title={t("chat.voice_record_hint")}
         onPointerDown={onPointerDown}
         onPointerUp={onPointerUp}
         onKeyDown={(event) => {
@@ -98,16 +99,16 @@ export default function VoiceRecord({ onActive }: { onActive(active: boolean): v
     );
   }
   return (
-    <div className="voice-recording" role="group" aria-label="Recording a voice message" onPointerUp={onPointerUp}>
+    <div className="voice-recording" role="group" aria-label={t("chat.voice_recording")} onPointerUp={onPointerUp}>
       <span className="voice-dot" aria-hidden="true" />
       <span className="voice-timer" role="timer" aria-live="off">
-        {state.kind === "sending" ? "Sending..." : clock(elapsed)}
+        {state.kind === "sending" ? t("chat.voice_sending") : clock(elapsed)}
       </span>
       <span className="voice-limit">/ {clock(MAX_VOICE_MS)}</span>
       <button type="button" className="voice-cancel" onClick={cancel} disabled={state.kind === "sending"}>
-        Cancel
+        {t("chat.cancel")}
       </button>
-      <button type="button" className="send-button" aria-label="Send voice message" onClick={() => void finish()} disabled={state.kind !== "recording"}>
+      <button type="button" className="send-button" aria-label={t("chat.voice_send")} onClick={() => void finish()} disabled={state.kind !== "recording"}>
         <Icon name="send" />
       </button>
     </div>

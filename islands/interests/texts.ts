@@ -1,20 +1,40 @@
-// Every text the interest and language inputs show, in one place (issue 24): the interface
-// languages' catalogues take them over from here.
+// Every text the interest and language inputs show, in one place: read from the page's catalogue
+// (src/i18n, keys chat.interest*, chat.language*) when shown, so they speak the page's language.
+import { t } from "../i18n.ts";
+
 export const INTEREST_TEXTS = {
-  interests: "Interests",
-  interestsHint: "Type an interest and press Enter or comma. Backspace removes the last one.",
-  suggestions: "Suggested interests",
-  remove: (tag: string) => `Remove ${tag}`,
-  added: (tag: string) => `${tag} added`,
-  removed: (tag: string) => `${tag} removed`,
-  tooMany: (max: number) => `You can add at most ${max} interests`,
-  rule: "An interest is 2 to 24 letters, digits, spaces or hyphens",
-  none: "Not set",
-  languages: "Languages I speak",
+  get interests() {
+    return t("chat.interests");
+  },
+  get interestsHint() {
+    return t("chat.interests_hint");
+  },
+  get suggestions() {
+    return t("chat.interests_suggested");
+  },
+  remove: (tag: string) => t("chat.interest_remove", { tag }),
+  added: (tag: string) => t("chat.interest_added", { tag }),
+  removed: (tag: string) => t("chat.interest_removed", { tag }),
+  tooMany: (max: number) => t("chat.interests_too_many", { count: max }),
+  get rule() {
+    return t("chat.interest_rule");
+  },
+  get none() {
+    return t("chat.interests_none");
+  },
+  get languages() {
+    return t("chat.languages_mine");
+  },
   /** On someone else's profile. */
-  theirLanguages: "Languages",
-  addLanguage: "Add a language",
-  add: "Add",
-  languagesFull: (max: number) => `At most ${max} languages`,
-  languageAdded: (name: string) => `${name} added`,
+  get theirLanguages() {
+    return t("chat.languages_theirs");
+  },
+  get addLanguage() {
+    return t("chat.language_add_label");
+  },
+  get add() {
+    return t("chat.language_add");
+  },
+  languagesFull: (max: number) => t("chat.languages_full", { count: max }),
+  languageAdded: (name: string) => t("chat.language_added", { name }),
 };

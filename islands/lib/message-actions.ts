@@ -8,17 +8,19 @@ import type { ChatController } from "./controller.ts";
 import { addOwnMessage } from "./inbox.ts";
 import { showRefusal } from "./safety.ts";
 import type { Message } from "./types.ts";
+import { t } from "../i18n.ts";
 
 export { EDIT_WINDOW_MS, QUICK_REACTIONS };
 
-export const DELETED_TEXT = "This message was deleted";
+/** What a message deleted for everyone says in its place. */
+export const deletedText = (): string => t("chat.deleted");
 
 /** What a quote or a preview says of a message that has no text of its own. */
 export function quoteText(m: Pick<Message, "message_type" | "content" | "deleted_at" | "is_removed">): string {
-  if (m.deleted_at) return DELETED_TEXT;
-  if (m.message_type === "voice") return "Voice message";
-  if (m.message_type === "image") return "Photo";
-  if (m.message_type === "file") return m.content || "File";
+  if (m.deleted_at) return deletedText();
+  if (m.message_type === "voice") return t("chat.voice_message");
+  if (m.message_type === "image") return t("chat.photo");
+  if (m.message_type === "file") return m.content || t("chat.file");
   return m.content;
 }
 
@@ -84,14 +86,14 @@ export function cancelCompose(c: ChatController): void {
 }
 
 /** Says why an action was refused (a block, the 15 minutes) as a toast; false when it could not be sent. */
-async function ask<T>(c: ChatController, what: string, run: () => Promise<T>): Promise<T | null> {
+async function ask<T>(c: ChatController, what: "chat.edit_failed" | "chat.delete_failed" | "chat.react_failed", run: () => Promise<T>): Promise<T | null> {
   try {
     return await run();
   } catch (error) {
     const contactId = c.store.selected.value?.id;
     if (contactId !== undefined && (await showRefusal(c, contactId, error))) return null;
-    const message = error instanceof Error && error.message ? error.message : "Please try again.";
-    c.notify.error(`${what} failed: ${message}`);
+    const reason = error instanceof Error && error.message ? error.message : t("chat.try_again");
+    c.notify.error(t(what, { reason }));
     return null;
   }
 }
@@ -102,7 +104,7 @@ export async function sendEdit(c: ChatController, m: Message, text: string): Pro
   if (!content || !socket?.connected) return false;
   c.store.editing.value = null;
   if (content === m.content) return true;
-  const answer = await ask(c, "Editing", () => socket.request("edit_message", { messageId: m.id, content }));
+  const answer = await ask(c, "chat.edit_failed", () => socket.request("edit_message", { messageId: m.id, content }));
   if (answer) c.applyToMessages((list) => applyEdit(list, answer.messageId, answer.content, answer.edited_at));
   return answer !== null;
 }
@@ -110,7 +112,7 @@ export async function sendEdit(c: ChatController, m: Message, text: string): Pro
 export async function deleteForEveryone(c: ChatController, m: Message): Promise<boolean> {
   const socket = c.socket;
   if (!socket?.connected) return false;
-  const answer = await ask(c, "Deleting", () => socket.request("delete_message", { messageId: m.id }));
+  const answer = await ask(c, "chat.delete_failed", () => socket.request("delete_message", { messageId: m.id }));
   if (answer) c.applyToMessages((list) => applyDelete(list, answer.messageId, answer.deleted_at));
   return answer !== null;
 }
@@ -118,7 +120,7 @@ export async function deleteForEveryone(c: ChatController, m: Message): Promise<
 export async function react(c: ChatController, m: Message, emoji: string): Promise<void> {
   const socket = c.socket;
   if (!socket?.connected) return;
-  const answer = await ask(c, "Reacting", () => socket.request("react", { messageId: m.id, emoji }));
+  const answer = await ask(c, "chat.react_failed", () => socket.request("react", { messageId: m.id, emoji }));
   if (answer) c.applyToMessages((list) => applyReaction(list, answer.messageId, answer.userId, answer.emoji));
 }
 
@@ -129,7 +131,7 @@ export async function sendVoice(c: ChatController, recording: Blob, durationMs: 
     addOwnMessage(c, (await c.api.uploadVoice(contact.id, recording, durationMs)).message);
     return true;
   } catch (error) {
-    if (!(await showRefusal(c, contact.id, error))) c.notify.error(`The voice message was not sent: ${error instanceof Error ? error.message : "please try again"}`);
+    if (!(await showRefusal(c, contact.id, error))) c.notify.error(t("chat.voice_not_sent", { reason: error instanceof Error ? error.message : t("chat.voice_try_again") }));
     return false;
   }
 }

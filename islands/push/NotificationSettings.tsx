@@ -6,6 +6,7 @@ import { useChat } from "../chat/context.ts";
 import { errorText } from "../lib/api.ts";
 import SettingsScreen from "../safety/SettingsScreen.tsx";
 import { currentSubscription, pushSupport, subscribe, type PushSupport } from "./device.ts";
+import { t } from "../i18n.ts";
 
 type State = { kind: "loading" } | { kind: "off" } | { kind: "on"; subscription: PushSubscription; previews: boolean };
 
@@ -50,51 +51,51 @@ export default function NotificationSettings() {
     run(async () => {
       if ((await Notification.requestPermission()) !== "granted") {
         setSupport(pushSupport());
-        controller.notify.error("Notifications are blocked for this site. Allow them in your browser's site settings.");
+        controller.notify.error(t("chat.push_blocked_toast"));
         return;
       }
       const { publicKey } = await controller.api.pushKey();
       const subscription = await subscribe(publicKey);
       const { device } = await controller.api.pushSubscribe(subscription.toJSON(), false);
       setState({ kind: "on", subscription, previews: device.previews });
-      controller.notify.success("Notifications are on for this device");
-    }, "Could not turn notifications on. Please try again.");
+      controller.notify.success(t("chat.push_on"));
+    }, t("chat.push_on_failed"));
 
   const turnOff = (subscription: PushSubscription) =>
     run(async () => {
       await controller.api.pushUnsubscribe(subscription.endpoint);
       await subscription.unsubscribe();
       setState({ kind: "off" });
-      controller.notify.success("Notifications are off for this device");
-    }, "Could not turn notifications off. Please try again.");
+      controller.notify.success(t("chat.push_off"));
+    }, t("chat.push_off_failed"));
 
   const setPreviews = (subscription: PushSubscription, previews: boolean) =>
     run(async () => {
       const { device } = await controller.api.pushSubscribe(subscription.toJSON(), previews);
       setState({ kind: "on", subscription, previews: device.previews });
-      controller.notify.success("Notification settings saved");
-    }, "Could not save your notification settings. Please try again.");
+      controller.notify.success(t("chat.push_saved"));
+    }, t("chat.push_save_failed"));
 
   let body;
   if (support === "unsupported") {
-    body = <p className="muted">This browser cannot show notifications from Web Chat. Installing the site as an app, or another browser, may.</p>;
+    body = <p className="muted">{t("chat.push_unsupported")}</p>;
   } else if (support === "denied") {
-    body = <p className="muted">Notifications are blocked for this site. Allow them in your browser's site settings, then come back here.</p>;
+    body = <p className="muted">{t("chat.push_blocked")}</p>;
   } else if (support === null || state.kind === "loading") {
-    body = <p className="muted">Loading...</p>;
+    body = <p className="muted">{t("common.loading")}</p>;
   } else {
     const on = state.kind === "on";
     body = (
       <fieldset className="privacy-choices" disabled={saving}>
         <legend>
-          <h3>When no Web Chat tab is open</h3>
+          <h3>{t("chat.push_when")}</h3>
         </legend>
         <label className="privacy-choice">
           <input type="checkbox" checked={on} onChange={() => void (state.kind === "on" ? turnOff(state.subscription) : turnOn())} aria-describedby={`${id}-on`} />
           <span className="privacy-choice-text">
-            <span className="privacy-choice-label">Notifications on this device</span>
+            <span className="privacy-choice-label">{t("chat.push_device")}</span>
             <span className="muted small" id={`${id}-on`}>
-              New messages and incoming calls, with the name of who wrote or calls. Clicking one opens that chat.
+              {t("chat.push_device_hint")}
             </span>
           </span>
         </label>
@@ -107,9 +108,9 @@ export default function NotificationSettings() {
             aria-describedby={`${id}-previews`}
           />
           <span className="privacy-choice-text">
-            <span className="privacy-choice-label">Show message previews in notifications</span>
+            <span className="privacy-choice-label">{t("chat.push_previews")}</span>
             <span className="muted small" id={`${id}-previews`}>
-              Off: a notification says who wrote, not what. Anyone who can see this screen can read a preview.
+              {t("chat.push_previews_hint")}
             </span>
           </span>
         </label>
@@ -118,7 +119,7 @@ export default function NotificationSettings() {
   }
 
   return (
-    <SettingsScreen id="notifications-heading" title="Notifications">
+    <SettingsScreen id="notifications-heading" title={t("chat.settings_notifications")}>
       <div className="card privacy-settings">{body}</div>
     </SettingsScreen>
   );

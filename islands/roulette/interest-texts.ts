@@ -1,20 +1,33 @@
-// Video Roulette's texts for interests and languages (issue 24), in one place: the interface
-// languages' catalogues take them over from here.
+// Video Roulette's texts for interests and languages, in one place: read from the page's catalogue
+// (src/i18n, keys roulette.*) when shown, so they speak the page's language.
+import { t } from "../i18n.ts";
+
 export const ROULETTE_INTEREST_TEXTS = {
-  language: "Language",
-  anyLanguage: "Any language",
-  interests: "Interests for this session",
-  interestsHint: "People who share one are met first. Enter or comma adds, Backspace removes.",
-  interestsOnly: "Only people who share my interests",
+  get language() {
+    return t("roulette.language");
+  },
+  get anyLanguage() {
+    return t("roulette.any_language");
+  },
+  get interests() {
+    return t("roulette.interests");
+  },
+  get interestsHint() {
+    return t("roulette.interests_hint");
+  },
+  get interestsOnly() {
+    return t("roulette.interests_only");
+  },
   /** "Looking for someone who likes chess, hiking..." (the issue's words). */
-  lookingFor: (tags: readonly string[]) => `Looking for someone who likes ${interestList(tags)}...`,
+  lookingFor: (tags: readonly string[]) => t("roulette.looking_for", { list: interestList(tags) }),
   /** Under the stranger's label, for both partners. */
-  shared: (tags: readonly string[]) => `You both like ${interestList(tags)}`,
-  speaks: (languages: string) => `Speaks ${languages}`,
+  shared: (tags: readonly string[]) => t("roulette.shared", { list: interestList(tags) }),
+  speaks: (languages: string) => t("roulette.speaks", { languages }),
 };
 
 /** The first three interests, then how many more: "chess, hiking, tea and 2 more". */
 export function interestList(tags: readonly string[]): string {
-  if (tags.length <= 3) return tags.join(", ");
-  return `${tags.slice(0, 3).join(", ")} and ${tags.length - 3} more`;
+  const separator = t("common.list_separator");
+  if (tags.length <= 3) return tags.join(separator);
+  return t("roulette.interest_more", { list: tags.slice(0, 3).join(separator), count: tags.length - 3 });
 }

@@ -9,7 +9,10 @@ export type TranslateKey = (key: string, params?: Params) => string;
 export function errorMatcher(english: Strings): (text: string, t: TranslateKey) => string {
   const exact = new Map<string, string>();
   const patterns: { key: string; regex: RegExp; names: string[] }[] = [];
-  for (const [key, text] of Object.entries(english)) {
+  // A plural message is matched by each of its forms; a {count} read back is a number again, so
+  // the translation picks its own plural form.
+  const forms = Object.entries(english).flatMap(([key, message]) => (typeof message === "string" ? [[key, message] as const] : Object.values(message).map((text) => [key, text] as const)));
+  for (const [key, text] of forms) {
     if (typeof text !== "string") continue;
     const names = [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     if (names.length === 0) {
@@ -25,8 +28,9 @@ export function errorMatcher(english: Strings): (text: string, t: TranslateKey) 
     for (const { key, regex, names } of patterns) {
       const match = regex.exec(text);
       if (!match) continue;
-      const params: Record<string, string> = {};
+      const params: Record<string, string | number> = {};
       names.forEach((name, i) => (params[name] = match[i + 1] ?? ""));
+      if (typeof params.count === "string" && /^\d+$/.test(params.count)) params.count = Number(params.count);
       return t(key, params);
     }
     return text;

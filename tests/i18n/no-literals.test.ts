@@ -36,7 +36,6 @@ const PENDING: Record<string, number> = {
   "islands/chat/FindUsersPanel.tsx": 15,
   "islands/chat/ListSkeleton.tsx": 1,
   "islands/chat/EmojiPopover.tsx": 1,
-  "islands/chat/MessageBubble.tsx": 1,
   "islands/safety/AdultConfirmModal.tsx": 6,
   "islands/safety/ReportDialog.tsx": 6,
   "islands/safety/BlockConfirm.tsx": 4,

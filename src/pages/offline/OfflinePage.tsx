@@ -6,8 +6,9 @@ import { Header } from "../layout/Header.tsx";
 import { SITE_NAME, type PageInfo } from "../page-info.ts";
 
 export function OfflinePage({ page }: { page: PageInfo }) {
+  const { t } = page;
   return (
-    <Document page={page} title="You are offline" styles={["base", "site"]} scripts={["offline"]} bodyClass="page-offline" noIndex>
+    <Document page={page} title={t("offline.title")} styles={["base", "site"]} scripts={["offline"]} bodyClass="page-offline" noIndex>
       <Header />
       <main id="main" className="container offline">
         <svg className="offline-mark" viewBox="0 0 24 24" width="64" height="64" aria-hidden="true">
@@ -15,13 +16,10 @@ export function OfflinePage({ page }: { page: PageInfo }) {
           <circle cx="12" cy="19" r="1.5" fill="currentColor" />
           <path d="M3 3l18 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>
-        <h1>You are offline</h1>
-        <p>
-          {SITE_NAME} needs a connection to send and receive messages and calls. Check your Wi-Fi or mobile data; this page
-          reloads by itself when you are back online.
-        </p>
+        <h1>{t("offline.title")}</h1>
+        <p>{t("offline.text", { site: SITE_NAME })}</p>
         <a className="btn btn-primary" href="/">
-          Try again
+          {t("offline.retry")}
         </a>
       </main>
     </Document>
