@@ -4,7 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { CATALOGUES, islandStrings, translator } from "../../src/i18n/catalogue.ts";
 import { en } from "../../src/i18n/catalogues/en.ts";
-import { format, type Message } from "../../src/i18n/format.ts";
+import { translateError } from "../../src/i18n/errors.ts";
+import { format, formatNumber, type Message } from "../../src/i18n/format.ts";
+import { MAX_DEVICES } from "../../src/push/store.ts";
 import { LOCALES, dirOf, fromAcceptLanguage, intlTag, resolveLocale } from "../../src/i18n/locales.ts";
 
 const placeholders = (message: Message): string[] => {
@@ -93,6 +95,18 @@ describe("t()", () => {
     expect(translator("en")("landing.f_countries_text", { count: 1250 })).toContain("from 1,250 countries");
     expect(translator("de")("landing.f_countries_text", { count: 1250 })).toContain("1.250 Ländern");
     expect(translator("hi")("flash.guest", { username: "Guest_ab12cd" })).toContain("Guest_ab12cd");
+  });
+
+  test("server texts are matched by every plural form and their {count} picks the translation's form", () => {
+    // 10 is Arabic's "few" form.
+    expect(translateError(`Notifications are already on for ${MAX_DEVICES} devices. Turn them off on one of them first.`, "ar")).toBe(
+      `الإشعارات مفعّلة بالفعل على ${formatNumber("ar", MAX_DEVICES)} أجهزة. أوقفها على أحدها أولًا.`,
+    );
+    expect(translateError("Choose at most 1 interest", "ru")).toBe("Выбери не больше 1 интереса");
+    expect(translateError("Choose at most 3 languages", "ru")).toBe("Выбери не больше 3 языков");
+    expect(translateError("You can only edit your own messages", "fr")).toBe("Tu ne peux modifier que tes propres messages");
+    expect(translateError("A voice message must be Opus audio in WebM or Ogg", "tr")).toBe("Sesli mesaj WebM veya Ogg içinde Opus ses olmalı");
+    expect(translateError("A message can be edited for 15 minutes after it was sent", "en")).toBe("A message can be edited for 15 minutes after it was sent");
   });
 
   test("a missing key shows the key, an unknown placeholder stays as written", () => {

@@ -2,6 +2,7 @@
 // Accept-Language, <html lang dir>; the footer's GET /lang and Settings' PUT /api/users/locale;
 // the server's refusals in the same language with their codes unchanged.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { MAX_INTERESTS } from "../../src/users/values.ts";
 import { LANG_SWITCHES_PER_HOUR, LOCALE_CHANGES_PER_HOUR } from "../../src/i18n/routes.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { form, setCookie } from "../pages/helpers.ts";
@@ -77,6 +78,14 @@ describe("pages in the visitor's language", () => {
     const r = await page("/nowhere-at-all", { cookie: "lang=id" });
     expect(r.status).toBe(404);
     expect(r.text).toContain("Halaman tidak ditemukan");
+  });
+
+  test("the offline page the service worker keeps speaks the visitor's language", async () => {
+    const r = await page("/offline", { "accept-language": "de" });
+    expect(r.status).toBe(200);
+    expect(r.text).toContain("<h1>Du bist offline</h1>");
+    expect(r.text).toContain("Erneut versuchen");
+    expect((await page("/offline")).text).toContain("<h1>You are offline</h1>");
   });
 
   test("a signed-in visitor's page follows the account's locale when no cookie says otherwise", async () => {
@@ -195,6 +204,16 @@ describe("the server's refusals in the visitor's language", () => {
     });
     expect(reserved.body.code).toBe("validation");
     expect(reserved.body.fields.username).toBe("Benutzernamen dürfen „support“ nicht enthalten. Bitte wähle einen anderen");
+  });
+
+  test("interests and languages refusals, with their counts in the language's plural form", async () => {
+    const me = await registerUser(t, { username: "plural_ru" });
+    const save = (json: Record<string, unknown>) => t.call("PUT", "/api/users/profile", { token: me.token, headers: { "accept-language": "ru" }, json: { name: "Someone", ...json } });
+    const many = await save({ interests: Array.from({ length: MAX_INTERESTS + 1 }, (_, i) => `tag ${i}`) });
+    expect(many.status).toBe(400);
+    expect(many.body.fields.interests).toBe(`Выбери не больше ${MAX_INTERESTS} интересов`);
+    const unknown = await save({ languages: ["xx"] });
+    expect(unknown.body.fields.languages).toBe("Выбери языки из списка (коды ISO 639-1)");
   });
 
   test("401 and 404 answers in Arabic", async () => {

@@ -12,6 +12,9 @@ import type { Message } from "../../islands/lib/types.ts";
 import { message, user } from "./fixtures.ts";
 import { chatDom, emitter, harness, settle, text, type Harness } from "./harness.ts";
 import { button } from "./queries.ts";
+import { setStrings } from "../../islands/i18n.ts";
+import { CATALOGUES, islandStrings } from "../../src/i18n/catalogue.ts";
+import { formatNumber } from "../../src/i18n/format.ts";
 
 const { render } = chatDom();
 
@@ -219,4 +222,45 @@ describe("quotes and the other side's changes", () => {
     expect(text(player.querySelector(".voice-time"))).toBe("0:07");
     expect(player.querySelector('[role="progressbar"]')?.getAttribute("aria-valuenow")).toBe("0");
   });
+});
+
+describe("in the page's language", () => {
+  /** Runs `body` with this language's island strings in place, then puts English back (tests/support/i18n-english.ts). */
+  async function inLanguage(locale: "es" | "ar", body: () => Promise<void>) {
+    setStrings(locale, islandStrings(locale));
+    try {
+      await body();
+    } finally {
+      setStrings("en", CATALOGUES.en);
+    }
+  }
+
+  test("the menu, the quote, 'edited', the delete confirmation and the player speak Spanish", () =>
+    inLanguage("es", async () => {
+      const { el } = await chatWith([
+        theirs({ id: 100, content: "¿comemos?" }),
+        mine({ id: 101, content: "sí", edited_at: now() }),
+        theirs({ id: 102, message_type: "voice", content: "voice.webm", file_path: "files/" + "b".repeat(32) + ".webm", duration_ms: 7400 }),
+      ]);
+      await click(button(row(el, 101), "Opciones del mensaje"));
+      expect(menuItems(el)).toEqual(["Responder", "Reaccionar", "Editar", "Eliminar"]);
+      expect(text(row(el, 101).querySelector(".edited-label"))).toBe("editado");
+      await click(button(el, "Eliminar"));
+      const dialog = el.querySelector('[role="alertdialog"]');
+      expect(text(dialog?.querySelector("h2"))).toBe("¿Eliminar para todos?");
+      await click(button(dialog!, "Cancelar"));
+      await click(button(row(el, 100), "Opciones del mensaje"));
+      await click(button(el, "Responder"));
+      expect(text(el.querySelector(".compose-title"))).toBe("Respondiendo a Bob");
+      expect(button(el, "Respondiendo a Bob: ¿comemos?. Mostrar ese mensaje")).not.toBeNull();
+      expect(button(row(el, 102), "Reproducir mensaje de voz, 0:07")).not.toBeNull();
+    }));
+
+  test("a reaction chip's label takes Arabic words around its number", () =>
+    inLanguage("ar", async () => {
+      const { el } = await chatWith([theirs({ id: 110, reactions: [{ emoji: "👍", user_ids: [1, 2] }] })]);
+      const chip = row(el, 110).querySelector(".reaction-chip")!;
+      expect(chip.getAttribute("aria-label")).toBe(`👍 ${formatNumber("ar", 2)}، تفاعلك: اضغط لإزالته`);
+      expect(row(el, 110).querySelector('[role="group"]')?.getAttribute("aria-label")).toBe("التفاعلات");
+    }));
 });
