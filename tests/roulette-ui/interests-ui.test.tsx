@@ -11,6 +11,11 @@ import { initialRouletteState, statusText, type RouletteFilters as Filters } fro
 import { button, press, typeInto } from "../islands/queries.ts";
 import { until } from "../support/until.ts";
 import { partner } from "./fakes.ts";
+import { setStrings } from "../../islands/i18n.ts";
+import { INTEREST_TEXTS } from "../../islands/interests/texts.ts";
+import { languageList } from "../../islands/interests/languages.ts";
+import { ROULETTE_INTEREST_TEXTS } from "../../islands/roulette/interest-texts.ts";
+import { CATALOGUES, islandStrings } from "../../src/i18n/catalogue.ts";
 
 afterAll(() => unregisterDom());
 const dom = reactRoot();
@@ -177,5 +182,21 @@ describe("the roulette's interests and language filter", () => {
     expect(label).toContain("Speaks French, English");
     const none = dom.mount(<RouletteStage status="connected" statusText="" partner={partner("pair-2")} localStream={null} remoteStream={new MediaStream()} />);
     expect(none.querySelector(".roulette-partner")!.textContent).not.toContain("both like");
+  });
+});
+
+describe("interests in the page's language", () => {
+  test("the looking-for line counts the rest in the language's plural form; language names come from Intl", () => {
+    setStrings("ru", islandStrings("ru"));
+    try {
+      expect(ROULETTE_INTEREST_TEXTS.lookingFor(["шахматы", "походы", "чай", "кино", "джаз"])).toBe("Ищем того, кто любит шахматы, походы, чай и ещё 2...");
+      expect(ROULETTE_INTEREST_TEXTS.shared(["чай"])).toBe("Вам обоим нравится чай");
+      expect(INTEREST_TEXTS.tooMany(10)).toBe("Можно добавить не больше 10 интересов");
+      expect(languageList(["de", "pt"])).toBe(`${new Intl.DisplayNames(["ru"], { type: "language" }).of("de")}, ${new Intl.DisplayNames(["ru"], { type: "language" }).of("pt")}`);
+    } finally {
+      setStrings("en", CATALOGUES.en);
+    }
+    expect(ROULETTE_INTEREST_TEXTS.lookingFor(["chess", "hiking", "tea", "film", "jazz"])).toBe("Looking for someone who likes chess, hiking, tea and 2 more...");
+    expect(languageList(["de", "pt"])).toBe("German, Portuguese");
   });
 });
