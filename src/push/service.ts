@@ -4,10 +4,13 @@
 // setting stops a push as it stops the message. Each person's devices get at most
 // PUSH_RATE_LIMIT pushes a minute; sends run at most SEND_CONCURRENCY at once from a queue of at
 // most QUEUE_LIMIT (past it a push is dropped and logged), so a flood costs bounded memory.
+import { eq } from "drizzle-orm";
 import webpush from "web-push";
-import type { MessageRow, PushSubscriptionRow, UserRow } from "../../db/schema.ts";
+import { users, type MessageRow, type PushSubscriptionRow, type UserRow } from "../../db/schema.ts";
 import type { Db } from "../db.ts";
 import { WindowCounter } from "../http/rate-limit.ts";
+import { translator, type T } from "../i18n/catalogue.ts";
+import { DEFAULT_LOCALE, isLocale } from "../i18n/locales.ts";
 import type { Logger } from "../observability/log.ts";
 import { errorFields } from "../observability/log.ts";
 import { checkEndpoint } from "./endpoint.ts";
@@ -42,12 +45,22 @@ interface Job {
   topic?: string;
 }
 
+/**
+ * A push's words are in the receiver's account language (Settings → Language): a push has no
+ * request, so no cookie or Accept-Language to go by; without one it is English.
+ */
+function receiverWords(db: Db, userId: number): T {
+  const row = db.select({ locale: users.locale }).from(users).where(eq(users.id, userId)).get();
+  return translator(isLocale(row?.locale) ? row.locale : DEFAULT_LOCALE);
+}
+
 export const chatUrl = (partnerId: number) => `/?chat=${partnerId}`;
 const callTag = (callerId: number) => `call-${callerId}`;
 
-export function previewOf(row: Pick<MessageRow, "content" | "messageType" | "fileName">): string {
-  if (row.messageType === "image") return "Photo";
-  if (row.messageType === "file") return `File: ${(row.fileName ?? "").slice(0, PREVIEW_CHARS)}`;
+export function previewOf(row: Pick<MessageRow, "content" | "messageType" | "fileName">, t: T = translator(DEFAULT_LOCALE)): string {
+  if (row.messageType === "image") return t("push.photo");
+  if (row.messageType === "file") return t("push.file", { name: (row.fileName ?? "").slice(0, PREVIEW_CHARS) });
+  if (row.messageType === "voice") return t("push.voice");
   const text = row.content.replace(/\s+/g, " ").trim();
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
@@ -80,8 +93,9 @@ export class PushService {
     if (this.gates.isConnected(receiverId) || this.gates.refused(sender.id, receiverId)) return;
     const subs = subscriptionsOf(this.db, receiverId);
     if (subs.length === 0 || !this.take(receiverId)) return;
+    const t = receiverWords(this.db, receiverId);
     for (const sub of subs) {
-      const body = sub.previews ? previewOf(row) : "Sent you a message";
+      const body = sub.previews ? previewOf(row, t) : t("push.sent_message");
       this.enqueue({ sub, ttl: MESSAGE_TTL, payload: { type: "message", tag: `chat-${sender.id}`, chatId: sender.id, title: sender.name, body, url: chatUrl(sender.id) } });
     }
   }
@@ -95,12 +109,13 @@ export class PushService {
   ring(caller: Pick<UserRow, "id" | "name">, receiverId: number, ringSeconds: number): boolean {
     const subs = subscriptionsOf(this.db, receiverId);
     if (subs.length === 0 || !this.take(receiverId)) return false;
+    const body = receiverWords(this.db, receiverId)("push.incoming_call");
     for (const sub of subs) {
       this.enqueue({
         sub,
         ttl: ringSeconds,
         topic: callTag(caller.id),
-        payload: { type: "call", tag: callTag(caller.id), chatId: caller.id, title: caller.name, body: "Incoming video call", url: chatUrl(caller.id) },
+        payload: { type: "call", tag: callTag(caller.id), chatId: caller.id, title: caller.name, body, url: chatUrl(caller.id) },
       });
     }
     return true;

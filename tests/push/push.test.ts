@@ -122,6 +122,20 @@ describe("pushes", () => {
     }
   });
 
+  test("a push speaks the receiver's account language (Settings → Language)", async () => {
+    const ann = await connectedUser(t, { name: "Ann" });
+    const ben = await registerUser(t);
+    expect((await t.call("PUT", "/api/users/locale", { token: ben.token, json: { locale: "de" } })).status).toBe(200);
+    const { sub, path } = await subscribed(ben.token);
+    try {
+      await ann.s.ask("send_message", { receiverId: ben.user.id, content: "a secret" });
+      await until(() => pushesTo(path).length === 1, "the push");
+      expect(((await decryptPush(sub, pushesTo(path)[0]!.body)) as { body: string }).body).toBe("Hat dir eine Nachricht geschickt");
+    } finally {
+      ann.s.close();
+    }
+  });
+
   test("with previews on, the device sees the text", async () => {
     const ann = await connectedUser(t, { name: "Ann" });
     const ben = await registerUser(t);

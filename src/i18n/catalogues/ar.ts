@@ -520,4 +520,9 @@ export const ar: Catalogue = {
   "error.interests_max": { zero: "اختر {count} اهتمام على الأكثر", one: "اختر اهتمامًا واحدًا على الأكثر", two: "اختر اهتمامين على الأكثر", few: "اختر {count} اهتمامات على الأكثر", many: "اختر {count} اهتمامًا على الأكثر", other: "اختر {count} اهتمام على الأكثر" },
   "error.languages_list": "اختر اللغات من القائمة (رموز ISO 639-1)",
   "error.languages_max": { zero: "اختر {count} لغة على الأكثر", one: "اختر لغة واحدة على الأكثر", two: "اختر لغتين على الأكثر", few: "اختر {count} لغات على الأكثر", many: "اختر {count} لغةً على الأكثر", other: "اختر {count} لغة على الأكثر" },
+  "push.sent_message": "أرسل إليك رسالة",
+  "push.incoming_call": "مكالمة فيديو واردة",
+  "push.photo": "صورة",
+  "push.file": "ملف: {name}",
+  "push.voice": "رسالة صوتية",
 };

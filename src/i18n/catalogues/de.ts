@@ -519,4 +519,9 @@ export const de: Catalogue = {
   "error.interests_max": { one: "Wähle höchstens {count} Interesse", other: "Wähle höchstens {count} Interessen" },
   "error.languages_list": "Wähle Sprachen aus der Liste (ISO-639-1-Codes)",
   "error.languages_max": { one: "Wähle höchstens {count} Sprache", other: "Wähle höchstens {count} Sprachen" },
+  "push.sent_message": "Hat dir eine Nachricht geschickt",
+  "push.incoming_call": "Eingehender Videoanruf",
+  "push.photo": "Foto",
+  "push.file": "Datei: {name}",
+  "push.voice": "Sprachnachricht",
 };

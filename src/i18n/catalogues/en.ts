@@ -537,6 +537,12 @@ export const en = {
   "error.interests_max": { one: "Choose at most {count} interest", other: "Choose at most {count} interests" },
   "error.languages_list": "Choose languages from the list (ISO 639-1 codes)",
   "error.languages_max": { one: "Choose at most {count} language", other: "Choose at most {count} languages" },
+  // Push notifications (issue 26), in the receiver's account language
+  "push.sent_message": "Sent you a message",
+  "push.incoming_call": "Incoming video call",
+  "push.photo": "Photo",
+  "push.file": "File: {name}",
+  "push.voice": "Voice message",
 } as const satisfies Record<string, Message>;
 
 export type Key = keyof typeof en;

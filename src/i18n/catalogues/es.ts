@@ -519,4 +519,9 @@ export const es: Catalogue = {
   "error.interests_max": { one: "Elige como máximo {count} interés", other: "Elige como máximo {count} intereses" },
   "error.languages_list": "Elige idiomas de la lista (códigos ISO 639-1)",
   "error.languages_max": { one: "Elige como máximo {count} idioma", other: "Elige como máximo {count} idiomas" },
+  "push.sent_message": "Te envió un mensaje",
+  "push.incoming_call": "Videollamada entrante",
+  "push.photo": "Foto",
+  "push.file": "Archivo: {name}",
+  "push.voice": "Mensaje de voz",
 };

@@ -519,4 +519,9 @@ export const fr: Catalogue = {
   "error.interests_max": { one: "Choisis au maximum {count} centre d’intérêt", other: "Choisis au maximum {count} centres d’intérêt" },
   "error.languages_list": "Choisis des langues dans la liste (codes ISO 639-1)",
   "error.languages_max": { one: "Choisis au maximum {count} langue", other: "Choisis au maximum {count} langues" },
+  "push.sent_message": "T’a envoyé un message",
+  "push.incoming_call": "Appel vidéo entrant",
+  "push.photo": "Photo",
+  "push.file": "Fichier : {name}",
+  "push.voice": "Message vocal",
 };

@@ -519,4 +519,9 @@ export const hi: Catalogue = {
   "error.interests_max": { one: "ज़्यादा से ज़्यादा {count} रुचि चुनें", other: "ज़्यादा से ज़्यादा {count} रुचियाँ चुनें" },
   "error.languages_list": "सूची में से भाषाएँ चुनें (ISO 639-1 कोड)",
   "error.languages_max": { one: "ज़्यादा से ज़्यादा {count} भाषा चुनें", other: "ज़्यादा से ज़्यादा {count} भाषाएँ चुनें" },
+  "push.sent_message": "आपको एक संदेश भेजा है",
+  "push.incoming_call": "आने वाली वीडियो कॉल",
+  "push.photo": "फ़ोटो",
+  "push.file": "फ़ाइल: {name}",
+  "push.voice": "वॉइस संदेश",
 };

@@ -519,4 +519,9 @@ export const id: Catalogue = {
   "error.interests_max": { other: "Pilih paling banyak {count} minat" },
   "error.languages_list": "Pilih bahasa dari daftar (kode ISO 639-1)",
   "error.languages_max": { other: "Pilih paling banyak {count} bahasa" },
+  "push.sent_message": "Mengirimimu pesan",
+  "push.incoming_call": "Panggilan video masuk",
+  "push.photo": "Foto",
+  "push.file": "File: {name}",
+  "push.voice": "Pesan suara",
 };

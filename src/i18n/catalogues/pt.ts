@@ -519,4 +519,9 @@ export const pt: Catalogue = {
   "error.interests_max": { one: "Escolha no máximo {count} interesse", other: "Escolha no máximo {count} interesses" },
   "error.languages_list": "Escolha idiomas da lista (códigos ISO 639-1)",
   "error.languages_max": { one: "Escolha no máximo {count} idioma", other: "Escolha no máximo {count} idiomas" },
+  "push.sent_message": "Enviou uma mensagem para você",
+  "push.incoming_call": "Chamada de vídeo recebida",
+  "push.photo": "Foto",
+  "push.file": "Arquivo: {name}",
+  "push.voice": "Mensagem de voz",
 };

@@ -519,4 +519,9 @@ export const ru: Catalogue = {
   "error.interests_max": { one: "Выбери не больше {count} интереса", few: "Выбери не больше {count} интересов", many: "Выбери не больше {count} интересов", other: "Выбери не больше {count} интереса" },
   "error.languages_list": "Выбери языки из списка (коды ISO 639-1)",
   "error.languages_max": { one: "Выбери не больше {count} языка", few: "Выбери не больше {count} языков", many: "Выбери не больше {count} языков", other: "Выбери не больше {count} языка" },
+  "push.sent_message": "Отправил(а) тебе сообщение",
+  "push.incoming_call": "Входящий видеозвонок",
+  "push.photo": "Фото",
+  "push.file": "Файл: {name}",
+  "push.voice": "Голосовое сообщение",
 };

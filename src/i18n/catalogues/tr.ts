@@ -519,4 +519,9 @@ export const tr: Catalogue = {
   "error.interests_max": { one: "En fazla {count} ilgi alanı seç", other: "En fazla {count} ilgi alanı seç" },
   "error.languages_list": "Dilleri listeden seç (ISO 639-1 kodları)",
   "error.languages_max": { one: "En fazla {count} dil seç", other: "En fazla {count} dil seç" },
+  "push.sent_message": "Sana bir mesaj gönderdi",
+  "push.incoming_call": "Gelen görüntülü arama",
+  "push.photo": "Fotoğraf",
+  "push.file": "Dosya: {name}",
+  "push.voice": "Sesli mesaj",
 };
