@@ -3,6 +3,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../http/errors.ts";
+import { translateError } from "../i18n/errors.ts";
 import type { UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { statements } from "../messages/statements.ts";
@@ -13,10 +14,13 @@ import { cachedUser } from "../users/cache.ts";
 import { EncodedAck, type HandlerMap } from "./handler.ts";
 import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
 import type { ClientSocket } from "./socket.ts";
+import { socketLocale } from "./socket-locale.ts";
 
 type Refusal = { code: string; message: string };
 
-function refuse(socket: ClientSocket, ack: number | undefined, event: string | undefined, error: Refusal): void {
+function refuse(socket: ClientSocket, ack: number | undefined, event: string | undefined, refusal: Refusal): void {
+  // The message in the socket's language (socket-locale.ts); the code never changes.
+  const error = { ...refusal, message: translateError(refusal.message, socketLocale(socket)) };
   if (ack !== undefined) socket.sendText(JSON.stringify({ ack, error }));
   else socket.sendText(JSON.stringify({ event: "error", data: { ...error, ...(event ? { event } : {}) } }));
 }

@@ -6,6 +6,8 @@ import { liveSession, sessionFor } from "../auth/service.ts";
 import { onSessionsEnded } from "../auth/sessions.ts";
 import type { AppContext } from "../context.ts";
 import { clientAddress, originAllowed } from "../http/request.ts";
+import { localeOfRequest } from "../i18n/request.ts";
+import type { Locale } from "../i18n/locales.ts";
 import { Admission } from "./admission.ts";
 import { dispatch } from "./dispatch.ts";
 import { handlers } from "./handlers/index.ts";
@@ -17,6 +19,7 @@ import { PollSessions } from "./poll-sessions.ts";
 import type { PollSocket } from "./poll-socket.ts";
 import type { ClientSocket } from "./socket.ts";
 import { SocketGroups } from "./socket-groups.ts";
+import { setSocketLocale } from "./socket-locale.ts";
 
 /** Frames larger than this close the socket with 1009 (Bun enforces it). */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -135,6 +138,8 @@ export function realtimeRoutes(ctx: AppContext) {
       private readonly deviceId: string | null,
       /** The polling session this socket takes over (`?resume=<sid>`), if any. */
       private readonly resume: string | null,
+      /** The language of its refusals (socket-locale.ts). */
+      private readonly locale: Locale,
     ) {}
 
     open(ws: RawSocket): void {
@@ -152,6 +157,7 @@ export function realtimeRoutes(ctx: AppContext) {
       }
       if (!admission.fits(this.userId, this.address)) return ws.close(4429, "Too many open connections");
       const socket = (this.socket = new LiveSocket(ws, this.userId, this.sessionId, this.address, this.deviceId));
+      setSocketLocale(socket, this.locale);
       bySession.add(socket.sessionId, socket);
       socketOpened(ctx, socket);
     }
@@ -186,7 +192,7 @@ export function realtimeRoutes(ctx: AppContext) {
         return status(429, { error: refusal.message, code: "rate_limited" });
       }
       const deviceId = requestDevice(ctx.db, request, found.id);
-      if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address, deviceId, resume) })) {
+      if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address, deviceId, resume, localeOfRequest(request, found.user.locale)) })) {
         return status(400, { error: "Expected a websocket connection", code: "validation" });
       }
     })

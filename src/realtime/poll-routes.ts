@@ -16,7 +16,9 @@ import { parseCountedJson, readJsonText } from "../http/body/json-text.ts";
 import { bearerToken, clientAddress, originAllowed } from "../http/request.ts";
 import type { Admission } from "./admission.ts";
 import { MAX_SEND_BYTES, MAX_SEND_FRAMES, MAX_SENDS_WAITING, POLL_HOLD_MS } from "./poll-limits.ts";
+import { localeOfRequest } from "../i18n/request.ts";
 import { dispatch } from "./dispatch.ts";
+import { setSocketLocale } from "./socket-locale.ts";
 import { handlers } from "./handlers/index.ts";
 import { socketOpened } from "./lifecycle.ts";
 import type { PollEnd, PollSocket } from "./poll-socket.ts";
@@ -77,6 +79,7 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
         return response;
       }
       const socket = sessions.open({ userId: found.user.id, sessionId: found.id, address, deviceId: requestDevice(ctx.db, request, found.id) });
+      setSocketLocale(socket, localeOfRequest(request, found.user.locale));
       bySession.add(socket.sessionId, socket);
       socketOpened(ctx, socket);
       return { sid: socket.sid, holdMs: POLL_HOLD_MS };

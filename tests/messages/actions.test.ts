@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
-import { settled } from "../support/ws.ts";
+import { connect, settled } from "../support/ws.ts";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
 
 const t = listeningApp({ SOCKET_RATE_LIMIT: "20:40" });
@@ -291,5 +291,30 @@ describe("reports keep messages as they were when reported", () => {
     expect(lines.find((l) => l.id === deleted.id).deleted_at).toMatch(/Z$/);
     expect(lines.find((l) => l.id === later.id)).toMatchObject({ content: "still here", edited_at: null });
     closeAll(a, b);
+  });
+});
+
+describe("refusals over the socket in the page's language", () => {
+  test("the socket's language is chosen like a page's: lang cookie, then the account, then Accept-Language; the code never changes", async () => {
+    const { a, b } = await pair();
+    const mine = await send(a, b, "mine");
+    const byCookie = await connect(t.wsUrl, b.token, { cookie: "lang=fr", "accept-language": "de" });
+    const byHeader = await connect(t.wsUrl, b.token, { "accept-language": "de" });
+    try {
+      expect((await byCookie.ask("edit_message", { messageId: mine.id, content: "theirs" })).error).toEqual({ code: "forbidden", message: "Tu ne peux modifier que tes propres messages" });
+      expect((await byHeader.ask("delete_message", { messageId: mine.id })).error).toEqual({ code: "forbidden", message: "Du kannst nur deine eigenen Nachrichten löschen" });
+      expect((await b.s.ask("react", { messageId: mine.id, emoji: "🍕" })).error?.message).toStartWith("React with one of ");
+      expect((await t.call("PUT", "/api/users/locale", { token: b.token, json: { locale: "tr" } })).status).toBe(200);
+      const byAccount = await connect(t.wsUrl, b.token, { "accept-language": "de" });
+      try {
+        expect((await byAccount.ask("edit_message", { messageId: mine.id, content: "x" })).error?.message).toBe("Yalnızca kendi mesajlarını düzenleyebilirsin");
+      } finally {
+        byAccount.close();
+      }
+    } finally {
+      byCookie.close();
+      byHeader.close();
+      closeAll(a, b);
+    }
   });
 });
