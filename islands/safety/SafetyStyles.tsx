@@ -6,7 +6,7 @@ const CSS = `
   font-family:Inter,ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#16131f}
 .safety-backdrop *,.safety-backdrop *::before,.safety-backdrop *::after{box-sizing:border-box}
 .safety-modal{width:min(440px,100%);max-height:calc(100dvh - 32px);overflow:auto;background:#fff;border-radius:18px;padding:22px;
-  box-shadow:0 24px 60px rgba(22,19,31,.3);display:flex;flex-direction:column;gap:14px;text-align:left}
+  box-shadow:0 24px 60px rgba(22,19,31,.3);display:flex;flex-direction:column;gap:14px;text-align:start}
 .safety-modal h2{margin:0;font-size:19px;font-weight:700;letter-spacing:-.01em}
 .safety-modal p{margin:0;font-size:14px;line-height:1.5;color:#4b4860}
 .safety-modal form{display:flex;flex-direction:column;gap:14px}

@@ -1,15 +1,17 @@
 // Interface languages in real Chromium: the footer's switcher (a plain form) turns the landing
 // page Spanish, then Arabic, right to left and mirrored; Settings → Language saves the account's
-// language and the chat screen comes back in it, mirrored in Arabic; the Video Chat tab in Arabic.
+// language and the chat screen comes back in it, mirrored in Arabic; the Video Chat tab in Arabic;
+// a message's menu, reaction, reply and delete confirmation in Arabic.
 // Screenshots go to tests/e2e/screenshots/ (languages-*).
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
-import { boxesOf, openSettings, openVideoTab } from "./support/screens.ts";
+import { boxesOf, openSettings, openVideoTab, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
+import { translator } from "../../src/i18n/catalogue.ts";
 
 const WAIT = { timeout: 15_000 };
 const suite = browserSuite({
@@ -107,5 +109,43 @@ describe("Settings → Language", () => {
     await page.locator('[data-tab="settings"]').click();
     await page.locator("#settings-heading", { hasText: "Ajustes" }).waitFor(WAIT);
     await screenshot(page, "languages-settings-es-mobile");
+  });
+});
+
+describe("message actions in Arabic", () => {
+  const say = translator("ar");
+  test("the message menu, a reaction, the quote and the delete confirmation speak Arabic", async () => {
+    const page = await suite.open("omar");
+    await page.context().addCookies([{ name: "lang", value: "ar", url: new URL(page.url()).origin }]);
+    await Promise.all([page.waitForEvent("load"), page.reload()]);
+    await page.locator(".chat-app .tab-bar").waitFor();
+    expect(await html(page)).toEqual({ lang: "ar", dir: "rtl" });
+    await startChat(page, "Lena");
+    const box = page.getByRole("textbox", { name: say("chat.message_to", { name: "Lena" }) });
+    await box.fill("مساء الخير");
+    await box.press("Enter");
+    const row = page.locator(".message-row").filter({ has: page.locator(".message-text", { hasText: "مساء الخير" }) }).last();
+    await row.waitFor();
+    const openMenu = async () => {
+      await row.hover();
+      await row.getByRole("button", { name: say("chat.message_options") }).click();
+    };
+    await openMenu();
+    expect(await page.getByRole("menuitem").allTextContents()).toEqual([say("chat.action_reply"), say("chat.action_react"), say("chat.action_edit"), say("chat.action_delete")]);
+    await screenshot(page, "languages-message-menu-ar");
+    await page.getByRole("menuitem", { name: say("chat.action_react"), exact: true }).click();
+    await page.getByRole("button", { name: say("chat.react_emoji", { emoji: "❤️" }) }).click();
+    await row.getByRole("button", { name: say("chat.reaction_chip_mine", { emoji: "❤️", count: 1 }) }).waitFor(WAIT);
+    await openMenu();
+    await page.getByRole("menuitem", { name: say("chat.action_reply"), exact: true }).click();
+    await page.locator(".compose-bar", { hasText: say("chat.replying_to_self") }).waitFor(WAIT);
+    await screenshot(page, "languages-message-reply-ar");
+    await page.getByRole("button", { name: say("chat.cancel_reply") }).click();
+    await openMenu();
+    await page.getByRole("menuitem", { name: say("chat.action_delete"), exact: true }).click();
+    await page.getByRole("alertdialog", { name: say("chat.delete_title") }).waitFor(WAIT);
+    await screenshot(page, "languages-message-delete-ar");
+    await page.getByRole("alertdialog").getByRole("button", { name: say("chat.action_delete") }).click();
+    await page.locator(".message-text.is-deleted", { hasText: say("chat.deleted") }).waitFor(WAIT);
   });
 });
