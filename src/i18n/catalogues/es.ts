@@ -494,7 +494,7 @@ export const es: Catalogue = {
   "roulette.interests_hint": "Primero conocerás a quienes compartan alguno. Intro o coma añade, Retroceso borra.",
   "roulette.interests_only": "Solo personas que compartan mis intereses",
   "roulette.looking_for": "Buscando a alguien a quien le guste {list}...",
-  "roulette.shared": "A los dos os gusta {list}",
+  "roulette.shared": "A ambos les gusta {list}",
   "roulette.speaks": "Habla {languages}",
   "roulette.interest_more": { one: "{list} y {count} más", other: "{list} y {count} más" },
   "common.list_separator": ", ",

@@ -451,7 +451,7 @@ export const hi: Catalogue = {
   "chat.voice_try_again": "कृपया फिर से कोशिश करें",
   "chat.voice_play": "वॉइस संदेश चलाएँ, {length}",
   "chat.voice_pause": "वॉइस संदेश रोकें, {length}",
-  "chat.voice_played": "चल चुका",
+  "chat.voice_played": "सुना गया हिस्सा",
   "chat.voice_progress": "{length} में से {at}",
   "chat.voice_record": "वॉइस संदेश रिकॉर्ड करें",
   "chat.voice_record_hint": "रिकॉर्ड करने के लिए दबाकर रखें, या शुरू करने के लिए टैप करें",

@@ -433,7 +433,7 @@ export const tr: Catalogue = {
   "chat.reactions": "Tepkiler",
   "chat.reaction_chip": "{emoji} {count}",
   "chat.reaction_chip_mine": "{emoji} {count}, seninki: geri almak için bas",
-  "chat.react_with": "Tepki ver",
+  "chat.react_with": "Tepki seç",
   "chat.react_emoji": "{emoji} ile tepki ver",
   "chat.delete_title": "Herkesten silinsin mi?",
   "chat.delete_text": "Mesaj ikinizin sohbetinden de kaldırılacak. Yerinde \"Bu mesaj silindi\" yazacak.",
