@@ -12,7 +12,7 @@ import type { BrowserContextOptions, Page } from "playwright-core";
 import { registerAccount, type Account } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
-import { openSettings, startChat, waitForRouletteStatus } from "./support/screens.ts";
+import { openSettings, sendMessage, startChat, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -61,10 +61,9 @@ async function openLanding(size: BrowserContextOptions): Promise<Page> {
   return page;
 }
 
+/** Sends `text` in the open chat with `name`; ends once it shows among the page's own messages. */
 async function send(page: Page, name: string, text: string) {
-  const box = page.getByRole("textbox", { name: `Message ${name}` });
-  await box.fill(text);
-  await box.press("Enter");
+  await sendMessage(page, name, text);
   await page.locator(".message-row.is-own .message-text", { hasText: text }).waitFor();
 }
 
