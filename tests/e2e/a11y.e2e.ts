@@ -295,7 +295,8 @@ describe("Video Roulette with a stranger", () => {
     await expectAccessible(dora, "Video Roulette connected");
     await screenshot(dora, "a11y-roulette-connected");
     await dora.locator("section.roulette").getByRole("button", { name: "Stop" }).click();
-  });
+    // Two cameras, a pairing and axe over a page with two videos: minutes on a loaded machine.
+  }, 240_000);
 });
 
 describe("moderation as the user meets it", () => {
