@@ -135,6 +135,9 @@ describe("the chat screen", () => {
 
   test("the brand, the online counter, the tabs and the chat header are named by the text they show", async () => {
     const { ada, benName } = await conversation();
+    // The All Users tab, the chat with Ben still open beside it.
+    await ada.locator('[data-tab="users"]').click();
+    await ada.locator(".sidebar-panel .row").first().waitFor();
     expect(await ada.locator("span[aria-label]:not([role]), div[aria-label]:not([role])").count()).toBe(0);
     expect(await ada.locator(".sidebar-header").getByText("Web Chat", { exact: true }).isVisible()).toBe(true);
     expect(await ada.getByRole("heading", { name: /^All Users \d+ online$/ }).isVisible()).toBe(true);
