@@ -88,10 +88,19 @@ describe("two instances over one Redis", () => {
     await on(urlA, carol.token);
     await on(urlB, carol.token);
     await until(() => a.ctx.hub.socketCount(carol.user.id) === 1 && b.ctx.hub.socketCount(carol.user.id) === 1, "one socket on each");
+    // Each instance takes the shared slot just after it registers the socket, and Redis does not run
+    // two instances' commands in the order they were sent: a third socket opened before B's slot is
+    // taken may win it, and then B's socket is the one closed with 4429 (the cap still holds).
+    const slots = a.ctx.ports.limits.slots("sockets");
+    let held = 0;
+    await until(() => {
+      slots.held(`user:${carol.user.id}`).then((n) => (held = n), () => {});
+      return held === 2;
+    }, "both slots taken");
     const third = await connect(urlA, carol.token).catch((error: Error) => error);
     const code = third instanceof Error ? Number(third.message.match(/\d+$/)?.[0]) : (await third.closed).code;
     expect(code).toBe(4429);
-    expect(await a.ctx.ports.limits.slots("sockets").held(`user:${carol.user.id}`)).toBe(2);
+    expect(await slots.held(`user:${carol.user.id}`)).toBe(2);
   });
 
   test("a logout on A closes that session's socket on B at once; a moderator ending sessions on A closes them on B too", async () => {
