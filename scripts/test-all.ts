@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureMachine } from "./machine/ensure.ts";
 import { ensurePostgres } from "./machine/postgres.ts";
+import { ensureRedis } from "./machine/redis.ts";
 
 const root = join(import.meta.dir, "..");
 let passed = 0;
@@ -55,6 +56,8 @@ const e2eWanted = only.length === 0 || only.includes("e2e");
 if (!(await ensureMachine(new Set(e2eWanted ? ["all", "e2e"] : ["all"])))) process.exit(1);
 // The storage tests make their own databases on the machine's PostgreSQL (tests/support/postgres.ts).
 if (!(await ensurePostgres())) process.exit(1);
+// The cluster tests share the machine's Redis, each under a key prefix of its own (tests/support/cluster.ts).
+if (!(await ensureRedis())) process.exit(1);
 
 if (only.length === 0) await run("type-check", [join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
 if (only.length === 0 || only.includes("fast")) count("fast suites", await run("unit, HTTP, socket and component tests", [bun, "test", "--timeout", "20000"]));

@@ -28,6 +28,15 @@ try {
   throw error;
 }
 
+// PostgreSQL storage (issue 22) is not finished: this build would ignore DATABASE_URL and keep the
+// data in DATA_DIR's SQLite file, and instances meant to share one database would each keep their own.
+if ((process.env.DATABASE_URL ?? "").trim() !== "") {
+  createLogger({ level: "error", format: "text" }).error(
+    'Configuration error: DATABASE_URL is not supported by this build, which keeps its data in SQLite under DATA_DIR (PostgreSQL storage is unfinished: docs/DECISIONS.md "Issue 22"); unset it',
+  );
+  process.exit(1);
+}
+
 const storage = openStorage(config.dataDir);
 const ctx = createContext(config, storage);
 if (storage.skeletons.clashes > 0) {

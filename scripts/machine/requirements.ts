@@ -28,6 +28,9 @@ export const REQUIREMENTS: Requirement[] = [
   // (default postgres://root@127.0.0.1:5432/postgres); scripts/machine/postgres.ts then starts
   // a stopped cluster and makes the role, or names the fix in one line.
   { name: "PostgreSQL", for: "all", paths: ["/usr/bin/pg_lsclusters", "/usr/bin/pg_ctlcluster"], debian: ["postgresql"] },
+  // The cluster tests (tests/cluster/) share one Redis with a key prefix each; scripts/machine/redis.ts
+  // starts it when it does not answer, or names the fix in one line.
+  { name: "Redis", for: "all", paths: ["/usr/bin/redis-server"], debian: ["redis-server"] },
   // The relay browser suite (tests/e2e/relay.e2e.ts) starts its own coturn on a free port.
   { name: "coturn (TURN relay)", for: "e2e", paths: ["/usr/bin/turnserver"], debian: ["coturn"] },
 ];

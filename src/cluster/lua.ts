@@ -8,6 +8,8 @@
 //   pu:<user>     set: instances holding a present socket of the user;  pi:<inst> its users
 //   su:<user>     set: instances holding any socket of the user (fan-out); si:<inst> its users
 //   ann           set: users announced online;  leave  sorted set: user -> when the grace ends
+//   annseq        counter: every change of `ann` takes the next number, published with it and
+//                 answered to the instance that made it (redis.ts orders the two by it)
 //   sl:<key>      hash: instance -> slots held (socket caps);  sli:<inst> the slot keys it holds
 //   w:<name>:<key>  a fixed window's count (expires with the window)
 //   z:<name>:<key>  a sliding window's events (sorted by time)
@@ -17,19 +19,24 @@
 const NOW = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)";
 
 export const scripts = {
-  /** ARGV: P, inst, user. Answers 1 when the user is newly announced online (this instance tells people). */
+  /**
+   * ARGV: P, inst, user. Answers the change's number (above 0) when the user is newly announced
+   * online (this instance tells people), else 0. Every change of `ann` is published on `all` as
+   * "p<1|0>|<number>|<user>".
+   */
   presenceUp: `
 local P, inst, uid = ARGV[1], ARGV[2], ARGV[3]
 redis.call('SADD', P..'pu:'..uid, inst)
 redis.call('SADD', P..'pi:'..inst, uid)
 redis.call('ZREM', P..'leave', uid)
 if redis.call('SADD', P..'ann', uid) == 1 then
-  redis.call('PUBLISH', P..'all', 'p1|'..uid)
-  return 1
+  local seq = redis.call('INCR', P..'annseq')
+  redis.call('PUBLISH', P..'all', 'p1|'..seq..'|'..uid)
+  return seq
 end
 return 0`,
 
-  /** ARGV: P, inst, user, graceMs. Answers 1 when the user went offline now (grace 0). */
+  /** ARGV: P, inst, user, graceMs. Answers the change's number when the user went offline now (grace 0), else 0. */
   presenceDown: `
 local P, inst, uid, grace = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 redis.call('SREM', P..'pu:'..uid, inst)
@@ -37,20 +44,22 @@ redis.call('SREM', P..'pi:'..inst, uid)
 if redis.call('SCARD', P..'pu:'..uid) > 0 or redis.call('SISMEMBER', P..'ann', uid) == 0 then return 0 end
 if grace == 0 then
   redis.call('SREM', P..'ann', uid)
-  redis.call('PUBLISH', P..'all', 'p0|'..uid)
-  return 1
+  local seq = redis.call('INCR', P..'annseq')
+  redis.call('PUBLISH', P..'all', 'p0|'..seq..'|'..uid)
+  return seq
 end
 ${NOW}
 redis.call('ZADD', P..'leave', 'NX', now + grace, uid)
 return 0`,
 
-  /** ARGV: P, user. A ban: offline now. Answers 1 when the user was announced. */
+  /** ARGV: P, user. A ban: offline now. Answers the change's number when the user was announced, else 0. */
   presenceOff: `
 local P, uid = ARGV[1], ARGV[2]
 redis.call('ZREM', P..'leave', uid)
 if redis.call('SREM', P..'ann', uid) == 1 then
-  redis.call('PUBLISH', P..'all', 'p0|'..uid)
-  return 1
+  local seq = redis.call('INCR', P..'annseq')
+  redis.call('PUBLISH', P..'all', 'p0|'..seq..'|'..uid)
+  return seq
 end
 return 0`,
 
@@ -58,7 +67,8 @@ return 0`,
    * ARGV: P, inst, ttlMs. The heartbeat: this instance is alive; instances silent for ttlMs are
    * dead and everything they held is let go (their users enter the leave list at once); users
    * whose grace ended go offline. Answers 1 when this instance was not listed (new, or reaped
-   * while it stalled: it then writes back what it holds), then the users it announces offline.
+   * while it stalled: it then writes back what it holds), then the users it announces offline,
+   * each followed by its change's number.
    */
   tick: `
 local P, inst, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -79,8 +89,10 @@ end
 for _, uid in ipairs(redis.call('ZRANGEBYSCORE', P..'leave', '-inf', now, 'LIMIT', 0, 1000)) do
   redis.call('ZREM', P..'leave', uid)
   if redis.call('SCARD', P..'pu:'..uid) == 0 and redis.call('SREM', P..'ann', uid) == 1 then
-    redis.call('PUBLISH', P..'all', 'p0|'..uid)
+    local seq = redis.call('INCR', P..'annseq')
+    redis.call('PUBLISH', P..'all', 'p0|'..seq..'|'..uid)
     out[#out + 1] = uid
+    out[#out + 1] = seq
   end
 end
 return out`,

@@ -128,7 +128,7 @@ export function redisPorts(options: RedisPortsOptions): Ports {
         this.here.delete(userId);
         cmd
           .presenceDown(P, instanceId, userId, this.graceMs)
-          .then((went) => went === 1 && this.flip(userId, false))
+          .then((seq) => this.flip(userId, false, Number(seq)))
           .catch(fail);
       }
     }
@@ -136,7 +136,7 @@ export function redisPorts(options: RedisPortsOptions): Ports {
     up(userId: number): void {
       cmd
         .presenceUp(P, instanceId, userId)
-        .then((came) => came === 1 && this.flip(userId, true))
+        .then((seq) => this.flip(userId, true, Number(seq)))
         .catch(fail);
     }
 
@@ -144,7 +144,7 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       if (this.stopped) return;
       cmd
         .presenceOff(P, userId)
-        .then((went) => went === 1 && this.flip(userId, false))
+        .then((seq) => this.flip(userId, false, Number(seq)))
         .catch(fail);
     }
 
@@ -160,12 +160,22 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       this.stopped = true;
     }
 
-    /** This instance made the change: it is the one that tells people. */
-    flip(userId: number, online: boolean): void {
-      mirror(userId, online);
+    /** This instance made change number `seq` (0: no change): it is the one that tells people. */
+    flip(userId: number, online: boolean, seq: number): void {
+      if (!(seq > 0)) return;
+      // The answer and the `all` channel come on two connections, read in no set order: the
+      // answer only goes first when the channel has not brought this change (or a later one) yet.
+      if (seq > heard) mirror(userId, online);
       if (!this.stopped) this.announce(userId, online);
     }
   }
+
+  /**
+   * The number of the last presence change the `all` channel brought. The channel brings every
+   * change in order; an answer to this instance's own command may be read after later changes
+   * (another instance's ban, say), and applying it then would undo them: flip() skips it.
+   */
+  let heard = 0;
 
   /** What every instance knows of who is announced, kept by the `all` channel. */
   function mirror(userId: number, online: boolean): void {
@@ -191,8 +201,8 @@ export function redisPorts(options: RedisPortsOptions): Ports {
     return cmd
       .tick(P, instanceId, instanceTtlMs)
       .then((answer) => {
-        const [unlisted, ...gone] = answer as [number, ...string[]];
-        for (const id of gone) presence?.flip(Number(id), false);
+        const [unlisted, ...gone] = answer as [number, ...(string | number)[]];
+        for (let i = 0; i + 1 < gone.length; i += 2) presence?.flip(Number(gone[i]), false, Number(gone[i + 1]));
         // Reaped while this process stalled past the TTL (or Redis restarted empty): say again what it holds.
         if (unlisted === 1 && ticked) restore();
         ticked = true;
@@ -296,7 +306,11 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       if (message[0] === "u") local?.toUser(Number(head), text);
       else if (message[0] === "s") local?.toSocket(head, text);
     } else if (channel === `${P}all`) {
-      if (message[0] === "p") return mirror(Number(message.slice(3)), message[1] === "1");
+      if (message[0] === "p") {
+        const [seq, userId] = cut(message, 3);
+        heard = Math.max(heard, Number(seq));
+        return mirror(Number(userId), message[1] === "1");
+      }
       const [origin, rest] = cut(message, 1);
       if (origin === instanceId) return;
       const [first, rest2] = cut(rest);

@@ -97,7 +97,7 @@ export function authFormRoutes(ctx: AppContext) {
         const form = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
         if (form.password !== form.confirmPassword) errors.confirmPassword = "Passwords do not match";
         if (!input || Object.keys(errors).length > 0) throw validationError(errors);
-        takeSignup(ctx, request, server, "register");
+        await takeSignup(ctx, request, server, "register");
         const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
         carryDevice(ctx, user.id, origin.deviceId);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
@@ -105,9 +105,9 @@ export function authFormRoutes(ctx: AppContext) {
       }),
     )
     .post("/auth/guest", ({ body, request, server }) =>
-      handle("guest", request, server, body, (origin) => {
+      handle("guest", request, server, body, async (origin) => {
         const input = validate(guestBody, body, { convert: true });
-        takeSignup(ctx, request, server, "guest");
+        await takeSignup(ctx, request, server, "guest");
         const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
         carryDevice(ctx, user.id, origin.deviceId);
         ctx.hub.broadcast("new_user_registered", { name: user.name });

@@ -50,4 +50,16 @@ describe("a cluster configuration", () => {
     expect(lines.length).toBe(1);
     expect(lines[0]).toContain("DATABASE_URL");
   }, 30_000);
+
+  test("with everything set the server still refuses, as its storage is SQLite only: one line naming DATABASE_URL, exit code 1", async () => {
+    const child = Bun.spawn(["node_modules/.bin/bun", "src/server.ts"], {
+      env: { PATH: process.env.PATH, DATA_DIR: dir(), PORT: "0", ...CLUSTER },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await child.exited).toBe(1);
+    const lines = (await new Response(child.stderr).text()).trim().split("\n");
+    expect(lines.length).toBe(1);
+    expect(lines[0]).toContain("DATABASE_URL is not supported by this build");
+  }, 30_000);
 });

@@ -49,6 +49,11 @@ describe("two instances over one Redis", () => {
     const aliceA = await on(urlA, alice.token);
     const aliceB = await on(urlB, alice.token);
     const bobB = await on(urlB, bob.token);
+    // B tells Redis it holds sockets of Alice and Bob as they open; Redis does not run two
+    // instances' commands in the order they were sent, so A's send must come after B's note is
+    // applied, or Redis finds nobody on B (the message is stored; a live copy is at most once).
+    await until(() => b.ctx.hub.socketCount(bob.user.id) === 1 && b.ctx.hub.socketCount(alice.user.id) === 1, "both sockets registered on B");
+    await b.ctx.ports.settled();
     const ack = await aliceA.ask("send_message", { receiverId: bob.user.id, content: "across instances", messageType: "text" });
     const id = ack.data.message.id;
     expect((await bobB.next("new_message")).data.message).toMatchObject({ id, content: "across instances", sender_id: alice.user.id });
@@ -88,10 +93,17 @@ describe("two instances over one Redis", () => {
     await on(urlA, carol.token);
     await on(urlB, carol.token);
     await until(() => a.ctx.hub.socketCount(carol.user.id) === 1 && b.ctx.hub.socketCount(carol.user.id) === 1, "one socket on each");
+    // Each instance takes the shared slot just after it registers the socket, and Redis does not run
+    // two instances' commands in the order they were sent: a third socket opened before B's slot is
+    // taken may win it, and then B's socket is the one closed with 4429 (the cap still holds).
+    // Both claims were sent (at open); once each instance's earlier commands are applied, they are taken.
+    await Promise.all([a.ctx.ports.settled(), b.ctx.ports.settled()]);
+    const slots = a.ctx.ports.limits.slots("sockets");
+    expect(await slots.held(`user:${carol.user.id}`)).toBe(2);
     const third = await connect(urlA, carol.token).catch((error: Error) => error);
     const code = third instanceof Error ? Number(third.message.match(/\d+$/)?.[0]) : (await third.closed).code;
     expect(code).toBe(4429);
-    expect(await a.ctx.ports.limits.slots("sockets").held(`user:${carol.user.id}`)).toBe(2);
+    expect(await slots.held(`user:${carol.user.id}`)).toBe(2);
   });
 
   test("a logout on A closes that session's socket on B at once; a moderator ending sessions on A closes them on B too", async () => {

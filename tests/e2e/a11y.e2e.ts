@@ -11,7 +11,7 @@ import { registerAccount, type Account } from "./support/accounts.ts";
 import { expectAccessible } from "./support/axe.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
-import { openSettings, startChat, waitForRouletteStatus } from "./support/screens.ts";
+import { openSettings, sendMessage, startChat, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -37,10 +37,9 @@ async function openLanding(size: BrowserContextOptions): Promise<Page> {
   return page;
 }
 
+/** Sends `text` in the open chat with `name`; ends once it shows among the page's own messages. */
 async function send(page: Page, name: string, text: string) {
-  const box = page.getByRole("textbox", { name: `Message ${name}` });
-  await box.fill(text);
-  await box.press("Enter");
+  await sendMessage(page, name, text);
   await page.locator(".message-row.is-own .message-text", { hasText: text }).waitFor();
 }
 
@@ -112,6 +111,9 @@ describe("the chat screen", () => {
 
   test("the brand, the online counter, the tabs and the chat header are named by the text they show", async () => {
     const { ada, benName } = await conversation();
+    // The All Users tab, the chat with Ben still open beside it.
+    await ada.locator('[data-tab="users"]').click();
+    await ada.locator(".sidebar-panel .row").first().waitFor();
     expect(await ada.locator("span[aria-label]:not([role]), div[aria-label]:not([role])").count()).toBe(0);
     expect(await ada.locator(".sidebar-header").getByText("Web Chat", { exact: true }).isVisible()).toBe(true);
     expect(await ada.getByRole("heading", { name: /^All Users \d+ online$/ }).isVisible()).toBe(true);
@@ -272,7 +274,8 @@ describe("Video Roulette with a stranger", () => {
     await expectAccessible(dora, "Video Roulette connected");
     await screenshot(dora, "a11y-roulette-connected");
     await dora.locator("section.roulette").getByRole("button", { name: "Stop" }).click();
-  });
+    // Two cameras, a pairing and axe over a page with two videos: minutes on a loaded machine.
+  }, 240_000);
 });
 
 describe("moderation as the user meets it", () => {

@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { listLoaded } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
-import { animationsDone, imagesLoaded } from "./support/screens.ts";
+import { animationsDone, imagesLoaded, waitForTick } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -83,14 +83,6 @@ const png = (colour: string, width = 640, height = 480) =>
   sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
 
 const tickOfLast = (page: Page) => page.locator(".message-row.is-own .ticks").last().getAttribute("data-status");
-
-async function waitForTick(page: Page, status: string) {
-  await page.waitForFunction(
-    (s) => [...document.querySelectorAll(".message-row.is-own .ticks")].at(-1)?.getAttribute("data-status") === s,
-    status,
-    { timeout: 10_000 },
-  );
-}
 
 describe("chat screen at 1280 px", () => {
   test("a message to someone offline shows a single tick", async () => {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { registerAccount, type Account } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
-import { animationsDone, openConversation as openChat, openSettings, openVideoTab, pageSettled, startChat } from "./support/screens.ts";
+import { animationsDone, openConversation as openChat, openSettings, openVideoTab, pageSettled, sendMessage, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
@@ -50,12 +50,6 @@ function api(username: string, path: string, init: RequestInit = {}): Promise<Re
     ...init,
     headers: { authorization: `Bearer ${accounts.get(username)?.token}`, origin: suite.server.url, ...init.headers },
   });
-}
-
-async function send(page: Page, name: string, text: string) {
-  const box = page.getByRole("textbox", { name: `Message ${name}` });
-  await box.fill(text);
-  await box.press("Enter");
 }
 
 const countMessages = (content: string) =>
@@ -118,7 +112,7 @@ describe("Settings → Privacy", () => {
   test("Dave, whom Alice never wrote to, is refused with the server's words; nothing reaches Alice", async () => {
     dave = await suite.open("dave");
     await startChat(dave, "Alice");
-    await send(dave, "Alice", "Hi Alice, I am Dave");
+    await sendMessage(dave, "Alice", "Hi Alice, I am Dave");
     const notice = dave.locator('.conversation-notice[role="alert"]');
     await notice.waitFor();
     expect((await notice.textContent())?.trim()).toBe(REFUSAL);
@@ -138,13 +132,13 @@ describe("Settings → Privacy", () => {
 
   test("after Alice writes to Dave once, his next message arrives", async () => {
     await startChat(alice, "Dave");
-    await send(alice, "Dave", "Hello Dave, Alice here");
+    await sendMessage(alice, "Dave", "Hello Dave, Alice here");
     await alice.locator(".message-row.is-own .message-text", { hasText: "Hello Dave, Alice here" }).waitFor();
     expect(countMessages("Hello Dave, Alice here")).toBe(1);
 
     // Dave's open chat receives Alice's message; his next one goes through and the notice goes.
     await dave.locator(".message-text", { hasText: "Hello Dave, Alice here" }).waitFor();
-    await send(dave, "Alice", "Thanks for writing back");
+    await sendMessage(dave, "Alice", "Thanks for writing back");
     await dave.locator(".message-row.is-own .message-text", { hasText: "Thanks for writing back" }).waitFor();
     await dave.locator('.conversation-notice[role="alert"]').waitFor({ state: "detached" });
     await alice.locator(".message-row:not(.is-own) .message-text", { hasText: "Thanks for writing back" }).waitFor();
@@ -166,8 +160,8 @@ describe("reporting a single message", () => {
   test("Alice reports Bob's message from its menu; the report names that message", async () => {
     const bob = await suite.open("bob");
     await startChat(bob, "Alice");
-    await send(bob, "Alice", "Nice to meet you");
-    await send(bob, "Alice", "Send me your number or else");
+    await sendMessage(bob, "Alice", "Nice to meet you");
+    await sendMessage(bob, "Alice", "Send me your number or else");
     await bob.locator(".message-row.is-own .message-text", { hasText: "Send me your number or else" }).waitFor();
 
     const alice = await suite.open("alice");

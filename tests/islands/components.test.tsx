@@ -13,7 +13,6 @@ import MessageInput from "../../islands/chat/MessageInput.tsx";
 import ProfileView from "../../islands/chat/ProfileView.tsx";
 import { uploadAvatar } from "../../islands/lib/account.ts";
 import { me, message, user } from "./fixtures.ts";
-import { until } from "./waits.ts";
 import { chatDom, harness, settle, text, wait } from "./harness.ts";
 
 const { render } = chatDom();
@@ -173,8 +172,13 @@ describe("message input details", () => {
       el.querySelector<HTMLButtonElement>(".emoji-button")!.click();
     });
     const popover = () => el.querySelector<HTMLElement>('[role="dialog"][aria-label="Emoji picker"]');
-    // The picker is loaded on the first click (a lazy import): wait for it, not for a guessed time.
-    await act(() => until(() => popover() !== null, "the emoji picker to load"));
+    // The picker is a lazy import of a large module (over 10 s under load): settle (an act that
+    // lets React commit what resolved) until it is there, not for a guessed time.
+    const loading = Date.now() + 45_000;
+    while (popover() === null) {
+      if (Date.now() > loading) throw new Error("the emoji picker did not load within 45 s");
+      await settle();
+    }
     expect(popover()?.hidden).toBe(false);
     await act(async () => {
       Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, "hi 🙂");
@@ -187,7 +191,7 @@ describe("message input details", () => {
     expect(popover()?.hidden).toBe(true);
     expect(el.querySelector(".emoji-button")?.getAttribute("aria-expanded")).toBe("false");
     expect(document.activeElement).toBe(area);
-  });
+  }, 60_000);
 
   test("offers one Attach files button: the file input behind it is hidden from assistive technology", async () => {
     const { controller } = harness(conversationRoutes);

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { TypingNotifier } from "../../islands/lib/typing.ts";
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { wait } from "./waits.ts";
 
 test("typing_start goes once for non-empty text, typing_stop after the idle time", async () => {
   const sent: boolean[] = [];

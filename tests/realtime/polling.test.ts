@@ -4,17 +4,9 @@ import { describe, expect, test } from "bun:test";
 import { registerUser } from "../support/app.ts";
 import { listeningApp, type ListeningApp } from "../support/listening.ts";
 import { connectPolling, openPoll } from "../support/poll.ts";
+import { until } from "../support/until.ts";
 import { connect, type Frame } from "../support/ws.ts";
 
-/** Waits until `check` holds (at most `ms`), for the server's close handlers. */
-async function until(check: () => boolean, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await Bun.sleep(10);
-  }
-  return check();
-}
 
 const status = async (response: Response) => (await response.arrayBuffer(), response.status);
 
@@ -43,7 +35,7 @@ describe("opening a polling session", () => {
     const listed = await connectPolling(t.url, token, { origin: "https://partner.example" });
     own.close();
     listed.close();
-    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+    await until(() => t.ctx.hub.allSockets().length === 0, "every socket closed on the server");
   });
 
   test("a session's sid is useless with another user's token, without a token, or from a foreign Origin", async () => {
@@ -87,7 +79,7 @@ describe("frames over polling", () => {
     ];
     const answers = async (run: string, send: (frame: unknown) => void, got: Frame[], count: number) => {
       for (const frame of frames(run)) send(frame);
-      expect(await until(() => got.length >= count)).toBe(true);
+      await until(() => got.length >= count, "the frames counted");
       await Bun.sleep(100);
       // The stored message's id and times differ between the two runs; its shape and content must not.
       return JSON.parse(JSON.stringify(got).replace(/"(id|createdAt|created_at|deliveredAt|readAt|timestamp)":("[^"]*"|\d+|null)/g, '"$1":0').replaceAll(`c-${run}`, "c-run"));
@@ -209,7 +201,7 @@ describe("limits over polling", () => {
     for (let i = 0; i < 30; i++) ws.send("ping");
     const s = await connectPolling(t.url, token);
     expect(await s.post(Array.from({ length: 30 }, () => ({ event: "ping", data: {} })))).toBe(204);
-    expect(await until(() => s.frames.length >= 30, 3000)).toBe(true);
+    await until(() => s.frames.length >= 30, "30 frames");
     const refused = s.frames.filter((f) => f.event === "error" && f.data.code === "rate_limited").length;
     expect(refused).toBeGreaterThanOrEqual(15);
     ws.close();
@@ -227,13 +219,13 @@ describe("limits over polling", () => {
     await refused.arrayBuffer();
     poll.close();
     for (const s of sockets) s.close();
-    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+    await until(() => t.ctx.hub.allSockets().length === 0, "every socket closed on the server");
   });
 
   test("a session whose frames are not collected is closed with 1008 past 256 KB waiting, and its frames are dropped", async () => {
     const ann = await registerUser(t);
     const s = await connectPolling(t.url, ann.token, {}, { polling: false });
-    expect(await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 1)).toBe(true);
+    await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 1, "one socket of Ann's");
     const big = JSON.stringify({ event: "pong", data: { pad: "x".repeat(30 * 1024) } });
     for (let i = 0; i < 9; i++) t.ctx.hub.sendTextToUser(ann.user.id, big);
     expect(t.ctx.hub.socketsOf(ann.user.id)).toHaveLength(0);
@@ -245,7 +237,7 @@ describe("limits over polling", () => {
   test("a session nobody polls or pings expires after the idle time (4408), and a late poll is told so", async () => {
     const ann = await registerUser(t);
     const s = await connectPolling(t.url, ann.token, {}, { polling: false });
-    expect(await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 0, 9000)).toBe(true);
+    await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 0, "no socket of Ann's", 20_000);
     const late = await fetch(`${t.url}/ws/poll?sid=${s.sid}`, { headers: { authorization: `Bearer ${ann.token}` } });
     expect([late.status, late.headers.get("x-poll-end")]).toEqual([200, "4408"]);
     await late.arrayBuffer();
@@ -265,7 +257,7 @@ describe("per-address cap and connect rate over polling (SOCKET_CAP 2:3, SOCKET_
     await expect(connect(t.wsUrl, cid.token)).rejects.toThrow();
     poll.close();
     for (const s of ws) s.close();
-    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+    await until(() => t.ctx.hub.allSockets().length === 0, "every socket closed on the server");
   });
 
   test("opening polling sessions spends the same connect budget as /ws upgrades", async () => {
@@ -273,7 +265,7 @@ describe("per-address cap and connect rate over polling (SOCKET_CAP 2:3, SOCKET_
     const first = await connect(t.wsUrl, token);
     first.close();
     for (let i = 0; i < 2; i++) (await connectPolling(t.url, token)).close();
-    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+    await until(() => t.ctx.hub.allSockets().length === 0, "every socket closed on the server");
     const refused = await openPoll(t.url, token);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -334,7 +326,7 @@ describe("moving to a WebSocket", () => {
     const poll = await connectPolling(t.url, ann.token);
     await expect(connect(t.wsUrl, bob.token, {}, `&resume=${poll.sid}`)).rejects.toThrow();
     poll.close();
-    expect(await until(() => t.ctx.hub.allSockets().length === 0)).toBe(true);
+    await until(() => t.ctx.hub.allSockets().length === 0, "every socket closed on the server");
     await expect(connect(t.wsUrl, ann.token, {}, `&resume=${poll.sid}`)).rejects.toThrow();
   });
 });

@@ -66,5 +66,6 @@ export async function heapPerSocket(count: number): Promise<{ app: number; bare:
 if (import.meta.main) {
   const count = Number(process.argv[2] ?? 2000);
   const { app, bare } = await heapPerSocket(count);
-  console.log(`${count} sockets: the app adds ${(app / 1024).toFixed(2)} KB of heap per socket over a bare Bun.serve (${(bare / 1024).toFixed(2)} KB, client included)`);
+  if (process.argv.includes("--json")) console.log(JSON.stringify({ app, bare }));
+  else console.log(`${count} sockets: the app adds ${(app / 1024).toFixed(2)} KB of heap per socket over a bare Bun.serve (${(bare / 1024).toFixed(2)} KB, client included)`);
 }

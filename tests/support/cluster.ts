@@ -8,7 +8,9 @@ import { localPorts } from "../../src/cluster/local.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
 import { dropPrefix, redisPorts, type RedisPortsOptions } from "../../src/cluster/redis.ts";
 
-export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";
+import { REDIS_TEST_URL } from "../../scripts/machine/redis.ts";
+
+export { REDIS_TEST_URL };
 
 export const FAST = { heartbeatMs: 100, instanceTtlMs: 1500 } as const;
 

@@ -9,32 +9,39 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const setPresence = (id: number, online: boolean, lastSeen: number) =>
-  t.ctx.sqlite.run("UPDATE users SET is_online = ?, last_seen = ? WHERE id = ?", [online ? 1 : 0, lastSeen, id]);
+const setPresence = (id: number, online: boolean, lastSeen: number, app: TestApp = t) =>
+  app.ctx.sqlite.run("UPDATE users SET is_online = ?, last_seen = ? WHERE id = ?", [online ? 1 : 0, lastSeen, id]);
 
 describe("the people list", () => {
   test("lists everyone but the caller, online first (most recently seen first), then by last_seen", async () => {
-    const a = await registerUser(t, { name: "Alpha" });
-    const b = await registerUser(t, { name: "Bravo" });
-    const c = await registerUser(t, { name: "Charlie" });
-    const d = await registerUser(t, { name: "Delta" });
-    const now = Date.now();
-    setPresence(a.user.id, false, now - 1000);
-    setPresence(b.user.id, true, now - 5000);
-    setPresence(c.user.id, true, now - 100);
-    setPresence(d.user.id, false, now - 100);
-    const r = await t.call("GET", "/api/users", { token: me.token });
-    expect(r.status).toBe(200);
-    const ids = r.body.users.map((u: { id: number }) => u.id);
-    expect(ids).not.toContain(me.user.id);
-    expect(ids.slice(0, 4)).toEqual([c.user.id, b.user.id, d.user.id, a.user.id]);
-    expect(r.body.total).toBe(r.body.users.length);
-    expect(r.body.online).toBe(2);
-    const user = r.body.users[0];
-    expect(Object.keys(user).sort()).toEqual(
-      ["id", "username", "name", "gender", "orientation", "age", "country_code", "country_name", "avatar_url", "is_online", "last_seen", "created_at", "is_guest", "profile", "interests", "languages"].sort(),
-    );
-    expect(user.email).toBeUndefined();
+    // Its own app: people the other tests make would sort among these four.
+    const t = makeTestApp();
+    try {
+      const me = await registerUser(t, { name: "Me Myself" });
+      const a = await registerUser(t, { name: "Alpha" });
+      const b = await registerUser(t, { name: "Bravo" });
+      const c = await registerUser(t, { name: "Charlie" });
+      const d = await registerUser(t, { name: "Delta" });
+      const now = Date.now();
+      setPresence(a.user.id, false, now - 1000, t);
+      setPresence(b.user.id, true, now - 5000, t);
+      setPresence(c.user.id, true, now - 100, t);
+      setPresence(d.user.id, false, now - 100, t);
+      const r = await t.call("GET", "/api/users", { token: me.token });
+      expect(r.status).toBe(200);
+      const ids = r.body.users.map((u: { id: number }) => u.id);
+      expect(ids).not.toContain(me.user.id);
+      expect(ids.slice(0, 4)).toEqual([c.user.id, b.user.id, d.user.id, a.user.id]);
+      expect(r.body.total).toBe(r.body.users.length);
+      expect(r.body.online).toBe(2);
+      const user = r.body.users[0];
+      expect(Object.keys(user).sort()).toEqual(
+        ["id", "username", "name", "gender", "orientation", "age", "country_code", "country_name", "avatar_url", "is_online", "last_seen", "created_at", "is_guest", "profile", "interests", "languages"].sort(),
+      );
+      expect(user.email).toBeUndefined();
+    } finally {
+      await t.close();
+    }
   });
 
   test("filters by name, gender, orientation, country, age bounds and online", async () => {
@@ -58,6 +65,9 @@ describe("the people list", () => {
   });
 
   test("caps the list with limit (at most 500) and refuses a limit that is not a positive whole number", async () => {
+    // At least two people besides the caller, whichever tests ran before.
+    await registerUser(t);
+    await registerUser(t);
     const one = await t.call("GET", "/api/users?limit=1", { token: me.token });
     expect(one.body.users).toHaveLength(1);
     expect(one.body.total).toBeGreaterThan(1);
@@ -101,15 +111,18 @@ describe("profile", () => {
   });
 
   test("clears the country with null and keeps fields that are not sent", async () => {
-    const r = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", country_code: null } });
+    // Its own person, so that what it keeps does not depend on the other tests' changes.
+    const own = await registerUser(t, { name: "Own", age: 44, country_code: "BR", orientation: "pansexual" });
+    const r = await t.call("PUT", "/api/users/profile", { token: own.token, json: { name: "Kept", country_code: null } });
     expect(r.body.user).toMatchObject({ name: "Kept", age: 44, country_code: null, country_name: null, orientation: "pansexual" });
   });
 
   test("refuses to clear a registered user's age, but lets a guest leave it empty", async () => {
-    const refused = await t.call("PUT", "/api/users/profile", { token: me.token, json: { name: "Kept", age: null } });
+    const own = await registerUser(t, { age: 44 });
+    const refused = await t.call("PUT", "/api/users/profile", { token: own.token, json: { name: "Kept", age: null } });
     expect(refused.status).toBe(400);
     expect(refused.body.fields.age).toBe("Age must be a whole number from 18 to 99");
-    expect((await t.call("GET", "/api/auth/me", { token: me.token })).body.user.age).toBe(44);
+    expect((await t.call("GET", "/api/auth/me", { token: own.token })).body.user.age).toBe(44);
     const guest = await t.call("POST", "/api/guest/create", { json: { gender: "male", adult: true } });
     const token = guest.body.data.token as string;
     const cleared = await t.call("PUT", "/api/users/profile", { token, json: { name: "Guesty", age: null } });

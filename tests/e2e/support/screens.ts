@@ -12,6 +12,18 @@ export async function startChat(page: Page, name: string): Promise<void> {
   await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
 }
 
+/** Writes `text` in the open chat with `name` and presses Enter. */
+export async function sendMessage(page: Page, name: string, text: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: `Message ${name}` });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** Waits until the last own message's ticks read `status` (sent, delivered, read). */
+export async function waitForTick(page: Page, status: string, timeout = 10_000): Promise<void> {
+  await page.waitForFunction((s) => [...document.querySelectorAll(".message-row.is-own .ticks")].at(-1)?.getAttribute("data-status") === s, status, { timeout });
+}
+
 /** From the Chats tab: the conversation's row; ends once its region is shown. */
 export async function openConversation(page: Page, name: string): Promise<void> {
   await page.locator('[data-tab="chats"]').click();

@@ -53,7 +53,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 
   // PORT=0: the server prints the port it got ("Web Chat listening url=http://127.0.0.1:PORT", text or JSON logs).
-  const deadline = Date.now() + 15_000;
+  // Generous: on a loaded 2-core machine starting Bun and opening the database can take long.
+  const deadline = Date.now() + 60_000;
   let port = 0;
   while (Date.now() < deadline) {
     port = Number(/listening\b.*?http:\/\/[^:\s"]+:(\d+)/.exec(output)?.[1] ?? 0);

@@ -68,7 +68,7 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
     server = await startServer(options.env);
     browser = await launchBrowser();
     await options.setup?.(server);
-  }, options.setupTimeout ?? 60_000);
+  }, options.setupTimeout ?? 120_000);
 
   const closeContexts = async () => {
     for (const context of contexts.splice(0)) await context.close().catch(() => {});
