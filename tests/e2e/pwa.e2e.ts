@@ -221,13 +221,15 @@ describe("notifications", () => {
     const alice = await suite.open("alice", { context: { viewport: { width: 1280, height: 800 }, permissions: ["notifications"] } });
     await controlled(alice);
     const cdp = await alice.context().newCDPSession(alice);
-    await cdp.send("ServiceWorker.enable");
-    const registrationId = await new Promise<string>((resolve) => {
+    // Listening before enabling: the registrations already known arrive while `enable` is answered.
+    const registered = new Promise<string>((resolve) => {
       cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }: { registrations: { registrationId: string; scopeURL: string }[] }) => {
         const mine = registrations.find((r) => r.scopeURL === `${suite.server.url}/`);
         if (mine) resolve(mine.registrationId);
       });
     });
+    await cdp.send("ServiceWorker.enable");
+    const registrationId = await registered;
     const deliver = (data: unknown) => cdp.send("ServiceWorker.deliverPushMessage", { origin: suite.server.url, registrationId, data: JSON.stringify(data) });
     const shown = () => alice.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })));
     await deliver({ type: "call", tag: "call-7", chatId: 7, title: "Bob", body: "Incoming video call", url: "/?chat=7" });
