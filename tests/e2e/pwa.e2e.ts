@@ -168,7 +168,8 @@ describe("updates", () => {
       await alice.close();
       const next = await context.newPage();
       await next.goto("/");
-      await next.waitForFunction(async () => (await caches.keys()).includes("webchat-next-build-1") && !(await caches.keys()).some((k) => k !== "webchat-next-build-1"), undefined, WAIT);
+      const cacheNames = () => next.evaluate(() => caches.keys());
+      await until(async () => (await cacheNames()).join() === "webchat-next-build-1", "the new worker's cache alone", 30_000);
       await next.locator(".chat-app .tab-bar").waitFor();
     } finally {
       writeFileSync(file, original);
@@ -233,9 +234,10 @@ describe("notifications", () => {
     const deliver = (data: unknown) => cdp.send("ServiceWorker.deliverPushMessage", { origin: suite.server.url, registrationId, data: JSON.stringify(data) });
     const shown = () => alice.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })));
     await deliver({ type: "call", tag: "call-7", chatId: 7, title: "Bob", body: "Incoming video call", url: "/?chat=7" });
-    await alice.waitForFunction(async () => (await (await navigator.serviceWorker.ready).getNotifications({ tag: "call-7" })).length === 1, undefined, WAIT);
+    // A promise is truthy to waitForFunction, so the notifications are read until they change.
+    await until(async () => (await shown()).length === 1, "the call's notification shown", 30_000);
     expect(await shown()).toEqual([{ title: "Bob", body: "Incoming video call", tag: "call-7" }]);
     await deliver({ type: "call_ended", tag: "call-7" });
-    await alice.waitForFunction(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length === 0, undefined, WAIT);
+    await until(async () => (await shown()).length === 0, "the call's notification closed", 30_000);
   }, 60_000);
 });
