@@ -58,7 +58,13 @@ function answering(h: Harness) {
 }
 
 async function chatWith(messages: Message[], routes: Parameters<typeof harness>[0] = {}) {
-  const h = harness({ "GET /api/messages/2": () => ({ messages, hasMore: false, oldestMessageTime: messages[0]?.created_at ?? null }), ...routes });
+  const h = harness({
+    "GET /api/messages/2": () => ({ messages, hasMore: false, oldestMessageTime: messages[0]?.created_at ?? null }),
+    "PUT /api/messages/mark-read/2": () => ({ updatedCount: 0, readMessages: [] }),
+    "GET /api/messages/unread/count": () => ({ unread_count: 0 }),
+    "GET /api/messages/unread/per-user": () => ({ items: [] }),
+    ...routes,
+  });
   answering(h);
   h.controller.select(bob, "chat");
   const el = await render(h.controller, <ChatWindow contact={bob} />);

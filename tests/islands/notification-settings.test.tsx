@@ -63,7 +63,7 @@ describe("Notifications", () => {
 
   test("blocked by the browser, it says where to allow them", async () => {
     pushBrowser("denied");
-    const { controller } = harness();
+    const { controller } = harness({ "GET /api/push/subscriptions": () => ({ devices: [] }) });
     const el = await render(controller, <NotificationSettings />);
     await settle();
     expect(text(el)).toContain("Notifications are blocked for this site");
