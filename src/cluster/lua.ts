@@ -97,6 +97,14 @@ for _, uid in ipairs(redis.call('ZRANGEBYSCORE', P..'leave', '-inf', now, 'LIMIT
 end
 return out`,
 
+  /**
+   * ARGV: P. Who is announced, read whole with the number of the last change it includes: the
+   * number orders the copy against the changes the `all` channel brings (redis.ts loadAnnounced).
+   */
+  announcedNow: `
+local P = ARGV[1]
+return { tonumber(redis.call('GET', P..'annseq') or '0'), redis.call('SMEMBERS', P..'ann') }`,
+
   /** ARGV: P, inst, user, 1|0. This instance holds a socket of the user, or none any more. */
   hold: `
 local P, inst, uid = ARGV[1], ARGV[2], ARGV[3]

@@ -171,9 +171,10 @@ export function redisPorts(options: RedisPortsOptions): Ports {
   }
 
   /**
-   * The number of the last presence change the `all` channel brought. The channel brings every
-   * change in order; an answer to this instance's own command may be read after later changes
-   * (another instance's ban, say), and applying it then would undo them: flip() skips it.
+   * The number of the last presence change applied from the `all` channel or a whole copy. The
+   * channel brings every change in order; an answer to this instance's own command may be read
+   * after later changes (another instance's ban, say), and applying it then would undo them:
+   * flip() skips it.
    */
   let heard = 0;
 
@@ -185,11 +186,59 @@ export function redisPorts(options: RedisPortsOptions): Ports {
     presence?.changed();
   }
 
-  async function loadAnnounced(): Promise<void> {
-    const ids = await cmd.smembers(`${P}ann`);
-    const now = new Set(ids.map(Number));
-    for (const id of [...announced]) if (!now.has(id)) mirror(id, false);
-    for (const id of now) mirror(id, true);
+  /** Changes the channel brought while a whole copy was being read (bounded; past it, read again). */
+  let meanwhile: [number, number, boolean][] | null = null;
+  const MEANWHILE_MAX = 10_000;
+
+  function heardChange(seq: number, userId: number, online: boolean): void {
+    if (meanwhile) {
+      if (meanwhile.length < MEANWHILE_MAX) meanwhile.push([seq, userId, online]);
+      else meanwhile = null; // too many: the copy in flight is dropped and read again
+    }
+    // Already in the last whole copy (or, after Redis restarted empty, numbered afresh below it:
+    // the copy read once the subscriber is back brings those).
+    if (seq <= heard) return;
+    heard = seq;
+    mirror(userId, online);
+  }
+
+  /**
+   * Reads who is announced, whole (after a reconnect: changes published while a connection was
+   * away are lost, and a Redis that restarted empty numbers changes from 1 again). The copy
+   * replaces the mirror and its number replaces `heard`; changes the channel brought while it was
+   * read and that came after it are applied again on top, so a late copy never undoes them.
+   */
+  let loading: Promise<void> | null = null;
+  let loadAgain = false;
+  function loadAnnounced(): Promise<void> {
+    if (loading) {
+      loadAgain = true;
+      return loading;
+    }
+    loading = (async () => {
+      for (let tries = 0; tries < 5; tries++) {
+        loadAgain = false;
+        meanwhile = [];
+        const [seq, ids] = (await cmd.announcedNow(P)) as [number, string[]];
+        const during = meanwhile;
+        meanwhile = null;
+        if (!during) continue;
+        const now = new Set(ids.map(Number));
+        for (const id of [...announced]) if (!now.has(id)) mirror(id, false);
+        for (const id of now) mirror(id, true);
+        heard = Number(seq);
+        for (const [s, userId, online] of during) {
+          if (s <= heard) continue;
+          heard = s;
+          mirror(userId, online);
+        }
+        if (!loadAgain) return;
+      }
+    })().finally(() => {
+      loading = null;
+      meanwhile = null;
+    });
+    return loading;
   }
 
   // ---- heartbeat: alive, dead instances reaped, graces ended ----
@@ -308,8 +357,7 @@ export function redisPorts(options: RedisPortsOptions): Ports {
     } else if (channel === `${P}all`) {
       if (message[0] === "p") {
         const [seq, userId] = cut(message, 3);
-        heard = Math.max(heard, Number(seq));
-        return mirror(Number(userId), message[1] === "1");
+        return heardChange(Number(seq), Number(userId), message[1] === "1");
       }
       const [origin, rest] = cut(message, 1);
       if (origin === instanceId) return;
@@ -348,7 +396,13 @@ export function redisPorts(options: RedisPortsOptions): Ports {
   // once it is back, the copy is read again whole.
   let subReadyOnce = false;
   sub.on("ready", () => {
-    if (subReadyOnce) loadAnnounced().catch(fail);
+    // ioredis sends the SUBSCRIBEs again as it turns ready; a PING on the same connection is
+    // answered after them, so the copy read then misses nothing the channel will not bring.
+    if (subReadyOnce)
+      sub
+        .ping()
+        .then(() => loadAnnounced())
+        .catch(fail);
     subReadyOnce = true;
   });
   const ready = Promise.all([

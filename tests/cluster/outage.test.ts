@@ -53,6 +53,9 @@ test("Redis restarts empty under traffic: limits refuse with 503 meanwhile, then
   a.fanOut.attach({ ...delivery, toUser() {} });
   const presenceA = a.presence(0, () => {}, () => {});
   const presenceB = b.presence(0, () => {}, () => {});
+  // Many changes before the outage: the restarted Redis numbers its changes from 1 again, far
+  // below what a has heard, and they must still count.
+  for (let i = 0; i < 20; i++) presenceB.update(100 + i, true);
   b.fanOut.holding(7, true);
   presenceB.update(7, true);
   await b.settled();
@@ -80,5 +83,9 @@ test("Redis restarts empty under traffic: limits refuse with 503 meanwhile, then
     return heard.some((text) => text.startsWith("after"));
   }, "frames after Redis came back");
   await until(() => presenceA.isAnnounced(7), "user 7 online again after Redis came back");
+  presenceB.update(8, true);
+  await until(() => presenceA.isAnnounced(8), "user 8 online, a change numbered afresh after the restart");
+  presenceB.update(7, false);
+  await until(() => !presenceA.isAnnounced(7), "user 7 offline, a later change after the restart");
   expect(await window.take("10.0.0.1")).toBe(0);
 }, 60_000);
