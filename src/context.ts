@@ -68,6 +68,7 @@ export function createContext(config: Config, storage: Storage, options: Context
   if (chosen.kind !== "local") contacts.share(chosen.bus);
   const push = new PushService(storage.db, config.push, {
     isConnected: (userId) => hub.isConnected(userId),
+    connectedElsewhere: (userId) => chosen.fanOut.heldElsewhere(userId),
     refused: (senderId, receiverId) => refusal({ blocks, contacts }, senderId, receiverId) !== null,
   }, log, options.pushTransport);
   const calls = new CallRegistry();

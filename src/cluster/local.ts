@@ -17,6 +17,10 @@ export class LocalFanOut implements FanOut {
 
   holding(): void {}
 
+  heldElsewhere(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   toUser(userId: number, text: string): void {
     this.local?.toUser(userId, text);
   }

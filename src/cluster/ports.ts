@@ -30,6 +30,11 @@ export interface FanOut {
   toSocket(instanceId: string, socketId: string, text: string): void;
   toAll(text: string, exceptUserId?: number, hidden?: ReadonlySet<number>): void;
   toWatchers(subjectId: number, text: string, except: ReadonlySet<number>): void;
+  /**
+   * Does another instance hold a socket of the user now? (A push goes only to someone with no tab
+   * open anywhere.) False on one process, and when Redis cannot answer: a push too many beats none.
+   */
+  heldElsewhere(userId: number): Promise<boolean>;
 }
 
 /** Told when a user's announced presence flips: on exactly one instance per change. */

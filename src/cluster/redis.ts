@@ -99,6 +99,15 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       const hiddenIds = hidden && hidden.size > 0 ? [...hidden].join(",") : "";
       cmd.publish(`${P}all`, `a${instanceId}|${exceptUserId ?? ""}|${hiddenIds}|${text}`).catch(fail);
     },
+    heldElsewhere(userId) {
+      return cmd.smembers(`${P}su:${userId}`).then(
+        (instances) => instances.some((instance) => instance !== instanceId),
+        (error: unknown) => {
+          fail(error);
+          return false;
+        },
+      );
+    },
     toWatchers(subjectId, text, except) {
       local?.toWatchers(subjectId, text, except);
       cmd.publish(`${P}all`, `w${instanceId}|${subjectId}|${[...except].join(",")}|${text}`).catch(fail);

@@ -49,7 +49,7 @@ export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, e
     ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
   } else if (push) {
     // Nobody there to see it: their devices with notifications on hear who wrote (src/push/).
-    ctx.push.message(sender, stored);
+    void ctx.push.message(sender, stored);
   }
   return { message, json };
 }

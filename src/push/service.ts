@@ -32,8 +32,10 @@ export type PushPayload =
   | { type: "call_ended"; tag: string };
 
 export interface PushGates {
-  /** Does the person have a socket open (then the page itself tells them)? */
+  /** Does the person have a socket open here (then the page itself tells them)? */
   isConnected(userId: number): boolean;
+  /** ... or on another instance (the instance that stored the message is the one that pushes). */
+  connectedElsewhere(userId: number): Promise<boolean>;
   /** A block either way, or the receiver's "contacts only": no push, as no message. */
   refused(senderId: number, receiverId: number): boolean;
 }
@@ -71,6 +73,8 @@ export class PushService {
   private running = 0;
   private readonly transport: PushTransport;
   private readonly idleWaiters: (() => void)[] = [];
+  /** Messages whose push waits on another instance's answer (idle() waits for them too). */
+  private deciding = 0;
 
   constructor(
     private readonly db: Db,
@@ -87,12 +91,24 @@ export class PushService {
     return this.settings.vapid.publicKey;
   }
 
-  /** A stored message for someone with no tab open. */
-  message(sender: Pick<UserRow, "id" | "name">, row: MessageRow): void {
+  /**
+   * A stored message for someone with no tab open. Only the instance that stored it calls this,
+   * so a message makes one push however many instances run.
+   */
+  async message(sender: Pick<UserRow, "id" | "name">, row: MessageRow): Promise<void> {
     const receiverId = row.receiverId;
     if (this.gates.isConnected(receiverId) || this.gates.refused(sender.id, receiverId)) return;
     const subs = subscriptionsOf(this.db, receiverId);
-    if (subs.length === 0 || !this.take(receiverId)) return;
+    if (subs.length === 0) return;
+    let elsewhere: boolean;
+    this.deciding++;
+    try {
+      elsewhere = await this.gates.connectedElsewhere(receiverId);
+    } finally {
+      this.deciding--;
+    }
+    // A tab may have opened here while another instance was asked.
+    if (elsewhere || this.gates.isConnected(receiverId) || !this.take(receiverId)) return this.settle();
     const t = receiverWords(this.db, receiverId);
     for (const sub of subs) {
       const body = sub.previews ? previewOf(row, t) : t("push.sent_message");
@@ -130,8 +146,16 @@ export class PushService {
 
   /** Resolves once nothing is queued or being sent (tests, shutdown). */
   idle(): Promise<void> {
-    if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private isIdle(): boolean {
+    return this.running === 0 && this.queue.length === 0 && this.deciding === 0;
+  }
+
+  private settle(): void {
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private take(userId: number): boolean {
@@ -156,7 +180,7 @@ export class PushService {
       void this.send(job).finally(() => {
         this.running--;
         this.pump();
-        if (this.running === 0 && this.queue.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+        this.settle();
       });
     }
   }
