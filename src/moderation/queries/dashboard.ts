@@ -20,25 +20,24 @@ export interface DashboardStats {
 /** A ban in force: not lifted, and permanent or not yet over. */
 export const banRuns = (now: number): SQL => and(isNull(bans.liftedAt), or(isNull(bans.until), sql`${bans.until} > ${now}`)) ?? sql`0`;
 
-export function dashboardStats(db: Db, now: number): DashboardStats {
-  const open = db.select({ n: count(), oldest: sql<number | null>`min(${reports.createdAt})` }).from(reports).where(eq(reports.status, "open")).get();
-  const lastDay = db.select({ n: count() }).from(reports).where(gte(reports.createdAt, now - DAY)).get();
-  const activeBans = db.select({ n: count() }).from(bans).where(banRuns(now)).get();
-  const openAppeals = db.select({ n: count() }).from(appeals).where(eq(appeals.status, "open")).get();
+export async function dashboardStats(db: Db, now: number): Promise<DashboardStats> {
+  const [open] = await db.select({ n: count(), oldest: sql<number | null>`min(${reports.createdAt})`.mapWith(Number) }).from(reports).where(eq(reports.status, "open"));
+  const [lastDay] = await db.select({ n: count() }).from(reports).where(gte(reports.createdAt, now - DAY));
+  const [activeBans] = await db.select({ n: count() }).from(bans).where(banRuns(now));
+  const [openAppeals] = await db.select({ n: count() }).from(appeals).where(eq(appeals.status, "open"));
   const acted = and(isNotNull(reports.firstActionAt), gte(reports.firstActionAt, now - 7 * DAY));
-  const actedCount = db.select({ n: count() }).from(reports).where(acted).get()?.n ?? 0;
+  const actedCount = (await db.select({ n: count() }).from(reports).where(acted))[0]?.n ?? 0;
   // The median without loading the week: the middle row (or the two middle rows) by duration.
   let median: number | null = null;
   if (actedCount > 0) {
-    const duration = sql<number>`${reports.firstActionAt} - ${reports.createdAt}`;
-    const middle = db
+    const duration = sql<number>`${reports.firstActionAt} - ${reports.createdAt}`.mapWith(Number);
+    const middle = await db
       .select({ d: duration })
       .from(reports)
       .where(acted)
       .orderBy(duration)
       .limit(actedCount % 2 === 0 ? 2 : 1)
-      .offset(Math.floor((actedCount - 1) / 2))
-      .all();
+      .offset(Math.floor((actedCount - 1) / 2));
     median = middle.reduce((sum, row) => sum + row.d, 0) / middle.length;
   }
   return {

@@ -15,9 +15,9 @@ export interface AppealItem {
 const decider = alias(users, "decider");
 
 /** Open appeals first (oldest first, as a queue), then decided ones, newest first. */
-export function appealList(db: Db, page: number): Paged<AppealItem> {
-  const total = db.select({ n: count() }).from(appeals).get()?.n ?? 0;
-  const rows = db
+export async function appealList(db: Db, page: number): Promise<Paged<AppealItem>> {
+  const total = (await db.select({ n: count() }).from(appeals))[0]?.n ?? 0;
+  const rows = await db
     .select({ appeal: appeals, ban: bans, username: users.username, deciderName: decider.username })
     .from(appeals)
     .innerJoin(bans, eq(bans.id, appeals.banId))
@@ -29,8 +29,7 @@ export function appealList(db: Db, page: number): Paged<AppealItem> {
       desc(appeals.id),
     )
     .limit(PAGE_SIZE)
-    .offset((page - 1) * PAGE_SIZE)
-    .all();
+    .offset((page - 1) * PAGE_SIZE);
   return { rows, total, page, pages: pageCount(total) };
 }
 
@@ -51,14 +50,14 @@ const actor = alias(users, "actor");
 const target = alias(users, "target");
 
 /** Newest first. */
-export function auditPage(db: Db, filter: AuditFilter): Paged<AuditItem> {
+export async function auditPage(db: Db, filter: AuditFilter): Promise<Paged<AuditItem>> {
   const where: SQL[] = [];
   if (filter.action) where.push(eq(auditLog.action, filter.action));
   if (filter.actorId !== null) where.push(eq(auditLog.actorId, filter.actorId));
   if (filter.targetId !== null) where.push(eq(auditLog.targetUserId, filter.targetId));
   const condition = where.length > 0 ? and(...where) : undefined;
-  const total = db.select({ n: count() }).from(auditLog).where(condition).get()?.n ?? 0;
-  const rows = db
+  const total = (await db.select({ n: count() }).from(auditLog).where(condition))[0]?.n ?? 0;
+  const rows = await db
     .select({ entry: auditLog, actorName: actor.username, targetName: target.username })
     .from(auditLog)
     .leftJoin(actor, eq(actor.id, auditLog.actorId))
@@ -66,19 +65,18 @@ export function auditPage(db: Db, filter: AuditFilter): Paged<AuditItem> {
     .where(condition)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(PAGE_SIZE)
-    .offset((filter.page - 1) * PAGE_SIZE)
-    .all();
+    .offset((filter.page - 1) * PAGE_SIZE);
   return { rows, total, page: filter.page, pages: pageCount(total) };
 }
 
 /** The actions the log holds, for the filter's list. */
-export const auditActions = (db: Db): string[] =>
-  db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(auditLog.action).limit(100).all().map((r) => r.action);
+export const auditActions = async (db: Db): Promise<string[]> =>
+  (await db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(auditLog.action).limit(100)).map((r) => r.action);
 
 /** A user id from an id or a username, for the audit filters. */
-export function userIdOf(db: Db, idOrName: string): number | null {
+export async function userIdOf(db: Db, idOrName: string): Promise<number | null> {
   const value = idOrName.trim();
   if (!value) return null;
   if (/^\d{1,15}$/.test(value)) return Number(value);
-  return db.select({ id: users.id }).from(users).where(eq(users.usernameKey, value.toLowerCase())).get()?.id ?? null;
+  return (await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, value.toLowerCase())).limit(1))[0]?.id ?? null;
 }

@@ -9,39 +9,38 @@ import { countReports } from "./reports.ts";
 export const SEARCH_LIMIT = 50;
 const HISTORY_LIMIT = 50;
 
-export const findUserRow = (db: Db, id: number): UserRow | undefined => db.select().from(users).where(eq(users.id, id)).get();
+export const findUserRow = async (db: Db, id: number): Promise<UserRow | undefined> => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
 
 /** By id (a whole number), or by the start of a username or e-mail, case ignored. */
-export function searchUsers(db: Db, query: string): UserRow[] {
+export async function searchUsers(db: Db, query: string): Promise<UserRow[]> {
   const q = query.trim().toLowerCase().slice(0, 100);
   if (!q) return [];
   const prefix = `${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
   const byText = or(sql`${users.usernameKey} LIKE ${prefix} ESCAPE '\\'`, sql`${users.emailKey} LIKE ${prefix} ESCAPE '\\'`);
   const id = /^\d{1,15}$/.test(q) ? Number(q) : null;
-  return db
+  return await db
     .select()
     .from(users)
     .where(id !== null ? or(eq(users.id, id), byText) : byText)
     // An exact id or name first, then alphabetical.
     .orderBy(sql`${users.id} = ${id ?? -1} DESC`, sql`${users.usernameKey} = ${q} DESC`, users.usernameKey)
-    .limit(SEARCH_LIMIT)
-    .all();
+    .limit(SEARCH_LIMIT);
 }
 
 /** A user's bans, newest first. */
-export const bansOf = (db: Db, userId: number): BanRow[] =>
-  db.select().from(bans).where(eq(bans.userId, userId)).orderBy(desc(bans.createdAt), desc(bans.id)).limit(HISTORY_LIMIT).all();
+export const bansOf = async (db: Db, userId: number): Promise<BanRow[]> =>
+  await db.select().from(bans).where(eq(bans.userId, userId)).orderBy(desc(bans.createdAt), desc(bans.id)).limit(HISTORY_LIMIT);
 
-export const warningsOf = (db: Db, userId: number): WarningRow[] =>
-  db.select().from(warnings).where(eq(warnings.userId, userId)).orderBy(desc(warnings.createdAt), desc(warnings.id)).limit(HISTORY_LIMIT).all();
+export const warningsOf = async (db: Db, userId: number): Promise<WarningRow[]> =>
+  await db.select().from(warnings).where(eq(warnings.userId, userId)).orderBy(desc(warnings.createdAt), desc(warnings.id)).limit(HISTORY_LIMIT);
 
 export interface SessionSummary {
   count: number;
   lastUsedAt: number | null;
 }
 
-export function sessionSummary(db: Db, userId: number): SessionSummary {
-  const row = db.select({ n: count(), last: sql<number | null>`max(${sessions.lastUsedAt})` }).from(sessions).where(eq(sessions.userId, userId)).get();
+export async function sessionSummary(db: Db, userId: number): Promise<SessionSummary> {
+  const [row] = await db.select({ n: count(), last: sql<number | null>`max(${sessions.lastUsedAt})`.mapWith(Number) }).from(sessions).where(eq(sessions.userId, userId));
   return { count: row?.n ?? 0, lastUsedAt: row?.last ?? null };
 }
 
@@ -54,14 +53,14 @@ export interface PersonSummary {
   activeBan: BanRow | undefined;
 }
 
-export function personSummary(db: Db, user: UserRow, now: number): PersonSummary {
+export async function personSummary(db: Db, user: UserRow, now: number): Promise<PersonSummary> {
   return {
     user,
-    reportsReceived: countReports(db, "reported", user.id),
-    reportsMade: countReports(db, "reporter", user.id),
-    bans: db.select({ n: count() }).from(bans).where(eq(bans.userId, user.id)).get()?.n ?? 0,
+    reportsReceived: await countReports(db, "reported", user.id),
+    reportsMade: await countReports(db, "reporter", user.id),
+    bans: (await db.select({ n: count() }).from(bans).where(eq(bans.userId, user.id)))[0]?.n ?? 0,
     activeBan: activeBan(db, user.id, now),
   };
 }
 
-export const findBan = (db: Db, id: number): BanRow | undefined => db.select().from(bans).where(eq(bans.id, id)).get();
+export const findBan = async (db: Db, id: number): Promise<BanRow | undefined> => (await db.select().from(bans).where(eq(bans.id, id)).limit(1))[0];

@@ -48,19 +48,19 @@ const reporter = alias(users, "reporter");
 const reported = alias(users, "reported");
 
 /** Open first; "appears to be under 18" on top; then the most-reported people; then oldest. */
-export function reportQueue(db: Db, filter: QueueFilter): Paged<QueueRow> {
+export async function reportQueue(db: Db, filter: QueueFilter): Promise<Paged<QueueRow>> {
   const where: SQL[] = [];
   if (filter.reason) where.push(eq(reports.reason, filter.reason));
   if (filter.status !== "all") where.push(eq(reports.status, filter.status));
   const condition = where.length > 0 ? and(...where) : undefined;
-  const total = db.select({ n: count() }).from(reports).where(condition).get()?.n ?? 0;
+  const total = (await db.select({ n: count() }).from(reports).where(condition))[0]?.n ?? 0;
   const pile = db
-    .select({ userId: reports.reportedId, n: sql<number>`count(distinct ${reports.reporterId})`.as("n") })
+    .select({ userId: reports.reportedId, n: sql<number>`count(distinct ${reports.reporterId})`.mapWith(Number).as("n") })
     .from(reports)
     .where(eq(reports.status, "open"))
     .groupBy(reports.reportedId)
     .as("pile");
-  const rows = db
+  const rows = await db
     .select({
       id: reports.id,
       reason: reports.reason,
@@ -68,12 +68,13 @@ export function reportQueue(db: Db, filter: QueueFilter): Paged<QueueRow> {
       status: reports.status,
       details: sql<string>`substr(${reports.details}, 1, 140)`,
       createdAt: reports.createdAt,
-      hasEvidence: sql<number>`${reports.evidencePath} IS NOT NULL`,
+      // 1 or 0 on both engines (a bare IS NOT NULL is a boolean on PostgreSQL).
+      hasEvidence: sql<number>`CASE WHEN ${reports.evidencePath} IS NOT NULL THEN 1 ELSE 0 END`.mapWith(Number),
       reporterId: reports.reporterId,
       reporterName: reporter.username,
       reportedId: reports.reportedId,
       reportedName: reported.username,
-      reporters: sql<number>`coalesce(${pile.n}, 0)`,
+      reporters: sql<number>`coalesce(${pile.n}, 0)`.mapWith(Number),
     })
     .from(reports)
     .innerJoin(reporter, eq(reporter.id, reports.reporterId))
@@ -88,8 +89,7 @@ export function reportQueue(db: Db, filter: QueueFilter): Paged<QueueRow> {
       asc(reports.id),
     )
     .limit(PAGE_SIZE)
-    .offset((filter.page - 1) * PAGE_SIZE)
-    .all();
+    .offset((filter.page - 1) * PAGE_SIZE);
   return { rows: rows.map((row) => ({ ...row, hasEvidence: row.hasEvidence === 1 })), total, page: filter.page, pages: pageCount(total) };
 }
 
@@ -118,34 +118,32 @@ const listColumns = {
 };
 
 /** Reports by or about one user, newest first (at most `limit`). */
-export function reportsOf(db: Db, side: "reporter" | "reported", userId: number, options: { openOnly?: boolean; limit?: number } = {}): ReportListItem[] {
+export async function reportsOf(db: Db, side: "reporter" | "reported", userId: number, options: { openOnly?: boolean; limit?: number } = {}): Promise<ReportListItem[]> {
   const who = side === "reporter" ? eq(reports.reporterId, userId) : eq(reports.reportedId, userId);
-  return db
+  return await db
     .select(listColumns)
     .from(reports)
     .innerJoin(reporter, eq(reporter.id, reports.reporterId))
     .innerJoin(reported, eq(reported.id, reports.reportedId))
     .where(options.openOnly ? and(who, eq(reports.status, "open")) : who)
     .orderBy(desc(reports.createdAt), desc(reports.id))
-    .limit(options.limit ?? PAGE_SIZE)
-    .all();
+    .limit(options.limit ?? PAGE_SIZE);
 }
 
-export function countReports(db: Db, side: "reporter" | "reported", userId: number): number {
+export async function countReports(db: Db, side: "reporter" | "reported", userId: number): Promise<number> {
   const who = side === "reporter" ? eq(reports.reporterId, userId) : eq(reports.reportedId, userId);
-  return db.select({ n: count() }).from(reports).where(who).get()?.n ?? 0;
+  return (await db.select({ n: count() }).from(reports).where(who))[0]?.n ?? 0;
 }
 
-export const findReport = (db: Db, id: number) => db.select().from(reports).where(eq(reports.id, id)).get();
+export const findReport = async (db: Db, id: number) => (await db.select().from(reports).where(eq(reports.id, id)).limit(1))[0];
 
 /** Which of these messages (sent by `senderId`) still exist unremoved, for the "remove" buttons. */
-export function removableMessages(db: Db, senderId: number, ids: readonly number[]): Set<number> {
+export async function removableMessages(db: Db, senderId: number, ids: readonly number[]): Promise<Set<number>> {
   const wanted = [...new Set(ids)].slice(0, 200);
   if (wanted.length === 0) return new Set();
-  const rows = db
+  const rows = await db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(inArray(messages.id, wanted), eq(messages.senderId, senderId), isNull(messages.removedAt)))
-    .all();
+    .where(and(inArray(messages.id, wanted), eq(messages.senderId, senderId), isNull(messages.removedAt)));
   return new Set(rows.map((row) => row.id));
 }

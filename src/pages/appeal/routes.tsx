@@ -23,9 +23,9 @@ export const APPEAL_POSTS_PER_HOUR = 10;
 export function appealRoutes(ctx: AppContext) {
   const posts = new WindowCounter(APPEAL_POSTS_PER_HOUR, 60 * 60_000);
 
-  const banOf = (token: string) => {
+  const banOf = async (token: string) => {
     const banId = banIdOfAppealToken(ctx.config.secret, token);
-    return banId === null ? undefined : findBan(ctx.db, banId);
+    return banId === null ? undefined : await findBan(ctx.db, banId);
   };
 
   /** The page for this ban; a newer ban in force (a replacement) gets a link to its own page. */
@@ -39,15 +39,15 @@ export function appealRoutes(ctx: AppContext) {
   const notFound = (request: Request) => htmlResponse(<NotFoundPage page={pageInfo(ctx.config, request)} />, { status: 404 });
 
   return new Elysia()
-    .get("/appeal/:token", ({ request, params }) => {
-      const ban = banOf(params.token);
+    .get("/appeal/:token", async ({ request, params }) => {
+      const ban = await banOf(params.token);
       if (!ban) return notFound(request);
       return htmlResponse(appealPage(request, ban), { noStore: true });
     })
     .post(
       "/appeal/:token",
       async ({ request, params, server }) => {
-        const ban = banOf(params.token);
+        const ban = await banOf(params.token);
         if (!ban) return notFound(request);
         const answer = (status: number, error: string, text?: string) => htmlResponse(appealPage(request, ban, { error, text }), { status, noStore: true });
         if (!originAllowed(request, ctx.config)) return answer(403, "This form was sent from another site. Please send your appeal from this page.");

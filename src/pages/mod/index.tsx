@@ -48,12 +48,12 @@ export function modRoutes(ctx: AppContext) {
       status,
     );
 
-  function get(request: Request): Response {
+  async function get(request: Request): Promise<Response> {
     const viewer = viewerOf(ctx, request);
     if (!viewer) return hiddenConsole(ctx, request);
     const url = new URL(request.url);
     const flash = modFlashOf(request);
-    const page = modPage(ctx, viewFor(request, viewer, url.pathname, { flash }), url);
+    const page = await modPage(ctx, viewFor(request, viewer, url.pathname, { flash }), url);
     if (!page) return hiddenConsole(ctx, request);
     return render(page, 200, flash ? [clearedModFlash(isSecure(request, ctx.config))] : []);
   }
@@ -81,12 +81,12 @@ export function modRoutes(ctx: AppContext) {
     }
     const back = safeBack(form.get("back")) ?? action.home(id);
     try {
-      const done = action.run({ ctx, actor: actorOf(viewer), id, form });
+      const done = await action.run({ ctx, actor: actorOf(viewer), id, form });
       return seeOther(back, [modFlashCookie(done, isSecure(request, ctx.config))]);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const url = new URL(back, "http://localhost");
-      const page = modPage(ctx, viewFor(request, viewer, url.pathname, { error: errorText(error), posted: form }), url);
+      const page = await modPage(ctx, viewFor(request, viewer, url.pathname, { error: errorText(error), posted: form }), url);
       if (!page) return refusal(request, viewer, error.status, "Action refused", errorText(error));
       return render(page, error.status);
     }
@@ -95,10 +95,10 @@ export function modRoutes(ctx: AppContext) {
   return new Elysia()
     .get("/mod", ({ request }) => get(request))
     .get("/mod/*", ({ request }) => get(request))
-    .get("/mod/reports/:id/still", ({ request, params }) => {
+    .get("/mod/reports/:id/still", async ({ request, params }) => {
       const viewer = viewerOf(ctx, request);
       const id = positiveId(params.id);
-      return (viewer && id !== null ? stillResponse(ctx, id) : null) ?? hiddenConsole(ctx, request);
+      return (viewer && id !== null ? await stillResponse(ctx, id) : null) ?? hiddenConsole(ctx, request);
     })
     .post("/mod", ({ request }) => post(request), { parse: "none" })
     .post("/mod/*", ({ request }) => post(request), { parse: "none" });

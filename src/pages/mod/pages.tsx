@@ -20,7 +20,7 @@ import { UsersPage } from "./pages/UsersPage.tsx";
 import { parseTranscript } from "./transcript.ts";
 import type { ModView } from "./view.ts";
 
-type Builder = (ctx: AppContext, view: ModView, id: number, query: URLSearchParams) => ReactElement | null;
+type Builder = (ctx: AppContext, view: ModView, id: number, query: URLSearchParams) => Promise<ReactElement | null>;
 
 const MAX_PAGE = 100_000;
 const pageOf = (query: URLSearchParams): number => Math.min(positiveId(query.get("page")) ?? 1, MAX_PAGE);
@@ -29,68 +29,68 @@ const textOf = (query: URLSearchParams, name: string): string => (query.get(name
 const isReason = (value: string): value is ReportReason => (reportReasons as readonly string[]).includes(value);
 const isStatus = (value: string): value is StatusFilter => value === "all" || (reportStatuses as readonly string[]).includes(value);
 
-const home: Builder = (ctx, view) => <HomePage view={view} stats={dashboardStats(ctx.db, view.now)} />;
+const home: Builder = async (ctx, view) => <HomePage view={view} stats={await dashboardStats(ctx.db, view.now)} />;
 
-const queue: Builder = (ctx, view, _id, query) => {
+const queue: Builder = async (ctx, view, _id, query) => {
   const reason = textOf(query, "reason");
   const status = textOf(query, "status");
   const filter = { reason: isReason(reason) ? reason : null, status: isStatus(status) ? status : "open", page: pageOf(query) } as const;
-  return <QueuePage view={view} filter={filter} result={reportQueue(ctx.db, filter)} />;
+  return <QueuePage view={view} filter={filter} result={await reportQueue(ctx.db, filter)} />;
 };
 
-const report: Builder = (ctx, view, id) => {
-  const row = findReport(ctx.db, id);
+const report: Builder = async (ctx, view, id) => {
+  const row = await findReport(ctx.db, id);
   if (!row) return null;
-  const reporter = findUserRow(ctx.db, row.reporterId);
-  const reported = findUserRow(ctx.db, row.reportedId);
+  const reporter = await findUserRow(ctx.db, row.reporterId);
+  const reported = await findUserRow(ctx.db, row.reportedId);
   if (!reporter || !reported) return null;
   const transcript = parseTranscript(row.transcript);
   const lineIds = transcript.flatMap((line) => (line.id === null ? [] : [line.id]));
   const data = {
     report: row,
-    reporter: personSummary(ctx.db, reporter, view.now),
-    reported: personSummary(ctx.db, reported, view.now),
-    openReports: reportsOf(ctx.db, "reported", reported.id, { openOnly: true, limit: 100 }),
+    reporter: await personSummary(ctx.db, reporter, view.now),
+    reported: await personSummary(ctx.db, reported, view.now),
+    openReports: await reportsOf(ctx.db, "reported", reported.id, { openOnly: true, limit: 100 }),
     // Only the reported person's own messages: the action is about them.
-    removable: removableMessages(ctx.db, reported.id, row.messageId === null ? lineIds : [row.messageId, ...lineIds]),
+    removable: await removableMessages(ctx.db, reported.id, row.messageId === null ? lineIds : [row.messageId, ...lineIds]),
     transcript,
   };
   return <ReportPage view={view} data={data} />;
 };
 
-const users: Builder = (ctx, view, _id, query) => {
+const users: Builder = async (ctx, view, _id, query) => {
   const q = textOf(query, "q");
-  return <UsersPage view={view} query={q} results={searchUsers(ctx.db, q)} />;
+  return <UsersPage view={view} query={q} results={await searchUsers(ctx.db, q)} />;
 };
 
-const user: Builder = (ctx, view, id) => {
-  const row = findUserRow(ctx.db, id);
+const user: Builder = async (ctx, view, id) => {
+  const row = await findUserRow(ctx.db, id);
   if (!row) return null;
   const data = {
     user: row,
-    sessions: sessionSummary(ctx.db, row.id),
+    sessions: await sessionSummary(ctx.db, row.id),
     activeBan: activeBan(ctx.db, row.id, view.now),
-    bans: bansOf(ctx.db, row.id),
-    warnings: warningsOf(ctx.db, row.id),
-    received: reportsOf(ctx.db, "reported", row.id),
-    made: reportsOf(ctx.db, "reporter", row.id),
-    openReports: reportsOf(ctx.db, "reported", row.id, { openOnly: true, limit: 100 }),
+    bans: await bansOf(ctx.db, row.id),
+    warnings: await warningsOf(ctx.db, row.id),
+    received: await reportsOf(ctx.db, "reported", row.id),
+    made: await reportsOf(ctx.db, "reporter", row.id),
+    openReports: await reportsOf(ctx.db, "reported", row.id, { openOnly: true, limit: 100 }),
   };
   return <UserPage view={view} data={data} />;
 };
 
-const appeals: Builder = (ctx, view, _id, query) => <AppealsPage view={view} result={appealList(ctx.db, pageOf(query))} />;
+const appeals: Builder = async (ctx, view, _id, query) => <AppealsPage view={view} result={await appealList(ctx.db, pageOf(query))} />;
 
-const audit: Builder = (ctx, view, _id, query) => {
+const audit: Builder = async (ctx, view, _id, query) => {
   const q = { action: textOf(query, "action"), actor: textOf(query, "actor"), target: textOf(query, "target") };
   // An actor or target that names nobody matches nothing (id 0), rather than everything.
   const filter = {
     action: q.action || null,
-    actorId: q.actor ? (userIdOf(ctx.db, q.actor) ?? 0) : null,
-    targetId: q.target ? (userIdOf(ctx.db, q.target) ?? 0) : null,
+    actorId: q.actor ? ((await userIdOf(ctx.db, q.actor)) ?? 0) : null,
+    targetId: q.target ? ((await userIdOf(ctx.db, q.target)) ?? 0) : null,
     page: pageOf(query),
   };
-  return <AuditPage view={view} query={q} actions={auditActions(ctx.db)} result={auditPage(ctx.db, filter)} />;
+  return <AuditPage view={view} query={q} actions={await auditActions(ctx.db)} result={await auditPage(ctx.db, filter)} />;
 };
 
 const table: [RegExp, Builder][] = [
@@ -104,7 +104,7 @@ const table: [RegExp, Builder][] = [
 ];
 
 /** The page at this address, or null when there is none (the caller answers 404). */
-export function modPage(ctx: AppContext, view: ModView, url: URL): ReactElement | null {
+export async function modPage(ctx: AppContext, view: ModView, url: URL): Promise<ReactElement | null> {
   for (const [pattern, build] of table) {
     const match = pattern.exec(url.pathname);
     if (!match) continue;

@@ -33,12 +33,12 @@ export interface Posted {
 
 export interface PostAction {
   pattern: RegExp;
-  run(post: Posted): string;
+  run(post: Posted): Promise<string>;
   /** Where to go afterwards when the form names no page. */
   home(id: number): string;
 }
 
-const nameOf = (ctx: AppContext, userId: number): string => findUserRow(ctx.db, userId)?.username ?? `user #${userId}`;
+const nameOf = async (ctx: AppContext, userId: number): Promise<string> => (await findUserRow(ctx.db, userId))?.username ?? `user #${userId}`;
 
 const closed = (ids: number[]): string => (ids.length === 0 ? "" : ` and closed ${ids.length} ${ids.length === 1 ? "report" : "reports"}`);
 
@@ -74,16 +74,16 @@ export const postActions: PostAction[] = [
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/warn$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
       warnUser(ctx, actor, id, field(form, "warn_reason"), reports);
-      return `Warned ${nameOf(ctx, id)}${closed(reports)}.`;
+      return `Warned ${await nameOf(ctx, id)}${closed(reports)}.`;
     },
   },
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/ban$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
       const days = banDaysOf(form);
       const banAddress = field(form, "ban_address") === "on";
@@ -91,30 +91,30 @@ export const postActions: PostAction[] = [
       const length = days === null ? "permanently" : `for ${days} ${days === 1 ? "day" : "days"}`;
       // The address is known only from a session that recorded one; say so rather than imply it.
       const address = ban.addressHash ? ", with the address" : banAddress ? " (no address on record, so none was banned)" : "";
-      return `Banned ${nameOf(ctx, id)} ${length}${address}${closed(reports)}.`;
+      return `Banned ${await nameOf(ctx, id)} ${length}${address}${closed(reports)}.`;
     },
   },
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/unban$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       unbanUser(ctx, actor, id, field(form, "reason"));
-      return `Lifted the ban on ${nameOf(ctx, id)}.`;
+      return `Lifted the ban on ${await nameOf(ctx, id)}.`;
     },
   },
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/remove-avatar$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
       removeAvatar(ctx, actor, id, field(form, "remove_reason"), reports);
-      return `Removed the avatar of ${nameOf(ctx, id)}${closed(reports)}.`;
+      return `Removed the avatar of ${await nameOf(ctx, id)}${closed(reports)}.`;
     },
   },
   {
     pattern: /^\/mod\/messages\/(\d{1,15})\/remove$/,
     home: () => "/mod/reports",
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
       removeMessage(ctx, actor, id, field(form, "remove_reason"), reports);
       return `Removed message #${id}${closed(reports)}.`;
@@ -123,42 +123,42 @@ export const postActions: PostAction[] = [
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/suspend$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
       const hours = hoursOf(form);
       suspendRoulette(ctx, actor, id, { hours, reason: field(form, "suspend_reason") }, reports);
-      return `Suspended ${nameOf(ctx, id)} from roulette ${hours === null ? "until lifted" : `for ${hours} h`}${closed(reports)}.`;
+      return `Suspended ${await nameOf(ctx, id)} from roulette ${hours === null ? "until lifted" : `for ${hours} h`}${closed(reports)}.`;
     },
   },
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/lift-suspension$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       liftRouletteSuspension(ctx, actor, id, field(form, "reason"));
-      return `Lifted the roulette suspension of ${nameOf(ctx, id)}.`;
+      return `Lifted the roulette suspension of ${await nameOf(ctx, id)}.`;
     },
   },
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/end-sessions$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       endSessions(ctx, actor, id, field(form, "reason"));
-      return `Ended every session of ${nameOf(ctx, id)}.`;
+      return `Ended every session of ${await nameOf(ctx, id)}.`;
     },
   },
   {
     pattern: /^\/mod\/users\/(\d{1,15})\/role$/,
     home: userHome,
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       const role = roleOf(form);
       setRole(ctx, actor, id, role);
-      return `${nameOf(ctx, id)} is now ${role === "admin" ? "an admin" : `a ${role}`}.`;
+      return `${await nameOf(ctx, id)} is now ${role === "admin" ? "an admin" : `a ${role}`}.`;
     },
   },
   {
     pattern: /^\/mod\/reports\/dismiss$/,
     home: () => "/mod/reports",
-    run({ ctx, actor, form }) {
+    async run({ ctx, actor, form }) {
       const reports = idsOf(form, "report");
       dismissReports(ctx, actor, reports, field(form, "dismiss_reason"));
       return `Dismissed ${reports.length} ${reports.length === 1 ? "report" : "reports"}.`;
@@ -167,7 +167,7 @@ export const postActions: PostAction[] = [
   {
     pattern: /^\/mod\/reports\/(\d{1,15})\/delete$/,
     home: () => "/mod/reports",
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       if (field(form, "confirm") !== "on") throw validationError({ confirm: "Tick the box to confirm the deletion" });
       deleteReport(ctx, actor, id);
       return `Deleted report #${id}.`;
@@ -176,7 +176,7 @@ export const postActions: PostAction[] = [
   {
     pattern: /^\/mod\/appeals\/(\d{1,15})\/decide$/,
     home: () => "/mod/appeals",
-    run({ ctx, actor, id, form }) {
+    async run({ ctx, actor, id, form }) {
       const decision = field(form, "decision");
       if (decision !== "uphold" && decision !== "lift") throw validationError({ decision: "Choose to uphold or lift the ban" });
       decideAppeal(ctx, actor, id, { lift: decision === "lift", response: field(form, "response") });

@@ -9,8 +9,8 @@ import { findReport } from "../../moderation/queries/reports.ts";
 const STILL_PATH = /^evidence\/[0-9a-f]{32}\.jpg$/;
 
 /** The still as a response, or null when there is none to show (the caller answers 404). */
-export function stillResponse(ctx: AppContext, reportId: number): Response | null {
-  const report = findReport(ctx.db, reportId);
+export async function stillResponse(ctx: AppContext, reportId: number): Promise<Response | null> {
+  const report = await findReport(ctx.db, reportId);
   if (!report?.evidencePath || report.purgedAt !== null || !STILL_PATH.test(report.evidencePath)) return null;
   const file = join(ctx.config.dataDir, report.evidencePath);
   if (!existsSync(file)) return null;
