@@ -18,6 +18,8 @@ import type { Db } from "../db.ts";
 
 export type { Db } from "../db.ts";
 export { perDatabase } from "../db.ts";
+/** A second name for a table in one query (a self-join); each dialect has its own, so it comes from here. */
+export { alias } from "drizzle-orm/sqlite-core";
 
 export type Dialect = "sqlite" | "postgres";
 

@@ -1,8 +1,7 @@
 // Read-only queries for the appeals list and the audit log, both paged.
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
 import { appeals, auditLog, bans, users, type AppealRow, type AuditRow, type BanRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import { alias, type Db } from "../../storage/index.ts";
 import { PAGE_SIZE, pageCount, type Paged } from "./reports.ts";
 
 export interface AppealItem {
