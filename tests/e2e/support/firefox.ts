@@ -34,6 +34,8 @@ export function launchFirefox(): Promise<Browser> {
     extraPrefsFirefox: FIREFOX_PREFS,
     // Bounds every protocol call, so a stuck browser fails the test instead of hanging it.
     protocolTimeout: 30_000,
+    // Starting may take minutes on a loaded machine (puppeteer's default is 30 s).
+    timeout: 150_000,
   });
 }
 
