@@ -2,24 +2,39 @@
 // header, their profile and their row in the sidebar, when they come online after the page loaded
 // (also while this tab's connection was down, so it learns it from the chat list, not an event)
 // and when they leave again (after the server's grace), in both directions and at both widths.
+// Every test makes its own people.
 import { describe, expect, test } from "bun:test";
-import type { BrowserContextOptions, Page } from "playwright-core";
-import { registerAccount } from "./support/accounts.ts";
-import { DESKTOP, MOBILE } from "./support/browser.ts";
-import { startChat } from "./support/screens.ts";
+import type { Page } from "playwright-core";
+import { MOBILE } from "./support/browser.ts";
+import { person, signIn, type Person } from "./support/people.ts";
+import { sendMessage, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
+import { until } from "../support/until.ts";
 
-/** Presence news must reach the page within this long (the server's grace is 1 s here). */
-const PRESENCE_TIMEOUT_MS = 15_000;
+/** Generous: presence news crosses a loaded machine; the server's grace is 1 s here. */
+const PRESENCE_TIMEOUT_MS = 60_000;
+const WAIT = { timeout: PRESENCE_TIMEOUT_MS };
+/** Two browsers, each coming and going: minutes on a loaded 2-core machine. */
+const TWO_BROWSERS = 180_000;
+
+/** What the page says about a person in each place that shows them: null where they are not shown. */
+interface Shown {
+  header: string | null;
+  row: string | null;
+  profile: string | null;
+}
+
+type PresencePage = { WebSocket: typeof WebSocket; __sockets: WebSocket[]; __cut: boolean; __shown: (who: string) => Shown };
 
 /**
- * Keeps every WebSocket the page opens in `__sockets`, and while `__cut` is set points new ones at
- * a closed port and fails the long-polling fallback's requests: a network outage the test can
- * start and end.
+ * Runs before the page's scripts. Keeps every WebSocket the page opens in `__sockets`, and while
+ * `__cut` is set points new ones at a closed port and fails the long-polling fallback's requests:
+ * a network outage the test can start and end. `__shown(name)` reads what the page says about
+ * `name` in the header, the sidebar row and the profile.
  */
-function cuttableSockets() {
-  const w = window as unknown as { WebSocket: typeof WebSocket; __sockets: WebSocket[]; __cut: boolean; fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> };
+function presencePage() {
+  const w = window as unknown as PresencePage & { fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> };
   const Native = w.WebSocket;
   const nativeFetch = w.fetch.bind(window);
   w.fetch = (input, init) => {
@@ -34,20 +49,7 @@ function cuttableSockets() {
       w.__sockets.push(this);
     }
   };
-}
-
-/** Closes the page's browser, as a person closing it. */
-const leave = (page: Page) => page.context().close();
-
-/** What the page says about `name` in each place that shows it: null where it is not shown. */
-interface Shown {
-  header: string | null;
-  row: string | null;
-  profile: string | null;
-}
-
-function shownFor(page: Page, name: string): Promise<Shown> {
-  return page.evaluate((who) => {
+  w.__shown = (who) => {
     const text = (el: Element | null | undefined) => el?.textContent?.trim() ?? null;
     const header = document.querySelector(".chat-header");
     const headerShows = header && text(header.querySelector(".chat-header-name")) === who;
@@ -65,157 +67,171 @@ function shownFor(page: Page, name: string): Promise<Shown> {
       row: row ? rowSays(row) : null,
       profile: profileShows ? text(profile.querySelector(".presence-line")) : null,
     };
-  }, name);
+  };
 }
+
+const suite = browserSuite({
+  // A short grace keeps the "leaves" half quick; the rule is the same at the default 5 s.
+  env: { PRESENCE_GRACE_SECONDS: "1" },
+  open: { initScript: presencePage, logConsoleErrors: true, listLoaded: true, timeout: PRESENCE_TIMEOUT_MS, defaultTimeout: PRESENCE_TIMEOUT_MS },
+  isolated: true,
+  // A page cut off from /ws falls back to long-polling; once closed, its session ends when the
+  // server's sweep finds it idle: up to a held poll (25 s) and the idle time (45 s) later.
+  idleWithinMs: 100_000,
+});
+
+const people = async () => ({
+  alice: await person(suite, "alice", "Alice"),
+  bob: await person(suite, "bob", "Bob", { gender: "male", age: 34 }),
+});
+
+/** Closes the page's browser, as a person closing it. */
+const leave = (page: Page) => page.context().close();
+
+const shownFor = (page: Page, name: string): Promise<Shown> => page.evaluate((who) => (window as unknown as PresencePage).__shown(who), name);
 
 /** Waits until the header (or profile) and the sidebar row both show `name` as `online`; fails with what they showed. */
 async function waitAgree(page: Page, name: string, online: boolean, where: "header" | "profile"): Promise<void> {
-  const deadline = Date.now() + PRESENCE_TIMEOUT_MS;
-  let last: Shown = { header: null, row: null, profile: null };
-  while (Date.now() < deadline) {
-    last = await shownFor(page, name);
-    const main = last[where];
-    if (main !== null && last.row !== null && (main === "Online") === online && (last.row === "Online") === online) return;
-    await page.waitForTimeout(100);
+  try {
+    await page.waitForFunction(
+      ([who, want, place]) => {
+        const shown = (window as unknown as PresencePage).__shown(who);
+        const main = shown[place];
+        return main !== null && shown.row !== null && (main === "Online") === want && (shown.row === "Online") === want;
+      },
+      [name, online, where] as const,
+      WAIT,
+    );
+  } catch (error) {
+    const last = await shownFor(page, name).catch(() => null);
+    throw new Error(`${name} should show ${online ? "online" : "offline"} in the ${where} and the row; saw ${JSON.stringify(last)} (${error})`);
   }
-  throw new Error(`${name} should show ${online ? "online" : "offline"} in the ${where} and the row; saw ${JSON.stringify(last)}`);
 }
 
 /** Samples the page every animation frame until the returned function is called; it answers every moment (two frames running) the row and the header disagreed. */
 async function watchDisagreement(page: Page, name: string): Promise<() => Promise<string[]>> {
   await page.evaluate((who) => {
+    const w = window as unknown as PresencePage & { __lastDisagree?: string; __stopWatch?: boolean; __disagreements: string[] };
     const seen: string[] = [];
-    const text = (el: Element | null | undefined) => el?.textContent?.trim() ?? null;
     const tick = () => {
-      const header = document.querySelector(".chat-header");
-      const row = [...document.querySelectorAll(".sidebar-panel .list .row")].find((r) => text(r.querySelector(".row-name")) === who);
-      if (header && row && text(header.querySelector(".chat-header-name")) === who) {
-        const h = text(header.querySelector(".status-text")) === "Online";
-        const r = (text(row.querySelector(".row-status")) ?? (row.querySelector(".avatar .presence-dot.is-online") ? "Online" : "")) === "Online";
+      const shown = w.__shown(who);
+      if (shown.header !== null && shown.row !== null) {
+        const h = shown.header === "Online";
+        const r = shown.row === "Online";
         // A frame may fall between two renders; two frames in a row in disagreement is what a person sees.
         const now = h === r ? "" : `header ${h ? "Online" : "Offline"}, row ${r ? "Online" : "not online"}`;
-        if (now && (window as unknown as { __lastDisagree?: string }).__lastDisagree === now) seen.push(now);
-        (window as unknown as { __lastDisagree?: string }).__lastDisagree = now;
+        if (now && w.__lastDisagree === now) seen.push(now);
+        w.__lastDisagree = now;
       }
-      if ((window as unknown as { __stopWatch?: boolean }).__stopWatch) return;
+      if (w.__stopWatch) return;
       requestAnimationFrame(tick);
     };
-    (window as unknown as { __disagreements: string[] }).__disagreements = seen;
+    w.__disagreements = seen;
     requestAnimationFrame(tick);
   }, name);
   return () =>
     page.evaluate(() => {
-      (window as unknown as { __stopWatch?: boolean }).__stopWatch = true;
-      return (window as unknown as { __disagreements: string[] }).__disagreements;
+      const w = window as unknown as { __stopWatch?: boolean; __disagreements: string[] };
+      w.__stopWatch = true;
+      return w.__disagreements;
     });
 }
 
-let bobId = 0;
-/** A third account's session, to ask the server about Bob. */
-let probeToken = "";
-
-const suite = browserSuite({
-  // A short grace keeps the "leaves" half quick; the rule is the same at the default 5 s.
-  env: { PRESENCE_GRACE_SECONDS: "1" },
-  setup: async (server) => {
-    await registerAccount(server, "alice", "Alice");
-    bobId = (await registerAccount(server, "bob", "Bob", { gender: "male", age: 34 })).user.id;
-    probeToken = (await registerAccount(server, "probe", "Probe")).token;
-  },
-  open: { initScript: cuttableSockets, logConsoleErrors: true, listLoaded: true },
-});
-
-/** Bob's presence as the server tells anyone who asks. */
-async function bobOnline(): Promise<boolean> {
-  const answer = await fetch(`${suite.server.url}/api/users/${bobId}`, { headers: { authorization: `Bearer ${probeToken}` } });
-  return ((await answer.json()) as { user: { is_online: boolean } }).user.is_online;
+/** Bob's presence as the server tells anyone who asks (here a third account's session). */
+async function onlineForOthers(bob: Person): Promise<() => Promise<boolean>> {
+  const probe = await signIn(suite.server, (await person(suite, "probe", "Probe")).username);
+  const bobId = (await signIn(suite.server, bob.username)).user.id;
+  return async () => {
+    const answer = await fetch(`${suite.server.url}/api/users/${bobId}`, { headers: { authorization: `Bearer ${probe.token}` } });
+    return ((await answer.json()) as { user: { is_online: boolean } }).user.is_online;
+  };
 }
 
-const openChatWithBob = (alice: Page) => startChat(alice, "Bob");
+/** Alice writes to Bob once: each is in the other's chat list from then on. */
+async function aliceWritesToBob(alice: Page, bob: Person): Promise<void> {
+  await startChat(alice, bob.name);
+  await sendMessage(alice, bob.name, `Hi ${bob.name}`);
+  await alice.locator(".message-row.is-own").first().waitFor();
+}
 
 describe("presence at 1280 px", () => {
-  let alice: Page;
-
   test("a contact who signs in after the chat was opened shows Online in the header, the profile and the sidebar row alike", async () => {
-    alice = await suite.open("alice");
-    await openChatWithBob(alice);
-    expect((await shownFor(alice, "Bob")).header).toBe("Offline");
-    const disagreements = await watchDisagreement(alice, "Bob");
+    const who = await people();
+    const alice = await suite.open(who.alice.username);
+    await startChat(alice, who.bob.name);
+    expect((await shownFor(alice, who.bob.name)).header).toBe("Offline");
+    const disagreements = await watchDisagreement(alice, who.bob.name);
 
-    const bob = await suite.open("bob");
-    await waitAgree(alice, "Bob", true, "header");
+    const bob = await suite.open(who.bob.username);
+    await waitAgree(alice, who.bob.name, true, "header");
     expect(await disagreements()).toEqual([]);
     await screenshot(alice, "presence-online-header");
     await alice.locator(".chat-header-contact").click();
-    await alice.locator(".profile-view .status-pill").getByText("Online").waitFor({ timeout: 2000 });
-    await waitAgree(alice, "Bob", true, "profile");
+    await alice.locator(".profile-view .status-pill").getByText("Online").waitFor();
+    await waitAgree(alice, who.bob.name, true, "profile");
 
     // And the other way: Bob opens the chat with Alice, who was online before his page loaded.
-    await bob.locator(".sidebar-panel").getByRole("button", { name: /Alice/ }).click();
-    await bob.getByRole("button", { name: "Start Chat" }).click();
-    await waitAgree(bob, "Alice", true, "header");
-
-    // A message makes them a conversation: each is in the other's chat list from now on.
-    await alice.getByRole("button", { name: "Start Chat" }).click();
-    await alice.getByRole("textbox", { name: "Message Bob" }).fill("Hi Bob");
-    await alice.keyboard.press("Enter");
-    await alice.locator(".message-row.is-own").first().waitFor();
-    await leave(bob);
-  }, 60_000);
+    await startChat(bob, who.alice.name);
+    await waitAgree(bob, who.alice.name, true, "header");
+  }, TWO_BROWSERS);
 
   test("when the contact leaves, the header, the profile and the sidebar row all say so after the grace", async () => {
-    await waitAgree(alice, "Bob", false, "header");
+    const who = await people();
+    const alice = await suite.open(who.alice.username);
+    await aliceWritesToBob(alice, who.bob);
+    const bob = await suite.open(who.bob.username);
+    await waitAgree(alice, who.bob.name, true, "header");
+    await leave(bob);
+
+    await waitAgree(alice, who.bob.name, false, "header");
     await screenshot(alice, "presence-offline-header");
     await alice.locator(".chat-header-contact").click();
-    await alice.locator(".profile-view .presence-line").getByText("Last seen recently").waitFor({ timeout: 2000 });
-    await waitAgree(alice, "Bob", false, "profile");
-    await alice.getByRole("button", { name: "Start Chat" }).click();
-  }, 60_000);
+    await alice.locator(".profile-view .presence-line").getByText("Last seen recently").waitFor();
+    await waitAgree(alice, who.bob.name, false, "profile");
+  }, TWO_BROWSERS);
 
   test("a contact who signs in while my connection is down shows Online in the header as in the chat list once it is back", async () => {
+    const who = await people();
+    const bobOnline = await onlineForOthers(who.bob);
+    const alice = await suite.open(who.alice.username);
+    await aliceWritesToBob(alice, who.bob);
     await alice.locator('[data-tab="chats"]').click();
-    await alice.locator(".sidebar-panel .list .row").filter({ hasText: "Bob" }).click();
+    await alice.locator(".sidebar-panel .list .row").filter({ hasText: who.bob.name }).click();
     await alice.locator(".chat-header").waitFor();
-    expect((await shownFor(alice, "Bob")).header).toBe("Offline");
+    expect((await shownFor(alice, who.bob.name)).header).toBe("Offline");
 
     await alice.evaluate(() => {
-      const w = window as unknown as { __sockets: WebSocket[]; __cut: boolean };
+      const w = window as unknown as PresencePage;
       w.__cut = true;
       for (const socket of w.__sockets) socket.close();
     });
-    const bob = await suite.open("bob");
-    try {
-      const until = Date.now() + PRESENCE_TIMEOUT_MS;
-      while (!(await bobOnline()) && Date.now() < until) await Bun.sleep(100);
-      expect(await bobOnline()).toBe(true);
-      await alice.evaluate(() => {
-        (window as unknown as { __cut: boolean }).__cut = false;
-      });
-      // Back online, the chat list is loaded again and says Bob is online: so must the header.
-      await waitAgree(alice, "Bob", true, "header");
-      await screenshot(alice, "presence-online-after-outage");
-    } finally {
-      await leave(bob);
-    }
-    await waitAgree(alice, "Bob", false, "header");
-    await leave(alice);
-  }, 60_000);
+    const bob = await suite.open(who.bob.username);
+    await until(bobOnline, `the server telling others ${who.bob.name} is online`, PRESENCE_TIMEOUT_MS);
+    await alice.evaluate(() => {
+      (window as unknown as PresencePage).__cut = false;
+    });
+    // Back online, the chat list is loaded again and says Bob is online: so must the header.
+    await waitAgree(alice, who.bob.name, true, "header");
+    await screenshot(alice, "presence-online-after-outage");
+    await leave(bob);
+    await waitAgree(alice, who.bob.name, false, "header");
+  }, TWO_BROWSERS);
 });
 
 describe("presence at 375 px", () => {
   test("on a phone the header and then the list say Online when the contact signs in, and offline when they leave", async () => {
-    const alice = await suite.open("alice", { context: MOBILE });
-    await openChatWithBob(alice);
-    await waitAgree(alice, "Bob", false, "header");
-    const bob = await suite.open("bob", { context: MOBILE });
+    const who = await people();
+    const alice = await suite.open(who.alice.username, { context: MOBILE });
+    await startChat(alice, who.bob.name);
+    await waitAgree(alice, who.bob.name, false, "header");
+    const bob = await suite.open(who.bob.username, { context: MOBILE });
     // The list is behind the chat on a phone, but its rows are still on the page.
-    await waitAgree(alice, "Bob", true, "header");
+    await waitAgree(alice, who.bob.name, true, "header");
     await screenshot(alice, "presence-online-header");
     await alice.locator(".chat-header-contact").click();
-    await waitAgree(alice, "Bob", true, "profile");
+    await waitAgree(alice, who.bob.name, true, "profile");
     await leave(bob);
-    await waitAgree(alice, "Bob", false, "profile");
+    await waitAgree(alice, who.bob.name, false, "profile");
     await screenshot(alice, "presence-offline-profile");
-    await leave(alice);
-  }, 60_000);
+  }, TWO_BROWSERS);
 });

@@ -4,24 +4,36 @@
 // selected candidate pair is relay on both sides (getStats), every candidate either browser
 // gathered is relay, and the screens say "Relayed". Controls: without a relay the screens say
 // "Direct" and roulette warns before the first Start; with a credential coturn refuses, roulette
-// gives up with the spec's text. RELAY_MEASURE=1 adds the timings written in README.
+// gives up with the spec's text. Each case has its own server (one coturn for the file), and
+// every test makes its own people. RELAY_MEASURE=1 adds the timings written in README.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { openSignedIn, registerAccount } from "./support/accounts.ts";
-import { DESKTOP, launchBrowser, MOBILE } from "./support/browser.ts";
+import type { Page } from "playwright-core";
+import { openSignedIn, registerAccount, type OpenOptions } from "./support/accounts.ts";
+import { MOBILE } from "./support/browser.ts";
+import { person } from "./support/people.ts";
+import { openVideoTab, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServer, type RunningServer } from "./support/server.ts";
+import { browserSuite, type BrowserSuite } from "./support/suite.ts";
 import { startCoturn, type RunningCoturn } from "../support/coturn.ts";
 
-const WAIT = { timeout: 20_000 };
+/** Generous: two browsers with cameras and a relay share two loaded cores. */
+const TIMEOUT = 120_000;
+const WAIT = { timeout: TIMEOUT };
+/** Two browsers with cameras, paired through the relay: minutes on a loaded 2-core machine. */
+const TWO_CAMERAS = 420_000;
 const RELAYED = "Relayed: your IP address is hidden";
 const DIRECT = "Direct: your partner's browser can see your IP address";
 
 let coturn: RunningCoturn;
-let relayed: RunningServer;
-let direct: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  coturn = await startCoturn();
+}, 60_000);
+
+afterAll(async () => {
+  await coturn?.stop();
+});
 
 /** Keeps every RTCPeerConnection the page makes and every candidate it gathers, for the checks. */
 function recordConnections() {
@@ -69,28 +81,19 @@ const wire = (page: Page): Promise<Wire> =>
     };
   });
 
-async function open(server: RunningServer, username: string, size: object = DESKTOP): Promise<Page> {
-  const context = { ...size, permissions: ["camera", "microphone"] };
-  const page = await openSignedIn(browser, server, username, { context, initScript: recordConnections, dismissDialogs: true, ...WAIT });
-  contexts.push(page.context());
-  return page;
-}
+/** Every page: the fake camera and microphone, and its connections recorded. */
+const MEDIA: OpenOptions = { camera: true, initScript: recordConnections, dismissDialogs: true, timeout: TIMEOUT, defaultTimeout: TIMEOUT };
 
 /** A video element shows frames and its time advances. */
-async function plays(page: Page, label: string): Promise<void> {
-  const selector = `video[aria-label="${label}"]`;
-  await page.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, selector, WAIT);
-  const before = await page.$eval(selector, (v: HTMLVideoElement) => v.currentTime);
-  await page.waitForFunction(([s, t]) => (document.querySelector<HTMLVideoElement>(s as string)?.currentTime ?? 0) > (t as number) + 0.3, [selector, before] as const, WAIT);
-}
+const plays = (page: Page, label: string) => videoPlays(page, `video[aria-label="${label}"]`, TIMEOUT);
 
 const roulette = (page: Page) => page.locator("section.roulette");
 const startButton = (page: Page) => roulette(page).getByRole("button", { name: "Start Video Chat" });
 
-async function openRoulette(server: RunningServer, username: string): Promise<Page> {
-  const page = await open(server, username);
-  await page.locator('[data-tab="video"]').click();
-  await roulette(page).waitFor(WAIT);
+/** A new account signed in to `suite`'s server, on the Video Chat tab. */
+async function openRoulette(suite: BrowserSuite, base: string, name: string, profile: Record<string, unknown> = {}): Promise<Page> {
+  const page = await suite.open((await person(suite, base, name, profile)).username);
+  await openVideoTab(page, TIMEOUT);
   return page;
 }
 
@@ -121,34 +124,15 @@ function expectRelayedOnly(seen: Wire): void {
   expect(seen.gathered.filter((type) => type !== "relay")).toEqual([]);
 }
 
-beforeAll(async () => {
-  coturn = await startCoturn();
-  relayed = await startServer({ TURN_URLS: coturn.urls, TURN_SECRET: coturn.secret, SIGNUP_RATE_LIMIT: "1000" });
-  direct = await startServer({ SIGNUP_RATE_LIMIT: "1000" });
-  browser = await launchBrowser();
-  for (const server of [relayed, direct]) {
-    await registerAccount(server, "rita", "Rita", { country_code: "FR", country_name: "France" });
-    await registerAccount(server, "sam", "Sam", { gender: "male" });
-  }
-  await registerAccount(relayed, "tess", "Tess");
-  await registerAccount(relayed, "uma", "Uma");
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await relayed?.stop();
-  await direct?.stop();
-  await coturn?.stop();
-});
+/** The server minting credentials for the test's coturn: every ICE candidate is a relay. */
+const relayEnv = () => ({ TURN_URLS: coturn.urls, TURN_SECRET: coturn.secret, SIGNUP_RATE_LIMIT: "1000" });
 
 describe("with a TURN relay", () => {
-  let rita: Page;
-  let sam: Page;
+  const suite = browserSuite({ env: relayEnv, open: MEDIA, isolated: true });
 
   test("a roulette pairing connects through the relay only, and both screens say Relayed", async () => {
-    rita = await openRoulette(relayed, "rita");
-    sam = await openRoulette(relayed, "sam");
+    const rita = await openRoulette(suite, "rita", "Rita", { country_code: "FR", country_name: "France" });
+    const sam = await openRoulette(suite, "sam", "Sam", { gender: "male" });
     // A relay hides the address: no warning before Start.
     expect(await roulette(rita).locator(".roulette-ip-notice").count()).toBe(0);
     await pairUp(rita, sam);
@@ -158,22 +142,22 @@ describe("with a TURN relay", () => {
     }
     expect(await connectionLabel(rita, "section.roulette").getAttribute("role")).toBe("status");
     await screenshot(rita, "relay-roulette-relayed");
-    await stopBoth(rita, sam);
-  });
+  }, TWO_CAMERAS);
 
   test("a one-to-one call connects through the relay only, and both call screens say Relayed", async () => {
-    // Others (those two) hear of roulette players' presence only later (issue 18): two people
-    // who have not played call each other.
-    const tess = await open(relayed, "tess");
+    // Others hear of roulette players' presence only later (issue 18): two people who have not
+    // played call each other.
+    const tessWho = await person(suite, "tess", "Tess");
+    const umaWho = await person(suite, "uma", "Uma");
+    const tess = await suite.open(tessWho.username);
     // Uma is on a phone: the label must fit there too.
-    const uma = await open(relayed, "uma", MOBILE);
-    await tess.locator(".sidebar-panel").getByRole("button", { name: /Uma/ }).first().click();
-    await tess.getByRole("button", { name: "Start Chat" }).click();
-    await tess.getByRole("button", { name: "Video call Uma" }).click();
+    const uma = await suite.open(umaWho.username, { context: MOBILE });
+    await startChat(tess, umaWho.name);
+    await tess.getByRole("button", { name: `Video call ${umaWho.name}` }).click();
     const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
     await overlay(uma).getByText("is calling...").waitFor(WAIT);
     await overlay(uma).getByRole("button", { name: "Accept" }).click();
-    await Promise.all([plays(tess, "Uma's video"), plays(uma, "Tess's video")]);
+    await Promise.all([plays(tess, `${umaWho.name}'s video`), plays(uma, `${tessWho.name}'s video`)]);
     for (const page of [tess, uma]) {
       await overlay(page).locator(".connection-kind").getByText(RELAYED).waitFor(WAIT);
       expect(await overlay(page).locator(".connection-kind").isVisible()).toBe(true);
@@ -183,13 +167,15 @@ describe("with a TURN relay", () => {
     await screenshot(uma, "relay-call-relayed");
     await overlay(tess).getByRole("button", { name: "End call" }).click();
     await overlay(uma).waitFor({ state: "detached", ...WAIT });
-  });
+  }, TWO_CAMERAS);
 });
 
 describe("without a relay (control)", () => {
+  const suite = browserSuite({ env: { SIGNUP_RATE_LIMIT: "1000" }, open: MEDIA, isolated: true });
+
   test("roulette warns once before the first Start, and the pairing says Direct", async () => {
-    const rita = await openRoulette(direct, "rita");
-    const sam = await openRoulette(direct, "sam");
+    const rita = await openRoulette(suite, "rita", "Rita", { country_code: "FR", country_name: "France" });
+    const sam = await openRoulette(suite, "sam", "Sam", { gender: "male" });
     const notice = roulette(rita).locator(".roulette-ip-notice");
     await notice.waitFor(WAIT);
     expect(await notice.textContent()).toContain("can see your IP address");
@@ -209,38 +195,33 @@ describe("without a relay (control)", () => {
     await rita.locator('[data-tab="video"]').click();
     await startButton(rita).waitFor(WAIT);
     expect(await roulette(rita).locator(".roulette-ip-notice").count()).toBe(0);
-    await rita.context().close();
-    await sam.context().close();
-  });
+  }, TWO_CAMERAS);
 });
 
 describe("with a credential the relay refuses", () => {
+  const suite = browserSuite({
+    env: () => ({ TURN_URLS: coturn.urls, TURN_SECRET: "not-the-relay-secret-not-the-relay-secret", SIGNUP_RATE_LIMIT: "1000" }),
+    open: MEDIA,
+    isolated: true,
+  });
+
   test("roulette gives up with 'Connection setup failed. Please try again.' and the page saw the 401", async () => {
-    const wrong = await startServer({ TURN_URLS: coturn.urls, TURN_SECRET: "not-the-relay-secret-not-the-relay-secret", SIGNUP_RATE_LIMIT: "1000" });
-    try {
-      await registerAccount(wrong, "rita", "Rita");
-      await registerAccount(wrong, "sam", "Sam");
-      const rita = await openRoulette(wrong, "rita");
-      const sam = await openRoulette(wrong, "sam");
-      await startButton(rita).click();
-      await roulette(rita).getByText("Looking for someone to chat with...").waitFor(WAIT);
-      await startButton(sam).click();
-      // Whichever side's limit passes first gives up with the text; its partner is told the
-      // stranger left and searches again.
-      const failed = await Promise.any(
-        [rita, sam].map((page) => roulette(page).getByRole("alert").waitFor({ timeout: 40_000 }).then(() => page)),
-      );
-      expect(await roulette(failed).getByRole("alert").textContent()).toBe("Connection setup failed. Please try again.");
-      for (const page of [rita, sam]) {
-        const seen = await page.evaluate(() => (window as unknown as { __rtc: { gathered: string[]; errors: number[] } }).__rtc);
-        expect(seen.gathered).toEqual([]);
-        expect(seen.errors).toContain(401);
-      }
-      await screenshot(failed, "relay-roulette-refused");
-    } finally {
-      await wrong.stop();
+    const rita = await openRoulette(suite, "rita", "Rita");
+    const sam = await openRoulette(suite, "sam", "Sam");
+    await startButton(rita).click();
+    await roulette(rita).getByText("Looking for someone to chat with...").waitFor(WAIT);
+    await startButton(sam).click();
+    // Whichever side's limit passes first gives up with the text; its partner is told the
+    // stranger left and searches again.
+    const failed = await Promise.any([rita, sam].map((page) => roulette(page).getByRole("alert").waitFor(WAIT).then(() => page)));
+    expect(await roulette(failed).getByRole("alert").textContent()).toBe("Connection setup failed. Please try again.");
+    for (const page of [rita, sam]) {
+      const seen = await page.evaluate(() => (window as unknown as { __rtc: { gathered: string[]; errors: number[] } }).__rtc);
+      expect(seen.gathered).toEqual([]);
+      expect(seen.errors).toContain(401);
     }
-  }, 90_000);
+    await screenshot(failed, "relay-roulette-refused");
+  }, TWO_CAMERAS);
 });
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -253,25 +234,41 @@ function coturnUsage(pid: number): { rssKb: number; cpuSeconds: number } {
   return { rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0), cpuSeconds: ticks / 100 };
 }
 
+/** For the measurement: a new account on `server` (the suite's or another), on its Video Chat tab in the suite's browser. */
+async function openRouletteOn(suite: BrowserSuite, server: RunningServer, username: string): Promise<Page> {
+  await registerAccount(server, username, username);
+  const page = await openSignedIn(suite.browser, server, username, MEDIA);
+  await openVideoTab(page, TIMEOUT);
+  return page;
+}
+
 describe.if(process.env.RELAY_MEASURE === "1")("measured (RELAY_MEASURE=1)", () => {
+  const suite = browserSuite({ env: relayEnv, open: MEDIA, isolated: true });
+
   test("Start to both videos playing, relayed and direct, median of 7; coturn's memory and CPU for one call", async () => {
     const results: Record<string, number[]> = {};
-    for (const [name, server] of [["relayed", relayed], ["direct", direct]] as const) {
-      const a = await openRoulette(server, "rita");
-      const b = await openRoulette(server, "sam");
-      results[name] = [];
-      for (let run = 0; run < 7; run++) {
-        results[name].push(await pairUp(a, b));
-        if (name === "relayed" && run === 0) {
-          const before = coturnUsage(coturn.pid);
-          await Bun.sleep(10_000);
-          const after = coturnUsage(coturn.pid);
-          console.log(`coturn during one two-way call: RSS ${after.rssKb} KB, CPU ${(((after.cpuSeconds - before.cpuSeconds) / 10) * 100).toFixed(1)}% of a core over 10 s`);
+    const direct = await startServer({ SIGNUP_RATE_LIMIT: "1000" });
+    try {
+      for (const name of ["relayed", "direct"] as const) {
+        const server = name === "direct" ? direct : suite.server;
+        const a = await openRouletteOn(suite, server, "rita");
+        const b = await openRouletteOn(suite, server, "sam");
+        results[name] = [];
+        for (let run = 0; run < 7; run++) {
+          results[name].push(await pairUp(a, b));
+          if (name === "relayed" && run === 0) {
+            const before = coturnUsage(coturn.pid);
+            await Bun.sleep(10_000); // a measurement over 10 s of one call, not a wait for an event
+            const after = coturnUsage(coturn.pid);
+            console.log(`coturn during one two-way call: RSS ${after.rssKb} KB, CPU ${(((after.cpuSeconds - before.cpuSeconds) / 10) * 100).toFixed(1)}% of a core over 10 s`);
+          }
+          await stopBoth(a, b);
         }
-        await stopBoth(a, b);
+        await a.context().close();
+        await b.context().close();
       }
-      await a.context().close();
-      await b.context().close();
+    } finally {
+      await direct.stop();
     }
     for (const [name, values] of Object.entries(results)) {
       console.log(`${name}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")})`);

@@ -3,34 +3,41 @@
 // reveals nothing to the other, pressed by both opens a chat with the other's real name; a
 // reported roulette partner leaves a stored report with a real JPEG still, and a blocked one is
 // gone at once; an incoming call does not start the callee's camera before Accept, and Report in
-// a call stores a still too. Screenshots go to tests/e2e/screenshots/.
+// a call stores a still too. Every test makes its own people. Screenshots go to tests/e2e/screenshots/.
 import { describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { registerAccount } from "./support/accounts.ts";
+import { person, type Person } from "./support/people.ts";
 import { openVideoTab, pageSettled, startChat, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
 
-const WAIT = { timeout: 15_000 };
+/** Generous: two browsers with cameras share two loaded cores. */
+const TIMEOUT = 120_000;
+const WAIT = { timeout: TIMEOUT };
+/** Two browsers with cameras, paired and talking: minutes on a loaded 2-core machine. */
+const TWO_CAMERAS = 420_000;
 
-const suite = browserSuite({
-  setup: async (server) => {
-    const register = (username: string, name: string, gender: string, [code, country]: [string, string]) =>
-      registerAccount(server, username, name, { gender, age: 29, country_code: code, country_name: country });
-    await register("gina", "Gina", "female", ["ES", "Spain"]);
-    await register("hank", "Hank", "male", ["CA", "Canada"]);
-    await register("ivy", "Ivy", "female", ["NL", "Netherlands"]);
-    await register("jack", "Jack", "male", ["SE", "Sweden"]);
-    await register("kate", "Kate", "female", ["PT", "Portugal"]);
-    await register("leo", "Leo", "male", ["IE", "Ireland"]);
-  },
-  open: { camera: true, dismissDialogs: true, ...WAIT },
-});
+const suite = browserSuite({ open: { camera: true, dismissDialogs: true, timeout: TIMEOUT, defaultTimeout: TIMEOUT }, isolated: true });
+
+const PEOPLE = {
+  gina: ["Gina", "female", "ES", "Spain"],
+  hank: ["Hank", "male", "CA", "Canada"],
+  ivy: ["Ivy", "female", "NL", "Netherlands"],
+  jack: ["Jack", "male", "SE", "Sweden"],
+  kate: ["Kate", "female", "PT", "Portugal"],
+  leo: ["Leo", "male", "IE", "Ireland"],
+} as const;
+
+/** A new account like `who`, for this test only. */
+function someone(who: keyof typeof PEOPLE): Promise<Person> {
+  const [name, gender, code, country] = PEOPLE[who];
+  return person(suite, who, name, { gender, age: 29, country_code: code, country_name: country });
+}
 
 /** Counts getUserMedia calls in the page, from before any of its scripts run. */
 function countCameraRequests() {
@@ -49,17 +56,17 @@ const button = (page: Page, name: string) => roulette(page).getByRole("button", 
 const chatBox = (page: Page) => roulette(page).getByRole("textbox", { name: "Message to the stranger" });
 const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
 
-const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
+const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, TIMEOUT);
 
 /** Both press Start on the Video Chat tab and wait until each sees the other's video. */
 async function pair(a: Page, b: Page) {
   for (const page of [a, b]) {
-    if ((await roulette(page).count()) === 0) await openVideoTab(page, WAIT.timeout);
+    if ((await roulette(page).count()) === 0) await openVideoTab(page, TIMEOUT);
     await button(page, "Start Video Chat").click();
   }
   for (const page of [a, b]) {
     await waitForStatus(page, "connected");
-    await videoPlays(page, `video[aria-label="Partner's video"]`, WAIT.timeout);
+    await videoPlays(page, `video[aria-label="Partner's video"]`, TIMEOUT);
   }
 }
 
@@ -72,15 +79,15 @@ interface StoredReport {
   evidence_path: string | null;
 }
 
-/** The reports as the server stored them, straight from its SQLite file. */
-function storedReports(): StoredReport[] {
+/** The reports `reporter` filed, as the server stored them, straight from its SQLite file. */
+function storedReports(reporter: Person): StoredReport[] {
   return readServerDb(suite.server, (db) =>
     db
-      .query<StoredReport, []>(
+      .query<StoredReport, [string]>(
         `SELECT r1.username AS reporter, r2.username AS reported, context, reason, roulette_id, evidence_path
-         FROM reports JOIN users r1 ON r1.id = reporter_id JOIN users r2 ON r2.id = reported_id ORDER BY reports.id`,
+         FROM reports JOIN users r1 ON r1.id = reporter_id JOIN users r2 ON r2.id = reported_id WHERE r1.username = ? ORDER BY reports.id`,
       )
-      .all(),
+      .all(reporter.username),
   );
 }
 
@@ -100,15 +107,19 @@ const lines = (page: Page) =>
   roulette(page).locator(".roulette-line").evaluateAll((items) => items.map((i) => `${i.classList.contains("is-mine") ? "mine" : "theirs"}:${i.textContent?.replace(/^(You|Stranger): /, "")}`));
 
 describe("Video Roulette among strangers", () => {
-  let gina: Page;
-  let hank: Page;
+  /** Gina and Hank, each in their own browser, paired in Video Roulette. */
+  async function ginaAndHankPaired() {
+    const who = { gina: await someone("gina"), hank: await someone("hank") };
+    const gina = await suite.open(who.gina.username);
+    const hank = await suite.open(who.hank.username);
+    await pair(gina, hank);
+    return { who, gina, hank };
+  }
 
   test("two people in roulette exchange text messages under the videos", async () => {
-    gina = await suite.open("gina");
-    hank = await suite.open("hank");
-    await pair(gina, hank);
+    const { who, gina, hank } = await ginaAndHankPaired();
     expect(await roulette(gina).locator(".roulette-partner strong").textContent()).toBe("Stranger");
-    expect(await roulette(gina).textContent()).not.toContain("Hank");
+    expect(await roulette(gina).textContent()).not.toContain(who.hank.name);
 
     await chatBox(gina).fill("Hi! Greetings from Spain");
     await chatBox(gina).press("Enter");
@@ -121,9 +132,10 @@ describe("Video Roulette among strangers", () => {
     expect(await lines(hank)).toEqual(["theirs:Hi! Greetings from Spain", "mine:Hello from Canada"]);
     expect(await chatBox(gina).inputValue()).toBe("");
     await screenshot(gina, "safety-roulette-text-chat");
-  });
+  }, TWO_CAMERAS);
 
   test("Keep in touch pressed by one reveals nothing to the other; pressed by both opens a chat with the real name", async () => {
+    const { who, gina, hank } = await ginaAndHankPaired();
     await button(gina, "Keep in touch").click();
     await button(gina, "Waiting for the stranger to choose too").waitFor(WAIT);
     // Hank's screen gives nothing away. A line Gina writes after pressing reaches Hank through
@@ -133,18 +145,18 @@ describe("Video Roulette among strangers", () => {
     await roulette(hank).locator(".roulette-line.is-theirs", { hasText: "Still there?" }).waitFor(WAIT);
     await pageSettled(hank);
     expect(await button(hank, "Keep in touch").getAttribute("aria-pressed")).toBe("false");
-    expect(await hank.locator("body").textContent()).not.toContain("Gina");
+    expect(await hank.locator("body").textContent()).not.toContain(who.gina.name);
     expect(await hank.getByText("Waiting for the stranger").count()).toBe(0);
 
     await button(hank, "Keep in touch").click();
-    await gina.getByText("You can now chat with Hank").waitFor(WAIT);
-    await hank.getByText("You can now chat with Gina").waitFor(WAIT);
-    await gina.locator(".chat-header-name", { hasText: "Hank" }).waitFor(WAIT);
-    await hank.locator(".chat-header-name", { hasText: "Gina" }).waitFor(WAIT);
-  });
+    await gina.getByText(`You can now chat with ${who.hank.name}`).waitFor(WAIT);
+    await hank.getByText(`You can now chat with ${who.gina.name}`).waitFor(WAIT);
+    await gina.locator(".chat-header-name", { hasText: who.hank.name }).waitFor(WAIT);
+    await hank.locator(".chat-header-name", { hasText: who.gina.name }).waitFor(WAIT);
+  }, TWO_CAMERAS);
 
   test("reporting a roulette partner ends the session and stores the report with a JPEG still", async () => {
-    await pair(gina, hank);
+    const { who, gina, hank } = await ginaAndHankPaired();
     await roulette(gina).getByRole("button", { name: "Report" }).click();
     const dialog = gina.getByRole("dialog", { name: "Report Stranger" });
     await dialog.waitFor(WAIT);
@@ -155,20 +167,20 @@ describe("Video Roulette among strangers", () => {
     await gina.getByText("Thanks. Our moderators will review your report.").first().waitFor(WAIT);
     await gina.getByRole("dialog", { name: "Block Stranger?" }).getByRole("button", { name: "Not now" }).click();
 
-    const rows = storedReports();
+    const rows = storedReports(who.gina);
     expect(rows).toHaveLength(1);
     const [row] = rows;
-    expect(row).toMatchObject({ reporter: "gina", reported: "hank", context: "roulette", reason: "sexual_content" });
+    expect(row).toMatchObject({ reporter: who.gina.username, reported: who.hank.username, context: "roulette", reason: "sexual_content" });
     expect(row?.roulette_id).toBeTruthy();
     await expectJpegStill(row?.evidence_path ?? null);
-    // Closing the dialog resumed Gina's search; both leave, so the next pairs are with others.
+    // Closing the dialog resumed Gina's search.
     await waitForStatus(gina, "searching");
-    for (const page of [gina, hank]) await button(page, "Stop").click();
-  });
+  }, TWO_CAMERAS);
 
   test("Block on the stranger's video ends the pair at once and stores the block", async () => {
-    const kate = await suite.open("kate");
-    const leo = await suite.open("leo");
+    const who = { kate: await someone("kate"), leo: await someone("leo") };
+    const kate = await suite.open(who.kate.username);
+    const leo = await suite.open(who.leo.username);
     await pair(kate, leo);
     await roulette(kate).getByRole("button", { name: "Block" }).click();
     await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
@@ -177,22 +189,24 @@ describe("Video Roulette among strangers", () => {
     // A stranger block lives apart from named blocks (issue 18): its own table, none named.
     const blocksIn = (db: Database, table: string) =>
       db
-        .query<{ blocker: string; blocked: string }, []>(
-          `SELECT u1.username AS blocker, u2.username AS blocked FROM ${table} JOIN users u1 ON u1.id = blocker_id JOIN users u2 ON u2.id = blocked_id`,
+        .query<{ blocker: string; blocked: string }, [string, string]>(
+          `SELECT u1.username AS blocker, u2.username AS blocked FROM ${table} JOIN users u1 ON u1.id = blocker_id JOIN users u2 ON u2.id = blocked_id
+           WHERE u1.username IN (?1, ?2) OR u2.username IN (?1, ?2)`,
         )
-        .all();
+        .all(who.kate.username, who.leo.username);
     const [strangerBlocks, namedBlocks] = readServerDb(suite.server, (db) => [blocksIn(db, "roulette_blocks"), blocksIn(db, "blocks")]);
-    expect(strangerBlocks).toEqual([{ blocker: "kate", blocked: "leo" }]);
+    expect(strangerBlocks).toEqual([{ blocker: who.kate.username, blocked: who.leo.username }]);
     expect(namedBlocks).toEqual([]);
-  });
+  }, TWO_CAMERAS);
 });
 
 describe("consent before the camera", () => {
   test("an incoming call does not start the callee's camera before Accept", async () => {
-    const ivy = await suite.open("ivy");
-    const jack = await suite.open("jack", { initScript: countCameraRequests });
-    await startChat(ivy, "Jack");
-    await ivy.getByRole("button", { name: "Video call Jack" }).click();
+    const who = { ivy: await someone("ivy"), jack: await someone("jack") };
+    const ivy = await suite.open(who.ivy.username);
+    const jack = await suite.open(who.jack.username, { initScript: countCameraRequests });
+    await startChat(ivy, who.jack.name);
+    await ivy.getByRole("button", { name: `Video call ${who.jack.name}` }).click();
 
     // The ringing screen is drawn, with its effects run: a camera it asked for would be counted.
     await overlay(jack).getByText("is calling...").waitFor(WAIT);
@@ -203,23 +217,23 @@ describe("consent before the camera", () => {
     await screenshot(jack, "safety-incoming-call");
 
     await overlay(jack).getByRole("button", { name: "Accept" }).click();
-    await jack.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Ivy's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
-    await ivy.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Jack's video"]`)?.videoWidth ?? 0) > 0, null, WAIT);
+    await jack.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, `video[aria-label="${who.ivy.name}'s video"]`, WAIT);
+    await ivy.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, `video[aria-label="${who.jack.name}'s video"]`, WAIT);
     expect(await requests()).toBe(1);
 
     // Report in the call: the still is taken at once and the dialog opens over the call.
     await overlay(ivy).getByRole("button", { name: "Report" }).click();
-    const dialog = ivy.getByRole("dialog", { name: "Report Jack" });
+    const dialog = ivy.getByRole("dialog", { name: `Report ${who.jack.name}` });
     await dialog.getByLabel("Harassment or hate").check();
     await dialog.getByLabel("Details (optional)").fill("Shouted insults at me");
     await screenshot(ivy, "safety-call-report");
     await dialog.getByRole("button", { name: "Send report" }).click();
-    await ivy.getByRole("dialog", { name: "Block Jack?" }).getByRole("button", { name: "Not now" }).click();
-    const report = storedReports().find((r) => r.context === "call");
-    expect(report).toMatchObject({ reporter: "ivy", reported: "jack", reason: "harassment" });
+    await ivy.getByRole("dialog", { name: `Block ${who.jack.name}?` }).getByRole("button", { name: "Not now" }).click();
+    const report = storedReports(who.ivy).find((r) => r.context === "call");
+    expect(report).toMatchObject({ reporter: who.ivy.username, reported: who.jack.username, reason: "harassment" });
     await expectJpegStill(report?.evidence_path ?? null);
 
     await overlay(jack).getByRole("button", { name: "End call" }).click();
     await overlay(ivy).waitFor({ state: "detached", ...WAIT });
-  });
+  }, TWO_CAMERAS);
 });

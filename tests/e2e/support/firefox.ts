@@ -33,7 +33,9 @@ export function launchFirefox(): Promise<Browser> {
     defaultViewport: { width: 1280, height: 800 },
     extraPrefsFirefox: FIREFOX_PREFS,
     // Bounds every protocol call, so a stuck browser fails the test instead of hanging it.
-    protocolTimeout: 30_000,
+    protocolTimeout: 120_000,
+    // Starting may take minutes on a loaded machine (puppeteer's default is 30 s).
+    timeout: 150_000,
   });
 }
 

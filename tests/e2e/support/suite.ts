@@ -16,8 +16,8 @@ import { DESKTOP, launchBrowser } from "./browser.ts";
 import { serverIdle, startServer, type RunningServer } from "./server.ts";
 
 export interface SuiteOptions {
-  /** Extra server environment (limits, grace periods). */
-  env?: Record<string, string>;
+  /** Extra server environment (limits, grace periods), or a function that gives it when the server starts. */
+  env?: Record<string, string> | (() => Record<string, string>);
   /** Accounts and roles, once the server is up. */
   setup?: (server: RunningServer) => Promise<unknown>;
   /** How long starting and `setup` may take together. */
@@ -31,6 +31,11 @@ export interface SuiteOptions {
    * in Video Roulette: the next test meets nobody of the one before (in a pairing, say).
    */
   isolated?: boolean;
+  /**
+   * How long `isolated` waits for the server to hold no socket (20 s unless given): a browser
+   * closed while long-polling leaves its session until the server's idle sweep ends it (45 s).
+   */
+  idleWithinMs?: number;
 }
 
 export interface BrowserSuite {
@@ -65,7 +70,7 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
   };
 
   beforeAll(async () => {
-    server = await startServer(options.env);
+    server = await startServer(typeof options.env === "function" ? options.env() : options.env);
     browser = await launchBrowser();
     await options.setup?.(server);
   }, options.setupTimeout ?? 120_000);
@@ -74,7 +79,8 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
     for (const context of contexts.splice(0)) await context.close().catch(() => {});
   };
   if (options.closeAfterEach || options.isolated) afterEach(closeContexts);
-  if (options.isolated) afterEach(() => serverIdle(started(server, "the server")), 30_000);
+  const idleWithinMs = options.idleWithinMs ?? 20_000;
+  if (options.isolated) afterEach(() => serverIdle(started(server, "the server"), idleWithinMs), idleWithinMs + 10_000);
 
   afterAll(async () => {
     await closeContexts();
