@@ -5,6 +5,7 @@ import type { DetectedCountry } from "../lib/country-detect.ts";
 import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import { searchCountries } from "../lib/country-search.ts";
+import { t } from "../i18n.ts";
 
 interface Props {
   value: Country | null;
@@ -71,14 +72,14 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
         aria-describedby={`${listId}-value`}
         onClick={() => setOpen((o) => !o)}
       >
-        <span id={`${listId}-value`}>{value ? `${flagEmoji(value.code)} ${value.name}` : "Select country"}</span>
+        <span id={`${listId}-value`}>{value ? `${flagEmoji(value.code)} ${value.name}` : t("chat.select_country")}</span>
       </button>
       {open && (
         <div className="country-popover">
           <input
             type="search"
-            placeholder="Search countries..."
-            aria-label="Search countries"
+            placeholder={t("chat.search_countries_placeholder")}
+            aria-label={t("chat.search_countries")}
             aria-controls={listId}
             value={query}
             autoFocus
@@ -86,9 +87,9 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
           />
           <ul id={listId} role="listbox" aria-labelledby={labelledBy}>
             {countries === null ? (
-              <li className="muted small">Loading...</li>
+              <li className="muted small">{t("common.loading")}</li>
             ) : shown.length === 0 ? (
-              <li className="muted small">No countries found</li>
+              <li className="muted small">{t("chat.no_countries")}</li>
             ) : (
               shown.map((c) => (
                 <li key={c.code} role="option" aria-selected={value?.code === c.code}>
@@ -97,7 +98,7 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
                     {c === offered && (
                       <>
                         {" "}
-                        <span className="detected-badge">{suggested?.detected ? "Detected" : "Suggested"}</span>
+                        <span className="detected-badge">{suggested?.detected ? t("chat.country_detected") : t("chat.country_suggested")}</span>
                       </>
                     )}
                   </button>

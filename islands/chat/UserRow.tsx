@@ -5,6 +5,7 @@ import { live } from "../lib/presence-book.ts";
 import type { ChatUser } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
+import { t } from "../i18n.ts";
 
 export default function UserRow({ user: listed }: { user: ChatUser }) {
   useSignals();
@@ -32,13 +33,13 @@ export default function UserRow({ user: listed }: { user: ChatUser }) {
           </span>
           <span className="row-sub">{details || `@${user.username}`}</span>
           <span className={`status-text row-status ${user.is_online ? "is-online" : ""}`}>
-            {user.is_online ? "Online" : `Seen ${relativeTime(user.last_seen)}`}
+            {user.is_online ? t("chat.online") : t("chat.seen", { time: relativeTime(user.last_seen) })}
           </span>
         </span>
         {unread && (
           <>
             <span className="badge badge-unread">{unread}</span>
-            <span className="visually-hidden"> unread</span>
+            <span className="visually-hidden">{t("chat.unread_suffix")}</span>
           </>
         )}
       </button>

@@ -72,7 +72,10 @@ export function badgeText(count: number): string {
 
 /** File size in KB with one decimal. */
 export function fileSizeKb(bytes: number | null | undefined): string {
-  return `${((bytes ?? 0) / 1024).toFixed(1)} KB`;
+  const kb = (bytes ?? 0) / 1024;
+  // English keeps the spec's "1.5 KB"; other languages write the number their way ("1,5 KB").
+  const size = locale() === "en" ? kb.toFixed(1) : new Intl.NumberFormat(localeTag(), { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(kb);
+  return t("chat.size_kb", { size });
 }
 
 /** The flag emoji of a two-letter country code (regional indicator symbols). */
