@@ -578,6 +578,9 @@ export const en = {
   "chat.no_answer": "No answer to {event}",
   "chat.connection_closed": "Connection closed",
   "chat.warning_ack_failed": "Could not record that. Please try again.",
+  "chat.register_more": "Interests and languages (optional)",
+  "chat.register_interests_hint": "Separate interests with commas, for example: music, travel, cooking.",
+  "chat.register_languages_hint": "To choose several, hold Ctrl (⌘ on a Mac) while you click. At most 5.",
   // Video Roulette's interests and languages
   "roulette.language": "Language",
   "roulette.any_language": "Any language",
