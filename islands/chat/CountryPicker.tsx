@@ -1,11 +1,11 @@
 // A searchable country dropdown with flags (GET /api/geo/countries, loaded on first open).
-import { useEffect, useId, useRef, useState } from "react";
-import { flagEmoji } from "../lib/format.ts";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { countryLabel, flagEmoji } from "../lib/format.ts";
 import type { DetectedCountry } from "../lib/country-detect.ts";
 import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import { searchCountries } from "../lib/country-search.ts";
-import { t } from "../i18n.ts";
+import { localeTag, t } from "../i18n.ts";
 
 interface Props {
   value: Country | null;
@@ -43,7 +43,12 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
     return () => document.removeEventListener("pointerdown", onPointer);
   }, [open]);
 
-  const found = searchCountries(countries ?? [], query);
+  // Named and searched in the page's language; the server keeps the English name for the code.
+  const named = useMemo(() => {
+    const list = (countries ?? []).map((c) => ({ ...c, name: countryLabel(c.code, c.name) }));
+    return list.some((c, i) => c.name !== countries?.[i]?.name) ? list.sort((a, b) => a.name.localeCompare(b.name, localeTag())) : list;
+  }, [countries]);
+  const found = searchCountries(named, query);
   const offered = !value && !query.trim() && suggested ? found.find((c) => c.code === suggested.code) : undefined;
   const shown = offered ? [offered, ...found.filter((c) => c !== offered)] : found;
   const pick = (country: Country) => {
@@ -72,7 +77,7 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
         aria-describedby={`${listId}-value`}
         onClick={() => setOpen((o) => !o)}
       >
-        <span id={`${listId}-value`}>{value ? `${flagEmoji(value.code)} ${value.name}` : t("chat.select_country")}</span>
+        <span id={`${listId}-value`}>{value ? `${flagEmoji(value.code)} ${countryLabel(value.code, value.name)}` : t("chat.select_country")}</span>
       </button>
       {open && (
         <div className="country-popover">

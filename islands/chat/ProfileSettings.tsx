@@ -1,7 +1,7 @@
 // Profile settings: the avatar, then my details read-only or in Edit Profile mode.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
-import { flagEmoji, optionLabel } from "../lib/format.ts";
+import { countryLabel, flagEmoji, optionLabel } from "../lib/format.ts";
 import AvatarEditor from "./AvatarEditor.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
@@ -19,7 +19,7 @@ export default function ProfileSettings() {
     [t("chat.field_username"), `@${me.username}`],
     [t("chat.field_display_name"), me.name],
     [t("chat.field_age"), me.age ? String(me.age) : t("chat.not_set")],
-    [t("chat.field_country"), me.country_name ? `${flagEmoji(me.country_code)} ${me.country_name}` : t("chat.not_set")],
+    [t("chat.field_country"), me.country_name ? `${flagEmoji(me.country_code)} ${countryLabel(me.country_code, me.country_name)}` : t("chat.not_set")],
     [t("chat.field_gender"), optionLabel(me.gender) || t("chat.not_set")],
     [t("chat.field_orientation"), optionLabel(me.orientation) || t("chat.not_set")],
     [INTEREST_TEXTS.interests, (me.interests ?? []).join(t("common.list_separator")) || INTEREST_TEXTS.none],

@@ -1,6 +1,6 @@
 // A contact's profile: who they are, 'Start Chat', and Block (or Unblock) and Report.
 import { useSignals } from "@preact/signals-react/runtime";
-import { flagEmoji, longDate, optionLabel } from "../lib/format.ts";
+import { countryLabel, flagEmoji, longDate, optionLabel } from "../lib/format.ts";
 import { openDialog, unblockUser } from "../lib/safety.ts";
 import { live } from "../lib/presence-book.ts";
 import type { ChatUser } from "../lib/types.ts";
@@ -27,7 +27,7 @@ export default function ProfileView({ user: selected }: { user: ChatUser }) {
   const details: [string, string][] = [
     [t("chat.field_gender"), optionLabel(user.gender)],
     [t("chat.field_age"), user.age ? String(user.age) : ""],
-    [t("chat.field_country"), user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""],
+    [t("chat.field_country"), user.country_name ? `${flagEmoji(user.country_code)} ${countryLabel(user.country_code, user.country_name)}` : ""],
     [t("chat.field_orientation"), optionLabel(user.orientation)],
     [INTEREST_TEXTS.interests, (user.interests ?? []).join(t("common.list_separator"))],
     [INTEREST_TEXTS.theirLanguages, languageList(user.languages ?? [])],

@@ -1,6 +1,6 @@
 // One person in the All Users list.
 import { useSignals } from "@preact/signals-react/runtime";
-import { badgeText, flagEmoji, optionLabel, relativeTime } from "../lib/format.ts";
+import { badgeText, countryLabel, flagEmoji, optionLabel, relativeTime } from "../lib/format.ts";
 import { live } from "../lib/presence-book.ts";
 import type { ChatUser } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
@@ -14,7 +14,7 @@ export default function UserRow({ user: listed }: { user: ChatUser }) {
   const user = live(store.presence.value, listed);
   const selected = store.selected.value?.id === user.id;
   const unread = badgeText(store.unreadByUser.value[user.id] ?? 0);
-  const details = [user.age ? String(user.age) : "", optionLabel(user.gender), user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""]
+  const details = [user.age ? String(user.age) : "", optionLabel(user.gender), user.country_name ? `${flagEmoji(user.country_code)} ${countryLabel(user.country_code, user.country_name)}` : ""]
     .filter(Boolean)
     .join(" · ");
   return (

@@ -84,6 +84,31 @@ export function flagEmoji(code: string | null | undefined): string {
   return String.fromCodePoint(...code.toUpperCase().split("").map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
+const regionNames = new Map<string, Intl.DisplayNames | null>();
+
+/**
+ * A country's name in the page's language, from the browser's Intl data (as the landing page's
+ * list does); English, an unknown code or a browser without Intl.DisplayNames keep `name`.
+ */
+export function countryLabel(code: string | null | undefined, name: string): string {
+  if (!code || locale() === "en") return name;
+  const tag = localeTag();
+  if (!regionNames.has(tag)) {
+    let names: Intl.DisplayNames | null;
+    try {
+      names = new Intl.DisplayNames([tag], { type: "region", fallback: "none" });
+    } catch {
+      names = null;
+    }
+    regionNames.set(tag, names);
+  }
+  try {
+    return regionNames.get(tag)?.of(code.toUpperCase()) ?? name;
+  } catch {
+    return name;
+  }
+}
+
 /** "Member since" date: long US-English form, e.g. "November 22, 2026". */
 export function longDate(value: string | null | undefined): string {
   const date = toDate(value);
