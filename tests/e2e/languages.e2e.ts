@@ -164,6 +164,8 @@ describe("a profile and Find Users in Spanish", () => {
     const row = page.locator(".sidebar-panel .row", { hasText: "Pablo" });
     // Pablo never signs in: his row says when he was seen, the Spanish way ("Visto hace ...").
     await row.locator(".row-status", { hasText: /^Visto / }).waitFor(WAIT);
+    // The country by its Spanish name (Intl), though the server stores "Germany".
+    await row.locator(".row-sub", { hasText: "Alemania" }).waitFor();
     await row.click();
 
     const profile = page.locator("section.profile-view");
