@@ -5,6 +5,7 @@ import { deleteAvatar, uploadAvatar } from "../lib/account.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
+import { t } from "../i18n.ts";
 
 export default function AvatarEditor() {
   useSignals();
@@ -26,7 +27,7 @@ export default function AvatarEditor() {
     <div className="avatar-editor card">
       <div className={`avatar-editor-picture${busy ? " is-busy" : ""}`} aria-busy={busy}>
         <Avatar name={me.name} url={me.avatar_url} size="xl" />
-        {busy && <span className="spinner" role="status" aria-label="Loading..." />}
+        {busy && <span className="spinner" role="status" aria-label={t("common.loading")} />}
       </div>
       <div className="avatar-editor-actions">
         <input
@@ -43,14 +44,14 @@ export default function AvatarEditor() {
           }}
         />
         <button type="button" className="button primary" disabled={busy} onClick={() => input.current?.click()}>
-          <Icon name="camera" size={18} /> {me.avatar_url ? "Change Avatar" : "Upload Avatar"}
+          <Icon name="camera" size={18} /> {me.avatar_url ? t("chat.avatar_change") : t("chat.avatar_upload")}
         </button>
         {me.avatar_url && (
           <button type="button" className="button danger-outline" disabled={busy} onClick={() => void run(() => deleteAvatar(controller))}>
-            <Icon name="trash" size={18} /> Delete
+            <Icon name="trash" size={18} /> {t("chat.avatar_delete")}
           </button>
         )}
-        <p className="muted small">JPEG, PNG, GIF or WEBP, at most 5 MB.</p>
+        <p className="muted small">{t("chat.avatar_hint")}</p>
       </div>
     </div>
   );

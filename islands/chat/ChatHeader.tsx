@@ -32,7 +32,7 @@ export default function ChatHeader({ contact: selected }: { contact: ChatUser })
   };
   return (
     <header className="chat-header">
-      <button type="button" className="icon-button back-button" aria-label="Back to list" onClick={() => controller.clearSelection()}>
+      <button type="button" className="icon-button back-button" aria-label={t("chat.back_to_list")} onClick={() => controller.clearSelection()}>
         <Icon name="back" />
       </button>
       <button

@@ -52,12 +52,12 @@ export default function ChatRow({ user: listed, now }: { user: ChatUser; now: Da
           <span className="row-sub">
             {latest && mine && <Ticks message={latest} />}
             <span className="row-preview">
-              {latest ? `${mine ? "You: " : ""}${preview(latest)}` : `@${user.username}`}
+              {latest ? `${mine ? t("chat.you_prefix") : ""}${preview(latest)}` : `@${user.username}`}
             </span>
             {unread && (
               <>
                 <span className="badge badge-unread">{unread}</span>
-                <span className="visually-hidden"> unread</span>
+                <span className="visually-hidden">{t("chat.unread_suffix")}</span>
               </>
             )}
           </span>

@@ -4,6 +4,7 @@ import ChatToaster from "./ChatToaster.tsx";
 import { useChat } from "./context.ts";
 import MainArea from "./MainArea.tsx";
 import Sidebar from "./Sidebar.tsx";
+import { t } from "../i18n.ts";
 
 export default function ChatScreen() {
   useSignals();
@@ -17,7 +18,7 @@ export default function ChatScreen() {
   return (
     <div className={`chat-app tab-${tab}${showMain ? " show-main" : ""}`}>
       <Sidebar />
-      <section className="main-area" id="chat-main" aria-label="Conversation">
+      <section className="main-area" id="chat-main" aria-label={t("chat.conversation")}>
         <MainArea />
       </section>
       <ChatToaster />

@@ -8,6 +8,7 @@ import ConversationNotice, { useBlockedByMe } from "./ConversationNotice.tsx";
 import Lightbox from "./Lightbox.tsx";
 import MessageInput from "./MessageInput.tsx";
 import MessageList from "./MessageList.tsx";
+import { t } from "../i18n.ts";
 
 export default function ChatWindow({ contact }: { contact: ChatUser }) {
   const controller = useChat();
@@ -24,7 +25,7 @@ export default function ChatWindow({ contact }: { contact: ChatUser }) {
     noPaste: true,
   });
   return (
-    <section {...getRootProps({ className: "chat-window", role: "region", "aria-label": `Chat with ${contact.name}` })}>
+    <section {...getRootProps({ className: "chat-window", role: "region", "aria-label": t("chat.chat_with", { name: contact.name }) })}>
       {/* The Attach files button opens it: hidden and without react-dropzone's own label, or it is
           announced as a second button. */}
       <input {...getInputProps({ "aria-hidden": true, "aria-label": undefined, tabIndex: -1 })} />
@@ -34,7 +35,7 @@ export default function ChatWindow({ contact }: { contact: ChatUser }) {
       {!blocked && <MessageInput contact={contact} onAttach={open} />}
       {isDragActive && (
         <div className="drop-overlay" aria-hidden="true">
-          <div className="drop-overlay-inner">Drop files here to send</div>
+          <div className="drop-overlay-inner">{t("chat.drop_files")}</div>
         </div>
       )}
       <Lightbox />

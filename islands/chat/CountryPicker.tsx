@@ -1,10 +1,11 @@
 // A searchable country dropdown with flags (GET /api/geo/countries, loaded on first open).
-import { useEffect, useId, useRef, useState } from "react";
-import { flagEmoji } from "../lib/format.ts";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { countryLabel, flagEmoji } from "../lib/format.ts";
 import type { DetectedCountry } from "../lib/country-detect.ts";
 import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import { searchCountries } from "../lib/country-search.ts";
+import { localeTag, t } from "../i18n.ts";
 
 interface Props {
   value: Country | null;
@@ -42,7 +43,12 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
     return () => document.removeEventListener("pointerdown", onPointer);
   }, [open]);
 
-  const found = searchCountries(countries ?? [], query);
+  // Named and searched in the page's language; the server keeps the English name for the code.
+  const named = useMemo(() => {
+    const list = (countries ?? []).map((c) => ({ ...c, name: countryLabel(c.code, c.name) }));
+    return list.some((c, i) => c.name !== countries?.[i]?.name) ? list.sort((a, b) => a.name.localeCompare(b.name, localeTag())) : list;
+  }, [countries]);
+  const found = searchCountries(named, query);
   const offered = !value && !query.trim() && suggested ? found.find((c) => c.code === suggested.code) : undefined;
   const shown = offered ? [offered, ...found.filter((c) => c !== offered)] : found;
   const pick = (country: Country) => {
@@ -71,14 +77,14 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
         aria-describedby={`${listId}-value`}
         onClick={() => setOpen((o) => !o)}
       >
-        <span id={`${listId}-value`}>{value ? `${flagEmoji(value.code)} ${value.name}` : "Select country"}</span>
+        <span id={`${listId}-value`}>{value ? `${flagEmoji(value.code)} ${countryLabel(value.code, value.name)}` : t("chat.select_country")}</span>
       </button>
       {open && (
         <div className="country-popover">
           <input
             type="search"
-            placeholder="Search countries..."
-            aria-label="Search countries"
+            placeholder={t("chat.search_countries_placeholder")}
+            aria-label={t("chat.search_countries")}
             aria-controls={listId}
             value={query}
             autoFocus
@@ -86,9 +92,9 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
           />
           <ul id={listId} role="listbox" aria-labelledby={labelledBy}>
             {countries === null ? (
-              <li className="muted small">Loading...</li>
+              <li className="muted small">{t("common.loading")}</li>
             ) : shown.length === 0 ? (
-              <li className="muted small">No countries found</li>
+              <li className="muted small">{t("chat.no_countries")}</li>
             ) : (
               shown.map((c) => (
                 <li key={c.code} role="option" aria-selected={value?.code === c.code}>
@@ -97,7 +103,7 @@ export default function CountryPicker({ value, onChange, labelledBy, suggested =
                     {c === offered && (
                       <>
                         {" "}
-                        <span className="detected-badge">{suggested?.detected ? "Detected" : "Suggested"}</span>
+                        <span className="detected-badge">{suggested?.detected ? t("chat.country_detected") : t("chat.country_suggested")}</span>
                       </>
                     )}
                   </button>

@@ -3,6 +3,7 @@
 // inside, so the opener can take it back (the picker stays mounted, only hidden).
 import EmojiPicker from "emoji-picker-react";
 import { useEffect, useRef } from "react";
+import { locale, t } from "../i18n.ts";
 
 interface Props {
   open: boolean;
@@ -43,7 +44,7 @@ export default function EmojiPopover({ open, onPick, onClose }: Props) {
   }, [open, onClose]);
 
   return (
-    <div ref={ref} className="emoji-popover" role="dialog" aria-label="Emoji picker" hidden={!open}>
+    <div ref={ref} className="emoji-popover" role="dialog" aria-label={t("chat.emoji_picker")} hidden={!open}>
       <EmojiPicker
         width={300}
         height={400}
@@ -52,6 +53,7 @@ export default function EmojiPopover({ open, onPick, onClose }: Props) {
         previewConfig={{ showPreview: false }}
         onEmojiClick={(data) => onPick(data.emoji)}
         lazyLoadEmojis
+        {...(locale() === "en" ? {} : { labels: { searchPlaceholder: t("chat.emoji_search"), searchLabel: t("chat.emoji_search"), searchResultsNone: t("chat.emoji_none"), loading: t("common.loading") } })}
       />
     </div>
   );

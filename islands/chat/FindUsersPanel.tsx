@@ -2,6 +2,7 @@
 import { useId, type ReactNode } from "react";
 import { AGES, GENDERS, optionLabel, ORIENTATIONS } from "../lib/format.ts";
 import type { UserFilters } from "../lib/lists.ts";
+import { t } from "../i18n.ts";
 
 interface Props {
   filters: UserFilters;
@@ -23,49 +24,49 @@ export default function FindUsersPanel({ filters, countries, onChange }: Props) 
   const id = useId();
   const set = <K extends keyof UserFilters>(key: K, value: UserFilters[K]) => onChange({ ...filters, [key]: value });
   return (
-    <form className="find-users" role="search" aria-label="Find Users" onSubmit={(e) => e.preventDefault()}>
-      <h2 className="panel-title">Find Users</h2>
-      <Field id={`${id}-name`} label="Name">
-        <input id={`${id}-name`} type="search" value={filters.name} placeholder="Search by name..." maxLength={100} autoFocus onChange={(e) => set("name", e.target.value)} />
+    <form className="find-users" role="search" aria-label={t("chat.find_users")} onSubmit={(e) => e.preventDefault()}>
+      <h2 className="panel-title">{t("chat.find_users")}</h2>
+      <Field id={`${id}-name`} label={t("chat.field_name")}>
+        <input id={`${id}-name`} type="search" value={filters.name} placeholder={t("chat.search_by_name")} maxLength={100} autoFocus onChange={(e) => set("name", e.target.value)} />
       </Field>
       <div className="field-row">
-        <Field id={`${id}-gender`} label="Gender">
+        <Field id={`${id}-gender`} label={t("chat.field_gender")}>
           <select id={`${id}-gender`} value={filters.gender} onChange={(e) => set("gender", e.target.value)}>
-            <option value="">Any</option>
+            <option value="">{t("chat.any")}</option>
             {GENDERS.map((g) => (
               <option key={g} value={g}>{optionLabel(g)}</option>
             ))}
           </select>
         </Field>
-        <Field id={`${id}-orientation`} label="Orientation">
+        <Field id={`${id}-orientation`} label={t("chat.field_orientation")}>
           <select id={`${id}-orientation`} value={filters.orientation} onChange={(e) => set("orientation", e.target.value)}>
-            <option value="">Any</option>
+            <option value="">{t("chat.any")}</option>
             {ORIENTATIONS.map((o) => (
               <option key={o} value={o}>{optionLabel(o)}</option>
             ))}
           </select>
         </Field>
       </div>
-      <Field id={`${id}-country`} label="Country">
+      <Field id={`${id}-country`} label={t("chat.field_country")}>
         <select id={`${id}-country`} value={filters.country} onChange={(e) => set("country", e.target.value)}>
-          <option value="">Any</option>
+          <option value="">{t("chat.any")}</option>
           {countries.map((c) => (
             <option key={c} value={c}>{c}</option>
           ))}
         </select>
       </Field>
       <div className="field-row">
-        <Field id={`${id}-min`} label="Min age">
+        <Field id={`${id}-min`} label={t("chat.min_age")}>
           <select id={`${id}-min`} value={filters.minAge} onChange={(e) => set("minAge", e.target.value)}>
-            <option value="">Any</option>
+            <option value="">{t("chat.any")}</option>
             {AGES.map((a) => (
               <option key={a} value={a}>{a}</option>
             ))}
           </select>
         </Field>
-        <Field id={`${id}-max`} label="Max age">
+        <Field id={`${id}-max`} label={t("chat.max_age")}>
           <select id={`${id}-max`} value={filters.maxAge} onChange={(e) => set("maxAge", e.target.value)}>
-            <option value="">Any</option>
+            <option value="">{t("chat.any")}</option>
             {AGES.map((a) => (
               <option key={a} value={a}>{a}</option>
             ))}
@@ -74,7 +75,7 @@ export default function FindUsersPanel({ filters, countries, onChange }: Props) 
       </div>
       <label className="check">
         <input type="checkbox" checked={filters.onlineOnly} onChange={(e) => set("onlineOnly", e.target.checked)} />
-        <span>Online only</span>
+        <span>{t("chat.online_only")}</span>
       </label>
     </form>
   );

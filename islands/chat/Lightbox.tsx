@@ -11,6 +11,7 @@ import BlurCover from "../safety/BlurCover.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
 import useFocusTrap from "./useFocusTrap.ts";
+import { t } from "../i18n.ts";
 
 export default function Lightbox() {
   useSignals();
@@ -55,7 +56,7 @@ export default function Lightbox() {
       className="lightbox"
       role="dialog"
       aria-modal="true"
-      aria-label={`Image ${state.index + 1} of ${count}`}
+      aria-label={t("chat.image_of", { index: state.index + 1, count })}
       ref={ref}
       onClick={(e) => {
         if (e.target === e.currentTarget) close();
@@ -63,33 +64,33 @@ export default function Lightbox() {
     >
       <div className="lightbox-top">
         <span className="lightbox-counter">
-          {state.index + 1} of {count}
+          {t("chat.image_counter", { index: state.index + 1, count })}
         </span>
         <span className="lightbox-name">{image.name}</span>
-        <button type="button" className="lightbox-button" aria-label="Close" onClick={close}>
+        <button type="button" className="lightbox-button" aria-label={t("chat.close")} onClick={close}>
           <Icon name="close" />
         </button>
       </div>
       <div className="lightbox-stage" onClick={(e) => e.target === e.currentTarget && close()}>
-        <button type="button" className="lightbox-button lightbox-prev" aria-label="Previous image" onClick={() => go(-1)} disabled={count < 2}>
+        <button type="button" className="lightbox-button lightbox-prev" aria-label={t("chat.image_previous")} onClick={() => go(-1)} disabled={count < 2}>
           <Icon name="chevronLeft" size={28} />
         </button>
         <div className="lightbox-picture">
           <img className={`lightbox-image${reason ? " is-covered" : ""}`} src={image.url} alt={image.name} onLoad={(e) => check(image, e.currentTarget)} />
           {reason && <BlurCover sender={image.message.sender_name} count={1} reason={reason} onReveal={() => reveal(store, [image.message])} />}
         </div>
-        <button type="button" className="lightbox-button lightbox-next" aria-label="Next image" onClick={() => go(1)} disabled={count < 2}>
+        <button type="button" className="lightbox-button lightbox-next" aria-label={t("chat.image_next")} onClick={() => go(1)} disabled={count < 2}>
           <Icon name="chevronRight" size={28} />
         </button>
       </div>
       {count > 1 && (
-        <div className="lightbox-thumbs" role="group" aria-label="Thumbnails">
+        <div className="lightbox-thumbs" role="group" aria-label={t("chat.thumbnails")}>
           {state.images.map((img, i) => (
             <button
               key={img.message.id}
               type="button"
               className={`lightbox-thumb${i === state.index ? " is-active" : ""}${isCovered(store, img.message) ? " is-covered" : ""}`}
-              aria-label={`Show image ${i + 1}`}
+              aria-label={t("chat.image_show", { index: i + 1 })}
               aria-current={i === state.index ? "true" : undefined}
               onClick={() => (store.lightbox.value = { ...state, index: i })}
             >

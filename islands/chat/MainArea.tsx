@@ -6,6 +6,7 @@ import ProfileView from "./ProfileView.tsx";
 import SettingsMain from "./SettingsMain.tsx";
 import VideoChatPanel from "./VideoChatPanel.tsx";
 import Welcome from "./Welcome.tsx";
+import { t } from "../i18n.ts";
 
 export default function MainArea() {
   useSignals();
@@ -13,7 +14,7 @@ export default function MainArea() {
   if (!store.ready.value) {
     return (
       <div className="center-screen" role="status">
-        Loading...
+        {t("common.loading")}
       </div>
     );
   }

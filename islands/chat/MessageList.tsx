@@ -18,7 +18,7 @@ function Skeletons({ seed }: { seed: number }) {
   const count = 2 + (seed % 4);
   return (
     <div className="message-skeletons" role="status">
-      <span className="visually-hidden">Loading messages</span>
+      <span className="visually-hidden">{t("chat.loading_messages")}</span>
       {Array.from({ length: count }, (_, i) => (
         <div key={i} className={`message-row ${i % 2 ? "is-own" : ""}`}>
           <span className="skeleton skeleton-bubble" style={{ width: `${40 + ((seed + i * 13) % 35)}%` }} />

@@ -1,6 +1,7 @@
 // The display-name input of Edit Profile and the name modal, with the server's own message shown
 // as the person types (src/users/names/rules.ts runs here too, without the skeleton data).
 import { displayNameProblem, normaliseName } from "../../src/users/names/rules.ts";
+import { t } from "../i18n.ts";
 
 /** The message for a name the server would refuse; null for an empty one (the forms handle that). */
 export function nameProblem(name: string): string | null {
@@ -13,7 +14,7 @@ export default function NameField({ id, value, onChange }: { id: string; value: 
   return (
     <>
       <label className="field" htmlFor={id}>
-        <span>Display name</span>
+        <span>{t("chat.field_display_name")}</span>
         <input
           id={id}
           value={value}

@@ -6,6 +6,7 @@ import { saveProfile } from "../lib/account.ts";
 import { useChat } from "./context.ts";
 import NameField, { nameProblem } from "./NameField.tsx";
 import useFocusTrap from "./useFocusTrap.ts";
+import { t } from "../i18n.ts";
 
 export default function NameModal({ onClose }: { onClose: () => void }) {
   useSignals();
@@ -29,7 +30,7 @@ export default function NameModal({ onClose }: { onClose: () => void }) {
   return (
     <div className="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} ref={ref}>
-        <h2 id={`${id}-title`}>Edit display name</h2>
+        <h2 id={`${id}-title`}>{t("chat.edit_name")}</h2>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -39,10 +40,10 @@ export default function NameModal({ onClose }: { onClose: () => void }) {
           <NameField id={`${id}-name`} value={name} onChange={setName} />
           <div className="modal-actions">
             <button type="button" className="button" onClick={onClose}>
-              Cancel
+              {t("chat.cancel")}
             </button>
             <button type="submit" className="button primary" disabled={disabled}>
-              Save
+              {t("chat.save")}
             </button>
           </div>
         </form>

@@ -11,6 +11,7 @@ import type { Country } from "../lib/types.ts";
 import { useChat } from "./context.ts";
 import CountryPicker from "./CountryPicker.tsx";
 import NameField, { nameProblem } from "./NameField.tsx";
+import { t } from "../i18n.ts";
 
 export default function ProfileForm({ onDone }: { onDone: () => void }) {
   useSignals();
@@ -69,7 +70,7 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
       <NameField id={`${id}-name`} value={name} onChange={setName} />
       <div className="field-row">
         <label className="field" htmlFor={`${id}-gender`}>
-          <span>Gender</span>
+          <span>{t("chat.field_gender")}</span>
           <select id={`${id}-gender`} value={gender} onChange={(e) => setGender(e.target.value)}>
             {GENDERS.map((g) => (
               <option key={g} value={g}>{optionLabel(g)}</option>
@@ -77,9 +78,9 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
           </select>
         </label>
         <label className="field" htmlFor={`${id}-age`}>
-          <span>Age</span>
+          <span>{t("chat.field_age")}</span>
           <select id={`${id}-age`} value={age} onChange={(e) => setAge(e.target.value)}>
-            <option value="">Not set</option>
+            <option value="">{t("chat.not_set")}</option>
             {AGES.map((a) => (
               <option key={a} value={a}>{a}</option>
             ))}
@@ -87,11 +88,11 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
         </label>
       </div>
       <div className="field">
-        <span id={`${id}-country`}>Country</span>
+        <span id={`${id}-country`}>{t("chat.field_country")}</span>
         <CountryPicker value={country} onChange={setCountry} labelledBy={`${id}-country`} suggested={suggested} />
       </div>
       <label className="field" htmlFor={`${id}-orientation`}>
-        <span>Orientation</span>
+        <span>{t("chat.field_orientation")}</span>
         <select id={`${id}-orientation`} value={orientation} onChange={(e) => setOrientation(e.target.value)}>
           {ORIENTATIONS.map((o) => (
             <option key={o} value={o}>{optionLabel(o)}</option>
@@ -102,10 +103,10 @@ export default function ProfileForm({ onDone }: { onDone: () => void }) {
       <LanguagePicker value={languages} onChange={setLanguages} />
       <div className="form-actions">
         <button type="button" className="button" onClick={onDone} disabled={saving}>
-          Cancel
+          {t("chat.cancel")}
         </button>
         <button type="submit" className="button primary" disabled={saving || invalid}>
-          {saving ? "Saving..." : "Save Changes"}
+          {saving ? t("chat.saving") : t("chat.save_changes")}
         </button>
       </div>
     </form>

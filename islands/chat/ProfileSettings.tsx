@@ -1,13 +1,14 @@
 // Profile settings: the avatar, then my details read-only or in Edit Profile mode.
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
-import { flagEmoji, optionLabel } from "../lib/format.ts";
+import { countryLabel, flagEmoji, optionLabel } from "../lib/format.ts";
 import AvatarEditor from "./AvatarEditor.tsx";
 import { useChat } from "./context.ts";
 import Icon from "./icons.tsx";
 import ProfileForm from "./ProfileForm.tsx";
 import { languageList } from "../interests/languages.ts";
 import { INTEREST_TEXTS } from "../interests/texts.ts";
+import { t } from "../i18n.ts";
 
 export default function ProfileSettings() {
   useSignals();
@@ -15,13 +16,13 @@ export default function ProfileSettings() {
   const me = controller.store.me.value;
   const [editing, setEditing] = useState(false);
   const rows: [string, string][] = [
-    ["Username", `@${me.username}`],
-    ["Display name", me.name],
-    ["Age", me.age ? String(me.age) : "Not set"],
-    ["Country", me.country_name ? `${flagEmoji(me.country_code)} ${me.country_name}` : "Not set"],
-    ["Gender", optionLabel(me.gender) || "Not set"],
-    ["Orientation", optionLabel(me.orientation) || "Not set"],
-    [INTEREST_TEXTS.interests, (me.interests ?? []).join(", ") || INTEREST_TEXTS.none],
+    [t("chat.field_username"), `@${me.username}`],
+    [t("chat.field_display_name"), me.name],
+    [t("chat.field_age"), me.age ? String(me.age) : t("chat.not_set")],
+    [t("chat.field_country"), me.country_name ? `${flagEmoji(me.country_code)} ${countryLabel(me.country_code, me.country_name)}` : t("chat.not_set")],
+    [t("chat.field_gender"), optionLabel(me.gender) || t("chat.not_set")],
+    [t("chat.field_orientation"), optionLabel(me.orientation) || t("chat.not_set")],
+    [INTEREST_TEXTS.interests, (me.interests ?? []).join(t("common.list_separator")) || INTEREST_TEXTS.none],
     [INTEREST_TEXTS.languages, languageList(me.languages ?? []) || INTEREST_TEXTS.none],
   ];
   return (
@@ -30,21 +31,21 @@ export default function ProfileSettings() {
         <button
           type="button"
           className="icon-button back-button"
-          aria-label="Back to settings"
+          aria-label={t("chat.back_to_settings")}
           onClick={() => controller.selectSettingsSection(null)}
         >
           <Icon name="back" />
         </button>
-        <h2 id="profile-settings-heading" className="screen-bar-title">Profile Settings</h2>
+        <h2 id="profile-settings-heading" className="screen-bar-title">{t("chat.settings_profile")}</h2>
       </div>
       <div className="profile-scroll">
         <AvatarEditor />
         <div className="card">
           <div className="card-head">
-            <h3>{editing ? "Edit Profile" : "Profile"}</h3>
+            <h3>{editing ? t("chat.edit_profile") : t("chat.profile")}</h3>
             {!editing && (
               <button type="button" className="button small" onClick={() => setEditing(true)}>
-                <Icon name="edit" size={16} /> Edit Profile
+                <Icon name="edit" size={16} /> {t("chat.edit_profile")}
               </button>
             )}
           </div>

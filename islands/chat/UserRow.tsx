@@ -1,10 +1,11 @@
 // One person in the All Users list.
 import { useSignals } from "@preact/signals-react/runtime";
-import { badgeText, flagEmoji, optionLabel, relativeTime } from "../lib/format.ts";
+import { badgeText, countryLabel, flagEmoji, optionLabel, relativeTime } from "../lib/format.ts";
 import { live } from "../lib/presence-book.ts";
 import type { ChatUser } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
+import { t } from "../i18n.ts";
 
 export default function UserRow({ user: listed }: { user: ChatUser }) {
   useSignals();
@@ -13,7 +14,7 @@ export default function UserRow({ user: listed }: { user: ChatUser }) {
   const user = live(store.presence.value, listed);
   const selected = store.selected.value?.id === user.id;
   const unread = badgeText(store.unreadByUser.value[user.id] ?? 0);
-  const details = [user.age ? String(user.age) : "", optionLabel(user.gender), user.country_name ? `${flagEmoji(user.country_code)} ${user.country_name}` : ""]
+  const details = [user.age ? String(user.age) : "", optionLabel(user.gender), user.country_name ? `${flagEmoji(user.country_code)} ${countryLabel(user.country_code, user.country_name)}` : ""]
     .filter(Boolean)
     .join(" · ");
   return (
@@ -32,13 +33,13 @@ export default function UserRow({ user: listed }: { user: ChatUser }) {
           </span>
           <span className="row-sub">{details || `@${user.username}`}</span>
           <span className={`status-text row-status ${user.is_online ? "is-online" : ""}`}>
-            {user.is_online ? "Online" : `Seen ${relativeTime(user.last_seen)}`}
+            {user.is_online ? t("chat.online") : t("chat.seen", { time: relativeTime(user.last_seen) })}
           </span>
         </span>
         {unread && (
           <>
             <span className="badge badge-unread">{unread}</span>
-            <span className="visually-hidden"> unread</span>
+            <span className="visually-hidden">{t("chat.unread_suffix")}</span>
           </>
         )}
       </button>

@@ -28,7 +28,8 @@ export function enhanceAuthForm(form: HTMLFormElement, kind: AuthKind): void {
 
   const values = (): Values => {
     const out: Values = {};
-    for (const [key, value] of new FormData(form)) if (typeof value === "string") out[key] = value;
+    // A repeated name (the register form's languages, a multiple select) keeps every choice: "en,de".
+    for (const [key, value] of new FormData(form)) if (typeof value === "string") out[key] = key in out ? `${out[key]},${value}` : value;
     const select = form.querySelector<HTMLSelectElement>('select[name="country_code"]');
     if (select?.value) out.country_name = select.selectedOptions[0]?.text ?? "";
     return out;

@@ -1,6 +1,7 @@
 // What each auth form needs before its button enables (spec section 5), the live messages shown
 // as people type (the same texts as the server's), and where each form posts with JavaScript on.
 import { displayNameProblem, normaliseName, normaliseUsername, usernameProblem } from "../../src/users/names/rules.ts";
+import { INTEREST_SEPARATORS, isInterest, MAX_INTERESTS, MAX_LANGUAGES, normaliseInterest } from "../../src/users/values.ts";
 import { t, translateServerText } from "../i18n.ts";
 
 export type AuthKind = "login" | "register" | "guest";
@@ -19,6 +20,26 @@ interface Rules {
 }
 
 const filled = (values: Values, names: string[]) => names.every((n) => (values[n] ?? "").trim() !== "");
+
+/** The register form's optional lists (issue 24): interests typed as "music, travel", languages as "en,de". */
+const listOf = (value: string | undefined, separators: RegExp): string[] =>
+  (value ?? "")
+    .split(separators)
+    .map((v) => v.trim())
+    .filter(Boolean);
+const interestsOf = (v: Values) => listOf(v.interests, INTEREST_SEPARATORS);
+const languagesOf = (v: Values) => listOf(v.languages, /,/);
+
+/** The server's rules for the lists, said as it says them (API.md "Interests and languages"). */
+function listProblems(v: Values): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const interests = interestsOf(v).map(normaliseInterest);
+  // A browser that cannot read the rule's Unicode classes (scripts/client-targets.ts) leaves it to the server.
+  if (isInterest("ab") && !interests.every(isInterest)) errors.interests = t("error.interest_rule");
+  else if (new Set(interests).size > MAX_INTERESTS) errors.interests = t("error.interests_max", { count: MAX_INTERESTS });
+  if (new Set(languagesOf(v)).size > MAX_LANGUAGES) errors.languages = t("error.languages_max", { count: MAX_LANGUAGES });
+  return errors;
+}
 
 const registerRequired = ["username", "email", "password", "confirmPassword", "name", "gender", "age", "country_code", "adult"];
 
@@ -53,7 +74,7 @@ export const rules: Record<AuthKind, Rules> = {
       if (v.confirmPassword && v.password !== v.confirmPassword) errors.confirmPassword = t("error.passwords_differ");
       const name = v.name !== undefined && v.name !== "" ? displayNameProblem(normaliseName(v.name)) : null;
       if (name) errors.name = translateServerText(name);
-      return { ...errors, ...adultProblem(v) };
+      return { ...errors, ...listProblems(v), ...adultProblem(v) };
     },
     payload: (v) => ({
       username: v.username,
@@ -64,6 +85,8 @@ export const rules: Record<AuthKind, Rules> = {
       age: Number(v.age),
       country_code: v.country_code,
       country_name: v.country_name,
+      interests: interestsOf(v),
+      languages: languagesOf(v),
       profile: null,
       adult: isAdult(v),
     }),

@@ -40,7 +40,7 @@ export async function uploadAvatar(c: ChatController, file: File): Promise<void>
 
 /** Deletes the avatar after the spec's confirmation; answers false when the user declined. */
 export async function deleteAvatar(c: ChatController): Promise<boolean> {
-  if (!window.confirm("Are you sure you want to delete your avatar?")) return false;
+  if (!window.confirm(t("chat.avatar_delete_confirm"))) return false;
   try {
     await c.api.deleteAvatar();
     c.store.me.value = { ...c.store.me.value, avatar_url: null };
@@ -58,7 +58,7 @@ const LEAVE_DELAY_MS = 800;
  * signed-out landing page even when the server call fails (spec section 4).
  */
 export async function logout(c: ChatController): Promise<void> {
-  if (!window.confirm("Are you sure you want to logout?")) return;
+  if (!window.confirm(t("chat.logout_confirm"))) return;
   const socket = getRealtime();
   socket?.send("user_logout", {});
   // Closed before the server revokes the session: a revoked socket would send the page away

@@ -1,6 +1,6 @@
 // HTTP client for the contract in API.md: bearer token on every call, errors parsed from
 // {error, code, fields} into ApiError.
-import { localeTag } from "../i18n.ts";
+import { localeTag, t } from "../i18n.ts";
 import { detectCountry } from "./country-detect.ts";
 import { perf, routeKind } from "./perf.ts";
 import type { AllowFrom, ChatUser, Country, Message, OwnUser, PublicUser, UnreadItem, WarningNotice } from "./types.ts";
@@ -40,7 +40,7 @@ async function parseError(response: Response): Promise<ApiError> {
   const fields =
     body.fields && typeof body.fields === "object" ? Object.fromEntries(Object.entries(body.fields).map(([k, v]) => [k, String(v)])) : null;
   return new ApiError(
-    typeof body.error === "string" ? body.error : `Request failed (${response.status})`,
+    typeof body.error === "string" ? body.error : t("chat.request_failed", { status: String(response.status) }),
     response.status,
     typeof body.code === "string" ? body.code : null,
     fields,

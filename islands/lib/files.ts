@@ -1,6 +1,7 @@
 // Files in the chat: image detection, grouping into file_group, the image grid and the checks
 // made before a file leaves the browser (spec sections 2, 5 and 9).
 import type { DisplayMessage, LightboxImage, Message } from "./types.ts";
+import { localeTag, t } from "../i18n.ts";
 
 export const MAX_UPLOAD_BYTES = 10_485_760;
 /** The server takes at most 10 files per multi-upload (API.md), so larger drops go in batches. */
@@ -94,17 +95,18 @@ const AVATAR_EXTENSIONS = [".jpg", ".jpeg", ".png", ".gif", ".webp"];
 /** The avatar checks of spec section 5; answers the alert text, or null when the file is fine. */
 export function avatarProblem(file: { name: string; type: string; size: number }): string | null {
   if (!AVATAR_TYPES.includes(file.type.toLowerCase())) {
-    return `Invalid file type!\nAllowed types: ${AVATAR_TYPES.join(", ")}`;
+    return t("chat.avatar_bad_type", { list: AVATAR_TYPES.join(", ") });
   }
   const name = file.name.toLowerCase();
   if (!AVATAR_EXTENSIONS.some((ext) => name.endsWith(ext))) {
-    return `Invalid file extension!\nAllowed extensions: ${AVATAR_EXTENSIONS.join(", ")}`;
+    return t("chat.avatar_bad_extension", { list: AVATAR_EXTENSIONS.join(", ") });
   }
   if (file.size > AVATAR_MAX_BYTES) {
-    return `File too large!\nFile size: ${(file.size / 1024 / 1024).toFixed(2)} MB\nMaximum allowed: 5 MB`;
+    const size = new Intl.NumberFormat(localeTag(), { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(file.size / 1024 / 1024);
+    return t("chat.avatar_too_large", { size });
   }
   if (file.name.includes("..") || file.name.includes("/") || file.name.includes("\\")) {
-    return "Invalid filename!";
+    return t("chat.avatar_bad_name");
   }
   return null;
 }

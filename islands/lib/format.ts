@@ -72,13 +72,41 @@ export function badgeText(count: number): string {
 
 /** File size in KB with one decimal. */
 export function fileSizeKb(bytes: number | null | undefined): string {
-  return `${((bytes ?? 0) / 1024).toFixed(1)} KB`;
+  const kb = (bytes ?? 0) / 1024;
+  // English keeps the spec's "1.5 KB"; other languages write the number their way ("1,5 KB").
+  const size = locale() === "en" ? kb.toFixed(1) : new Intl.NumberFormat(localeTag(), { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(kb);
+  return t("chat.size_kb", { size });
 }
 
 /** The flag emoji of a two-letter country code (regional indicator symbols). */
 export function flagEmoji(code: string | null | undefined): string {
   if (!code || !/^[A-Za-z]{2}$/.test(code)) return "";
   return String.fromCodePoint(...code.toUpperCase().split("").map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}
+
+const regionNames = new Map<string, Intl.DisplayNames | null>();
+
+/**
+ * A country's name in the page's language, from the browser's Intl data (as the landing page's
+ * list does); English, an unknown code or a browser without Intl.DisplayNames keep `name`.
+ */
+export function countryLabel(code: string | null | undefined, name: string): string {
+  if (!code || locale() === "en") return name;
+  const tag = localeTag();
+  if (!regionNames.has(tag)) {
+    let names: Intl.DisplayNames | null;
+    try {
+      names = new Intl.DisplayNames([tag], { type: "region", fallback: "none" });
+    } catch {
+      names = null;
+    }
+    regionNames.set(tag, names);
+  }
+  try {
+    return regionNames.get(tag)?.of(code.toUpperCase()) ?? name;
+  } catch {
+    return name;
+  }
 }
 
 /** "Member since" date: long US-English form, e.g. "November 22, 2026". */

@@ -2,6 +2,7 @@
 // with the ban page, warnings queue in a modal until acknowledged, and removed messages lose their
 // content on both sides.
 import { batch } from "@preact/signals-react";
+import { t } from "../i18n.ts";
 import { errorText } from "./api.ts";
 import type { ChatController } from "./controller.ts";
 import type { RealtimeClient } from "./socket.ts";
@@ -47,7 +48,7 @@ export async function acknowledgeWarning(c: ChatController, id: number): Promise
   try {
     await c.api.acknowledgeWarning(id);
   } catch (error) {
-    c.notify.error(errorText(error, "Could not record that. Please try again."));
+    c.notify.error(errorText(error, t("chat.warning_ack_failed")));
     return false;
   }
   c.store.warnings.value = c.store.warnings.value.filter((w) => w.id !== id);

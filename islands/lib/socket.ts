@@ -11,6 +11,7 @@
 import type { ClientEventName, ClientEvents, Message, ServerEvents } from "../../src/realtime/protocol.ts";
 import { perf } from "./perf.ts";
 import { PollingSocket } from "./poll-transport.ts";
+import { t } from "../i18n.ts";
 
 /** Older servers sent single read receipts; the spec still lists the event (section 7). */
 export interface LegacyServerEvents {
@@ -334,13 +335,13 @@ export class RealtimeClient {
 
   /** Sends an event with an ack number and resolves with the server's answer. */
   request<K extends ClientEventName>(event: K, data: ClientEvents[K], timeoutMs: number = this.opts.ackTimeoutMs): Promise<AckReply<K>> {
-    if (!this.connected || !this.socket) return Promise.reject(new AckError("disconnected", "Not connected"));
+    if (!this.connected || !this.socket) return Promise.reject(new AckError("disconnected", t("chat.not_connected")));
     const ack = this.nextAck++;
     const socket = this.socket;
     return new Promise<AckReply<K>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(ack);
-        reject(new AckError("timeout", `No answer to ${event}`));
+        reject(new AckError("timeout", t("chat.no_answer", { event })));
       }, timeoutMs);
       // Send to ack (lib/perf.ts): what a person waits for before a message shows as sent.
       const stop = perf.start(`ack ${event}`);
@@ -368,7 +369,7 @@ export class RealtimeClient {
       if (!waiting) return;
       this.pending.delete(f.ack);
       clearTimeout(waiting.timer);
-      if (f.error) waiting.reject(new AckError(f.error.code ?? "error", f.error.message ?? "Request failed"));
+      if (f.error) waiting.reject(new AckError(f.error.code ?? "error", f.error.message ?? t("chat.request_failed_plain")));
       else waiting.resolve(f.data ?? {});
       return;
     }
@@ -435,7 +436,7 @@ export class RealtimeClient {
     this.pingTimer = null;
     for (const [, waiting] of this.pending) {
       clearTimeout(waiting.timer);
-      waiting.reject(new AckError("disconnected", "Connection closed"));
+      waiting.reject(new AckError("disconnected", t("chat.connection_closed")));
     }
     this.pending.clear();
   }

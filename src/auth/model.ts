@@ -17,6 +17,9 @@ export const registerBody = t.Object({
   country_code: fields.countryCode,
   country_name: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Null()])),
   orientation: t.Optional(fields.orientation),
+  // Optional at sign-up (issue 24), under the same rules as in Settings.
+  interests: t.Optional(fields.interests),
+  languages: t.Optional(fields.languages),
   profile: profileField,
   adult: adultField,
 });

@@ -8,6 +8,7 @@ import { AppError, validationError } from "../http/errors.ts";
 import { activeBan, addBanDevice, banOnOrigin, bannedError, type Origin } from "../moderation/bans.ts";
 import { iso } from "../time.ts";
 import type { Profile } from "../realtime/protocol.ts";
+import { acceptInterests, acceptLanguages, recountTags } from "../users/interests.ts";
 import { acceptDisplayName, acceptUsername } from "../users/names/accept.ts";
 import { usernameSkeleton } from "../users/names/skeleton.ts";
 import { profileText } from "../users/profile.ts";
@@ -25,6 +26,8 @@ export interface RegisterInput {
   age: number;
   country_code: string;
   orientation?: string;
+  interests?: string[];
+  languages?: string[];
   profile?: Profile | null;
 }
 
@@ -61,6 +64,8 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
   const country = countryName(input.country_code);
   if (!country) throw validationError({ country_code: "Choose a country" });
   const profile = profileText(input.profile);
+  const interests = acceptInterests(input.interests ?? []);
+  const languages = acceptLanguages(input.languages ?? []);
   assertOriginNotBanned(db, secret, origin);
   const usernameKey = username.toLowerCase();
   const skeleton = usernameSkeleton(username);
@@ -74,28 +79,35 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
   const now = Date.now();
   let user: UserRow | undefined;
   try {
-    user = db
-      .insert(users)
-      .values({
-        username,
-        usernameKey,
-        usernameSkeleton: skeleton,
-        email: input.email.trim(),
-        emailKey,
-        passwordHash,
-        name,
-        gender: input.gender,
-        orientation: input.orientation ?? "heterosexual",
-        age: input.age,
-        countryCode: input.country_code.toUpperCase(),
-        countryName: country,
-        lastSeen: now,
-        createdAt: now,
-        adultConfirmedAt: now,
-        profile,
-      })
-      .returning()
-      .get();
+    // The account and its interests' counts (the suggestions) in one transaction.
+    user = db.transaction((tx) => {
+      const row = tx
+        .insert(users)
+        .values({
+          username,
+          usernameKey,
+          usernameSkeleton: skeleton,
+          email: input.email.trim(),
+          emailKey,
+          passwordHash,
+          name,
+          gender: input.gender,
+          orientation: input.orientation ?? "heterosexual",
+          age: input.age,
+          countryCode: input.country_code.toUpperCase(),
+          countryName: country,
+          lastSeen: now,
+          createdAt: now,
+          adultConfirmedAt: now,
+          profile,
+          interests: JSON.stringify(interests),
+          languages: JSON.stringify(languages),
+        })
+        .returning()
+        .get();
+      recountTags(tx, [], interests);
+      return row;
+    });
   } catch (error) {
     // Two sign-ups racing for one name: the unique index decides.
     if (String(error).includes("UNIQUE")) throw usernameTaken();

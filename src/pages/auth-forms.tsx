@@ -17,17 +17,28 @@ import { flashCookie } from "./chat/flash.ts";
 import type { BanNotice } from "../realtime/protocol.ts";
 import { echoValues, errorsOf, type AuthTab, type FormState } from "./landing/form-state.ts";
 import { LandingPage } from "./landing/LandingPage.tsx";
+import { INTEREST_SEPARATORS } from "../users/values.ts";
 import { pageInfo } from "./page-info.ts";
 import { htmlResponse, seeOther } from "./render.tsx";
 
 /** Fields echoed back per tab; passwords never are. A ticked 18+ box stays ticked. */
 const echoed: Record<AuthTab, readonly string[]> = {
   login: ["username"],
-  register: ["username", "email", "name", "gender", "age", "country_code", "adult"],
+  register: ["username", "email", "name", "gender", "age", "country_code", "adult", "interests", "languages"],
   guest: ["gender", "adult"],
 };
 
 const foreignOrigin = () => new AppError(403, "forbidden", "This form was sent from another site. Please try again on this page.");
+
+/** The register form's optional lists (issue 24): interests typed as "music, travel", languages chosen in a multiple select (one field or repeated). */
+function formLists(form: Record<string, unknown>): { interests: string[]; languages: string[] } {
+  const list = (value: unknown, separators: RegExp) =>
+    (Array.isArray(value) ? value : [value])
+      .flatMap((v) => (typeof v === "string" ? v.split(separators) : []))
+      .map((v) => v.trim())
+      .filter(Boolean);
+  return { interests: list(form.interests, INTEREST_SEPARATORS), languages: list(form.languages, /,/) };
+}
 
 /** The validated value, or the field errors, so they can be merged with checks of our own. */
 function checked<T>(run: () => T): { value: T | null; errors: Record<string, string> } {
@@ -93,8 +104,8 @@ export function authFormRoutes(ctx: AppContext) {
     )
     .post("/auth/register", ({ body, request, server }) =>
       handle("register", request, server, body, async (origin) => {
-        const { value: input, errors } = checked(() => validate(registerBody, body, { convert: true }));
         const form = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+        const { value: input, errors } = checked(() => validate(registerBody, { ...form, ...formLists(form) }, { convert: true }));
         if (form.password !== form.confirmPassword) errors.confirmPassword = "Passwords do not match";
         if (!input || Object.keys(errors).length > 0) throw validationError(errors);
         await takeSignup(ctx, request, server, "register");

@@ -37,6 +37,9 @@ export const fields = {
   orientation: oneOf(orientations, "Choose an orientation"),
   age: t.Integer({ minimum: MIN_AGE, maximum: MAX_AGE, error: "Age must be a whole number from 18 to 99" }),
   countryCode: t.String({ pattern: "^[A-Za-z]{2}$", error: "Choose a country" }),
+  // Issue 24: checked and normalised in users/interests.ts (the schema only bounds what is read).
+  interests: t.Array(t.String({ maxLength: 100 }), { maxItems: 50, error: INTEREST_LIST_RULE }),
+  languages: t.Array(t.String({ maxLength: 10 }), { maxItems: 20, error: LANGUAGE_LIST_RULE }),
 };
 
 export const nudityBlurBody = t.Object({
@@ -52,7 +55,6 @@ export const profileBody = t.Object({
   orientation: t.Optional(fields.orientation),
   // The spec's client sends avatar_url too; avatars change only through the upload calls.
   avatar_url: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])),
-  // Issue 24: checked and normalised in users/interests.ts (the schema only bounds what is read).
-  interests: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 50, error: INTEREST_LIST_RULE })),
-  languages: t.Optional(t.Array(t.String({ maxLength: 10 }), { maxItems: 20, error: LANGUAGE_LIST_RULE })),
+  interests: t.Optional(fields.interests),
+  languages: t.Optional(fields.languages),
 });

@@ -27,4 +27,5 @@ export const normaliseInterest = (value: string): string =>
   value.normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("und");
 
 export const isInterest = (tag: string): boolean => INTEREST_PATTERN.test(tag);
-
+/** What people type between interests in one text field (the register form): a comma, or the Arabic comma. */
+export const INTEREST_SEPARATORS = /[,،]/;

@@ -1,11 +1,13 @@
 // The landing page as a visitor meets it, in real Chromium at desktop and 375 px width: with
 // JavaScript off (plain tabs and form posts) and on (live validation, country picker, busy
-// buttons, the agreement modal, the cookie banner), plus the 404 and legal pages.
+// buttons, the agreement modal, the cookie banner, the optional interests and languages), plus the
+// 404 and legal pages.
 import { describe, expect, test } from "bun:test";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { listLoaded, PASSWORD, registerAccount } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
-import { imagesLoaded } from "./support/screens.ts";
+import { imagesLoaded, openSettings } from "./support/screens.ts";
+import { expectAccessible } from "./support/axe.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -300,3 +302,32 @@ for (const [label, size] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const)
   });
 }
 
+
+describe("the register form's optional interests and languages", () => {
+  test("opened with the keyboard, filled, and shown on the new account's profile", async () => {
+    const page = await freshPage(DESKTOP);
+    await page.goto(suite.server.url + "/");
+    await page.click("label[for=tab-register]");
+    await page.waitForSelector("#reg-country-button:has-text('Select country')");
+    await fillRegister(page, unique("tags"));
+    await page.click("#reg-country-button");
+    await page.fill(".picker-search", "germ");
+    await page.keyboard.press("Enter");
+    // Folded away at first; Enter on its summary opens it.
+    const more = page.locator("details.register-more");
+    expect(await more.getAttribute("open")).toBeNull();
+    await more.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("textbox", { name: "Interests" }).fill("Hiking, jazz,");
+    await page.getByRole("listbox", { name: "Languages I speak" }).selectOption(["de", "fr"]);
+    await expectAccessible(page, "the register form with interests and languages");
+    await page.getByRole("listbox", { name: "Languages I speak" }).scrollIntoViewIfNeeded();
+    await screenshot(page, "js-register-interests");
+    await page.click(".panel-register button[type=submit]");
+    await onChatScreen(page);
+    await openSettings(page, /^Profile Settings/);
+    const rows = page.locator(".settings-main dl");
+    await rows.getByText("hiking, jazz").waitFor();
+    expect(await rows.textContent()).toContain("French, German");
+  });
+});

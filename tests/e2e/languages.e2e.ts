@@ -1,7 +1,8 @@
 // Interface languages in real Chromium: the footer's switcher (a plain form) turns the landing
 // page Spanish, then Arabic, right to left and mirrored; Settings → Language saves the account's
 // language and the chat screen comes back in it, mirrored in Arabic; the Video Chat tab in Arabic;
-// a message's menu, reaction, reply and delete confirmation in Arabic.
+// a message's menu, reaction, reply and delete confirmation in Arabic; a profile and the Find Users
+// panel in Spanish.
 // Screenshots go to tests/e2e/screenshots/ (languages-*).
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -18,6 +19,7 @@ const suite = browserSuite({
   setup: async (server) => {
     await registerAccount(server, "lena", "Lena");
     await registerAccount(server, "omar", "Omar", { gender: "male" });
+    await registerAccount(server, "pablo", "Pablo", { gender: "male" });
   },
   open: { listLoaded: true, defaultTimeout: WAIT.timeout },
 });
@@ -120,7 +122,7 @@ describe("message actions in Arabic", () => {
     await Promise.all([page.waitForEvent("load"), page.reload()]);
     await page.locator(".chat-app .tab-bar").waitFor();
     expect(await html(page)).toEqual({ lang: "ar", dir: "rtl" });
-    await startChat(page, "Lena");
+    await startChat(page, "Lena", say);
     const box = page.getByRole("textbox", { name: say("chat.message_to", { name: "Lena" }) });
     await box.fill("مساء الخير");
     await box.press("Enter");
@@ -147,5 +149,46 @@ describe("message actions in Arabic", () => {
     await screenshot(page, "languages-message-delete-ar");
     await page.getByRole("alertdialog").getByRole("button", { name: say("chat.action_delete") }).click();
     await page.locator(".message-text.is-deleted", { hasText: say("chat.deleted") }).waitFor(WAIT);
+  });
+});
+
+describe("a profile and Find Users in Spanish", () => {
+  const say = translator("es");
+  test("the profile's headings, buttons and details, and the search filters speak Spanish", async () => {
+    const page = await suite.open("lena");
+    await page.context().addCookies([{ name: "lang", value: "es", url: new URL(page.url()).origin }]);
+    await Promise.all([page.waitForEvent("load"), page.reload()]);
+    await page.locator(".chat-app .tab-bar").waitFor();
+    expect(await html(page)).toEqual({ lang: "es", dir: "ltr" });
+    await page.locator('[data-tab="users"]').click();
+    const row = page.locator(".sidebar-panel .row", { hasText: "Pablo" });
+    // Pablo never signs in: his row says when he was seen, the Spanish way ("Visto hace ...").
+    await row.locator(".row-status", { hasText: /^Visto / }).waitFor(WAIT);
+    // The country by its Spanish name (Intl), though the server stores "Germany".
+    await row.locator(".row-sub", { hasText: "Alemania" }).waitFor();
+    await row.click();
+
+    const profile = page.locator("section.profile-view");
+    await profile.locator(".screen-bar-title", { hasText: "Perfil" }).waitFor(WAIT);
+    await profile.getByRole("button", { name: "Volver" }).waitFor();
+    await profile.getByRole("button", { name: "Iniciar chat" }).waitFor();
+    await profile.locator(".presence-line", { hasText: say("chat.last_seen_recently") }).waitFor();
+    expect(await profile.locator("h3").allTextContents()).toEqual(["Información", "Detalles del perfil", "Privacidad y ajustes"]);
+    const labels = await profile.locator("dt").allTextContents();
+    expect(labels.slice(0, 3)).toEqual(["Nombre de usuario", "Nombre visible", "Miembro desde"]);
+    expect(labels).toContain("Género");
+    await profile.locator("dd", { hasText: "Hombre" }).waitFor();
+    await profile.getByRole("button", { name: "Bloquear usuario" }).waitFor();
+    await profile.getByRole("button", { name: "Denunciar usuario" }).waitFor();
+    await screenshot(page, "languages-profile-es");
+
+    await page.getByRole("button", { name: say("chat.find_users") }).click();
+    const search = page.getByRole("search", { name: "Buscar usuarios" });
+    await search.getByRole("heading", { name: "Buscar usuarios" }).waitFor(WAIT);
+    await search.getByPlaceholder("Buscar por nombre...").waitFor();
+    for (const label of ["Nombre", "Género", "Orientación", "País", "Edad mínima", "Edad máxima"]) await search.getByLabel(label, { exact: true }).waitFor();
+    expect(await search.getByLabel("Género", { exact: true }).locator("option").first().textContent()).toBe("Cualquiera");
+    await search.getByRole("checkbox", { name: "Solo en línea" }).check();
+    await screenshot(page, "languages-find-users-es");
   });
 });

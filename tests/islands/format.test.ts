@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { badgeText, chatTimeLabel, fileSizeKb, flagEmoji, initial, longDate, previewText, relativeTime } from "../../islands/lib/format.ts";
+import { badgeText, chatTimeLabel, countryLabel, fileSizeKb, flagEmoji, initial, longDate, previewText, relativeTime } from "../../islands/lib/format.ts";
+import { withStrings } from "../../islands/i18n.ts";
+import { CATALOGUES } from "../../src/i18n/catalogue.ts";
 
 // Local times: the labels follow the reader's clock, so the tests build local dates too.
 const at = (y: number, mo: number, d: number, h = 12, mi = 0) => new Date(y, mo - 1, d, h, mi);
@@ -74,5 +76,20 @@ describe("texts", () => {
     expect(flagEmoji("x")).toBe("");
     expect(initial(" ana")).toBe("A");
     expect(initial("")).toBe("?");
+  });
+});
+
+describe("in another language", () => {
+  test("file sizes use the locale's decimal mark and unit; English keeps the spec's form", () => {
+    expect(fileSizeKb(1536)).toBe("1.5 KB");
+    expect(withStrings("de", CATALOGUES.de, () => fileSizeKb(1536))).toBe("1,5 KB");
+    expect(withStrings("ru", CATALOGUES.ru, () => fileSizeKb(1536))).toBe("1,5 КБ");
+  });
+
+  test("country names come from Intl in the page's language; English and unknown codes keep the given name", () => {
+    expect(countryLabel("DE", "Germany")).toBe("Germany");
+    expect(withStrings("es", CATALOGUES.es, () => countryLabel("DE", "Germany"))).toBe("Alemania");
+    expect(withStrings("fr", CATALOGUES.fr, () => countryLabel("de", "Germany"))).toBe("Allemagne");
+    expect(withStrings("es", CATALOGUES.es, () => countryLabel(null, "Somewhere"))).toBe("Somewhere");
   });
 });

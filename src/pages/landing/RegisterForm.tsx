@@ -2,6 +2,7 @@ import { genders } from "../../users/model.ts";
 import { BanNotice } from "./BanNotice.tsx";
 import { AdultBox } from "./AdultBox.tsx";
 import { CountrySelect } from "./CountrySelect.tsx";
+import { RegisterExtras } from "./RegisterExtras.tsx";
 import { AgreementNote, Field, FormMessage, SubmitButton } from "./Field.tsx";
 import type { FormState } from "./form-state.ts";
 import type { T } from "../../i18n/catalogue.ts";
@@ -69,6 +70,7 @@ export function RegisterForm({ state }: { state: FormState | null }) {
       <Field id="reg-country" name="country_code" label={t("auth.country")} error={errors.country_code}>
         {(aria) => <CountrySelect aria={aria} value={values.country_code} />}
       </Field>
+      <RegisterExtras values={values} errors={errors} />
       <AdultBox id="reg-adult" state={state} />
       <SubmitButton label={t("auth.sign_up")} busyLabel={t("auth.creating")} />
       <AgreementNote />

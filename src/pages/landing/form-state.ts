@@ -37,6 +37,8 @@ export function echoValues(body: unknown, keep: readonly string[]): Record<strin
   for (const key of keep) {
     const value = (body as Record<string, unknown>)[key];
     if (typeof value === "string") values[key] = value.slice(0, 300);
+    // A multiple select's choices (the register form's languages), kept as "en,de".
+    else if (Array.isArray(value)) values[key] = value.filter((v): v is string => typeof v === "string").join(",").slice(0, 300);
   }
   return values;
 }

@@ -1,15 +1,16 @@
 // Ways through the chat screen and Video Roulette that several browser suites take, each ending
 // on the state it leads to (never on a sleep).
 import type { Page } from "playwright-core";
+import { translator, type T } from "../../../src/i18n/catalogue.ts";
 
 const ROULETTE_WAIT = 20_000;
 
-/** From the All Users tab: the person's profile, then Start Chat; ends once the chat is shown. */
-export async function startChat(page: Page, name: string): Promise<void> {
+/** From the All Users tab: the person's profile, then Start Chat; ends once the chat is shown. `say`: the page's language. */
+export async function startChat(page: Page, name: string, say: T = translator("en")): Promise<void> {
   await page.locator('[data-tab="users"]').click();
   await page.locator(".sidebar-panel").getByRole("button", { name: new RegExp(name) }).first().click();
-  await page.getByRole("button", { name: "Start Chat" }).click();
-  await page.getByRole("region", { name: `Chat with ${name}` }).waitFor();
+  await page.getByRole("button", { name: say("chat.start_chat") }).click();
+  await page.getByRole("region", { name: say("chat.chat_with", { name }) }).waitFor();
 }
 
 /** Writes `text` in the open chat with `name` and presses Enter. */
