@@ -16,8 +16,6 @@ const NOT_SCANNED = [/^src\/pages\/legal\//, /^src\/pages\/mod\//];
 const SAME_IN_EVERY_LANGUAGE = new Set(["Web Chat"]);
 
 const PENDING: Record<string, number> = {
-  "src/pages/appeal/AppealPage.tsx": 11,
-  "islands/roulette/RouletteFilters.tsx": 4,
   "islands/chat/ProfileForm.tsx": 6,
   "islands/chat/NameField.tsx": 1,
   "islands/chat/ChatHeader.tsx": 1,
@@ -36,16 +34,6 @@ const PENDING: Record<string, number> = {
   "islands/chat/FindUsersPanel.tsx": 15,
   "islands/chat/ListSkeleton.tsx": 1,
   "islands/chat/EmojiPopover.tsx": 1,
-  "islands/safety/AdultConfirmModal.tsx": 6,
-  "islands/safety/ReportDialog.tsx": 6,
-  "islands/safety/BlockConfirm.tsx": 4,
-  "islands/safety/BlurCover.tsx": 2,
-  "islands/calls/CallOverlay.tsx": 1,
-  "islands/calls/CallScreens.tsx": 8,
-  "islands/calls/ConnectedScreen.tsx": 10,
-  "islands/calls/CallView.tsx": 1,
-  "islands/moderation/WarningModal.tsx": 3,
-  "islands/moderation/BanPage.tsx": 4,
 };
 
 const files = ["src/pages/**/*.tsx", "islands/**/*.tsx"].flatMap((pattern) => [...new Glob(pattern).scanSync(root)]).filter((f) => !NOT_SCANNED.some((r) => r.test(f)));
