@@ -3,9 +3,10 @@
 // interests and "only people who share my interests". A change applies to the search under way.
 import { useId } from "react";
 import type { Country } from "../lib/types.ts";
-import { t } from "../i18n.ts";
+import { locale, localeTag, t } from "../i18n.ts";
 import { languageOptions } from "../interests/languages.ts";
 import TagInput from "../interests/TagInput.tsx";
+import { countryName } from "./country-name.ts";
 import { ROULETTE_INTEREST_TEXTS as T } from "./interest-texts.ts";
 import { flagOf, type RouletteFilters as Filters } from "./roulette-state.ts";
 
@@ -20,6 +21,13 @@ interface Props {
 }
 
 const GENDERS: readonly Filters["gender"][] = ["any", "female", "male"];
+
+/** The countries named in the page's language, in its alphabetical order. */
+function byName(countries: readonly Country[]): Country[] {
+  if (locale() === "en") return [...countries];
+  const order = new Intl.Collator(localeTag());
+  return countries.map((c) => ({ ...c, name: countryName(c.code, c.name) })).sort((a, b) => order.compare(a.name, b.name));
+}
 
 const isGender = (value: string): value is Filters["gender"] => GENDERS.some((g) => g === value);
 
@@ -48,7 +56,7 @@ export default function RouletteFilters({ filters, countries, onChange, suggest,
           <span>{t("roulette.country")}</span>
           <select value={filters.country} onChange={(e) => onChange({ ...filters, country: e.target.value })}>
             <option value="any">{t("roulette.any_country")}</option>
-            {countries.map((c) => (
+            {byName(countries).map((c) => (
               <option key={c.code} value={c.code}>
                 {`${flagOf(c.code)} ${c.name}`}
               </option>
