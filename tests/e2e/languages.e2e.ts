@@ -223,8 +223,8 @@ describe("Video Roulette in Spanish and in Arabic", () => {
           expect(preview.x - stage.x).toBeLessThan(40);
           expect(partner.x + partner.width).toBeGreaterThan(stage.x + stage.width - 40);
         }
-        await expectAccessible(first, `Video Roulette, connected, ${language.code}`);
         await screenshot(first, `languages-roulette-connected-${language.code}`);
+        await expectAccessible(first, `Video Roulette, connected, ${language.code}`);
 
       } finally {
         // Closed even after a failure: a page left searching would pair with the next test's.
