@@ -5,6 +5,7 @@
 // from a call lives here, not in the overlay, so that hanging up cannot take a report away.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useChat } from "../chat/context.ts";
+import { t } from "../i18n.ts";
 import { ensureAdult } from "../safety/adult-gate.ts";
 import type { ReportTarget } from "../safety/ReportDialog.tsx";
 import type { CallRequest } from "./call-state.ts";
@@ -52,11 +53,11 @@ export default function CallLayer({ socket, ice, notify, children }: Props) {
     const onStart = (event: Event) => {
       const next = startRequest(event);
       if (!next) return;
-      if (busy.current) return notifyRef.current("You are already in a call");
+      if (busy.current) return notifyRef.current(t("call.already_in_call"));
       // Accounts made before the 18+ box confirm once before their first call.
       void ensureAdult(chat).then((adult) => {
         if (!adult) return;
-        if (busy.current) return notifyRef.current("You are already in a call");
+        if (busy.current) return notifyRef.current(t("call.already_in_call"));
         setRequest(next);
       });
     };

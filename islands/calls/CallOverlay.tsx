@@ -1,6 +1,7 @@
 // The call overlay, loaded lazily by CallLayer when a call starts or rings: it runs one
 // CallSession for its lifetime and renders that session's state.
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { t } from "../i18n.ts";
 import { captureStill } from "../media/still.ts";
 import type { ReportTarget } from "../safety/ReportDialog.tsx";
 import { browserCallDeps } from "./browser-deps.ts";
@@ -77,7 +78,7 @@ export default function CallOverlay({ request, socket, ice, freshIce, onClose, e
 
   if (!session || !state || !actions) {
     return (
-      <div className="call-overlay" role="dialog" aria-modal="true" aria-label={`Video call with ${request.contact.name}`}>
+      <div className="call-overlay" role="dialog" aria-modal="true" aria-label={t("call.with", { name: request.contact.name })}>
         <CallStyles />
         <SetupScreen />
       </div>

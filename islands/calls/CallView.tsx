@@ -1,6 +1,7 @@
 // The call overlay as a modal dialog: it picks the screen for the call's state, keeps focus
 // inside, and moves focus to the main button of each new screen.
 import { useEffect, useRef } from "react";
+import { t } from "../i18n.ts";
 import ConnectedScreen from "./ConnectedScreen.tsx";
 import { IncomingScreen, OutgoingScreen, SetupScreen } from "./CallScreens.tsx";
 import CallStyles from "./CallStyles.tsx";
@@ -38,7 +39,7 @@ export default function CallView({ state, localStream, remoteStream, actions, fo
   }, [screen]);
 
   return (
-    <div ref={ref} className="call-overlay" role="dialog" aria-modal="true" aria-label={`Video call with ${name}`} tabIndex={-1} data-screen={screen}>
+    <div ref={ref} className="call-overlay" role="dialog" aria-modal="true" aria-label={t("call.with", { name })} tabIndex={-1} data-screen={screen}>
       <CallStyles />
       {screen === "setup" && <SetupScreen />}
       {screen === "incoming" && <IncomingScreen name={name} avatarUrl={state.contact.avatarUrl} onAccept={actions.accept} onDecline={actions.decline} />}

@@ -2,6 +2,7 @@
 // 150x100 px, and the controls mute, turn the camera off and end the call. Report, next to the
 // name, hands over the remote <video> so that a still of this very moment goes with the report.
 import { useCallback, useRef, useState } from "react";
+import { t } from "../i18n.ts";
 import CallIcon, { type CallIconName } from "./CallIcon.tsx";
 import StreamVideo from "./StreamVideo.tsx";
 import ConnectionKindLabel from "./ConnectionKindLabel.tsx";
@@ -29,19 +30,19 @@ export default function ConnectedScreen(props: Props) {
 
   return (
     <div className="call-connected">
-      <StreamVideo stream={remoteStream} label={`${name}'s video`} className="call-remote" onSoundBlocked={onSoundBlocked} videoRef={remoteVideo} />
+      <StreamVideo stream={remoteStream} label={t("call.remote_video", { name })} className="call-remote" onSoundBlocked={onSoundBlocked} videoRef={remoteVideo} />
       {!remoteStream && (
         <div className="call-waiting" role="status" aria-live="polite">
           <span className="call-spinner" aria-hidden="true" />
-          Connecting to {name}...
+          {t("call.connecting_to", { name })}
         </div>
       )}
       <div className="call-topbar">
         <h2 className="call-name" id="call-heading">
           {name}
         </h2>
-        <button type="button" className="call-report" onClick={() => props.onReport(remoteVideo.current)} title={`Report ${name}`}>
-          <CallIcon name="flag" size={16} /> Report
+        <button type="button" className="call-report" onClick={() => props.onReport(remoteVideo.current)} title={t("call.report_title", { name })}>
+          <CallIcon name="flag" size={16} /> {t("call.report")}
         </button>
         <ConnectionKindLabel kind={props.connectionKind ?? null} className="call-connection" />
         {notice && (
@@ -51,8 +52,8 @@ export default function ConnectedScreen(props: Props) {
         )}
       </div>
       <div className={`call-local-wrap${cameraOff ? " is-off" : ""}`}>
-        <StreamVideo stream={localStream} label="Your camera" className="call-local" muted />
-        {cameraOff && <span className="call-local-off">Camera off</span>}
+        <StreamVideo stream={localStream} label={t("call.your_camera")} className="call-local" muted />
+        {cameraOff && <span className="call-local-off">{t("call.camera_off")}</span>}
       </div>
       {enableSound && (
         <button
@@ -63,25 +64,25 @@ export default function ConnectedScreen(props: Props) {
             setEnableSound(null);
           }}
         >
-          <CallIcon name="volume" size={18} /> Turn on sound
+          <CallIcon name="volume" size={18} /> {t("call.turn_on_sound")}
         </button>
       )}
-      <div className="call-controls" role="toolbar" aria-label="Call controls">
+      <div className="call-controls" role="toolbar" aria-label={t("call.controls")}>
         <ToggleControl
           pressed={muted}
           onClick={props.onToggleMute}
-          label={muted ? "Unmute microphone" : "Mute microphone"}
-          title={muted ? "Unmute" : "Mute"}
+          label={muted ? t("call.unmute_microphone") : t("call.mute_microphone")}
+          title={muted ? t("call.unmute") : t("call.mute")}
           icon={muted ? "micOff" : "mic"}
         />
         <ToggleControl
           pressed={cameraOff}
           onClick={props.onToggleCamera}
-          label={cameraOff ? "Turn camera on" : "Turn camera off"}
-          title={cameraOff ? "Camera on" : "Camera off"}
+          label={cameraOff ? t("call.turn_camera_on") : t("call.turn_camera_off")}
+          title={cameraOff ? t("call.camera_on") : t("call.camera_off")}
           icon={cameraOff ? "videoOff" : "video"}
         />
-        <button type="button" className="call-control is-end" onClick={props.onEnd} aria-label="End call" title="End call" data-autofocus>
+        <button type="button" className="call-control is-end" onClick={props.onEnd} aria-label={t("call.end")} title={t("call.end")} data-autofocus>
           <CallIcon name="hangUp" size={28} />
         </button>
       </div>

@@ -1,6 +1,7 @@
 // The PeerJS side of one call: the peer on the app's signalling endpoint, the media connection,
 // which incoming media call to trust, and the retries and reconnects of spec section 8 "Call
 // connection errors". CallSession decides what the person sees; this reports what happened.
+import { t } from "../i18n.ts";
 import { planForCallError, planForPeerError } from "./peer-config.ts";
 import type { MediaCallLike, PeerFailure, PeerLike } from "./ports.ts";
 import { Timers } from "../lib/timers.ts";
@@ -130,7 +131,7 @@ export class CallLink {
     this.retries++;
     // Detach first: the library closes the failed connection right after this error.
     this.media = null;
-    this.events.notice("Reconnecting...");
+    this.events.notice(t("chat.reconnecting"));
     const target = this.target;
     if (target !== null) this.timers.later(() => this.callTo(target), plan.afterMs);
     else this.timers.later(() => this.media === null && this.events.failed(error.type, null), RETRY_WAIT_MS);
@@ -142,7 +143,7 @@ export class CallLink {
     const plan = planForPeerError(error.type);
     if (plan.action === "end") return this.events.failed(error.type, null);
     if (plan.action === "reload") return this.events.failed(error.type, { afterMs: plan.afterMs });
-    this.events.notice("Reconnecting...");
+    this.events.notice(t("chat.reconnecting"));
     this.timers.later(() => this.reconnect(peer), plan.afterMs);
   }
 

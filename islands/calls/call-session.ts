@@ -6,6 +6,7 @@
 // a stranger must never turn anyone's camera on.
 import { BITRATE_CAP_DELAY_MS, capVideoSenders } from "../media/bitrate.ts";
 import { openCameraAndMicrophone, stopStream, type GetUserMedia } from "../media/constraints.ts";
+import { t } from "../i18n.ts";
 import { callMediaErrorText, UNSUPPORTED_BROWSER_ALERT } from "../media/errors.ts";
 import { CallLink } from "./call-link.ts";
 import { callReducer, initialCallState, isReady, type CallAction, type CallRequest, type CallState } from "./call-state.ts";
@@ -65,7 +66,7 @@ export class CallSession {
           this.ring();
         },
         remoteStream: (stream, call) => this.onRemoteStream(stream, call),
-        remoteClosed: () => this.hangUp(`${this.contact.name} ended the call`),
+        remoteClosed: () => this.hangUp(t("call.ended_by", { name: this.contact.name })),
         failed: (type, reload) => {
           this.hangUp(peerErrorText(type, this.contact.name));
           if (reload) setTimeout(() => this.deps.reload(), reload.afterMs);
@@ -117,7 +118,7 @@ export class CallSession {
       await this.link.open();
     } catch (error) {
       console.error("Could not start the call connection", error);
-      this.abandon("The call could not be connected. Please try again.");
+      this.abandon(t("call.not_connected"));
     }
   }
 
@@ -271,7 +272,7 @@ export class CallSession {
     const { phase, role } = this.state;
     // Ringing here and ended elsewhere: the caller gave up, nobody answered for a minute, or
     // another tab of mine answered.
-    const notice = phase === "ringing" && role === "receiver" ? null : `${this.contact.name} ended the call`;
+    const notice = phase === "ringing" && role === "receiver" ? null : t("call.ended_by", { name: this.contact.name });
     if (phase !== "connected") return this.finish(notice);
     this.cleanUp();
     this.deps.tones.playThenClose("ended");

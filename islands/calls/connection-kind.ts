@@ -2,11 +2,18 @@
 // statistics (getStats), never from settings: the selected candidate pair's local candidate is
 // `relay` when the partner's browser sees only the relay's address, not ours.
 
+import { t } from "../i18n.ts";
+
 export type ConnectionKind = "relayed" | "direct";
 
-export const CONNECTION_KIND_TEXT: Record<ConnectionKind, string> = {
-  relayed: "Relayed: your IP address is hidden",
-  direct: "Direct: your partner's browser can see your IP address",
+/** Read when shown, so each is in the page's language. */
+export const CONNECTION_KIND_TEXT: Readonly<Record<ConnectionKind, string>> = {
+  get relayed() {
+    return t("call.relayed");
+  },
+  get direct() {
+    return t("call.direct");
+  },
 };
 
 /**

@@ -1,6 +1,7 @@
 // How the browser's PeerJS client reaches the app's own signalling endpoint, and what each
 // PeerJS error does to a call (spec section 8 "Call connection errors"). Pure, so both are
 // tested without a browser.
+import { t } from "../i18n.ts";
 import type { ChatAppProps } from "../props.ts";
 
 export type IceConfig = ChatAppProps["ice"];
@@ -81,15 +82,15 @@ export function planForCallError(type: string, retriesSoFar: number): CallErrorP
 export function peerErrorText(type: string, contactName: string): string {
   switch (type) {
     case "peer-unavailable":
-      return `${contactName} can no longer be reached. The page will reload in a moment.`;
+      return t("call.unreachable", { name: contactName });
     case "browser-incompatible":
-      return "This browser cannot make video calls.";
+      return t("call.browser_incompatible");
     case "negotiation-failed":
-      return `Could not connect to ${contactName}. Please try again.`;
+      return t("call.could_not_connect", { name: contactName });
     case "webrtc":
-      return `The video connection with ${contactName} failed.`;
+      return t("call.video_failed", { name: contactName });
     default:
-      return "The call could not be connected. Please try again.";
+      return t("call.not_connected");
   }
 }
 
@@ -97,11 +98,11 @@ export function peerErrorText(type: string, contactName: string): string {
 export function rejectionText(reason: "offline" | "busy" | "declined" | "no_answer", contactName: string): string {
   switch (reason) {
     case "offline":
-      return `${contactName} is offline`;
+      return t("call.offline", { name: contactName });
     case "busy":
-      return `${contactName} is busy in another call`;
+      return t("call.busy", { name: contactName });
     case "declined":
-      return `${contactName} declined the call`;
+      return t("call.declined", { name: contactName });
     case "no_answer":
       return noAnswerText(contactName);
   }
@@ -109,5 +110,5 @@ export function rejectionText(reason: "offline" | "busy" | "declined" | "no_answ
 
 /** The end of a call nobody answered, whether the server or the caller's own timer ended it. */
 export function noAnswerText(contactName: string): string {
-  return `${contactName} did not answer`;
+  return t("call.no_answer", { name: contactName });
 }

@@ -1,7 +1,11 @@
 // What a person reads when the camera or microphone cannot be opened (spec section 8 "Camera
 // and microphone"). The call screens and Video Roulette word the same failures differently.
+import { t } from "../i18n.ts";
 
-/** Shown with window.alert when the browser has no navigator.mediaDevices (spec section 5). */
+/**
+ * Shown with window.alert when the browser has no navigator.mediaDevices (spec section 5). The spec
+ * fixes it in Russian for everyone, so it is not in the catalogues.
+ */
 export const UNSUPPORTED_BROWSER_ALERT =
   "Ваш браузер не поддерживает видеозвонки. Пожалуйста, используйте современный браузер (Chrome, Firefox, Safari или Edge).";
 
@@ -29,16 +33,13 @@ function messageOf(error: unknown): string {
 export function callMediaErrorText(error: unknown): string {
   switch (classifyMediaError(error)) {
     case "denied":
-      return (
-        "Camera and microphone access is blocked. To make video calls, allow access to the camera and " +
-        "microphone for this site (the camera icon in the address bar or the site settings), then refresh the page."
-      );
+      return t("call.media_denied");
     case "not-found":
-      return "Camera or microphone not found. Please check that they are connected and try again.";
+      return t("call.media_not_found");
     case "in-use":
-      return "The camera or microphone is in use by another application. Close it and try again.";
+      return t("call.media_in_use");
     case "other":
-      return `Media device access error: ${messageOf(error)}`;
+      return t("call.media_error", { message: messageOf(error) });
   }
 }
 
@@ -46,12 +47,12 @@ export function callMediaErrorText(error: unknown): string {
 export function rouletteMediaErrorText(error: unknown): string {
   switch (classifyMediaError(error)) {
     case "denied":
-      return "Please allow camera and microphone access to use video chat";
+      return t("roulette.media_denied");
     case "not-found":
-      return "No camera or microphone found on this device";
+      return t("roulette.media_not_found");
     case "in-use":
-      return "Camera or microphone is already in use by another application";
+      return t("roulette.media_in_use");
     case "other":
-      return "Camera and microphone access required for video chat";
+      return t("roulette.media_required");
   }
 }

@@ -3,7 +3,11 @@
 // with the chat screen, not lazily: it must appear even if fetching a chunk would fail now.
 import { useEffect, useRef } from "react";
 import type { BanNotice } from "../lib/types.ts";
-import { APPEAL_LINK_TEXT, BAN_PAGE_TITLE, banEndSentence } from "./texts.ts";
+import { locale, localeTag, t } from "../i18n.ts";
+import { banEndSentence } from "./texts.ts";
+
+/** English dates the British way ("30 November 2026"), as before; other languages their own. */
+const dateLocale = () => ({ locale: locale() === "en" ? "en-GB" : localeTag() });
 
 export default function BanPage({ notice }: { notice: BanNotice | null }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -16,30 +20,30 @@ export default function BanPage({ notice }: { notice: BanNotice | null }) {
           !
         </span>
         <h1 id="ban-title" ref={heading} tabIndex={-1}>
-          {BAN_PAGE_TITLE}
+          {t("mod.ban_page_title")}
         </h1>
         {notice ? (
           <>
             {notice.reason && (
               <div className="ban-reason">
-                <h2>Reason</h2>
+                <h2>{t("mod.reason")}</h2>
                 <p>{notice.reason}</p>
               </div>
             )}
             <p className="ban-end">
-              {notice.until ? <time dateTime={notice.until}>{banEndSentence(notice.until)}</time> : banEndSentence(null)}
+              {notice.until ? <time dateTime={notice.until}>{banEndSentence(notice.until, dateLocale())}</time> : banEndSentence(null)}
             </p>
-            <p className="ban-help">If you think this is a mistake, tell us why. A moderator will read your appeal.</p>
+            <p className="ban-help">{t("mod.ban_help")}</p>
             <a className="ban-appeal" href={notice.appeal_url}>
-              {APPEAL_LINK_TEXT}
+              {t("mod.appeal_link")}
             </a>
           </>
         ) : (
           <>
             {/* The socket closed with 4403 before the notice arrived: the login answer carries it. */}
-            <p className="ban-help">Sign in again to read the reason, when the ban ends and how to appeal.</p>
+            <p className="ban-help">{t("mod.ban_sign_in")}</p>
             <a className="ban-appeal" href="/">
-              Go to the sign-in page
+              {t("mod.go_sign_in")}
             </a>
           </>
         )}

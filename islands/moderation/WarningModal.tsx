@@ -5,10 +5,9 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useChat } from "../chat/context.ts";
 import useFocusTrap from "../chat/useFocusTrap.ts";
+import { t } from "../i18n.ts";
 import { acknowledgeWarning } from "../lib/moderation.ts";
 import SafetyStyles from "../safety/SafetyStyles.tsx";
-
-export const WARNING_TITLE = "A moderator has warned you";
 
 export default function WarningModal() {
   useSignals();
@@ -36,17 +35,21 @@ export default function WarningModal() {
     <div className="safety-backdrop">
       <div className="safety-modal warning-modal" role="alertdialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-reason`} ref={ref}>
         <SafetyStyles />
-        <h2 id={`${id}-title`}>{WARNING_TITLE}</h2>
+        <h2 id={`${id}-title`}>{t("mod.warning_title")}</h2>
         <p id={`${id}-reason`} className="warning-reason">
           {warning.reason}
         </p>
         <p className="warning-rules">
-          Please keep to the <a href="/terms" target="_blank" rel="noopener">Terms</a>. If it happens again, your account may be banned.
+          {`${t("mod.warning_before")} `}
+          <a href="/terms" target="_blank" rel="noopener">
+            {t("mod.warning_terms")}
+          </a>
+          {t("mod.warning_after")}
         </p>
-        {queue.length > 1 && <p className="warning-more">{queue.length - 1} more after this one</p>}
+        {queue.length > 1 && <p className="warning-more">{t("mod.warning_more", { count: queue.length - 1 })}</p>}
         <div className="safety-actions">
           <button type="button" ref={action} className="safety-button is-primary" disabled={busy} onClick={() => void acknowledge()}>
-            {busy ? "Saving..." : "I understand"}
+            {busy ? t("mod.saving") : t("mod.understand")}
           </button>
         </div>
       </div>

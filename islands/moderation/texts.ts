@@ -1,13 +1,8 @@
 // The words a moderated person reads, shared by the chat screen (ban page, removed messages), the
 // landing page rendered on the server and the landing script, so they never say it differently.
-// No React here: the landing script imports it.
+// No React here: the landing script imports it. The words themselves are the catalogue's mod.*.
+import { t } from "../i18n.ts";
 
-export const BAN_PAGE_TITLE = "Your account has been banned";
-/** Login refused: the account itself is banned. */
-export const BAN_ACCOUNT_TITLE = "This account is banned";
-/** Register or guest entry refused: the device (or, when the moderator chose it, the address) is banned. */
-export const BAN_ENTRY_TITLE = "New accounts from this device or network are banned";
-export const APPEAL_LINK_TEXT = "Appeal this ban";
 export const REMOVED_TEXT = "Removed by a moderator";
 
 export interface BanEndOptions {
@@ -29,15 +24,15 @@ export function dateTimeFormat({ locale = "en-GB", timeZone }: BanEndOptions): I
 
 /** "until 30 November 2026 at 14:05" (with " UTC" when formatted in UTC), or "permanently". */
 export function banEnd(until: string | null, options: BanEndOptions = {}): string {
-  if (until === null) return "permanently";
+  if (until === null) return t("mod.permanently");
   const date = new Date(until);
-  if (Number.isNaN(date.getTime())) return `until ${until}`;
+  if (Number.isNaN(date.getTime())) return t("mod.until", { date: until });
   const text = dateTimeFormat(options).format(date);
-  return `until ${text}${options.timeZone === "UTC" ? " UTC" : ""}`;
+  return t("mod.until", { date: `${text}${options.timeZone === "UTC" ? " UTC" : ""}` });
 }
 
 /** "Banned until …" or "Banned permanently". */
-export const banEndSentence = (until: string | null, options?: BanEndOptions) => `Banned ${banEnd(until, options)}`;
+export const banEndSentence = (until: string | null, options?: BanEndOptions) => t("mod.banned_end", { end: banEnd(until, options) });
 
 /**
  * The appeal link from a JSON answer as an href, or null: only http(s) addresses (normally our own

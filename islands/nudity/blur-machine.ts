@@ -2,6 +2,7 @@
 // blurred ("checking") until SAFE_FRAMES_TO_UNBLUR safe frames in a row; an explicit frame blurs
 // again at once ("flagged"); "Show anyway" holds until the next partner, whatever the frames say;
 // with the setting off nothing is blurred.
+import { t } from "../i18n.ts";
 import { SAFE_FRAMES_TO_UNBLUR, type Verdict } from "./thresholds.ts";
 
 export type BlurMode = "checking" | "clear" | "flagged" | "shown" | "off";
@@ -44,7 +45,7 @@ export const isBlurred = (state: BlurState): boolean => state.mode === "checking
 
 /** The line on the blurred video. */
 export function blurLabel(state: BlurState, loading: boolean, unavailable = false): string {
-  if (state.mode === "flagged") return "This video may show nudity";
-  if (unavailable) return "This browser can't check the video";
-  return loading ? "Checking the video… (loading the checker)" : "Checking the video…";
+  if (state.mode === "flagged") return t("safety.video_flagged");
+  if (unavailable) return t("safety.video_unchecked");
+  return loading ? t("safety.video_checking_loading") : t("safety.video_checking");
 }

@@ -3,9 +3,11 @@
 // interests and "only people who share my interests". A change applies to the search under way.
 import { useId } from "react";
 import type { Country } from "../lib/types.ts";
+import { locale, localeTag, t } from "../i18n.ts";
 import { languageOptions } from "../interests/languages.ts";
 import TagInput from "../interests/TagInput.tsx";
 import { ROULETTE_INTEREST_TEXTS as T } from "./interest-texts.ts";
+import { countryLabel } from "../lib/format.ts";
 import { flagOf, type RouletteFilters as Filters } from "./roulette-state.ts";
 
 interface Props {
@@ -18,13 +20,16 @@ interface Props {
   spoken?: readonly string[];
 }
 
-const GENDERS: { value: Filters["gender"]; label: string }[] = [
-  { value: "any", label: "Anyone" },
-  { value: "female", label: "Women" },
-  { value: "male", label: "Men" },
-];
+const GENDERS: readonly Filters["gender"][] = ["any", "female", "male"];
 
-const isGender = (value: string): value is Filters["gender"] => GENDERS.some((g) => g.value === value);
+/** The countries named in the page's language, in its alphabetical order. */
+function byName(countries: readonly Country[]): Country[] {
+  if (locale() === "en") return [...countries];
+  const order = new Intl.Collator(localeTag());
+  return countries.map((c) => ({ ...c, name: countryLabel(c.code, c.name) })).sort((a, b) => order.compare(a.name, b.name));
+}
+
+const isGender = (value: string): value is Filters["gender"] => GENDERS.some((g) => g === value);
 
 export default function RouletteFilters({ filters, countries, onChange, suggest, spoken = [] }: Props) {
   const id = useId();
@@ -33,25 +38,25 @@ export default function RouletteFilters({ filters, countries, onChange, suggest,
   const mine = languages.filter((l) => spoken.includes(l.code));
   return (
     <div className="roulette-filter-area">
-      <div className="roulette-filters" role="group" aria-label="Partner filters">
+      <div className="roulette-filters" role="group" aria-label={t("roulette.partner_filters")}>
         <label className="roulette-filter">
-          <span>Gender</span>
+          <span>{t("roulette.gender")}</span>
           <select
             value={filters.gender}
             onChange={(e) => isGender(e.target.value) && onChange({ ...filters, gender: e.target.value })}
           >
             {GENDERS.map((g) => (
-              <option key={g.value} value={g.value}>
-                {g.label}
+              <option key={g} value={g}>
+                {t(`roulette.gender_${g}`)}
               </option>
             ))}
           </select>
         </label>
         <label className="roulette-filter">
-          <span>Country</span>
+          <span>{t("roulette.country")}</span>
           <select value={filters.country} onChange={(e) => onChange({ ...filters, country: e.target.value })}>
-            <option value="any">Any country</option>
-            {countries.map((c) => (
+            <option value="any">{t("roulette.any_country")}</option>
+            {byName(countries).map((c) => (
               <option key={c.code} value={c.code}>
                 {`${flagOf(c.code)} ${c.name}`}
               </option>

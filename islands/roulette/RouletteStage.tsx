@@ -10,6 +10,7 @@ import StreamVideo from "../calls/StreamVideo.tsx";
 import type { RoulettePartner } from "../../src/realtime/protocol.ts";
 import { flagOf, type RouletteStatus } from "./roulette-state.ts";
 import { ROULETTE_INTEREST_TEXTS } from "./interest-texts.ts";
+import { countryLabel } from "../lib/format.ts";
 import { languageList } from "../interests/languages.ts";
 
 interface Props {
@@ -29,7 +30,7 @@ interface Props {
 }
 
 function partnerLine(partner: RoulettePartner): string {
-  const details = [partner.age ? String(partner.age) : null, partner.country_name ? `${flagOf(partner.country_code)} ${partner.country_name}` : null];
+  const details = [partner.age ? String(partner.age) : null, partner.country_name ? `${flagOf(partner.country_code)} ${countryLabel(partner.country_code, partner.country_name)}` : null];
   return details.filter(Boolean).join(" · ");
 }
 
@@ -80,7 +81,7 @@ export default function RouletteStage({ status, statusText, partner, localStream
       </div>
       {partner && (
         <div className="roulette-partner">
-          <strong>{partner.name}</strong>
+          <strong>{t("roulette.stranger")}</strong>
           {partnerLine(partner) && <span>{partnerLine(partner)}</span>}
           {partner.sharedInterests?.length > 0 && <span className="roulette-shared">{ROULETTE_INTEREST_TEXTS.shared(partner.sharedInterests)}</span>}
           {partner.languages?.length > 0 && <span>{ROULETTE_INTEREST_TEXTS.speaks(languageList(partner.languages))}</span>}

@@ -6,6 +6,7 @@
 // Its dependencies come in through RouletteDeps, so tests drive it with a fake socket and a fake
 // peer connection.
 import { openCameraAndMicrophone, stopStream, type GetUserMedia } from "../media/constraints.ts";
+import { t } from "../i18n.ts";
 import { rouletteMediaErrorText } from "../media/errors.ts";
 import type { IceConfig } from "../calls/peer-config.ts";
 import type { IceSource } from "../calls/ice-source.ts";
@@ -106,7 +107,7 @@ export class RouletteSession {
       this.search.begin();
     } catch (error) {
       this.releaseCamera();
-      this.store.update({ type: "error", text: `Error starting video chat: ${error instanceof Error ? error.message : String(error)}` });
+      this.store.update({ type: "error", text: t("roulette.err_starting", { message: error instanceof Error ? error.message : String(error) }) });
     }
   }
 

@@ -155,7 +155,7 @@ export function statusText(state: RouletteState): string {
     case "connecting":
       return t("roulette.connecting");
     case "connected":
-      return state.partner ? t("roulette.connected_with", { name: state.partner.name }) : t("roulette.connected");
+      return state.partner ? t("roulette.connected_with", { name: t("roulette.stranger") }) : t("roulette.connected");
   }
 }
 

@@ -2,6 +2,7 @@
 // that has not yet said it is 18 or older (AdultGate mounts it). Cancel answers no.
 import { useCallback, useId, useRef, useState } from "react";
 import { useChat } from "../chat/context.ts";
+import { t } from "../i18n.ts";
 import useFocusTrap from "../chat/useFocusTrap.ts";
 import { confirmAdult } from "./adult-gate.ts";
 import DialogActions from "./DialogActions.tsx";
@@ -29,10 +30,8 @@ export default function AdultConfirmModal({ answer }: { answer: (confirmed: bool
     <div className="safety-backdrop" onClick={(e) => e.target === e.currentTarget && cancel()}>
       <div className="safety-modal adult-confirm" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} ref={ref}>
         <SafetyStyles />
-        <h2 id={`${id}-title`}>Confirm your age</h2>
-        <p id={`${id}-text`}>
-          Video calls and Video Roulette are for adults only. Please confirm that you are 18 or older and accept the Terms.
-        </p>
+        <h2 id={`${id}-title`}>{t("safety.adult_title")}</h2>
+        <p id={`${id}-text`}>{t("safety.adult_text")}</p>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -42,13 +41,13 @@ export default function AdultConfirmModal({ answer }: { answer: (confirmed: bool
           <label className="safety-choice">
             <input type="checkbox" checked={ticked} onChange={(e) => setTicked(e.target.checked)} />
             <span>
-              I am 18 or older and I accept the{" "}
+              {`${t("auth.adult_before")} `}
               <a href="/terms" target="_blank" rel="noopener">
-                Terms
+                {t("auth.adult_terms")}
               </a>
             </span>
           </label>
-          <DialogActions dismissLabel="Cancel" onDismiss={cancel} label="Confirm" busyLabel="Confirming..." busy={saving} tone="primary" ready={ticked} />
+          <DialogActions dismissLabel={t("safety.cancel")} onDismiss={cancel} label={t("safety.confirm")} busyLabel={t("safety.confirming")} busy={saving} tone="primary" ready={ticked} />
         </form>
       </div>
     </div>

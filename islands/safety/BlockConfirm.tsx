@@ -1,5 +1,6 @@
 // "Block <name>?": a block is a big step for the other person (they can no longer reach me), so it
 // is confirmed once, with what it does in plain words.
+import { t } from "../i18n.ts";
 import ConfirmDialog from "./ConfirmDialog.tsx";
 
 export interface BlockConfirmProps {
@@ -13,11 +14,11 @@ export default function BlockConfirm({ name, onConfirm, onClose }: BlockConfirmP
   return (
     <ConfirmDialog
       className="block-confirm"
-      title={`Block ${name}?`}
-      text="They won't be able to message or call you, and you won't see each other."
-      dismissLabel="Cancel"
-      label="Block"
-      busyLabel="Blocking..."
+      title={t("safety.block_title", { name })}
+      text={t("safety.block_text")}
+      dismissLabel={t("safety.cancel")}
+      label={t("safety.block")}
+      busyLabel={t("safety.blocking")}
       onConfirm={onConfirm}
       onClose={onClose}
     />

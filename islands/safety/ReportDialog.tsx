@@ -6,6 +6,7 @@ import { errorText, type ReportContext, type ReportReason } from "../lib/api.ts"
 import type { BackendLabel } from "../nudity/backends.ts";
 import { useChat } from "../chat/context.ts";
 import useFocusTrap from "../chat/useFocusTrap.ts";
+import { t } from "../i18n.ts";
 import DialogActions from "./DialogActions.tsx";
 import SafetyStyles from "./SafetyStyles.tsx";
 
@@ -28,17 +29,11 @@ export interface ReportDialogProps {
   onBlocked?(): void;
 }
 
-export const REPORT_REASONS: { value: ReportReason; label: string }[] = [
-  { value: "sexual_content", label: "Sexual content or nudity" },
-  { value: "underage", label: "Appears to be under 18" },
-  { value: "harassment", label: "Harassment or hate" },
-  { value: "spam", label: "Spam or scam" },
-  { value: "violence", label: "Violence or threats" },
-  { value: "other", label: "Other" },
-];
+export const REPORT_REASONS: readonly ReportReason[] = ["sexual_content", "underage", "harassment", "spam", "violence", "other"];
 
 export const DETAILS_MAX = 1000;
-export const REPORT_THANKS = "Thanks. Our moderators will review your report.";
+/** Read when shown, so it is in the page's language. */
+export const reportThanks = (): string => t("safety.report_thanks");
 
 type Step = "form" | "sending" | "offer" | "blocking";
 
@@ -72,12 +67,12 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
         evidence: target.still ?? null,
         stillBackend: (target.still && target.stillBackend) || undefined,
       });
-      controller.notify.success(REPORT_THANKS);
+      controller.notify.success(reportThanks());
       // Someone I already blocked needs no offer to block them.
       if (target.userId !== undefined && controller.store.blocked.value[target.userId]) onClose();
       else setStep("offer");
     } catch (failure) {
-      setError(errorText(failure, "The report could not be sent. Please try again."));
+      setError(errorText(failure, t("safety.report_failed")));
       setStep("form");
     }
   };
@@ -91,13 +86,13 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
       onBlocked?.();
       onClose();
     } catch (failure) {
-      setError(errorText(failure, "Could not block. Please try again."));
+      setError(errorText(failure, t("safety.block_failed")));
       setStep("offer");
     }
   };
 
   const offering = step === "offer" || step === "blocking";
-  const title = offering ? `Block ${target.name}?` : `Report ${target.name}`;
+  const title = offering ? t("safety.block_title", { name: target.name }) : t("safety.report_title", { name: target.name });
   return (
     <div className="safety-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div className="safety-modal report-dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} ref={ref}>
@@ -105,15 +100,13 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
         <h2 id={`${id}-title`}>{title}</h2>
         {offering ? (
           <>
-            <p>
-              Your report was sent. Blocking also means {target.name} can't message or call you, and you won't see each other.
-            </p>
+            <p>{t("safety.report_sent_offer", { name: target.name })}</p>
             <DialogActions
               error={error}
-              dismissLabel="Not now"
+              dismissLabel={t("safety.not_now")}
               onDismiss={onClose}
-              label="Block"
-              busyLabel="Blocking..."
+              label={t("safety.block")}
+              busyLabel={t("safety.blocking")}
               busy={step === "blocking"}
               tone="danger"
               onConfirm={() => void block()}
@@ -127,22 +120,16 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
             }}
           >
             <fieldset>
-              <legend>Why are you reporting {target.name}?</legend>
+              <legend>{t("safety.report_why", { name: target.name })}</legend>
               {REPORT_REASONS.map((r) => (
-                <label key={r.value} className="safety-choice">
-                  <input
-                    type="radio"
-                    name={`${id}-reason`}
-                    value={r.value}
-                    checked={reason === r.value}
-                    onChange={() => setReason(r.value)}
-                  />
-                  <span>{r.label}</span>
+                <label key={r} className="safety-choice">
+                  <input type="radio" name={`${id}-reason`} value={r} checked={reason === r} onChange={() => setReason(r)} />
+                  <span>{t(`safety.reason_${r}`)}</span>
                 </label>
               ))}
             </fieldset>
             <label className="safety-field" htmlFor={`${id}-details`}>
-              <span>Details (optional)</span>
+              <span>{t("safety.details")}</span>
               <textarea
                 id={`${id}-details`}
                 value={details}
@@ -156,10 +143,10 @@ export default function ReportDialog({ target, onClose, onBlocked }: ReportDialo
             </label>
             <DialogActions
               error={error}
-              dismissLabel="Cancel"
+              dismissLabel={t("safety.cancel")}
               onDismiss={onClose}
-              label="Send report"
-              busyLabel="Sending..."
+              label={t("safety.send_report")}
+              busyLabel={t("safety.sending")}
               busy={step === "sending"}
               tone="primary"
               ready={reason !== null}

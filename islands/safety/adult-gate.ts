@@ -2,6 +2,7 @@
 // confirm once, through AdultConfirmModal (mounted in ChatApp), before their first call or session.
 import { errorText } from "../lib/api.ts";
 import type { ChatController } from "../lib/controller.ts";
+import { t } from "../i18n.ts";
 
 /** True at once for a confirmed adult; otherwise asks, and answers true only once confirmed. */
 export function ensureAdult(chat: ChatController): Promise<boolean> {
@@ -24,7 +25,7 @@ export async function confirmAdult(chat: ChatController): Promise<boolean> {
     chat.store.me.value = user;
     return true;
   } catch (error) {
-    chat.notify.error(errorText(error, "Could not confirm. Please try again."));
+    chat.notify.error(errorText(error, t("safety.confirm_failed")));
     return false;
   }
 }

@@ -2,9 +2,6 @@
 // read-aloud props (aria-label, placeholder, title, alt, label, ...) in the pages and islands
 // (tests/i18n/literal-scan.ts). Not scanned, by decision: the legal pages (English is the binding
 // text; a translated line says so) and the moderators' console under /mod (a staff tool, English).
-// PENDING lists the island files whose texts are not moved yet, each with how many literals it
-// holds today: the count may only go down, so no new literal slips in there either, and a file
-// that reaches zero must leave the list.
 import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { join } from "node:path";
@@ -14,21 +11,6 @@ const root = join(import.meta.dir, "..", "..");
 const NOT_SCANNED = [/^src\/pages\/legal\//, /^src\/pages\/mod\//];
 /** Words that are the same in every language: the product's name. */
 const SAME_IN_EVERY_LANGUAGE = new Set(["Web Chat"]);
-
-const PENDING: Record<string, number> = {
-  "src/pages/appeal/AppealPage.tsx": 11,
-  "islands/roulette/RouletteFilters.tsx": 4,
-  "islands/safety/AdultConfirmModal.tsx": 6,
-  "islands/safety/ReportDialog.tsx": 6,
-  "islands/safety/BlockConfirm.tsx": 4,
-  "islands/safety/BlurCover.tsx": 2,
-  "islands/calls/CallOverlay.tsx": 1,
-  "islands/calls/CallScreens.tsx": 8,
-  "islands/calls/ConnectedScreen.tsx": 10,
-  "islands/calls/CallView.tsx": 1,
-  "islands/moderation/WarningModal.tsx": 3,
-  "islands/moderation/BanPage.tsx": 4,
-};
 
 const files = ["src/pages/**/*.tsx", "islands/**/*.tsx"].flatMap((pattern) => [...new Glob(pattern).scanSync(root)]).filter((f) => !NOT_SCANNED.some((r) => r.test(f)));
 
@@ -42,13 +24,7 @@ describe("no user-visible literal outside the catalogue", () => {
   for (const file of files) {
     test(file, () => {
       const found = scanSource(join(root, file)).filter((f) => !SAME_IN_EVERY_LANGUAGE.has(f.text));
-      const allowed = PENDING[file] ?? 0;
-      if (found.length > allowed) throw new Error(`${file}: texts outside the catalogue:\n${found.map((f) => `  line ${f.line}: ${JSON.stringify(f.text)}`).join("\n")}`);
-      if (allowed > 0 && found.length < allowed) throw new Error(`${file}: ${found.length} left of ${allowed}; lower its PENDING count`);
+      if (found.length > 0) throw new Error(`${file}: texts outside the catalogue:\n${found.map((f) => `  line ${f.line}: ${JSON.stringify(f.text)}`).join("\n")}`);
     });
   }
-
-  test("every PENDING file still exists", () => {
-    for (const file of Object.keys(PENDING)) expect(files).toContain(file);
-  });
 });

@@ -1,6 +1,7 @@
 // The page behind a ban's appeal link: the ban's reason and end, then the appeal form, or the
 // appeal's status and the moderator's answer once it was sent. Plain HTML, no script.
 import type { AppealRow, BanRow } from "../../../db/schema.ts";
+import type { T } from "../../i18n/catalogue.ts";
 import { Document } from "../layout/Document.tsx";
 import { Footer } from "../layout/Footer.tsx";
 import { Header } from "../layout/Header.tsx";
@@ -23,18 +24,18 @@ export interface AppealPageProps {
 
 const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-function AppealStatus({ appeal }: { appeal: AppealRow }) {
+function AppealStatus({ appeal, t }: { appeal: AppealRow; t: T }) {
   if (appeal.status === "open") {
-    return <p className="appeal-status">We received your appeal on {when(appeal.createdAt)}. A moderator will review it; the answer will appear on this page.</p>;
+    return <p className="appeal-status">{t("appeal.received", { date: when(appeal.createdAt) })}</p>;
   }
   return (
     <div className="appeal-status">
       <p>
-        <strong>{appeal.status === "lifted" ? "Your appeal was accepted: the ban is lifted. You can sign in again." : "Your appeal was reviewed: the ban stays."}</strong>
+        <strong>{appeal.status === "lifted" ? t("appeal.accepted") : t("appeal.rejected")}</strong>
       </p>
       {appeal.response ? (
         <>
-          <h2>The moderator's answer</h2>
+          <h2>{t("appeal.answer")}</h2>
           <p className="appeal-text">{appeal.response}</p>
         </>
       ) : null}
@@ -44,24 +45,27 @@ function AppealStatus({ appeal }: { appeal: AppealRow }) {
 
 export function AppealPage(props: AppealPageProps) {
   const { ban, appeal } = props;
+  const { t } = props.page;
   const running = ban.liftedAt === null && (ban.until === null || ban.until > props.now);
   return (
-    <Document page={props.page} title="Your ban" styles={["base", "site", "mod"]} bodyClass="page-legal" noIndex>
+    <Document page={props.page} title={t("appeal.page_title")} styles={["base", "site", "mod"]} bodyClass="page-legal" noIndex>
       <Header />
       <main id="main" className="container legal">
-        <h1>Your account is banned</h1>
+        <h1>{t("appeal.title")}</h1>
         <dl className="appeal-facts">
-          <dt>Reason</dt>
+          <dt>{t("appeal.reason")}</dt>
           <dd className="appeal-text">{ban.reason}</dd>
-          <dt>Ends</dt>
-          <dd>{ban.until === null ? "Never: the ban is permanent." : when(ban.until)}</dd>
+          <dt>{t("appeal.ends")}</dt>
+          <dd>{ban.until === null ? t("appeal.never") : when(ban.until)}</dd>
         </dl>
         {running ? null : props.currentBanUrl ? (
           <p className="appeal-status">
-            This ban was replaced by a newer one. <a href={props.currentBanUrl}>See the ban in force and appeal it</a>.
+            {`${t("appeal.replaced")} `}
+            <a href={props.currentBanUrl}>{t("appeal.replaced_link")}</a>
+            {t("appeal.replaced_after")}
           </p>
         ) : (
-          <p className="appeal-status">{`${ban.liftedAt !== null ? `This ban was lifted on ${when(ban.liftedAt)}.` : "This ban has ended."} You can sign in again.`}</p>
+          <p className="appeal-status">{`${ban.liftedAt !== null ? t("appeal.lifted_on", { date: when(ban.liftedAt) }) : t("appeal.ended")} ${t("appeal.sign_in_again")}`}</p>
         )}
         {props.error ? (
           <p className="form-error" role="alert">
@@ -70,20 +74,20 @@ export function AppealPage(props: AppealPageProps) {
         ) : null}
         {appeal ? (
           <>
-            <h2>Your appeal</h2>
+            <h2>{t("appeal.yours")}</h2>
             <p className="appeal-text">{appeal.text}</p>
-            <AppealStatus appeal={appeal} />
+            <AppealStatus appeal={appeal} t={t} />
           </>
         ) : running ? (
           <form method="post" action={props.page.path} className="appeal-form">
-            <h2>Appeal</h2>
-            <p>If you think this ban is a mistake, tell us why. You can appeal each ban once; a moderator reads every appeal.</p>
+            <h2>{t("appeal.form_title")}</h2>
+            <p>{t("appeal.intro")}</p>
             <div className="field">
-              <label htmlFor="appeal-text">Your appeal (at most {MAX_APPEAL} characters)</label>
+              <label htmlFor="appeal-text">{t("appeal.label", { max: String(MAX_APPEAL) })}</label>
               <textarea id="appeal-text" name="text" rows={6} maxLength={MAX_APPEAL} defaultValue={props.text ?? ""} />
             </div>
             <button type="submit" className="btn btn-primary">
-              Send appeal
+              {t("appeal.send")}
             </button>
           </form>
         ) : null}

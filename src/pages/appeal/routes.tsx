@@ -10,6 +10,7 @@ import { WindowCounter } from "../../http/rate-limit.ts";
 import { activeBan, appealFor, appealUrl, banIdOfAppealToken, fileAppeal } from "../../moderation/actions.ts";
 import type { BanRow } from "../../../db/schema.ts";
 import { findBan } from "../../moderation/queries/people.ts";
+import { translateError } from "../../i18n/errors.ts";
 import { errorText } from "../mod/error-text.ts";
 import { FormError, readForm } from "../mod/form.ts";
 import { NotFoundPage } from "../NotFoundPage.tsx";
@@ -50,10 +51,11 @@ export function appealRoutes(ctx: AppContext) {
         const ban = await banOf(params.token);
         if (!ban) return notFound(request);
         const answer = (status: number, error: string, text?: string) => htmlResponse(appealPage(request, ban, { error, text }), { status, noStore: true });
-        if (!originAllowed(request, ctx.config)) return answer(403, "This form was sent from another site. Please send your appeal from this page.");
+        const { t, locale } = pageInfo(ctx.config, request);
+        if (!originAllowed(request, ctx.config)) return answer(403, t("appeal.foreign_form"));
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
         if (!posts.take(address)) {
-          const response = answer(429, "Too many attempts from your connection. Please wait a little and try again.");
+          const response = answer(429, t("appeal.too_many"));
           response.headers.set("retry-after", String(Math.max(1, Math.ceil(posts.retryAfter(address)))));
           return response;
         }
@@ -62,8 +64,8 @@ export function appealRoutes(ctx: AppContext) {
           text = (await readForm(request)).get("text") ?? "";
           fileAppeal(ctx, params.token, text);
         } catch (error) {
-          if (error instanceof FormError) return answer(error.status, error.message);
-          if (error instanceof AppError) return answer(error.status, errorText(error), text.slice(0, 1000));
+          if (error instanceof FormError) return answer(error.status, error.problem === "too_large" ? t("appeal.form_too_large") : t("appeal.form_type"));
+          if (error instanceof AppError) return answer(error.status, translateError(errorText(error), locale), text.slice(0, 1000));
           throw error;
         }
         return seeOther(new URL(request.url).pathname);
