@@ -186,9 +186,12 @@ describe("a browser whose WebSocket is blocked, with one whose is not", () => {
 
   test("when WebSockets work again the page moves to one in the background, and the chat goes on", async () => {
     const { alice, bob, alicePolls, who } = await chattingOverPolling();
+    // The last poll brings the server's word that the WebSocket holds the session now (x-poll-end 4000).
+    const handedOver = alice.waitForResponse((r) => new URL(r.url()).pathname === "/ws/poll" && r.headers()["x-poll-end"] === "4000", { timeout: 90_000 });
     await alice.evaluate(() => ((window as unknown as Tracked).__blockWs = false));
     // The client tries again every 30 s while polling.
     await alice.waitForFunction(() => (window as unknown as Tracked).__wsOpened > 0, undefined, { timeout: 90_000 });
+    await handedOver;
     const pollsBefore = alicePolls.filter((r) => r === "GET /ws/poll").length;
     await sendMessage(bob, who.alice.name, "Now over a WebSocket");
     await alice.locator(".message-text", { hasText: "Now over a WebSocket" }).waitFor(WAIT);

@@ -92,7 +92,8 @@ export async function openSignedIn(browser: Browser, server: Pick<RunningServer,
       void dialog.dismiss();
     });
   }
-  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url } });
+  // The password check is slow on a loaded machine: the login waits as long as the chat screen may.
+  const login = await page.request.post("/api/auth/login", { data: { username, password: PASSWORD }, headers: { origin: server.url }, timeout: options.timeout });
   expect(login.status()).toBe(200);
   await page.goto("/");
   await page.locator(".chat-app .tab-bar").waitFor({ timeout: options.timeout });
