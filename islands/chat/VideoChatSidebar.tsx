@@ -29,7 +29,8 @@ export default function VideoChatSidebar() {
       <div className="panel-header">
         <h2 id="video-heading" className="panel-heading">{t("chat.tab_video")}</h2>
       </div>
-      <div className="list-scroll padded">
+      {/* Longer languages overflow it: a scrolling region is reached and scrolled by keyboard too. */}
+      <div className="list-scroll padded" tabIndex={0} role="region" aria-labelledby="video-heading">
         <div className="stats">
           {STATS.map(([figure, label]) => (
             <div className="stat" key={label}>

@@ -215,18 +215,11 @@ async function openIn(username: string, language: Language, context = DESKTOP): 
   return page;
 }
 
-/**
- * 1280 x 1000: at 800 px the Video Chat tab's sidebar (islands/chat/VideoChatSidebar.tsx) holds
- * more Spanish text than fits, and its scrolling list has nothing to focus, which axe reports
- * (scrollable-region-focusable, serious). Known and handed on: that file is the chat's.
- */
-const DESKTOP_TALL = { viewport: { width: 1280, height: 1000 } };
-
 describe("Video Roulette in Spanish and in Arabic", () => {
   for (const language of LANGUAGES) {
     test(`two strangers meet in ${language.code}: filters, status, controls and the partner's video speak it`, async () => {
       const say = translator(language.code);
-      const first = await openIn(await suite.account("ruth", "Ruth", { country_code: "DE", country_name: "Germany" }), language, DESKTOP_TALL);
+      const first = await openIn(await suite.account("ruth", "Ruth", { country_code: "DE", country_name: "Germany" }), language);
       const second = await openIn(await suite.account("sami", "Sami", { gender: "male", country_code: "FR", country_name: "France" }), language);
       const roulette = (page: Page) => page.locator("section.roulette");
       try {
