@@ -1,12 +1,14 @@
 // The 'Find Users' filter panel: name, gender, orientation, country, age range, online only.
 import { useId, type ReactNode } from "react";
-import { AGES, GENDERS, optionLabel, ORIENTATIONS } from "../lib/format.ts";
+import { AGES, countriesForList, GENDERS, optionLabel, ORIENTATIONS } from "../lib/format.ts";
+import type { Country } from "../lib/types.ts";
 import type { UserFilters } from "../lib/lists.ts";
 import { t } from "../i18n.ts";
 
 interface Props {
   filters: UserFilters;
-  countries: string[];
+  /** The filter matches the English name the server keeps; the list shows the page's language. */
+  countries: Country[];
   onChange: (filters: UserFilters) => void;
 }
 
@@ -50,8 +52,10 @@ export default function FindUsersPanel({ filters, countries, onChange }: Props) 
       <Field id={`${id}-country`} label={t("chat.field_country")}>
         <select id={`${id}-country`} value={filters.country} onChange={(e) => set("country", e.target.value)}>
           <option value="">{t("chat.any")}</option>
-          {countries.map((c) => (
-            <option key={c} value={c}>{c}</option>
+          {countriesForList(countries).map((c) => (
+            <option key={c.code} value={c.name}>
+              {c.label}
+            </option>
           ))}
         </select>
       </Field>

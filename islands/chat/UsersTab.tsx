@@ -11,7 +11,7 @@ import EmptyState from "./EmptyState.tsx";
 import FindUsersPanel from "./FindUsersPanel.tsx";
 import Icon from "./icons.tsx";
 import ListSkeleton from "./ListSkeleton.tsx";
-import { useCountryNames, useLoadMoreOnScroll, useSearchAsYouType } from "./usePeopleSearch.ts";
+import { useCountries, useLoadMoreOnScroll, useSearchAsYouType } from "./usePeopleSearch.ts";
 import { usePresenceWatch } from "./usePresenceWatch.ts";
 import UserRow from "./UserRow.tsx";
 
@@ -27,9 +27,11 @@ export default function UsersTab() {
   const users = store.users.value;
   // Until the server answers a change, what it sent before is narrowed here at once.
   const shown = active ? filterUsers(users, wanted) : users;
-  const countries = useCountryNames(api, searchOpen, () =>
-    [...new Set(users.map((u) => u.country_name).filter((c): c is string => Boolean(c)))].sort(),
-  );
+  const countries = useCountries(api, searchOpen, () => {
+    const seen = new Map<string, string>();
+    for (const u of users) if (u.country_name && u.country_code) seen.set(u.country_name, u.country_code);
+    return [...seen].map(([name, code]) => ({ code, name }));
+  });
   useSearchAsYouType(people, wanted);
   useLoadMoreOnScroll(people, scroller, sentinel, shown.length);
   // Presence reaches this tab only for people it has a conversation with and people it watches.

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 import type { Api } from "../lib/api.ts";
 import type { UserFilters } from "../lib/lists.ts";
+import type { Country } from "../lib/types.ts";
 import { SEARCH_DEBOUNCE_MS, sameFilters, type PeopleList } from "../lib/user-search.ts";
 
 /** Asks the server once the filters settle: a typed name waits for the next key, a choice asks at once. */
@@ -63,19 +64,19 @@ export function useLoadMoreOnScroll(
   }, [people, rows]);
 }
 
-/** Every country's name, fetched when the panel first opens; until then (or if that fails) the names in the list. */
-export function useCountryNames(api: Api, open: boolean, fallback: () => string[]): string[] {
-  const [names, setNames] = useState<string[] | null>(null);
+/** Every country (code and English name), fetched when the panel first opens; until then (or if that fails) those in the list. */
+export function useCountries(api: Api, open: boolean, fallback: () => Country[]): Country[] {
+  const [countries, setCountries] = useState<Country[] | null>(null);
   useEffect(() => {
-    if (!open || names) return;
+    if (!open || countries) return;
     let current = true;
     api
       .countries()
-      .then(({ countries }) => current && setNames(countries.map((c) => c.name)))
+      .then(({ countries }) => current && setCountries(countries))
       .catch((error) => console.error("Failed to load countries", error));
     return () => {
       current = false;
     };
-  }, [api, open, names]);
-  return names ?? fallback();
+  }, [api, open, countries]);
+  return countries ?? fallback();
 }

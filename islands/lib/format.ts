@@ -109,6 +109,17 @@ export function countryLabel(code: string | null | undefined, name: string): str
   }
 }
 
+/**
+ * Countries for a list: each with its `label` in the page's language, in that language's
+ * alphabetical order (English keeps the server's names and order). `name` stays the server's
+ * English name, which the people search filters by.
+ */
+export function countriesForList<C extends { code: string; name: string }>(countries: readonly C[]): (C & { label: string })[] {
+  if (locale() === "en") return countries.map((c) => ({ ...c, label: c.name }));
+  const order = new Intl.Collator(localeTag());
+  return countries.map((c) => ({ ...c, label: countryLabel(c.code, c.name) })).sort((a, b) => order.compare(a.label, b.label));
+}
+
 /** "Member since" date: long US-English form, e.g. "November 22, 2026". */
 export function longDate(value: string | null | undefined): string {
   const date = toDate(value);

@@ -3,11 +3,11 @@
 // interests and "only people who share my interests". A change applies to the search under way.
 import { useId } from "react";
 import type { Country } from "../lib/types.ts";
-import { locale, localeTag, t } from "../i18n.ts";
+import { t } from "../i18n.ts";
 import { languageOptions } from "../interests/languages.ts";
 import TagInput from "../interests/TagInput.tsx";
 import { ROULETTE_INTEREST_TEXTS as T } from "./interest-texts.ts";
-import { countryLabel } from "../lib/format.ts";
+import { countriesForList } from "../lib/format.ts";
 import { flagOf, type RouletteFilters as Filters } from "./roulette-state.ts";
 
 interface Props {
@@ -21,13 +21,6 @@ interface Props {
 }
 
 const GENDERS: readonly Filters["gender"][] = ["any", "female", "male"];
-
-/** The countries named in the page's language, in its alphabetical order. */
-function byName(countries: readonly Country[]): Country[] {
-  if (locale() === "en") return [...countries];
-  const order = new Intl.Collator(localeTag());
-  return countries.map((c) => ({ ...c, name: countryLabel(c.code, c.name) })).sort((a, b) => order.compare(a.name, b.name));
-}
 
 const isGender = (value: string): value is Filters["gender"] => GENDERS.some((g) => g === value);
 
@@ -56,9 +49,9 @@ export default function RouletteFilters({ filters, countries, onChange, suggest,
           <span>{t("roulette.country")}</span>
           <select value={filters.country} onChange={(e) => onChange({ ...filters, country: e.target.value })}>
             <option value="any">{t("roulette.any_country")}</option>
-            {byName(countries).map((c) => (
+            {countriesForList(countries).map((c) => (
               <option key={c.code} value={c.code}>
-                {`${flagOf(c.code)} ${c.name}`}
+                {`${flagOf(c.code)} ${c.label}`}
               </option>
             ))}
           </select>

@@ -190,6 +190,9 @@ describe("a profile and Find Users in Spanish", () => {
     await search.getByPlaceholder("Buscar por nombre...").waitFor();
     for (const label of ["Nombre", "Género", "Orientación", "País", "Edad mínima", "Edad máxima"]) await search.getByLabel(label, { exact: true }).waitFor();
     expect(await search.getByLabel("Género", { exact: true }).locator("option").first().textContent()).toBe("Cualquiera");
+    // Countries by their Spanish names; the option's value stays the English name the search filters by.
+    const germany = search.getByLabel("País", { exact: true }).locator("option", { hasText: /^Alemania$/ });
+    expect(await germany.getAttribute("value")).toBe("Germany");
     await search.getByRole("checkbox", { name: "Solo en línea" }).check();
     await screenshot(page, "languages-find-users-es");
   });

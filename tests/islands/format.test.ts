@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { badgeText, chatTimeLabel, countryLabel, fileSizeKb, flagEmoji, initial, longDate, previewText, relativeTime } from "../../islands/lib/format.ts";
+import { badgeText, chatTimeLabel, countriesForList, countryLabel, fileSizeKb, flagEmoji, initial, longDate, previewText, relativeTime } from "../../islands/lib/format.ts";
 import { withStrings } from "../../islands/i18n.ts";
 import { CATALOGUES } from "../../src/i18n/catalogue.ts";
 
@@ -91,5 +91,12 @@ describe("in another language", () => {
     expect(withStrings("es", CATALOGUES.es, () => countryLabel("DE", "Germany"))).toBe("Alemania");
     expect(withStrings("fr", CATALOGUES.fr, () => countryLabel("de", "Germany"))).toBe("Allemagne");
     expect(withStrings("es", CATALOGUES.es, () => countryLabel(null, "Somewhere"))).toBe("Somewhere");
+  });
+
+  test("a country list is labelled and sorted in the page's language, and keeps the English name the search filters by", () => {
+    const countries = [{ code: "DE", name: "Germany" }, { code: "AT", name: "Austria" }, { code: "EG", name: "Egypt" }];
+    expect(countriesForList(countries).map((c) => c.label)).toEqual(["Germany", "Austria", "Egypt"]);
+    const spanish = withStrings("es", CATALOGUES.es, () => countriesForList(countries));
+    expect(spanish.map((c) => [c.label, c.name])).toEqual([["Alemania", "Germany"], ["Austria", "Austria"], ["Egipto", "Egypt"]]);
   });
 });
