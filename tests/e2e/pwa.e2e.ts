@@ -219,13 +219,18 @@ describe("notifications", () => {
     expect(payload.url).toBe(`/?chat=${accounts.get("bob")!.user.id}`);
   }, 90_000);
 
-  /** Delivers `data` to the page's service worker as its push service would (CDP). */
+  /**
+   * Delivers `data` to the page's service worker as its push service would (CDP). The worker is
+   * found as the one that controls this page: other pages of earlier tests have workers of the same
+   * origin and scope, and a push delivered to one of those shows nothing here.
+   */
   async function pushDelivery(page: Page): Promise<(data: unknown) => Promise<unknown>> {
     const cdp = await page.context().newCDPSession(page);
-    // Listening before enabling: the registrations already known arrive while `enable` is answered.
+    const { targetInfo } = (await cdp.send("Target.getTargetInfo")) as { targetInfo: { targetId: string } };
+    // Listening before enabling: the versions already known arrive while `enable` is answered.
     const registered = new Promise<string>((resolve) => {
-      cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }: { registrations: { registrationId: string; scopeURL: string }[] }) => {
-        const mine = registrations.find((r) => r.scopeURL === `${suite.server.url}/`);
+      cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }: { versions: { registrationId: string; controlledClients?: string[] }[] }) => {
+        const mine = versions.find((v) => v.controlledClients?.includes(targetInfo.targetId));
         if (mine) resolve(mine.registrationId);
       });
     });
@@ -234,6 +239,8 @@ describe("notifications", () => {
     return (data) => cdp.send("ServiceWorker.deliverPushMessage", { origin: suite.server.url, registrationId, data: JSON.stringify(data) });
   }
 
+  /** Notifications are read through the page and the worker: a calmer poll than until's 5 ms (a tight one once kept a push from showing). */
+  const POLL_MS = 200;
   const notificationsOf = (page: Page) =>
     page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })));
 
@@ -244,10 +251,10 @@ describe("notifications", () => {
     const shown = () => notificationsOf(alice);
     await deliver({ type: "call", tag: "call-7", chatId: 7, title: "Bob", body: "Incoming video call", url: "/?chat=7" });
     // A promise is truthy to waitForFunction, so the notifications are read until they change.
-    await until(async () => (await shown()).length === 1, "the call's notification shown", 30_000);
+    await until(async () => (await shown()).length === 1, "the call's notification shown", 30_000, POLL_MS);
     expect(await shown()).toEqual([{ title: "Bob", body: "Incoming video call", tag: "call-7" }]);
     await deliver({ type: "call_ended", tag: "call-7" });
-    await until(async () => (await shown()).length === 0, "the call's notification closed", 30_000);
+    await until(async () => (await shown()).length === 0, "the call's notification closed", 30_000, POLL_MS);
   }, 60_000);
 
   // No browser lets a test click a system notification, so the worker's own click handler is run
@@ -260,7 +267,7 @@ describe("notifications", () => {
     const deliver = await pushDelivery(bob);
     const url = `/?chat=${alice.user.id}`;
     await deliver({ type: "message", tag: `chat-${alice.user.id}`, chatId: alice.user.id, title: "Alice", body: "Sent you a message", url });
-    await until(async () => (await notificationsOf(bob)).length === 1, "the message's notification shown", 30_000);
+    await until(async () => (await notificationsOf(bob)).length === 1, "the message's notification shown", 30_000, POLL_MS);
     expect(await bob.locator(".chat-header-name").count()).toBe(0);
 
     const worker = bob.context().serviceWorkers().find((w) => w.url() === `${suite.server.url}/sw.js`);
@@ -272,7 +279,7 @@ describe("notifications", () => {
       scope.dispatchEvent(new Click("notificationclick", { notification: notification! }));
     });
     await bob.locator(".chat-header-name", { hasText: "Alice" }).waitFor(WAIT);
-    await until(async () => (await notificationsOf(bob)).length === 0, "the clicked notification closed", 30_000);
+    await until(async () => (await notificationsOf(bob)).length === 0, "the clicked notification closed", 30_000, POLL_MS);
 
     const tab = await bob.context().newPage();
     await tab.goto(`${suite.server.url}${url}`);

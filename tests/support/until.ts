@@ -3,11 +3,11 @@
 // time has passed. A slow machine only makes it slower; it never passes early.
 export const DEFAULT_UNTIL_MS = 10_000;
 
-export async function until(check: () => boolean | Promise<boolean>, what: string, withinMs = DEFAULT_UNTIL_MS): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, what: string, withinMs = DEFAULT_UNTIL_MS, everyMs = 5): Promise<void> {
   const deadline = Date.now() + withinMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${withinMs} ms`);
-    await Bun.sleep(5);
+    await Bun.sleep(everyMs);
   }
 }
 
