@@ -157,7 +157,7 @@ export class RouletteQueue {
       return null;
     }
     this.unwait(profile.userId);
-    return this.pair({ profile, filters, socket, seq: 0, links: [] }, partner);
+    return this.pair({ profile, filters, socket, seq: 0, buckets: [] }, partner);
   }
 
   /**
@@ -223,11 +223,17 @@ export class RouletteQueue {
     // bounded number of steps however many people it has just met.
     let justParted: Waiting | undefined;
     let skipped = 0;
+    const partedFrom = this.parted.checkFor(profile.userId);
+    const mayMeet = (id: number) => !(this.apart.size > 0 && this.apart.has(pairKey(profile.userId, id))) && this.mayMeet(profile.userId, id);
+    // The parting is asked first: it is the cheap check, and once a fallback is held a just-parted
+    // person is passed over without asking the (dearer) blocks at all.
     const accept = (other: Waiting): boolean | null => {
       const id = other.profile.userId;
-      if ((this.apart.size > 0 && this.apart.has(pairKey(profile.userId, id))) || !this.mayMeet(profile.userId, id)) return false;
-      if (!this.parted.has(profile.userId, id)) return true;
-      justParted ??= other;
+      if (!partedFrom(id)) return mayMeet(id);
+      if (!justParted) {
+        if (!mayMeet(id)) return false;
+        justParted = other;
+      }
       return ++skipped >= MAX_PARTED_SKIPS ? null : false;
     };
     const hasInterests = (filters.interests?.length ?? 0) > 0;
