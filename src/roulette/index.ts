@@ -7,11 +7,9 @@
 // and language (or * for "any"). Everyone in those buckets suits the searcher and is suited by
 // them, and the buckets are disjoint (each person accepts one value per filter and is read at one).
 // Each bucket keeps arrival order, and the buckets are merged by arrival number, so the searcher
-// still meets the longest-waiting person who suits, as a full scan would. Buckets are arrays in
-// arrival order, and leaving one only marks the entry gone and counts it in each of its buckets
-// (someone with interests sits in dozens: unlinking each was most of a pairing's queue work). A
-// bucket whose gone entries reach half of it (and a few) is compacted then, so a read passes at most
-// as many gone entries as live ones (plus a few), and memory stays within twice who waits.
+// still meets the longest-waiting person who suits, as a full scan would. Buckets are linked
+// lists, not Maps: a Map used as a queue leaves deleted slots at its front that every read from
+// the front walks over again.
 //
 // Interests (issue 24) add two sets of the same buckets:
 // - by tag: a person with interests sits, for each of their tags, in that tag's copy of their
@@ -50,12 +48,17 @@ export interface Entry<S> {
   socket: S;
   /** Arrival number: smaller waited longer. */
   seq: number;
-  /** Each bucket the entry sits in. */
-  buckets: Bucket<S>[];
+  /** One link in each bucket the entry sits in. */
+  links: Link<S>[];
   /** In the open buckets: any suitable search may take them. */
   open?: boolean;
-  /** Left the line: skipped by reads until its buckets are compacted. */
-  gone?: boolean;
+}
+
+interface Link<S> {
+  entry: Entry<S>;
+  bucket: Bucket<S>;
+  prev: Link<S> | null;
+  next: Link<S> | null;
 }
 
 interface Bucket<S> {
@@ -63,13 +66,9 @@ interface Bucket<S> {
   /** The map that holds this bucket, and its tag for a tag's buckets (dropped with its last bucket). */
   home: Map<number, Bucket<S>>;
   tag: string | null;
-  /** In arrival order, gone ones included. */
-  entries: Entry<S>[];
-  gone: number;
+  head: Link<S> | null;
+  tail: Link<S> | null;
 }
-
-/** Gone entries a bucket may carry before it is compacted, however small: a few are cheaper to pass than to copy the bucket for. */
-const COMPACT_AFTER = 8;
 
 /** "Any gender", "any country" or "any language" where a key names what someone is. */
 const ALL = 0;
@@ -114,9 +113,8 @@ export class WaitingIndex<S> {
   private readonly anyGender = this.genders.of("any");
   private readonly anyCountry = this.countries.of("any");
   private readonly anyLanguage = this.languages.of("any");
-  /** The buckets a search merges and where it stands in each, reused from one search to the next. */
-  private readonly reading: Entry<S>[][] = [];
-  private readonly at: number[] = [];
+  /** The bucket heads a search merges, reused from one search to the next. */
+  private readonly heads: (Link<S> | null)[] = [];
   private readonly accepts: number[] = [];
   private seq = 0;
 
@@ -128,14 +126,6 @@ export class WaitingIndex<S> {
   get bucketCount(): number {
     let count = this.buckets.size;
     for (const map of this.tags.values()) count += map.size;
-    return count;
-  }
-
-  /** Places held in buckets, gone ones not yet compacted away included (for tests: memory follows who waits). */
-  get heldCount(): number {
-    let count = 0;
-    for (const bucket of this.buckets.values()) count += bucket.entries.length;
-    for (const map of this.tags.values()) for (const bucket of map.values()) count += bucket.entries.length;
     return count;
   }
 
@@ -158,7 +148,7 @@ export class WaitingIndex<S> {
    */
   add(profile: RouletteProfile, filters: RouletteFilters, socket: S, open = true): Entry<S> {
     this.remove(profile.userId);
-    const entry: Entry<S> = { profile, filters, socket, seq: ++this.seq, buckets: [], open: false };
+    const entry: Entry<S> = { profile, filters, socket, seq: ++this.seq, links: [], open: false };
     this.entries.set(profile.userId, entry);
     const keys = this.keysOf(entry);
     for (const tag of filters.interests ?? []) {
@@ -181,18 +171,18 @@ export class WaitingIndex<S> {
     const entry = this.entries.get(userId);
     if (!entry) return undefined;
     this.entries.delete(userId);
-    entry.gone = true;
-    for (const bucket of entry.buckets) {
-      bucket.gone += 1;
-      if (bucket.gone === bucket.entries.length) {
+    for (const link of entry.links) {
+      const { bucket } = link;
+      if (link.prev) link.prev.next = link.next;
+      else bucket.head = link.next;
+      if (link.next) link.next.prev = link.prev;
+      else bucket.tail = link.prev;
+      if (!bucket.head) {
         bucket.home.delete(bucket.key);
         if (bucket.tag !== null && bucket.home.size === 0) this.tags.delete(bucket.tag);
-      } else if (bucket.gone >= COMPACT_AFTER && bucket.gone * 2 >= bucket.entries.length) {
-        bucket.entries = bucket.entries.filter((e) => !e.gone);
-        bucket.gone = 0;
       }
     }
-    entry.buckets.length = 0;
+    entry.links.length = 0;
     entry.open = false;
     return entry;
   }
@@ -221,45 +211,35 @@ export class WaitingIndex<S> {
       accepts.push(side(g, c, anyLanguage));
       for (const spoken of profile.languages ?? []) accepts.push(side(g, c, this.languages.of(spoken)));
     }
-    const reading = this.reading;
-    const at = this.at;
-    reading.length = 0;
-    at.length = 0;
+    const heads = this.heads;
+    heads.length = 0;
     if (shared) {
       for (const tag of filters.interests ?? []) {
         const home = this.tags.get(tag);
-        if (home) for (const a of accepts) this.read(home, key(a, is));
+        if (home) for (const a of accepts) this.pushHead(home, key(a, is));
       }
     } else {
       for (const a of accepts) {
         const k = key(a, is) * 2;
-        this.read(this.buckets, k);
-        this.read(this.buckets, k + 1);
+        this.pushHead(this.buckets, k);
+        this.pushHead(this.buckets, k + 1);
       }
     }
     // Each bucket is in arrival order: merging them by arrival number keeps the whole line fair.
-    // `accept` may take someone out of the line (nothing does today), so gone ones are skipped here.
     for (;;) {
       let best = -1;
-      let bestSeq = Infinity;
-      for (let i = 0; i < reading.length; i++) {
-        const entries = reading[i]!;
-        let j = at[i]!;
-        while (j < entries.length && entries[j]!.gone) j++;
-        at[i] = j;
-        if (j < entries.length && entries[j]!.seq < bestSeq) {
-          best = i;
-          bestSeq = entries[j]!.seq;
-        }
+      for (let i = 0; i < heads.length; i++) {
+        const head = heads[i];
+        if (head && (best < 0 || head.entry.seq < heads[best]!.entry.seq)) best = i;
       }
       if (best < 0) return undefined;
-      const entry = reading[best]![at[best]!]!;
+      const { entry } = heads[best]!;
       if (entry.profile.userId !== profile.userId) {
         const verdict = accept(entry);
         if (verdict) return entry;
         if (verdict === null) return undefined;
       }
-      at[best]! += 1;
+      heads[best] = heads[best]!.next;
     }
   }
 
@@ -282,17 +262,18 @@ export class WaitingIndex<S> {
     entry.open = true;
   }
 
-  private read(home: Map<number, Bucket<S>>, k: number): void {
+  private pushHead(home: Map<number, Bucket<S>>, k: number): void {
     const bucket = home.get(k);
-    if (!bucket) return;
-    this.reading.push(bucket.entries);
-    this.at.push(0);
+    if (bucket) this.heads.push(bucket.head);
   }
 
   private link(entry: Entry<S>, home: Map<number, Bucket<S>>, k: number, tag: string | null): void {
     let bucket = home.get(k);
-    if (!bucket) home.set(k, (bucket = { key: k, home, tag, entries: [], gone: 0 }));
-    bucket.entries.push(entry);
-    entry.buckets.push(bucket);
+    if (!bucket) home.set(k, (bucket = { key: k, home, tag, head: null, tail: null }));
+    const link: Link<S> = { entry, bucket, prev: bucket.tail, next: null };
+    if (bucket.tail) bucket.tail.next = link;
+    else bucket.head = link;
+    bucket.tail = link;
+    entry.links.push(link);
   }
 }

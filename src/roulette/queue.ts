@@ -157,7 +157,7 @@ export class RouletteQueue {
       return null;
     }
     this.unwait(profile.userId);
-    return this.pair({ profile, filters, socket, seq: 0, buckets: [] }, partner);
+    return this.pair({ profile, filters, socket, seq: 0, links: [] }, partner);
   }
 
   /**
