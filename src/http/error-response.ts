@@ -7,6 +7,7 @@ import { pathForLog } from "../observability/log-path.ts";
 import { requestIdOf } from "../observability/request-log.ts";
 import { gateError } from "./body/gate.ts";
 import { AppError } from "./errors.ts";
+import { unavailableFor } from "../storage/unavailable.ts";
 import { translateErrorBody } from "../i18n/errors.ts";
 import { localeOfRequest } from "../i18n/request.ts";
 
@@ -19,7 +20,8 @@ const plainJson = (status: number, body: unknown, headers: Record<string, string
 /** `log` is where a 500 is written with its request id (a caller mapping only AppErrors may omit it). */
 export function errorResponse(code: string | number | undefined, thrown: unknown, request: Request, log?: Logger): Response {
   // The body gate's refusals (401, 413, 415, 400) reach here wrapped in Elysia's ParseError.
-  const error = gateError(thrown) ?? thrown;
+  // A database that cannot be reached is 503 `unavailable`, not a 500 (storage/unavailable.ts).
+  const error = gateError(thrown) ?? unavailableFor(thrown) ?? thrown;
   // `error` and `fields` in the visitor's language (API.md "Interests and languages"); `code` as it is.
   const locale = localeOfRequest(request);
   const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>

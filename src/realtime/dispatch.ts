@@ -15,6 +15,7 @@ import { EncodedAck, type HandlerMap } from "./handler.ts";
 import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.ts";
 import type { ClientSocket } from "./socket.ts";
 import { socketLocale } from "./socket-locale.ts";
+import { unavailableFor } from "../storage/unavailable.ts";
 
 type Refusal = { code: string; message: string };
 
@@ -103,7 +104,9 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
       socket.sendText(result instanceof EncodedAck ? `{"ack":${ack},"data":${result.json}}` : JSON.stringify({ ack, data: result ?? {} }));
     }
     if (event === "send_message") app.metrics.messageAck.observe((performance.now() - arrivedAt) / 1000);
-  } catch (error) {
+  } catch (thrown) {
+    // A database that cannot be reached answers `unavailable` (storage/unavailable.ts).
+    const error = unavailableFor(thrown) ?? thrown;
     if (error instanceof AppError) {
       const fields = error.extra.fields as Record<string, string> | undefined;
       const detail = fields && Object.values(fields)[0];

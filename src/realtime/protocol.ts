@@ -260,6 +260,7 @@ export const SocketErrorCode = {
   suspended: "suspended",
   adultConfirmationRequired: "adult_confirmation_required",
   internal: "internal",
+  unavailable: "unavailable",
 } as const;
 
 export type ClientFrame<K extends ClientEventName = ClientEventName> = { event: K; data: ClientEvents[K]; ack?: number };

@@ -519,6 +519,7 @@ export const de: Catalogue = {
   "error.busy_uploads": "Der Server empfängt gerade viele Uploads. Bitte versuche es in ein paar Sekunden erneut.",
   "error.busy_own_uploads": "Du sendest bereits so viel, wie eine Person gleichzeitig senden kann. Bitte warte, bis deine anderen Uploads fertig sind.",
   "error.busy_own_pictures": "Deine vorherigen Bilder werden noch verarbeitet. Bitte warte einen Moment, bevor du weitere sendest.",
+  "error.unavailable": "Der Dienst ist kurz nicht erreichbar. Bitte versuche es gleich noch einmal.",
   "error.connection_ended": "Diese Verbindung ist beendet. Bitte verbinde dich erneut.",
   "error.appeal_exists": "Du hast gegen diese Sperre bereits Einspruch eingelegt",
   "error.appeal_decided": "Über diesen Einspruch wurde bereits entschieden",

@@ -530,6 +530,7 @@ export const en = {
   "error.busy_uploads": "The server is receiving many uploads right now. Please try again in a few seconds.",
   "error.busy_own_uploads": "You are already sending as much as one person can at once. Please wait for your other uploads to finish.",
   "error.busy_own_pictures": "Your earlier pictures are still being processed. Please wait a moment before sending more.",
+  "error.unavailable": "The service is briefly unavailable. Please try again in a moment.",
   "error.connection_ended": "That connection has ended. Please connect again.",
   "error.appeal_exists": "You have already appealed this ban",
   "error.appeal_decided": "This appeal has already been decided",

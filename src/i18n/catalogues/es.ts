@@ -519,6 +519,7 @@ export const es: Catalogue = {
   "error.busy_uploads": "El servidor está recibiendo muchas subidas ahora mismo. Inténtalo de nuevo en unos segundos.",
   "error.busy_own_uploads": "Ya estás enviando todo lo que una persona puede enviar a la vez. Espera a que terminen tus otras subidas.",
   "error.busy_own_pictures": "Tus imágenes anteriores aún se están procesando. Espera un momento antes de enviar más.",
+  "error.unavailable": "El servicio no está disponible por un momento. Inténtalo de nuevo en unos instantes.",
   "error.connection_ended": "Esa conexión ha terminado. Vuelve a conectarte.",
   "error.appeal_exists": "Ya has apelado esta expulsión",
   "error.appeal_decided": "Esta apelación ya se ha resuelto",

@@ -519,6 +519,7 @@ export const fr: Catalogue = {
   "error.busy_uploads": "Le serveur reçoit beaucoup d’envois en ce moment. Réessaie dans quelques secondes.",
   "error.busy_own_uploads": "Tu envoies déjà autant qu’une personne peut envoyer à la fois. Attends la fin de tes autres envois.",
   "error.busy_own_pictures": "Tes images précédentes sont encore en cours de traitement. Patiente un instant avant d’en envoyer d’autres.",
+  "error.unavailable": "Le service est brièvement indisponible. Réessaie dans un instant.",
   "error.connection_ended": "Cette connexion est terminée. Reconnecte-toi.",
   "error.appeal_exists": "Tu as déjà contesté ce bannissement",
   "error.appeal_decided": "Ce recours a déjà été tranché",

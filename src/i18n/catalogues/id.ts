@@ -519,6 +519,7 @@ export const id: Catalogue = {
   "error.busy_uploads": "Server sedang menerima banyak unggahan. Silakan coba lagi dalam beberapa detik.",
   "error.busy_own_uploads": "Kamu sudah mengirim sebanyak yang bisa dikirim satu orang sekaligus. Tunggu unggahanmu yang lain selesai.",
   "error.busy_own_pictures": "Gambarmu sebelumnya masih diproses. Tunggu sebentar sebelum mengirim lagi.",
+  "error.unavailable": "Layanan sedang tidak tersedia sebentar. Silakan coba lagi sesaat lagi.",
   "error.connection_ended": "Koneksi itu sudah berakhir. Silakan sambungkan lagi.",
   "error.appeal_exists": "Kamu sudah mengajukan banding atas pemblokiran ini",
   "error.appeal_decided": "Banding ini sudah diputuskan",

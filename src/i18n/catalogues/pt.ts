@@ -519,6 +519,7 @@ export const pt: Catalogue = {
   "error.busy_uploads": "O servidor está recebendo muitos envios agora. Tente novamente em alguns segundos.",
   "error.busy_own_uploads": "Você já está enviando o máximo que uma pessoa pode de uma vez. Aguarde seus outros envios terminarem.",
   "error.busy_own_pictures": "Suas imagens anteriores ainda estão sendo processadas. Aguarde um momento antes de enviar mais.",
+  "error.unavailable": "O serviço está indisponível por um instante. Tente novamente daqui a pouco.",
   "error.connection_ended": "Essa conexão terminou. Conecte-se novamente.",
   "error.appeal_exists": "Você já recorreu deste banimento",
   "error.appeal_decided": "Este recurso já foi decidido",

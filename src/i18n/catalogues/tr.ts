@@ -519,6 +519,7 @@ export const tr: Catalogue = {
   "error.busy_uploads": "Sunucu şu anda çok sayıda yükleme alıyor. Lütfen birkaç saniye sonra tekrar dene.",
   "error.busy_own_uploads": "Bir kişinin aynı anda gönderebileceği kadarını zaten gönderiyorsun. Lütfen diğer yüklemelerinin bitmesini bekle.",
   "error.busy_own_pictures": "Önceki resimlerin hâlâ işleniyor. Daha fazla göndermeden önce lütfen biraz bekle.",
+  "error.unavailable": "Hizmet kısa bir süreliğine kullanılamıyor. Lütfen birazdan tekrar deneyin.",
   "error.connection_ended": "Bu bağlantı sona erdi. Lütfen yeniden bağlan.",
   "error.appeal_exists": "Bu yasağa zaten itiraz ettin",
   "error.appeal_decided": "Bu itiraz zaten karara bağlandı",

@@ -1,0 +1,97 @@
+// A database that cannot be reached answers 503 `unavailable` with Retry-After over HTTP and the
+// ack error `unavailable` over the socket; a bug (a bad statement) stays a 500 `internal`. The
+// errors are real: postgres.js against a closed port, and the machine's PostgreSQL cancelling a
+// statement on statement_timeout and ending a connection with pg_terminate_backend.
+import { afterAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { TEST_POSTGRES_URL } from "../../scripts/machine/postgres.ts";
+import { errorResponse } from "../../src/http/error-response.ts";
+import { dispatch } from "../../src/realtime/dispatch.ts";
+import type { HandlerMap } from "../../src/realtime/handler.ts";
+import { isDatabaseUnavailable } from "../../src/storage/unavailable.ts";
+import { makeTestApp, registerUser } from "../support/app.ts";
+import { fakeSocket } from "../support/fake-socket.ts";
+
+const caught = async (work: () => Promise<unknown>): Promise<unknown> => {
+  try {
+    await work();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the database to fail");
+};
+
+const sql = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
+afterAll(() => sql.end({ timeout: 1 }));
+
+describe("a database that is away", () => {
+  test("a refused connection is unavailable, answered 503 with Retry-After and a text in the visitor's language", async () => {
+    const away = postgres("postgres://root@127.0.0.1:1/none", { max: 1, connect_timeout: 2 });
+    const error = await caught(() => away`SELECT 1`);
+    await away.end({ timeout: 0 });
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    const answer = errorResponse(undefined, error, new Request("http://x/api/users/me"));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("2");
+    expect(await answer.json()).toEqual({ error: "The service is briefly unavailable. Please try again in a moment.", code: "unavailable" });
+    const spanish = errorResponse(undefined, error, new Request("http://x/api/users/me", { headers: { "accept-language": "es" } }));
+    expect(((await spanish.json()) as { error: string }).error).toStartWith("El servicio no está disponible");
+  });
+
+  test("a statement cancelled by statement_timeout is unavailable", async () => {
+    const error = await caught(() =>
+      sql.begin(async (tx) => {
+        await tx`SET LOCAL statement_timeout = 50`;
+        await tx`SELECT pg_sleep(2)`;
+      }),
+    );
+    expect((error as { code?: string }).code).toBe("57014");
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  test("a connection the server ends is unavailable", async () => {
+    const victim = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
+    const pid = (await victim<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
+    const slow = caught(() => victim`SELECT pg_sleep(5)`);
+    // Ended once the statement is running, seen by PostgreSQL itself.
+    for (let i = 0; i < 100; i++) {
+      const active = (await sql<{ active: number }[]>`SELECT count(*)::int AS active FROM pg_stat_activity WHERE pid = ${pid} AND state = 'active'`)[0]!.active;
+      if (active === 1) break;
+      await Bun.sleep(20);
+    }
+    await sql`SELECT pg_terminate_backend(${pid})`;
+    const error = await slow;
+    await victim.end({ timeout: 0 });
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  test("a bad statement is a bug, not an outage: 500 internal, no Retry-After", async () => {
+    const error = await caught(() => sql`SELECT 1 FROM`);
+    expect((error as { code?: string }).code).toBe("42601");
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    const answer = errorResponse(undefined, error, new Request("http://x/api/users/me"));
+    expect(answer.status).toBe(500);
+    expect(answer.headers.get("retry-after")).toBeNull();
+    expect(((await answer.json()) as { code: string }).code).toBe("internal");
+    // Neither is an error without a code, nor something that is not an error.
+    expect(isDatabaseUnavailable(new Error("ECONNREFUSED"))).toBe(false);
+    expect(isDatabaseUnavailable({ code: "ECONNREFUSED" })).toBe(false);
+  });
+});
+
+describe("a socket event meeting a database that is away", () => {
+  test("is acknowledged with the error unavailable, not internal", async () => {
+    const t = makeTestApp();
+    try {
+      const { user } = await registerUser(t);
+      const away = postgres("postgres://root@127.0.0.1:1/none", { max: 1, connect_timeout: 2 });
+      const heard: string[] = [];
+      const handlers = { ping: () => away`SELECT 1` } as unknown as HandlerMap;
+      await dispatch(t.ctx, handlers, fakeSocket(user.id, { heard }), { event: "ping", data: {}, ack: 7 });
+      await away.end({ timeout: 0 });
+      expect(heard.map((text) => JSON.parse(text))).toEqual([{ ack: 7, error: { code: "unavailable", message: "The service is briefly unavailable. Please try again in a moment." } }]);
+    } finally {
+      await t.close();
+    }
+  });
+});
