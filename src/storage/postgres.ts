@@ -9,6 +9,7 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { join } from "node:path";
 import postgres from "postgres";
 import * as schema from "../../db/pg/schema.ts";
+import type { DatabaseConfig } from "./config.ts";
 
 export type PgDb = ReturnType<typeof drizzle<typeof schema>>;
 
@@ -32,4 +33,24 @@ export async function migratePostgres(url: string, migrationsFolder = pgMigratio
   } finally {
     await client.end();
   }
+}
+
+export interface PostgresStorage {
+  db: PgDb;
+  /** Closes the pool, letting statements under way finish for up to `timeoutSeconds`. */
+  close(timeoutSeconds?: number): Promise<void>;
+}
+
+/**
+ * The pool every request shares: at most `pool` connections, each with the statement timeout set
+ * by PostgreSQL itself (a startup parameter), so a statement stuck behind a lock or a slow disk is
+ * cancelled there and answered 503 (storage/unavailable.ts) instead of holding a connection.
+ */
+export function openPostgres(config: DatabaseConfig): PostgresStorage {
+  const client = postgres(config.url, {
+    max: config.pool,
+    onnotice: () => {},
+    connection: { statement_timeout: config.statementTimeoutMs },
+  });
+  return { db: drizzle(client, { schema }), close: (timeoutSeconds = 5) => client.end({ timeout: timeoutSeconds }) };
 }

@@ -29,7 +29,14 @@ const CONNECTION_CODES = new Set([
 const SQLSTATE_CLASSES = ["08", "53", "57"];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  // drizzle wraps the driver's error (DrizzleQueryError, with the statement) and keeps it as `cause`.
+  for (let depth = 0; depth < 4 && error instanceof Error; depth++, error = error.cause) {
+    if (outage(error)) return true;
+  }
+  return false;
+}
+
+function outage(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== "string") return false;
   if (CONNECTION_CODES.has(code)) return true;
