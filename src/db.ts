@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { join } from "node:path";
 import * as schema from "../db/schema.ts";
+import { databaseOf } from "./storage/sqlite-transactions.ts";
 import { fillUsernameSkeletons, type SkeletonFill } from "./users/names/backfill.ts";
 
 export type Db = ReturnType<typeof drizzle<typeof schema>>;
@@ -36,7 +37,9 @@ export function openStorage(dataDir: string): Storage {
  */
 export function perDatabase<T>(make: (db: Db) => T): (db: Db) => T {
   const made = new WeakMap<Db, T>();
-  return (db) => {
+  return (handle) => {
+    // A transaction's handle (storage/sqlite-transactions.ts) shares its database's.
+    const db = databaseOf(handle);
     let found = made.get(db);
     if (found === undefined) made.set(db, (found = make(db)));
     return found;
