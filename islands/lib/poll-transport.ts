@@ -48,8 +48,16 @@ export class PollingSocket implements SocketLike {
     private readonly token: string,
     private readonly fetcher: Fetcher = (url, init) => fetch(url, init),
   ) {
+    // A WebSocket ends with its page; a polling session would live on at the server until its idle
+    // sweep (45 s and more), holding one of the user's connections (SOCKET_CAP) and their
+    // presence. A page put in the back/forward cache (persisted) may come back and keeps it.
+    globalThis.addEventListener?.("pagehide", this.onPageHide);
     void this.open();
   }
+
+  private readonly onPageHide = (event: Event) => {
+    if (!(event as PageTransitionEvent).persisted) this.close();
+  };
 
   send(data: string): void {
     if (this.readyState !== 1) return;
@@ -58,6 +66,7 @@ export class PollingSocket implements SocketLike {
   }
 
   close(): void {
+    globalThis.removeEventListener?.("pagehide", this.onPageHide);
     if (this.readyState >= 2) return;
     const sid = this.sid;
     this.readyState = 3;

@@ -20,9 +20,8 @@ const suite = browserSuite({
   env: { PRESENCE_GRACE_SECONDS: "1" },
   open: { camera: true, dismissDialogs: true, logConsoleErrors: true, listLoaded: true, timeout: TIMEOUT, defaultTimeout: TIMEOUT },
   isolated: true,
-  // A closed browser's long-polling session ends when the server's sweep finds it idle: up to a
-  // held poll (25 s) and the idle time (45 s) after the browser went.
-  idleWithinMs: 100_000,
+  // A closing page ends its long-polling session itself (pagehide, poll-transport.ts), so the
+  // server is idle as soon as after a WebSocket's page: the default wait, not the idle sweep's 70 s.
 });
 
 type Tracked = { __blockWs: boolean; __wsTries: number; __wsOpened: number };

@@ -50,4 +50,22 @@ describe("against a real server", () => {
     c.disconnect();
     b.close();
   }, 15_000);
+
+  test("a page going away ends its polling session at once, not at the idle sweep; a page kept for going back keeps it", async () => {
+    const ann = await registerUser(t);
+    const kept = new PollingSocket(t.url, ann.token);
+    const gone = new PollingSocket(t.url, ann.token);
+    await until(() => kept.readyState === 1 && gone.readyState === 1, "both sessions open");
+    expect(t.ctx.hub.socketsOf(ann.user.id)).toHaveLength(2);
+    // Into the back/forward cache: nothing ends.
+    globalThis.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: true }));
+    await Bun.sleep(0);
+    expect([kept.readyState, gone.readyState]).toEqual([1, 1]);
+    kept.close();
+    await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 1, "the closed session ended");
+    globalThis.dispatchEvent(new Event("pagehide"));
+    expect(gone.readyState).toBe(3);
+    await until(() => t.ctx.hub.socketsOf(ann.user.id).length === 0, "the session of the page that went ended");
+  }, 15_000);
 });
+
