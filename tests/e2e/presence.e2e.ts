@@ -75,9 +75,8 @@ const suite = browserSuite({
   env: { PRESENCE_GRACE_SECONDS: "1" },
   open: { initScript: presencePage, logConsoleErrors: true, listLoaded: true, timeout: PRESENCE_TIMEOUT_MS, defaultTimeout: PRESENCE_TIMEOUT_MS },
   isolated: true,
-  // A page cut off from /ws falls back to long-polling; once closed, its session ends when the
-  // server's sweep finds it idle: up to a held poll (25 s) and the idle time (45 s) later.
-  idleWithinMs: 100_000,
+  // A page cut off from /ws falls back to long-polling; closing it ends that session at once
+  // (pagehide, poll-transport.ts), so the default wait holds.
 });
 
 const people = async () => ({

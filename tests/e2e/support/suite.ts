@@ -32,8 +32,9 @@ export interface SuiteOptions {
    */
   isolated?: boolean;
   /**
-   * How long `isolated` waits for the server to hold no socket (20 s unless given): a browser
-   * closed while long-polling leaves its session until the server's idle sweep ends it (45 s).
+   * How long `isolated` waits for the server to hold no socket (20 s unless given). A page
+   * closed while long-polling ends its session itself on pagehide; a browser that dies without
+   * one leaves it to the server's idle sweep (45 s after its last poll).
    */
   idleWithinMs?: number;
 }
