@@ -35,7 +35,7 @@ export interface Filed {
 const summary = (row: ReportRow): ReportSummary => ({ id: row.id, status: row.status, created_at: iso(row.createdAt) });
 
 /** The reported user's id, from `reportedUserId` or, for roulette, from the pairing id. */
-function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody): number {
+async function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody): Promise<number> {
   if (body.context === "roulette") {
     if (body.rouletteId === undefined) throw validationError({ rouletteId: "Say which roulette partner (rouletteId)" });
     if (body.reportedUserId !== undefined) throw validationError({ reportedUserId: "A roulette partner is named by rouletteId only" });
@@ -46,7 +46,7 @@ function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody): num
   if (body.rouletteId !== undefined) throw validationError({ rouletteId: "rouletteId goes only with the roulette context" });
   if (body.reportedUserId === undefined) throw validationError({ reportedUserId: "Say whom you are reporting (reportedUserId)" });
   if (body.reportedUserId === reporter.id) throw validationError({ reportedUserId: "You cannot report yourself" }, "You cannot report yourself");
-  if (!findUser(ctx.db, body.reportedUserId)) throw notFound("User not found");
+  if (!(await findUser(ctx.db, body.reportedUserId))) throw notFound("User not found");
   return body.reportedUserId;
 }
 
@@ -131,7 +131,7 @@ function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript
 }
 
 export async function fileReport(ctx: AppContext, reporter: UserRow, body: ReportBody, evidence: File | undefined, origin: ReportOrigin, now: number): Promise<Filed> {
-  const reportedId = reportedIdOf(ctx, reporter, body);
+  const reportedId = await reportedIdOf(ctx, reporter, body);
   checkMessage(ctx, reporter.id, reportedId, body);
   if (evidence) {
     if (body.context !== "call" && body.context !== "roulette") {
