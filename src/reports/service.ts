@@ -144,7 +144,7 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
   const evidencePath = evidence ? await saveStill(ctx.config.dataDir, await cleanStill(evidence)) : null;
   const transcript = transcriptFor(ctx, reporter.id, reportedId, body);
   // Without contact the report still reaches moderators, but weighs nothing toward a suspension.
-  const weight = metReported(ctx, reporter.id, reportedId, body, now) ? reporterWeight(reporter, now) : 0;
+  const weight = (await metReported(ctx, reporter.id, reportedId, body, now)) ? reporterWeight(reporter, now) : 0;
 
   // Looked up again: another request may have filed the first report while the still was cleaned.
   const earlier = earlierReport(ctx, reporter.id, reportedId, body.context, now);
