@@ -2,10 +2,12 @@
 // after SESSION_TTL_DAYS without use (API.md "General"); expired rows are refused when seen and
 // swept hourly.
 //
-// Reading a session (liveSession, sessionFor) and revoking one stay synchronous for now: every
-// HTTP request, every /peerjs frame and the socket open callbacks (which Bun calls synchronously)
-// read it through the statements prepared below, the hot statements that get a PostgreSQL form
-// with the others (docs/DECISIONS.md "Issue 22", item 1). The rest awaits its queries.
+// Reading a session (liveSession, sessionFor) and revoking (revokeSession, revokeUserSessions)
+// stay synchronous for now: every HTTP request, every /peerjs frame and the socket open callbacks
+// (which Bun calls synchronously) read it through the statements prepared below, the hot
+// statements that get a PostgreSQL form with the others (docs/DECISIONS.md "Issue 22", item 1); a
+// ban's effect revokes from the socket dispatcher's per-frame ban check (moderation/effects.ts).
+// The rest awaits its queries.
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { sessions, users, type UserRow } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
