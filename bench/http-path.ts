@@ -37,8 +37,8 @@ async function register(n: number) {
 
 const alice = await register(1);
 const bob = await register(2);
-const sender = requireUser(ctx.db, alice.user.id);
-const receiver = requireUser(ctx.db, bob.user.id);
+const sender = await requireUser(ctx.db, alice.user.id);
+const receiver = await requireUser(ctx.db, bob.user.id);
 for (let i = 0; i < MESSAGES; i++) {
   if (i % 2 === 0) storeText(ctx.db, ctx.clock, sender, { receiverId: bob.user.id, content: `message ${i} from alice` });
   else storeText(ctx.db, ctx.clock, receiver, { receiverId: alice.user.id, content: `message ${i} from bob` });

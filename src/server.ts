@@ -51,7 +51,7 @@ ctx.metrics.registry.collect("webchat_wal_frames", "Frames (4 KB pages) in SQLit
 ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server started the write-ahead log over.", "counter", () => checkpointer.restarts);
 // Nobody has a socket before the server listens: whoever a crash (or kill -9) left online is not.
 // With several instances the others still hold theirs: Redis presence lets a dead one's users go.
-if (!config.cluster) resetPresence(storage.db);
+if (!config.cluster) await resetPresence(storage.db);
 // Roulette pairings of the last 10 minutes can still be reported after a restart (saved every second).
 const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.sqlite, ctx.log);
 // With REDIS_URL: this instance hears the others (subscribed, presence loaded) before it takes a socket.
@@ -103,7 +103,7 @@ async function shutdown(signal: string) {
   if (cutOff > 0) ctx.log.info("requests cut off by the shutdown", { requests: cutOff });
   if (!uploadsSettled) ctx.log.warn("uploads still cleaning up at exit; the spool is emptied at the next start");
   // Everyone was online until now; the next start would mark them offline, but without the time.
-  if (!config.cluster) resetPresence(ctx.db, Date.now());
+  if (!config.cluster) await resetPresence(ctx.db, Date.now());
   // After the sockets closed, so the pairings they ended are saved as ended.
   rouletteStore.stop();
   await checkpointer.stop();

@@ -30,9 +30,9 @@ export async function takeSignup(ctx: AppContext, request: Request, server: Serv
  * password hash and given back unless the password was wrong. Shared by the JSON API and the form.
  */
 export async function loginWithLimit(ctx: AppContext, identifier: string, password: string, origin: RequestOrigin) {
-  const account = findAccount(ctx.db, identifier);
+  const account = await findAccount(ctx.db, identifier);
   // A device cookie the server just made up (setCookie) has never signed in anywhere.
-  const known = account && origin.setCookie === null && knownDevice(ctx.db, account.id, origin.deviceId, ctx.config.sessionTtlMs);
+  const known = account && origin.setCookie === null && (await knownDevice(ctx.db, account.id, origin.deviceId, ctx.config.sessionTtlMs));
   const held = await ctx.limits.loginFailures.reserve({
     account: account ? `user:${account.id}` : `name:${identifier.trim().toLowerCase()}`,
     address: origin.address,
@@ -89,7 +89,7 @@ export function authRoutes(ctx: AppContext) {
       const origin = originOf(request, server);
       const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
       // Blocks and a roulette suspension follow the browser to the new account (user-devices.ts).
-      carryDevice(ctx, user.id, origin.deviceId);
+      await carryDevice(ctx, user.id, origin.deviceId);
       announce(user.name);
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
@@ -130,8 +130,8 @@ export function authRoutes(ctx: AppContext) {
       const input = validate(guestBody, sameSiteJson(request, body));
       await takeSignup(ctx, request, server, "guest");
       const origin = originOf(request, server);
-      const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
-      carryDevice(ctx, user.id, origin.deviceId);
+      const { token, user } = await createGuest(ctx.db, ctx.config.secret, input.gender, origin);
+      await carryDevice(ctx, user.id, origin.deviceId);
       announce(user.name);
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));

@@ -3,12 +3,13 @@
 // carries none (a script need not send it), the device its session began on (sessions.device_id).
 import { eq } from "drizzle-orm";
 import { sessions } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { cookieValue } from "../http/request.ts";
 import { DEVICE_COOKIE, DEVICE_ID } from "./device.ts";
 
-export function requestDevice(db: Db, request: Request, sessionId: string): string | null {
+export async function requestDevice(db: Db, request: Request, sessionId: string): Promise<string | null> {
   const given = cookieValue(request.headers.get("cookie"), DEVICE_COOKIE);
   if (given !== null && DEVICE_ID.test(given)) return given;
-  return db.select({ deviceId: sessions.deviceId }).from(sessions).where(eq(sessions.id, sessionId)).get()?.deviceId ?? null;
+  const [row] = await db.select({ deviceId: sessions.deviceId }).from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+  return row?.deviceId ?? null;
 }

@@ -2,7 +2,7 @@
 import { eq, or } from "drizzle-orm";
 import { randomInt } from "node:crypto";
 import { users, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { countryName } from "../geo/countries.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { activeBan, addBanDevice, banOnOrigin, bannedError, type Origin } from "../moderation/bans.ts";
@@ -71,8 +71,8 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
   const skeleton = usernameSkeleton(username);
   const emailKey = input.email.trim().toLowerCase();
   const clash = or(eq(users.usernameKey, usernameKey), eq(users.usernameSkeleton, skeleton));
-  if (db.select({ id: users.id }).from(users).where(clash).get()) throw usernameTaken();
-  if (db.select({ id: users.id }).from(users).where(eq(users.emailKey, emailKey)).get()) {
+  if ((await db.select({ id: users.id }).from(users).where(clash).limit(1)).length > 0) throw usernameTaken();
+  if ((await db.select({ id: users.id }).from(users).where(eq(users.emailKey, emailKey)).limit(1)).length > 0) {
     throw new AppError(409, "email_taken", "An account with this e-mail already exists", { fields: { email: "An account with this e-mail already exists" } });
   }
   const passwordHash = await Bun.password.hash(input.password);
@@ -113,19 +113,19 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
     if (String(error).includes("UNIQUE")) throw usernameTaken();
     throw error;
   }
-  return { token: startSession(db, secret, user.id, origin), user };
+  return { token: await startSession(db, secret, user.id, origin), user };
 }
 
 /** The account a typed username or e-mail names, if any. */
-export function findAccount(db: Db, identifier: string): UserRow | undefined {
+export async function findAccount(db: Db, identifier: string): Promise<UserRow | undefined> {
   // NFKC as at registration; an account keeps answering to its exact name in any case.
   const key = identifier.normalize("NFKC").trim().toLowerCase();
   const column = key.includes("@") ? users.emailKey : users.usernameKey;
-  return db.select().from(users).where(eq(column, key)).get();
+  return (await db.select().from(users).where(eq(column, key)).limit(1))[0];
 }
 
 export async function login(db: Db, secret: string, identifier: string, password: string, origin: Origin = NO_ORIGIN) {
-  const user = findAccount(db, identifier);
+  const user = await findAccount(db, identifier);
   const ok = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !user.passwordHash || !ok) throw invalidCredentials();
   // Only after the password: a 403 never tells a stranger that an account exists.
@@ -136,12 +136,12 @@ export async function login(db: Db, secret: string, identifier: string, password
     throw bannedError(secret, ban, true);
   }
   assertNotBanned(user);
-  return { token: startSession(db, secret, user.id, origin), user };
+  return { token: await startSession(db, secret, user.id, origin), user };
 }
 
 const guestAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-export function createGuest(db: Db, secret: string, gender: "male" | "female", origin: Origin = NO_ORIGIN) {
+export async function createGuest(db: Db, secret: string, gender: "male" | "female", origin: Origin = NO_ORIGIN) {
   const now = Date.now();
   assertOriginNotBanned(db, secret, origin, now);
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -149,14 +149,16 @@ export function createGuest(db: Db, secret: string, gender: "male" | "female", o
     const username = `Guest_${suffix}`;
     // "Guest_l0..." and "Guest_1o..." look alike: guests are unique by skeleton too.
     const skeleton = usernameSkeleton(username);
-    const taken = db.select({ id: users.id }).from(users).where(or(eq(users.usernameKey, username.toLowerCase()), eq(users.usernameSkeleton, skeleton))).get();
+    const [taken] = await db.select({ id: users.id }).from(users).where(or(eq(users.usernameKey, username.toLowerCase()), eq(users.usernameSkeleton, skeleton))).limit(1);
     if (taken) continue;
-    const user = db
+    const [user] = await db
       .insert(users)
       .values({ username, usernameKey: username.toLowerCase(), usernameSkeleton: skeleton, name: username, gender, isGuest: true, lastSeen: now, createdAt: now, adultConfirmedAt: now })
-      .returning()
-      .get();
-    return { token: startSession(db, secret, user.id, origin), user };
+      // Taken by another sign-up since the check: no row, and the next name is tried.
+      .onConflictDoNothing()
+      .returning();
+    if (!user) continue;
+    return { token: await startSession(db, secret, user.id, origin), user };
   }
   throw new AppError(500, "internal", "Could not create a guest name, please try again");
 }

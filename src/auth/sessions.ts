@@ -1,10 +1,17 @@
 // Sessions: the row behind every token. A session ends on logout, a ban, a password change, or
 // after SESSION_TTL_DAYS without use (API.md "General"); expired rows are refused when seen and
 // swept hourly.
+//
+// Reading a session (liveSession, sessionFor) and revoking (revokeSession, revokeUserSessions)
+// stay synchronous for now: every HTTP request, every /peerjs frame and the socket open callbacks
+// (which Bun calls synchronously) read it through the statements prepared below, the hot
+// statements that get a PostgreSQL form with the others (docs/DECISIONS.md "Issue 22", item 1); a
+// ban's effect revokes from the socket dispatcher's per-frame ban check (moderation/effects.ts).
+// The rest awaits its queries.
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { sessions, users, type UserRow } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
-import { perDatabase, type Db } from "../db.ts";
+import { perDatabase, type Db } from "../storage/index.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
 import { recordDevice } from "./user-devices.ts";
@@ -47,11 +54,11 @@ function prepare(db: Db) {
 
 const statements = perDatabase(prepare);
 
-export function startSession(db: Db, secret: string, userId: number, origin: Origin): string {
+export async function startSession(db: Db, secret: string, userId: number, origin: Origin): Promise<string> {
   const id = newSessionId();
   const now = Date.now();
-  db.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now, deviceId: origin.deviceId, addressHash: origin.addressHash }).run();
-  recordDevice(db, userId, origin.deviceId, now);
+  await db.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now, deviceId: origin.deviceId, addressHash: origin.addressHash });
+  await recordDevice(db, userId, origin.deviceId, now);
   return tokenFor(secret, id);
 }
 
@@ -79,8 +86,9 @@ export function liveSession(db: Db, sessionId: string, ttlMs: number, now = Date
 }
 
 /** Whether this browser (its device cookie) has a live session of this user: it signed in here before. */
-export function knownDevice(db: Db, userId: number, deviceId: string, ttlMs: number, now = Date.now()): boolean {
-  return statements(db).knownDevice.get({ userId, deviceId, since: now - ttlMs }) !== undefined;
+export async function knownDevice(db: Db, userId: number, deviceId: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+  const rows = await statements(db).knownDevice.execute({ userId, deviceId, since: now - ttlMs });
+  return rows.length > 0;
 }
 
 /** Told the ids of sessions that just ended, so whatever was opened with them closes at once. */
@@ -114,18 +122,15 @@ export function revokeUserSessions(db: Db, userId: number): string[] {
 }
 
 /** Deletes sessions unused for `ttlMs`; returns how many. */
-export function sweepExpiredSessions(db: Db, ttlMs: number, now: number): number {
-  return ended(db, db.delete(sessions).where(lt(sessions.lastUsedAt, now - ttlMs)).returning({ id: sessions.id }).all().map((r) => r.id)).length;
+export async function sweepExpiredSessions(db: Db, ttlMs: number, now: number): Promise<number> {
+  const gone = await db.delete(sessions).where(lt(sessions.lastUsedAt, now - ttlMs)).returning({ id: sessions.id });
+  return ended(db, gone.map((r) => r.id)).length;
 }
 
 /** Sweeps now and every hour (server.ts); returns the stop function. */
 export function startSessionSweep(ctx: { db: Db; config: Pick<Config, "sessionTtlMs">; log: Logger }, everyMs = 60 * 60_000): () => void {
   const run = () => {
-    try {
-      sweepExpiredSessions(ctx.db, ctx.config.sessionTtlMs, Date.now());
-    } catch (error) {
-      ctx.log.error("session sweep failed", errorFields(error));
-    }
+    sweepExpiredSessions(ctx.db, ctx.config.sessionTtlMs, Date.now()).catch((error) => ctx.log.error("session sweep failed", errorFields(error)));
   };
   run();
   const timer = setInterval(run, everyMs);

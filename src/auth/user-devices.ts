@@ -5,7 +5,7 @@
 import { and, desc, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import { userDevices, users } from "../../db/schema.ts";
 import type { BlockRegistry } from "../blocks/registry.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 
 /** Browsers remembered per account, newest kept: enough for a person's phones and computers. */
 export const MAX_DEVICES_PER_USER = 20;
@@ -16,21 +16,21 @@ export const MAX_DEVICES_PER_USER = 20;
 export const MAX_CARRIERS = 16;
 
 /** Called with every new session: the browser is this account's, seen now. */
-export function recordDevice(db: Db, userId: number, deviceId: string | null, now = Date.now()): void {
+export async function recordDevice(db: Db, userId: number, deviceId: string | null, now = Date.now()): Promise<void> {
   if (!deviceId) return;
-  db.insert(userDevices)
+  await db
+    .insert(userDevices)
     .values({ userId, deviceId, lastSeenAt: now })
-    .onConflictDoUpdate({ target: [userDevices.userId, userDevices.deviceId], set: { lastSeenAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: [userDevices.userId, userDevices.deviceId], set: { lastSeenAt: now } });
+  // The newest are chosen in the same statement that deletes the rest: a device another session of
+  // the user records meanwhile is never deleted for missing from a list read before it.
   const keep = db
     .select({ deviceId: userDevices.deviceId })
     .from(userDevices)
     .where(eq(userDevices.userId, userId))
     .orderBy(desc(userDevices.lastSeenAt))
-    .limit(MAX_DEVICES_PER_USER)
-    .all()
-    .map((row) => row.deviceId);
-  db.delete(userDevices).where(and(eq(userDevices.userId, userId), notInArray(userDevices.deviceId, keep))).run();
+    .limit(MAX_DEVICES_PER_USER);
+  await db.delete(userDevices).where(and(eq(userDevices.userId, userId), notInArray(userDevices.deviceId, keep)));
 }
 
 /**
@@ -39,31 +39,26 @@ export function recordDevice(db: Db, userId: number, deviceId: string | null, no
  * suspension now are kept first, so making throwaway accounts in the browser cannot push the one
  * that matters out.
  */
-export function carryDevice(ctx: { db: Db; blocks: BlockRegistry }, userId: number, deviceId: string | null): void {
+export async function carryDevice(ctx: { db: Db; blocks: BlockRegistry }, userId: number, deviceId: string | null): Promise<void> {
   if (!deviceId) return;
-  const earlier = ctx.db
+  const seen = await ctx.db
     .select({ userId: userDevices.userId })
     .from(userDevices)
     .where(eq(userDevices.deviceId, deviceId))
     .orderBy(desc(userDevices.lastSeenAt))
     // The new account's own first session may already be recorded: one more, then left out.
-    .limit(MAX_CARRIERS + 1)
-    .all()
-    .map((row) => row.userId)
-    .filter((id) => id !== userId);
+    .limit(MAX_CARRIERS + 1);
+  const earlier = seen.map((row) => row.userId).filter((id) => id !== userId);
   if (earlier.length === 0) return;
   // At most MAX_CARRIERS + 1 accounts and what each carries (MAX_CARRIERS each): bounded.
   const candidates = new Set(earlier);
   for (const id of earlier) for (const theirs of ctx.blocks.carriersOf(id)) candidates.add(theirs);
   candidates.delete(userId);
-  const suspended = new Set(
-    ctx.db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(inArray(users.id, [...candidates]), isNotNull(users.rouletteSuspendedAt)))
-      .all()
-      .map((row) => row.id),
-  );
+  const suspendedRows = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, [...candidates]), isNotNull(users.rouletteSuspendedAt)));
+  const suspended = new Set(suspendedRows.map((row) => row.id));
   const matters = (id: number) => ctx.blocks.isBlocked(id) || suspended.has(id);
   const all = [...candidates];
   const ordered = [...all.filter(matters), ...all.filter((id) => !matters(id))];

@@ -46,7 +46,7 @@ export function blockRoutes(ctx: AppContext) {
         ok: { description: "The list", schema: blockList },
       }),
     })
-    .post("/api/blocks", ({ body, user, set }) => {
+    .post("/api/blocks", async ({ body, user, set }) => {
       const input = validate(blockBody, body);
       if ((input.userId === undefined) === (input.rouletteId === undefined)) {
         throw validationError({ userId: "Send either userId or rouletteId" });
@@ -59,7 +59,7 @@ export function blockRoutes(ctx: AppContext) {
       }
       const blockedId = Number(input.userId);
       if (blockedId === user.id) throw validationError({ userId: "You cannot block yourself" });
-      const blocked = requireUser(ctx.db, blockedId);
+      const blocked = await requireUser(ctx.db, blockedId);
       const result = block(ctx, user, blockedId);
       set.status = result.created ? 201 : 200;
       return blockView(blocked, result.createdAt);
@@ -73,10 +73,10 @@ export function blockRoutes(ctx: AppContext) {
         errors: [400, 404, 429],
       }),
     })
-    .delete("/api/blocks/:userId", ({ params, user, set }) => {
+    .delete("/api/blocks/:userId", async ({ params, user, set }) => {
       const blockedId = pathId(params.userId);
       changes.take(user.id);
-      unblock(ctx, user, blockedId);
+      await unblock(ctx, user, blockedId);
       set.status = 204;
       return "";
     }, {

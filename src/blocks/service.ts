@@ -41,14 +41,14 @@ export function block(ctx: AppContext, blocker: UserRow, blockedId: number): Blo
 }
 
 /** Removes a named block; false when there was none. Blocks of roulette strangers are not here (strangers.ts). */
-export function unblock(ctx: AppContext, blocker: UserRow, blockedId: number): boolean {
+export async function unblock(ctx: AppContext, blocker: UserRow, blockedId: number): Promise<boolean> {
   if (!ctx.blocks.remove(blocker.id, blockedId)) return false;
   ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: false });
   // Presence is told again, unless a block the other way still keeps them apart.
   if (!ctx.blocks.between(blocker.id, blockedId)) {
     // As each may know it: a stranger only what the batched presence shows (issue 18).
     if (onlineAsSeenBy(ctx, blockedId, blocker.id)) ctx.hub.sendToUser(blockedId, "user_online", { userId: blocker.id, name: blocker.name });
-    const other = onlineAsSeenBy(ctx, blocker.id, blockedId) ? findUser(ctx.db, blockedId) : undefined;
+    const other = onlineAsSeenBy(ctx, blocker.id, blockedId) ? await findUser(ctx.db, blockedId) : undefined;
     if (other) ctx.hub.sendToUser(blocker.id, "user_online", { userId: other.id, name: other.name });
   }
   return true;

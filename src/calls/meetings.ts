@@ -4,7 +4,7 @@
 // most once an hour from the write path, so the table holds only recent pairs.
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { callMeetings } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 
 /** A call this long ago still counts as having met. */
 export const MEETING_MEMORY_MS = 30 * 24 * 60 * 60_000;
@@ -14,25 +14,24 @@ const lastSweep = new WeakMap<Db, number>();
 
 const ordered = (a: number, b: number) => (a < b ? { userLo: a, userHi: b } : { userLo: b, userHi: a });
 
-export function recordAnsweredCall(db: Db, a: number, b: number, now: number): void {
+export async function recordAnsweredCall(db: Db, a: number, b: number, now: number): Promise<void> {
   const pair = ordered(a, b);
-  db.insert(callMeetings)
+  await db
+    .insert(callMeetings)
     .values({ ...pair, answeredAt: now })
-    .onConflictDoUpdate({ target: [callMeetings.userLo, callMeetings.userHi], set: { answeredAt: sql`excluded.answered_at` } })
-    .run();
+    .onConflictDoUpdate({ target: [callMeetings.userLo, callMeetings.userHi], set: { answeredAt: sql`excluded.answered_at` } });
   if (now - (lastSweep.get(db) ?? 0) < SWEEP_EVERY_MS) return;
   lastSweep.set(db, now);
-  db.delete(callMeetings).where(lt(callMeetings.answeredAt, now - MEETING_MEMORY_MS)).run();
+  await db.delete(callMeetings).where(lt(callMeetings.answeredAt, now - MEETING_MEMORY_MS));
 }
 
 /** Whether `a` and `b` were in an answered call within MEETING_MEMORY_MS. */
-export function metInCall(db: Db, a: number, b: number, now: number): boolean {
+export async function metInCall(db: Db, a: number, b: number, now: number): Promise<boolean> {
   const { userLo, userHi } = ordered(a, b);
-  return (
-    db
-      .select({ at: callMeetings.answeredAt })
-      .from(callMeetings)
-      .where(and(eq(callMeetings.userLo, userLo), eq(callMeetings.userHi, userHi), gte(callMeetings.answeredAt, now - MEETING_MEMORY_MS)))
-      .get() !== undefined
-  );
+  const rows = await db
+    .select({ at: callMeetings.answeredAt })
+    .from(callMeetings)
+    .where(and(eq(callMeetings.userLo, userLo), eq(callMeetings.userHi, userHi), gte(callMeetings.answeredAt, now - MEETING_MEMORY_MS)))
+    .limit(1);
+  return rows.length > 0;
 }

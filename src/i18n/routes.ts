@@ -41,11 +41,11 @@ export function localeRoutes(ctx: AppContext) {
       return seeOther(back, [langCookie(query.to, isSecure(request, ctx.config))]);
     })
     .use(authGuard(ctx))
-    .put("/api/users/locale", ({ body, user, request, set }) => {
+    .put("/api/users/locale", async ({ body, user, request, set }) => {
       const input = validate(localeBody, body);
       changes.take(user.id);
       set.headers["set-cookie"] = langCookie(input.locale, isSecure(request, ctx.config));
-      return { user: toOwnUser(setLocale(ctx.db, user.id, input.locale)) };
+      return { user: toOwnUser(await setLocale(ctx.db, user.id, input.locale)) };
     }, {
       detail: operation({
         tag: "Users",

@@ -6,7 +6,7 @@
 // a conversation with whom: presence goes to them (realtime/lifecycle.ts), not to everyone.
 import { eq, sql } from "drizzle-orm";
 import { messages, users } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import type { AllowFrom } from "../realtime/protocol.ts";
 import type { Bus } from "../cluster/ports.ts";
 
@@ -18,6 +18,7 @@ export class ContactRegistry {
   /** Users whose allow_from is "contacts". */
   private readonly contactsOnly = new Set<number>();
 
+  // Loaded at start-up, in the synchronous createContext: SQLite's .all() until start-up awaits.
   constructor(db: Db) {
     const rows = db.all<{ s: number; r: number }>(sql`SELECT DISTINCT sender_id AS s, receiver_id AS r FROM ${messages}`);
     for (const row of rows) this.add(row.s, row.r);

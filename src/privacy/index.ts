@@ -18,10 +18,10 @@ const privacyBody = t.Object({
 
 export function privacyRoutes(ctx: AppContext) {
   const changes = new Budget(PRIVACY_CHANGES_PER_HOUR, HOUR_MS);
-  return new Elysia().use(authGuard(ctx)).put("/api/users/privacy", ({ body, user }) => {
+  return new Elysia().use(authGuard(ctx)).put("/api/users/privacy", async ({ body, user }) => {
     const { allowFrom } = validate(privacyBody, body);
     changes.take(user.id);
-    return { user: toOwnUser(setAllowFrom(ctx.db, ctx.contacts, user.id, allowFrom)) };
+    return { user: toOwnUser(await setAllowFrom(ctx.db, ctx.contacts, user.id, allowFrom)) };
   }, {
     detail: operation({
       tag: "Safety",

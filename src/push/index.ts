@@ -47,7 +47,7 @@ export function pushRoutes(ctx: AppContext) {
       }),
     })
     .use(authGuard(ctx))
-    .get("/api/push/subscriptions", ({ user }) => ({ devices: subscriptionsOf(ctx.db, user.id).map(view) }), {
+    .get("/api/push/subscriptions", async ({ user }) => ({ devices: (await subscriptionsOf(ctx.db, user.id)).map(view) }), {
       detail: operation({ tag: "Notifications", summary: "My devices with notifications on", ok: { description: "The devices", schema: t.Object({ devices: t.Array(device) }) } }),
     })
     .post("/api/push/subscriptions", ({ body, user, session, set }) => {
@@ -75,7 +75,7 @@ export function pushRoutes(ctx: AppContext) {
         errors: [400, 409, 413, 415, 429],
       }),
     })
-    .delete("/api/push/subscriptions", ({ body, user }) => {
+    .delete("/api/push/subscriptions", async ({ body, user }) => {
       const input = validate(unsubscribeBody, body);
       changes.take(user.id);
       let href = input.endpoint;
@@ -84,7 +84,7 @@ export function pushRoutes(ctx: AppContext) {
       } catch {
         // Not a URL: matches nothing stored.
       }
-      return { removed: deleteSubscription(ctx.db, user.id, href) };
+      return { removed: await deleteSubscription(ctx.db, user.id, href) };
     }, {
       detail: operation({
         tag: "Notifications",

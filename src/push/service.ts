@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import webpush from "web-push";
 import { users, type MessageRow, type PushSubscriptionRow, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { WindowCounter } from "../http/rate-limit.ts";
 import { translator, type T } from "../i18n/catalogue.ts";
 import { DEFAULT_LOCALE, isLocale } from "../i18n/locales.ts";
@@ -51,9 +51,16 @@ interface Job {
  * A push's words are in the receiver's account language (Settings → Language): a push has no
  * request, so no cookie or Accept-Language to go by; without one it is English.
  */
-function receiverWords(db: Db, userId: number): T {
-  const row = db.select({ locale: users.locale }).from(users).where(eq(users.id, userId)).get();
+async function receiverWords(db: Db, userId: number): Promise<T> {
+  const [row] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, userId)).limit(1);
   return translator(isLocale(row?.locale) ? row.locale : DEFAULT_LOCALE);
+}
+
+/** A call that may ring by push: the receiver's devices and the words of their language. */
+export interface PushRing {
+  receiverId: number;
+  subs: PushSubscriptionRow[];
+  t: T;
 }
 
 export const chatUrl = (partnerId: number) => `/?chat=${partnerId}`;
@@ -98,34 +105,35 @@ export class PushService {
   async message(sender: Pick<UserRow, "id" | "name">, row: MessageRow): Promise<void> {
     const receiverId = row.receiverId;
     if (this.gates.isConnected(receiverId) || this.gates.refused(sender.id, receiverId)) return;
-    const subs = subscriptionsOf(this.db, receiverId);
-    if (subs.length === 0) return;
-    let elsewhere: boolean;
-    this.deciding++;
-    try {
-      elsewhere = await this.gates.connectedElsewhere(receiverId);
-    } finally {
-      this.deciding--;
-    }
-    // A tab may have opened here while another instance was asked.
-    if (elsewhere || this.gates.isConnected(receiverId) || !this.take(receiverId)) return this.settle();
-    const t = receiverWords(this.db, receiverId);
-    for (const sub of subs) {
-      const body = sub.previews ? previewOf(row, t) : t("push.sent_message");
-      this.enqueue({ sub, ttl: MESSAGE_TTL, payload: { type: "message", tag: `chat-${sender.id}`, chatId: sender.id, title: sender.name, body, url: chatUrl(sender.id) } });
-    }
+    await this.decide(async () => {
+      const subs = await subscriptionsOf(this.db, receiverId);
+      if (subs.length === 0) return;
+      const elsewhere = await this.gates.connectedElsewhere(receiverId);
+      // A tab may have opened here while another instance was asked.
+      if (elsewhere || this.gates.isConnected(receiverId) || !this.take(receiverId)) return;
+      const t = await receiverWords(this.db, receiverId);
+      for (const sub of subs) {
+        const body = sub.previews ? previewOf(row, t) : t("push.sent_message");
+        this.enqueue({ sub, ttl: MESSAGE_TTL, payload: { type: "message", tag: `chat-${sender.id}`, chatId: sender.id, title: sender.name, body, url: chatUrl(sender.id) } });
+      }
+    });
   }
 
-  /** Has the person a device to ring (and no tab open)? Then a call to them may ring by push. */
-  canRing(callerId: number, receiverId: number): boolean {
-    return !this.gates.isConnected(receiverId) && !this.gates.refused(callerId, receiverId) && subscriptionsOf(this.db, receiverId).length > 0;
+  /**
+   * Has the person a device to ring (and no tab open)? Then a call to them may ring by push: what
+   * ring() needs is read here, before the call starts, so ringing never waits on the database.
+   */
+  async ringable(callerId: number, receiverId: number): Promise<PushRing | null> {
+    if (this.gates.isConnected(receiverId) || this.gates.refused(callerId, receiverId)) return null;
+    const subs = await subscriptionsOf(this.db, receiverId);
+    if (subs.length === 0) return null;
+    return { receiverId, subs, t: await receiverWords(this.db, receiverId) };
   }
 
   /** A call ringing for someone with no tab open; false when nothing was sent (rate). */
-  ring(caller: Pick<UserRow, "id" | "name">, receiverId: number, ringSeconds: number): boolean {
-    const subs = subscriptionsOf(this.db, receiverId);
+  ring(caller: Pick<UserRow, "id" | "name">, { receiverId, subs, t }: PushRing, ringSeconds: number): boolean {
     if (subs.length === 0 || !this.take(receiverId)) return false;
-    const body = receiverWords(this.db, receiverId)("push.incoming_call");
+    const body = t("push.incoming_call");
     for (const sub of subs) {
       this.enqueue({
         sub,
@@ -139,8 +147,27 @@ export class PushService {
 
   /** The call stopped ringing: its notification closes. Not counted against the rate (it follows a ring that was). */
   ringEnded(callerId: number, receiverId: number, ringSeconds: number): void {
-    for (const sub of subscriptionsOf(this.db, receiverId)) {
-      this.enqueue({ sub, ttl: ringSeconds, topic: callTag(callerId), payload: { type: "call_ended", tag: callTag(callerId) } });
+    // Read after the ring's pushes were queued (ring() queues at once), so this one follows them.
+    void this.decide(async () => {
+      for (const sub of await subscriptionsOf(this.db, receiverId)) {
+        this.enqueue({ sub, ttl: ringSeconds, topic: callTag(callerId), payload: { type: "call_ended", tag: callTag(callerId) } });
+      }
+    });
+  }
+
+  /**
+   * Work that reads before it queues pushes: idle() waits for it too. It never rejects (a message's
+   * push is not awaited by anyone): a failure is logged.
+   */
+  private async decide(work: () => Promise<void>): Promise<void> {
+    this.deciding++;
+    try {
+      await work();
+    } catch (error) {
+      this.log.error("push: could not decide on a push", errorFields(error));
+    } finally {
+      this.deciding--;
+      this.settle();
     }
   }
 
@@ -185,12 +212,21 @@ export class PushService {
     }
   }
 
+  /** Forgets a subscription the push service or the rules refused; a failure is logged, never thrown. */
+  private async drop(id: number, host: string): Promise<void> {
+    try {
+      await dropSubscription(this.db, id);
+    } catch (error) {
+      this.log.warn("push: could not remove a subscription", { host, ...errorFields(error) });
+    }
+  }
+
   private async send({ sub, payload, ttl, topic }: Job): Promise<void> {
     const endpoint = checkEndpoint(sub.endpoint, this.settings.extraHosts);
     const host = typeof endpoint === "string" ? "" : endpoint.url.hostname;
     if (typeof endpoint === "string") {
       // Stored before PUSH_HOSTS lost its host: no longer allowed.
-      dropSubscription(this.db, sub.id);
+      await this.drop(sub.id, host);
       return;
     }
     try {
@@ -202,7 +238,7 @@ export class PushService {
       const headers = Object.fromEntries(Object.entries(details.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
       const { status } = await this.transport({ endpoint, headers, body: details.body as Buffer });
       if (status === 404 || status === 410) {
-        dropSubscription(this.db, sub.id);
+        await this.drop(sub.id, host);
         this.log.debug("push: subscription expired, removed", { host, status });
       } else if (status < 200 || status > 299) {
         this.log.warn("push: refused by the push service", { host, status });
@@ -211,7 +247,7 @@ export class PushService {
       // The endpoint is a capability URL: only its host is logged.
       if (error instanceof RefusedAddress) {
         // A name that points inside the network (or nowhere) is not a push service: forgotten.
-        dropSubscription(this.db, sub.id);
+        await this.drop(sub.id, host);
         this.log.warn("push: endpoint refused, subscription removed", { host, reason: error.message });
       }
       else this.log.warn("push: send failed", { host, ...errorFields(error) });

@@ -3,7 +3,7 @@
 // session deletes it by the foreign key) and is unique by endpoint.
 import { and, count, eq, ne } from "drizzle-orm";
 import { pushSubscriptions, type PushSubscriptionRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 
 /** Devices one person may have notifications on at once. */
@@ -19,7 +19,8 @@ export interface NewSubscription {
 }
 
 /**
- * Adds this browser's subscription, or updates it (new keys, the previews choice, or another
+ * Synchronous while transaction bodies are (docs/DECISIONS.md "Issue 22"): the count and the write
+ * are one transaction. Adds this browser's subscription, or updates it (new keys, the previews choice, or another
  * account signed in on it, which takes it over). Past MAX_DEVICES other devices: 409.
  */
 export function saveSubscription(db: Db, sub: NewSubscription, now: number): PushSubscriptionRow {
@@ -45,19 +46,19 @@ export function saveSubscription(db: Db, sub: NewSubscription, now: number): Pus
 }
 
 /** Removes the person's own subscription for `endpoint`; false when they had none there. */
-export function deleteSubscription(db: Db, userId: number, endpoint: string): boolean {
-  return db
+export async function deleteSubscription(db: Db, userId: number, endpoint: string): Promise<boolean> {
+  const removed = await db
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
-    .returning({ id: pushSubscriptions.id })
-    .all().length > 0;
+    .returning({ id: pushSubscriptions.id });
+  return removed.length > 0;
 }
 
 /** A push service said the subscription is gone (404/410). */
-export function dropSubscription(db: Db, id: number): void {
-  db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id)).run();
+export async function dropSubscription(db: Db, id: number): Promise<void> {
+  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
 }
 
-export function subscriptionsOf(db: Db, userId: number): PushSubscriptionRow[] {
-  return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).all();
+export async function subscriptionsOf(db: Db, userId: number): Promise<PushSubscriptionRow[]> {
+  return await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
 }

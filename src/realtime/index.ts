@@ -178,10 +178,11 @@ export function realtimeRoutes(ctx: AppContext) {
 
   return new Elysia()
     .use(pollRoutes(ctx, { admission, bySession, sessions: polls }))
-    .get("/ws", ({ request, query, status, server, set }) => {
+    .get("/ws", async ({ request, query, status, server, set }) => {
       if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
       const found = sessionFor(ctx.db, ctx.config, query.token);
       if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
+      const deviceId = await requestDevice(ctx.db, request, found.id);
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
       const resume = typeof query.resume === "string" ? query.resume : null;
       const moving = resume !== null && polls.find(resume, found.id)?.movable === true;
@@ -191,7 +192,6 @@ export function realtimeRoutes(ctx: AppContext) {
         set.headers["retry-after"] = String(refusal.retryAfter);
         return status(429, { error: refusal.message, code: "rate_limited" });
       }
-      const deviceId = requestDevice(ctx.db, request, found.id);
       if (!server?.upgrade(request, { data: new Upgrade(found.user.id, found.id, address, deviceId, resume, localeOfRequest(request, found.user.locale)) })) {
         return status(400, { error: "Expected a websocket connection", code: "validation" });
       }

@@ -5,7 +5,8 @@ import type { AppContext } from "../context.ts";
 import { knowsOf, otherParty } from "../calls/registry.ts";
 import { announceDelivered } from "../messages/notify.ts";
 import { deliverPending } from "../messages/service.ts";
-import { findUser, setPresence } from "../users/service.ts";
+import { cachedUser } from "../users/cache.ts";
+import { setPresence } from "../users/service.ts";
 import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 import { transaction } from "../storage/index.ts";
@@ -16,7 +17,9 @@ const claims = new WeakMap<AppContext, ((socket: ClientSocket) => void) | null>(
 
 export function wireLifecycle(ctx: AppContext): void {
   claims.set(ctx, wireSharedCaps(ctx));
-  const name = (userId: number) => findUser(ctx.db, userId)?.name ?? "";
+  // From the user cache (synchronous, as the socket handlers read users): the frame is built only
+  // when someone hears it, and presence frames leave in the order the changes happened.
+  const name = (userId: number) => cachedUser(ctx.db, userId)?.name ?? "";
   // At once (after the grace), to the people with a conversation with the user (a message either
   // way), as the contract has it: they know the account already.
   // Called only when the announced presence changes (hub.ts, presence.ts), so a flapping account
@@ -76,7 +79,7 @@ export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
   const call = ctx.calls.ringingFor(socket.userId);
   if (call?.pushed && call.callerPeerId !== undefined) {
     call.silent = false;
-    const caller = findUser(ctx.db, call.callerId);
+    const caller = cachedUser(ctx.db, call.callerId);
     if (caller) ctx.hub.send(socket, "incoming_call", { callerId: caller.id, callerName: caller.name, callerPeerId: call.callerPeerId });
   }
   const delivered = deliverPending(ctx.db, socket.userId, Date.now());

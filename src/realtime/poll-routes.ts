@@ -67,10 +67,11 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
   }
 
   return new Elysia()
-    .post("/ws/poll/open", ({ request, server }) => {
+    .post("/ws/poll/open", async ({ request, server }) => {
       if (!originAllowed(request, ctx.config)) return forbidden();
       const found = sessionFor(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
       if (!found) return unauthorized();
+      const deviceId = await requestDevice(ctx.db, request, found.id);
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
       const refused = admission.admit(found.user.id, address);
       if (refused) {
@@ -78,7 +79,7 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
         response.headers.set("retry-after", String(refused.retryAfter));
         return response;
       }
-      const socket = sessions.open({ userId: found.user.id, sessionId: found.id, address, deviceId: requestDevice(ctx.db, request, found.id) });
+      const socket = sessions.open({ userId: found.user.id, sessionId: found.id, address, deviceId });
       setSocketLocale(socket, localeOfRequest(request, found.user.locale));
       bySession.add(socket.sessionId, socket);
       socketOpened(ctx, socket);

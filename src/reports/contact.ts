@@ -7,10 +7,10 @@ import { metInCall } from "../calls/meetings.ts";
 import type { AppContext } from "../context.ts";
 import type { ReportBody } from "./model.ts";
 
-export function metReported(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody, now: number): boolean {
+export async function metReported(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody, now: number): Promise<boolean> {
   // A roulette report names its pairing, and reportedIdOf accepted it only from one of its two people.
   if (body.context === "roulette") return true;
   // A conversation: a message either way (or both chose Keep in touch after roulette), held in memory.
   if (ctx.contacts.partnersOf(reporterId).has(reportedId)) return true;
-  return metInCall(ctx.db, reporterId, reportedId, now);
+  return await metInCall(ctx.db, reporterId, reportedId, now);
 }

@@ -18,9 +18,9 @@ const reportAnswer = t.Object({ report: t.Object({ id: t.Integer(), status: t.St
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 
 /** Only the keyed hash of the reporter's network is kept, never the address (auth/device.ts). */
-function reportOrigin(ctx: AppContext, request: Request, server: Server, sessionId: string): ReportOrigin {
+async function reportOrigin(ctx: AppContext, request: Request, server: Server, sessionId: string): Promise<ReportOrigin> {
   const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
-  return { addressHash: addressHash(ctx.config.secret, networkOf(address) ?? ""), deviceId: requestDevice(ctx.db, request, sessionId) };
+  return { addressHash: addressHash(ctx.config.secret, networkOf(address) ?? ""), deviceId: await requestDevice(ctx.db, request, sessionId) };
 }
 
 export function reportRoutes(ctx: AppContext) {
@@ -31,7 +31,7 @@ export function reportRoutes(ctx: AppContext) {
     async ({ request, user, session, server, set }) => {
       const { fields, evidence } = await readReportRequest(request);
       const body = validate(reportBody, fields, { convert: true });
-      const filed = await fileReport(ctx, user, body, evidence, reportOrigin(ctx, request, server, session.id), Date.now());
+      const filed = await fileReport(ctx, user, body, evidence, await reportOrigin(ctx, request, server, session.id), Date.now());
       set.status = filed.merged ? 200 : 201;
       return { report: filed.report };
     },

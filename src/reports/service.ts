@@ -35,7 +35,7 @@ export interface Filed {
 const summary = (row: ReportRow): ReportSummary => ({ id: row.id, status: row.status, created_at: iso(row.createdAt) });
 
 /** The reported user's id, from `reportedUserId` or, for roulette, from the pairing id. */
-function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody): number {
+async function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody): Promise<number> {
   if (body.context === "roulette") {
     if (body.rouletteId === undefined) throw validationError({ rouletteId: "Say which roulette partner (rouletteId)" });
     if (body.reportedUserId !== undefined) throw validationError({ reportedUserId: "A roulette partner is named by rouletteId only" });
@@ -46,7 +46,7 @@ function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody): num
   if (body.rouletteId !== undefined) throw validationError({ rouletteId: "rouletteId goes only with the roulette context" });
   if (body.reportedUserId === undefined) throw validationError({ reportedUserId: "Say whom you are reporting (reportedUserId)" });
   if (body.reportedUserId === reporter.id) throw validationError({ reportedUserId: "You cannot report yourself" }, "You cannot report yourself");
-  if (!findUser(ctx.db, body.reportedUserId)) throw notFound("User not found");
+  if (!(await findUser(ctx.db, body.reportedUserId))) throw notFound("User not found");
   return body.reportedUserId;
 }
 
@@ -131,7 +131,7 @@ function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript
 }
 
 export async function fileReport(ctx: AppContext, reporter: UserRow, body: ReportBody, evidence: File | undefined, origin: ReportOrigin, now: number): Promise<Filed> {
-  const reportedId = reportedIdOf(ctx, reporter, body);
+  const reportedId = await reportedIdOf(ctx, reporter, body);
   checkMessage(ctx, reporter.id, reportedId, body);
   if (evidence) {
     if (body.context !== "call" && body.context !== "roulette") {
@@ -144,7 +144,7 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
   const evidencePath = evidence ? await saveStill(ctx.config.dataDir, await cleanStill(evidence)) : null;
   const transcript = transcriptFor(ctx, reporter.id, reportedId, body);
   // Without contact the report still reaches moderators, but weighs nothing toward a suspension.
-  const weight = metReported(ctx, reporter.id, reportedId, body, now) ? reporterWeight(reporter, now) : 0;
+  const weight = (await metReported(ctx, reporter.id, reportedId, body, now)) ? reporterWeight(reporter, now) : 0;
 
   // Looked up again: another request may have filed the first report while the still was cleaned.
   const earlier = earlierReport(ctx, reporter.id, reportedId, body.context, now);

@@ -35,7 +35,7 @@ const several: ReceiveRules = {
 /** Budget and quota first (before a byte is read), then the body, then the files; the spool is always emptied. */
 async function upload(ctx: AppContext, user: UserRow, request: Request, rules: ReceiveRules, groupId: string | null) {
   await assertUploadBudget(ctx, user.id);
-  ctx.uploads.ledger.assertRoom(user.id);
+  await ctx.uploads.ledger.assertRoom(user.id);
   const received = await receiveUpload(ctx, user.id, request, rules);
   try {
     const receiverId = idField(received.fields, "receiverId");

@@ -1,7 +1,7 @@
 // What every upload passes through, built once at start-up: the per-user storage ledger, the
 // bound on bytes in flight, the decode queue and the disk. Tests may swap the disk or queue.
 import type { Config } from "../config.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { DecodeQueue, sharedDecodeQueue } from "./decode-queue.ts";
 import { InFlight } from "./inflight.ts";
 import { MAX_REQUEST_BYTES } from "./limits.ts";

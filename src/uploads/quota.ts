@@ -3,10 +3,11 @@
 // database before a refusal, so files a moderator removed meanwhile are no longer counted.
 import { eq, isNotNull, sql } from "drizzle-orm";
 import { messages } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 
-const total = sql<number>`coalesce(sum(${messages.fileSize}), 0)`;
+// A number on both engines (postgres.js answers a bigint sum as a string).
+const total = sql<number>`coalesce(sum(${messages.fileSize}), 0)`.mapWith(Number);
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
@@ -14,11 +15,14 @@ export class StorageLedger {
   private readonly stored = new Map<number, number>();
   /** Bytes of uploads being stored right now, counted before their message exists. */
   private readonly pending = new Map<number, number>();
+  /** Moves with every change to `stored`: a refresh that read an older total leaves it alone. */
+  private changes = 0;
 
   constructor(
     private readonly db: Db,
     readonly quotaBytes: number,
   ) {
+    // Read once at start-up, in the synchronous createContext: SQLite's .all() until start-up awaits.
     const rows = db.select({ userId: messages.senderId, bytes: total }).from(messages).where(isNotNull(messages.filePath)).groupBy(messages.senderId).all();
     for (const row of rows) this.stored.set(row.userId, Number(row.bytes));
   }
@@ -27,33 +31,37 @@ export class StorageLedger {
     return (this.stored.get(userId) ?? 0) + (this.pending.get(userId) ?? 0);
   }
 
-  private refresh(userId: number): void {
-    const row = this.db.select({ bytes: total }).from(messages).where(eq(messages.senderId, userId)).get();
-    this.stored.set(userId, Number(row?.bytes ?? 0));
+  private async refresh(userId: number): Promise<void> {
+    const seen = this.changes;
+    const [row] = await this.db.select({ bytes: total }).from(messages).where(eq(messages.senderId, userId));
+    // A file stored or freed while the total was read may be missing from it, but is in `stored`.
+    if (this.changes === seen) this.stored.set(userId, Number(row?.bytes ?? 0));
   }
 
   /** Before reading a body: refuses at once when nothing more fits. */
-  assertRoom(userId: number): void {
+  async assertRoom(userId: number): Promise<void> {
     if (this.usedBy(userId) < this.quotaBytes) return;
-    this.refresh(userId);
+    await this.refresh(userId);
     if (this.usedBy(userId) >= this.quotaBytes) throw this.exceeded(userId, null);
   }
 
   /** Counts `bytes` as pending for the user, or throws 413 quota_exceeded. */
-  reserve(userId: number, bytes: number): void {
-    if (this.usedBy(userId) + bytes > this.quotaBytes) this.refresh(userId);
+  async reserve(userId: number, bytes: number): Promise<void> {
+    if (this.usedBy(userId) + bytes > this.quotaBytes) await this.refresh(userId);
     if (this.usedBy(userId) + bytes > this.quotaBytes) throw this.exceeded(userId, bytes);
     this.pending.set(userId, (this.pending.get(userId) ?? 0) + bytes);
   }
 
   /** The message was stored: the bytes are now the user's files. */
   commit(userId: number, bytes: number): void {
+    this.changes++;
     this.release(userId, bytes);
     this.stored.set(userId, (this.stored.get(userId) ?? 0) + bytes);
   }
 
   /** A stored file was deleted by its sender: its bytes no longer count. */
   freed(userId: number, bytes: number): void {
+    this.changes++;
     const left = (this.stored.get(userId) ?? 0) - bytes;
     if (left > 0) this.stored.set(userId, left);
     else this.stored.delete(userId);

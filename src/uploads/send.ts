@@ -41,7 +41,7 @@ export async function sendFiles(
   const prepared: PreparedFile[] = [];
   for (const file of received.files) prepared.push(await prepare(file));
   const total = prepared.reduce((sum, file) => sum + file.size, 0);
-  ctx.uploads.ledger.reserve(sender.id, total);
+  await ctx.uploads.ledger.reserve(sender.id, total);
   const paths: string[] = [];
   let rows;
   try {

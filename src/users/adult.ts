@@ -1,7 +1,7 @@
 // The 18+ rule (API.md "Safety", Adult): calls and roulette need a recorded confirmation.
 import { eq } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 import { forgetUser } from "./cache.ts";
 
@@ -11,10 +11,10 @@ export function requireAdult(user: Pick<UserRow, "adultConfirmedAt">): void {
 }
 
 /** Records the confirmation once; a later call keeps the first time. */
-export function confirmAdult(db: Db, userId: number, at: number): UserRow | undefined {
-  const row = db.select().from(users).where(eq(users.id, userId)).get();
+export async function confirmAdult(db: Db, userId: number, at: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!row || row.adultConfirmedAt !== null) return row;
-  const updated = db.update(users).set({ adultConfirmedAt: at }).where(eq(users.id, userId)).returning().get();
+  const [updated] = await db.update(users).set({ adultConfirmedAt: at }).where(eq(users.id, userId)).returning();
   forgetUser(db, userId);
   return updated;
 }

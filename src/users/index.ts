@@ -49,9 +49,9 @@ export function userRoutes(ctx: AppContext) {
   const suggestionReads = new TokenBuckets(SUGGESTION_READS.perSecond, SUGGESTION_READS.burst);
   return new Elysia()
     .use(authGuard(ctx))
-    .get("/api/users", ({ query, user }) => {
+    .get("/api/users", async ({ query, user }) => {
       if (!listReads.take(user.id)) throw rateLimited(listReads.retryAfter(user.id));
-      return listUsers(ctx.db, user.id, parseListQuery(query, ctx.blocks.hiddenFrom(user.id)));
+      return await listUsers(ctx.db, user.id, parseListQuery(query, ctx.blocks.hiddenFrom(user.id)));
     }, {
       detail: operation({
         tag: "Users",
@@ -65,13 +65,13 @@ export function userRoutes(ctx: AppContext) {
     .get("/api/users/avatar/info", ({ user }) => ({ avatar_url: avatarUrl(user.avatarPath) }), {
       detail: operation({ tag: "Users", summary: "My avatar's address", ok: { description: "null without one", schema: answers.avatar } }),
     })
-    .get("/api/users/:id", ({ params, user }) => {
+    .get("/api/users/:id", async ({ params, user }) => {
       profileReads.take(user.id);
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A user id is a positive whole number" });
       const id = Number(params.id);
       // Someone who blocked you is simply not there; the blocker can still open your profile.
       if (ctx.blocks.hasBlocked(id, user.id)) throw notFound("User not found");
-      return { user: toPublicUser(requireUser(ctx.db, id)) };
+      return { user: toPublicUser(await requireUser(ctx.db, id)) };
     }, {
       detail: operation({
         tag: "Users",
@@ -96,10 +96,10 @@ export function userRoutes(ctx: AppContext) {
         errors: [400, 429],
       }),
     })
-    .get("/api/interests/suggestions", ({ query, user }) => {
+    .get("/api/interests/suggestions", async ({ query, user }) => {
       if (!suggestionReads.take(user.id)) throw rateLimited(suggestionReads.retryAfter(user.id));
       const input = validate(suggestionsQuery, query);
-      return { suggestions: suggestInterests(ctx.db, input.prefix ?? "") };
+      return { suggestions: await suggestInterests(ctx.db, input.prefix ?? "") };
     }, {
       detail: operation({
         tag: "Users",
@@ -110,10 +110,10 @@ export function userRoutes(ctx: AppContext) {
         errors: [400, 429],
       }),
     })
-    .put("/api/users/nudity-blur", ({ body, user }) => {
+    .put("/api/users/nudity-blur", async ({ body, user }) => {
       const input = validate(nudityBlurBody, body);
       blurChanges.take(user.id);
-      return { user: toOwnUser(setBlurNudity(ctx.db, user.id, input.blur_nudity)) };
+      return { user: toOwnUser(await setBlurNudity(ctx.db, user.id, input.blur_nudity)) };
     }, {
       detail: operation({
         tag: "Safety",
@@ -126,9 +126,9 @@ export function userRoutes(ctx: AppContext) {
     })
     .post(
       "/api/users/confirm-adult",
-      ({ user }) => {
+      async ({ user }) => {
         confirmations.take(user.id);
-        return { user: toOwnUser(confirmAdult(ctx.db, user.id, Date.now()) ?? requireUser(ctx.db, user.id)) };
+        return { user: toOwnUser((await confirmAdult(ctx.db, user.id, Date.now())) ?? (await requireUser(ctx.db, user.id))) };
       },
       // Nothing is read from the body: the act of calling is the confirmation.
       {

@@ -3,7 +3,7 @@
 import ISO6391 from "iso-639-1";
 import { asc, desc, gte, and, lt, sql, inArray } from "drizzle-orm";
 import { interestTags, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { validationError } from "../http/errors.ts";
 import { INTEREST_RULE, isInterest, MAX_INTERESTS, MAX_LANGUAGES, normaliseInterest } from "./values.ts";
 
@@ -81,7 +81,7 @@ export const languagesView = (row: UserRow): readonly string[] => listsOf(row).l
 
 /**
  * Moves the per-tag counts from `before` to `after` (call inside the profile's transaction): a
- * tag nobody lists any more leaves the table.
+ * tag nobody lists any more leaves the table. Synchronous while transaction bodies are.
  */
 export function recountTags(db: Pick<Db, "insert" | "update" | "delete">, before: readonly string[], after: readonly string[]): void {
   const added = after.filter((t) => !before.includes(t));
@@ -99,18 +99,17 @@ export function recountTags(db: Pick<Db, "insert" | "update" | "delete">, before
  * Tags starting with `prefix` (normalised as a tag is) that at least SUGGEST_MIN_USES people
  * list, most used first; with no prefix, the most used of all. Never more than MAX_SUGGESTIONS.
  */
-export function suggestInterests(db: Db, rawPrefix: string): string[] {
+export async function suggestInterests(db: Db, rawPrefix: string): Promise<string[]> {
   const prefix = normaliseInterest(rawPrefix).slice(0, MAX_PREFIX + 1);
   if (prefix.length > MAX_PREFIX) return [];
   const popular = gte(interestTags.uses, SUGGEST_MIN_USES);
   // A range on the primary key: "ch" reads from "ch" up to, not including, "ch\u{10FFFF}".
   const where = prefix ? and(popular, gte(interestTags.tag, prefix), lt(interestTags.tag, prefix + "\u{10FFFF}")) : popular;
-  return db
+  const rows = await db
     .select({ tag: interestTags.tag })
     .from(interestTags)
     .where(where)
     .orderBy(desc(interestTags.uses), asc(interestTags.tag))
-    .limit(MAX_SUGGESTIONS)
-    .all()
-    .map((r) => r.tag);
+    .limit(MAX_SUGGESTIONS);
+  return rows.map((r) => r.tag);
 }

@@ -1,7 +1,7 @@
 // People: the public shape of a user, the people list, profiles and presence columns.
-import { and, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { countryName } from "../geo/countries.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
@@ -52,12 +52,12 @@ export const notBanned = (now: number): SQL =>
 export const isBannedNow = (row: Pick<UserRow, "banned" | "bannedUntil">, now = Date.now()): boolean =>
   row.banned && (row.bannedUntil === null || row.bannedUntil > now);
 
-export function findUser(db: Db, id: number): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+export async function findUser(db: Db, id: number): Promise<UserRow | undefined> {
+  return (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
 }
 
-export function requireUser(db: Db, id: number): UserRow {
-  const row = findUser(db, id);
+export async function requireUser(db: Db, id: number): Promise<UserRow> {
+  const row = await findUser(db, id);
   if (!row) throw notFound("User not found");
   return row;
 }
@@ -110,26 +110,23 @@ function filterCondition(callerId: number, filters: UserFilters): SQL | undefine
  * Everyone but the caller: online first (most recently seen first), then by last_seen, one page
  * at a time. The page walks the presence index from the cursor and stops after `limit` rows.
  */
-export function listUsers(db: Db, callerId: number, filters: UserFilters): UserPage {
+export async function listUsers(db: Db, callerId: number, filters: UserFilters): Promise<UserPage> {
   const condition = filterCondition(callerId, filters);
-  const rows = db
+  const rows = await db
     .select()
     .from(users)
     .where(filters.cursor ? and(condition, afterCursor(filters.cursor)) : condition)
     .orderBy(desc(users.isOnline), desc(users.lastSeen), desc(users.id))
-    .limit(filters.limit + 1)
-    .all();
+    .limit(filters.limit + 1);
   const page = rows.slice(0, filters.limit);
   const last = page.at(-1);
   const nextCursor = rows.length > filters.limit && last ? encodeCursor({ online: last.isOnline, lastSeen: last.lastSeen, id: last.id }) : null;
   const answer: UserPage = { users: page.map(toPublicUser), nextCursor };
   // Counting reads the whole filtered set: once per search, not once per page scrolled.
   if (filters.cursor) return answer;
-  const counts = db
-    .select({ total: sql<number>`count(*)`, online: sql<number>`coalesce(sum(${users.isOnline}), 0)` })
-    .from(users)
-    .where(condition)
-    .get();
+  // The flag summed as 1 or 0 (PostgreSQL has no sum of a boolean); sums and counts as numbers.
+  const online = sql<number>`coalesce(sum(CASE WHEN ${users.isOnline} THEN 1 ELSE 0 END), 0)`.mapWith(Number);
+  const [counts] = await db.select({ total: count(), online }).from(users).where(condition);
   return { ...answer, total: counts?.total ?? 0, online: counts?.online ?? 0 };
 }
 
@@ -181,28 +178,31 @@ export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, inp
 const readTags = (text: string): string[] => interestsOf({ interests: text, languages: "[]" } as UserRow);
 
 /** Settings → Safety: blur nudity in video and pictures (issue 12). */
-export function setBlurNudity(db: Db, userId: number, on: boolean): UserRow {
-  const row = db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning().get();
+export async function setBlurNudity(db: Db, userId: number, on: boolean): Promise<UserRow> {
+  const [row] = await db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning();
   forgetUser(db, userId);
-  return row ?? requireUser(db, userId);
+  return row ?? (await requireUser(db, userId));
 }
 
-export function setLocale(db: Db, userId: number, locale: string): UserRow {
-  const row = db.update(users).set({ locale }).where(eq(users.id, userId)).returning().get();
+export async function setLocale(db: Db, userId: number, locale: string): Promise<UserRow> {
+  const [row] = await db.update(users).set({ locale }).where(eq(users.id, userId)).returning();
   forgetUser(db, userId);
-  return row ?? requireUser(db, userId);
+  return row ?? (await requireUser(db, userId));
 }
 
-/** Writes only a change, so repeating the same state costs no write. */
+/**
+ * Writes only a change, so repeating the same state costs no write. Synchronous on purpose: it runs
+ * inside the presence batch's transaction (realtime/lifecycle.ts) until transactions become async.
+ */
 export function setPresence(db: Db, userId: number, online: boolean, at: number): void {
   db.update(users).set({ isOnline: online, lastSeen: at }).where(and(eq(users.id, userId), ne(users.isOnline, online))).run();
   forgetUser(db, userId);
 }
 
 /** After a restart nobody has a socket yet; at a clean shutdown `lastSeen` is now for everyone still online. */
-export function resetPresence(db: Db, lastSeen?: number): void {
-  db.update(users)
+export async function resetPresence(db: Db, lastSeen?: number): Promise<void> {
+  await db
+    .update(users)
     .set(lastSeen === undefined ? { isOnline: false } : { isOnline: false, lastSeen })
-    .where(eq(users.isOnline, true))
-    .run();
+    .where(eq(users.isOnline, true));
 }

@@ -45,7 +45,8 @@ describe("the device cookie", () => {
 
   test("is recorded with each new session, with a keyed hash of the address and never the address", async () => {
     const r = await guest(proxied, { "x-forwarded-for": "198.51.100.2" });
-    const row = proxied.ctx.db.select().from(sessions).where(eq(sessions.userId, r.body.data.user.id)).get()!;
+    const [row] = await proxied.ctx.db.select().from(sessions).where(eq(sessions.userId, r.body.data.user.id)).limit(1);
+    if (!row) throw new Error("no session row");
     expect(`did=${row.deviceId}`).toBe(deviceOf(r.headers)!);
     expect(row.addressHash).toMatch(/^[\w-]{43}$/);
     expect(row.addressHash).not.toContain("198.51.100.2");

@@ -73,7 +73,7 @@ describe("session expiry", () => {
     const fresh = await registerUser(t);
     const stale = await registerUser(t);
     lastUsed(stale.token, Date.now() - 40 * DAY);
-    const removed = sweepExpiredSessions(t.ctx.db, 30 * DAY, Date.now());
+    const removed = await sweepExpiredSessions(t.ctx.db, 30 * DAY, Date.now());
     expect(removed).toBeGreaterThanOrEqual(1);
     expect(rowCount(stale.token).n).toBe(0);
     expect(rowCount(fresh.token).n).toBe(1);
@@ -85,6 +85,8 @@ describe("session expiry", () => {
     stale(first.token);
     const stop = startSessionSweep(t.ctx, 20);
     try {
+      // A zero timer runs before the first period's (20 ms): only the sweep at start has run.
+      await afterTimers(0);
       expect(rowCount(first.token).n).toBe(0);
       stale(second.token);
       await until(() => rowCount(second.token).n === 0, "the next sweep");

@@ -135,7 +135,7 @@ describe("a block follows the blocked person's browser", () => {
     // Throwaway accounts from elsewhere, signed in here (recordDevice is what every new session
     // runs), and guests made here: all newer than the blocked one.
     for (let i = 0; i < MAX_CARRIERS; i++) {
-      recordDevice(t.ctx.db, (await guestOn(newDevice())).user.id, device);
+      await recordDevice(t.ctx.db, (await guestOn(newDevice())).user.id, device);
       await guestOn(device);
     }
     const late = await guestOn(device);

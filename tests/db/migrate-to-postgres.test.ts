@@ -31,7 +31,7 @@ const sorted = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort(
 test("every row of every table is copied unchanged, ids included, and new ids continue after them", async () => {
   const [a, b, c] = [await registerUser(t), await registerUser(t), await registerUser(t)];
   const db = t.ctx.db;
-  const alice = requireUser(db, a.user.id);
+  const alice = await requireUser(db, a.user.id);
   for (let i = 0; i < 30; i++) storeText(db, t.ctx.clock, alice, { receiverId: b.user.id, content: `hello ${i} ✓ "quoted"`, clientMessageId: `m-${i}` });
   storeFiles(db, t.ctx.clock, b.user.id, a.user.id, [
     { content: "cat.png", messageType: "image", fileName: "cat.png", filePath: "files/cat.png", fileSize: 1234, fileMime: "image/png", groupId: "g1" },

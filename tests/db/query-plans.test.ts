@@ -23,9 +23,9 @@ afterAll(() => t.close());
 const planOf = (query: string, params: unknown[]): string =>
   (t.ctx.sqlite.query(`EXPLAIN QUERY PLAN ${query}`).all(...(params as SQLQueryBindings[])) as { detail: string }[]).map((r) => r.detail).join(" | ");
 
-function plansOf(run: () => unknown): string[] {
+async function plansOf(run: () => unknown): Promise<string[]> {
   captured = [];
-  run();
+  await run();
   return captured.map(({ query, params }) => planOf(query, params));
 }
 
@@ -40,26 +40,26 @@ const assertIndexed = (plans: string[]) => {
 };
 
 describe("query plans", () => {
-  test("a conversation page is one indexed range read, with or without a cursor", () => {
+  test("a conversation page is one indexed range read, with or without a cursor", async () => {
     // The page is a bun:sqlite statement (drizzle's logger does not see it): planned from its SQL.
     for (const before of [Date.now(), Number.MAX_SAFE_INTEGER]) {
       const page = planOf(PAGE_SQL, [1, 2, before, 51]);
       expect(page).toContain("SEARCH messages USING INDEX messages_conversation (pair_lo=? AND pair_hi=? AND created_at<?)");
-      assertIndexed([page, ...plansOf(() => conversationPage(db, { id: 1, name: "a" }, { id: 2, name: "b" }, 50, before)), ...plansOf(() => userName(db, 2))]);
+      assertIndexed([page, ...await plansOf(() => conversationPage(db, { id: 1, name: "a" }, { id: 2, name: "b" }, 50, before)), ...await plansOf(() => userName(db, 2))]);
     }
   });
 
-  test("the chat list reads only the user's conversation rows, newest first, and each last message by id", () => {
-    const plans = plansOf(() => chatUsers(db, { id: 1, name: "x" }));
+  test("the chat list reads only the user's conversation rows, newest first, and each last message by id", async () => {
+    const plans = await plansOf(() => chatUsers(db, { id: 1, name: "x" }));
     expect(plans).toHaveLength(1);
     expect(plans[0]).toContain("SEARCH conversations USING INDEX conversations_recent (owner_id=?)");
     expect(plans[0]).toContain("SEARCH messages USING INTEGER PRIMARY KEY (rowid=?)");
     assertIndexed(plans);
   });
 
-  test("unread counts read only the user's conversation rows, by key", () => {
+  test("unread counts read only the user's conversation rows, by key", async () => {
     const hidden = new Set([2, 3]);
-    const plans = [...plansOf(() => unreadCount(db, 1)), ...plansOf(() => unreadCount(db, 1, hidden)), ...plansOf(() => unreadPerUser(db, 1))];
+    const plans = [...await plansOf(() => unreadCount(db, 1)), ...await plansOf(() => unreadCount(db, 1, hidden)), ...await plansOf(() => unreadPerUser(db, 1))];
     for (const plan of plans) expect(plan).toContain("SEARCH conversations USING PRIMARY KEY (owner_id=?)");
     assertIndexed(plans);
   });
@@ -81,18 +81,18 @@ describe("query plans", () => {
     expect(rows[1]).toContain("SEARCH conversations USING PRIMARY KEY (owner_id=? AND partner_id=?)");
   });
 
-  test("the people list walks the presence index in order", () => {
+  test("the people list walks the presence index in order", async () => {
     for (const filters of [{}, { hidden: new Set([2, 3]) }]) {
-      const plans = plansOf(() => listUsers(db, 1, { limit: 100, ...filters }));
+      const plans = await plansOf(() => listUsers(db, 1, { limit: 100, ...filters }));
       expect(plans[0]).toContain("users_presence");
       expect(plans[0]).not.toContain("TEMP B-TREE");
     }
   });
 
-  test("a later page starts at its cursor in the presence index; a country search reads its own index in order", () => {
-    const [page] = plansOf(() => listUsers(db, 1, { limit: 50, cursor: { online: false, lastSeen: Date.now(), id: 9 } }));
+  test("a later page starts at its cursor in the presence index; a country search reads its own index in order", async () => {
+    const [page] = await plansOf(() => listUsers(db, 1, { limit: 50, cursor: { online: false, lastSeen: Date.now(), id: 9 } }));
     expect(page).toContain("SEARCH users USING INDEX users_presence ((is_online,last_seen)<(?,?))");
-    const [country] = plansOf(() => listUsers(db, 1, { limit: 50, countryCode: "IS" }));
+    const [country] = await plansOf(() => listUsers(db, 1, { limit: 50, countryCode: "IS" }));
     expect(country).toContain("users_country (country_code=?)");
     assertIndexed([page!, country!]);
   });

@@ -11,10 +11,10 @@ let dave: Awaited<ReturnType<typeof registerUser>>;
 beforeAll(async () => {
   t = makeTestApp();
   [me, bob, carol, dave] = [await registerUser(t), await registerUser(t), await registerUser(t), await registerUser(t)];
-  sendTexts(t, bob.user.id, me.user.id, 3, "from bob");
-  sendText(t, me.user.id, carol.user.id, "to carol");
-  sendTexts(t, dave.user.id, me.user.id, 2, "from dave");
-  sendText(t, me.user.id, bob.user.id, "reply to bob");
+  await sendTexts(t, bob.user.id, me.user.id, 3, "from bob");
+  await sendText(t, me.user.id, carol.user.id, "to carol");
+  await sendTexts(t, dave.user.id, me.user.id, 2, "from dave");
+  await sendText(t, me.user.id, bob.user.id, "reply to bob");
 });
 afterAll(() => t.close());
 

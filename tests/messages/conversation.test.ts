@@ -18,9 +18,9 @@ const page = (token: string, contactId: number, query = "") => t.call("GET", `/a
 
 describe("GET /api/messages/:contactId", () => {
   test("answers both sides of the conversation oldest first, with the paging fields", async () => {
-    sendText(t, alice.user.id, bob.user.id, "hi bob");
-    sendText(t, bob.user.id, alice.user.id, "hi alice");
-    sendText(t, alice.user.id, carol.user.id, "not in this chat");
+    await sendText(t, alice.user.id, bob.user.id, "hi bob");
+    await sendText(t, bob.user.id, alice.user.id, "hi alice");
+    await sendText(t, alice.user.id, carol.user.id, "not in this chat");
 
     const res = await page(alice.token, bob.user.id);
     expect(res.status).toBe(200);
@@ -42,7 +42,7 @@ describe("GET /api/messages/:contactId", () => {
 
   test("pages backwards with before until hasMore is false, never skipping or repeating", async () => {
     const dave = await registerUser(t);
-    const ids = sendTexts(t, alice.user.id, dave.user.id, 7);
+    const ids = await sendTexts(t, alice.user.id, dave.user.id, 7);
     const seen: number[] = [];
     let before = "";
     for (let i = 0; i < 10; i++) {
@@ -57,11 +57,11 @@ describe("GET /api/messages/:contactId", () => {
 
   test("never skips or repeats the ten files of one upload across pages of three", async () => {
     const erin = await registerUser(t);
-    sendText(t, alice.user.id, erin.user.id, "before the files");
+    await sendText(t, alice.user.id, erin.user.id, "before the files");
     const files = Array.from({ length: 10 }, (_, i) => fileOf(`file ${i}`, `f${i}.txt`));
     const upload = await t.call("POST", "/api/messages/upload-multiple", { token: alice.token, body: uploadForm(erin.user.id, "files", files) });
     expect(upload.status).toBe(201);
-    sendText(t, erin.user.id, alice.user.id, "after the files");
+    await sendText(t, erin.user.id, alice.user.id, "after the files");
 
     const seen: number[] = [];
     let before: string | null = null;
@@ -83,7 +83,7 @@ describe("GET /api/messages/:contactId", () => {
 
   test("reads before in any zone: a cursor with an offset means the same instant", async () => {
     const gina = await registerUser(t);
-    sendTexts(t, alice.user.id, gina.user.id, 4);
+    await sendTexts(t, alice.user.id, gina.user.id, 4);
     const latest = (await page(alice.token, gina.user.id, "?limit=2")).body;
     const instant = new Date(latest.oldestMessageTime);
     const shifted = new Date(instant.getTime() + 2 * 3600_000).toISOString().replace("Z", "+02:00");
@@ -96,7 +96,7 @@ describe("GET /api/messages/:contactId", () => {
 
   test("uses 50 messages as the default page, allows up to 100 and caps a larger limit at 100", async () => {
     const frank = await registerUser(t);
-    sendTexts(t, frank.user.id, alice.user.id, 101);
+    await sendTexts(t, frank.user.id, alice.user.id, 101);
     const byDefault = await page(alice.token, frank.user.id);
     expect(byDefault.body.messages).toHaveLength(50);
     expect(byDefault.body.hasMore).toBe(true);

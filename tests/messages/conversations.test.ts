@@ -57,7 +57,7 @@ describe("the conversations table", () => {
   });
   afterAll(() => t.close());
 
-  test("equals a from-scratch computation after a random mix of sends, uploads, reads and removals", () => {
+  test("equals a from-scratch computation after a random mix of sends, uploads, reads and removals", async () => {
     const next = random(11);
     const pick = () => ids[next(ids.length)]!;
     for (let step = 0; step < 400; step++) {
@@ -66,7 +66,7 @@ describe("the conversations table", () => {
       if (to === from) to = ids[(ids.indexOf(from) + 1) % ids.length]!;
       const action = next(10);
       if (action < 5) {
-        storeText(t.ctx.db, t.ctx.clock, requireUser(t.ctx.db, from), { receiverId: to, content: `step ${step}` });
+        storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, from), { receiverId: to, content: `step ${step}` });
       } else if (action < 7) {
         const files = Array.from({ length: 1 + next(3) }, (_, i) => ({
           content: "",
@@ -97,9 +97,9 @@ describe("the conversations table", () => {
     expect(rows).toEqual(expected(facts(t.ctx.sqlite)));
   });
 
-  test("reading twice does not count twice, and a read never goes below zero", () => {
+  test("reading twice does not count twice, and a read never goes below zero", async () => {
     const [a, b] = [ids[0]!, ids[1]!];
-    storeText(t.ctx.db, t.ctx.clock, requireUser(t.ctx.db, a), { receiverId: b, content: "once" });
+    storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a), { receiverId: b, content: "once" });
     markRead(t.ctx.db, b, a, Date.now());
     markRead(t.ctx.db, b, a, Date.now());
     const row = stored(t.ctx.sqlite).find((r) => r.owner_id === b && r.partner_id === a)!;
@@ -113,10 +113,10 @@ describe("the chat list over the conversations table", () => {
     const t = makeTestApp();
     try {
       const [a, b] = [await registerUser(t), await registerUser(t)];
-      storeText(t.ctx.db, t.ctx.clock, requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "first" });
-      const { row } = storeText(t.ctx.db, t.ctx.clock, requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "vile" });
+      storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "first" });
+      const { row } = storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "vile" });
       removeMessage(t.ctx, { id: null, role: "cli" }, row.id, "test");
-      const [entry] = chatUsers(t.ctx.db, requireUser(t.ctx.db, b.user.id));
+      const [entry] = chatUsers(t.ctx.db, await requireUser(t.ctx.db, b.user.id));
       expect(entry).toMatchObject({ id: a.user.id, unread_count: 2, latest_message: { id: row.id, content: "", is_removed: true } });
       expect(unreadCount(t.ctx.db, b.user.id)).toBe(2);
     } finally {

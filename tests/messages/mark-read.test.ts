@@ -11,9 +11,9 @@ const markRead = (token: string, senderId: number | string) => t.call("PUT", `/a
 describe("PUT /api/messages/mark-read/:senderId", () => {
   test("marks every unread message from that sender read and tells the sender in one batch", async () => {
     const [sender, reader, other] = [await registerUser(t), await registerUser(t), await registerUser(t)];
-    const ids = sendTexts(t, sender.user.id, reader.user.id, 3);
-    const mine = sendText(t, reader.user.id, sender.user.id, "my own message stays unread");
-    sendText(t, other.user.id, reader.user.id, "from someone else");
+    const ids = await sendTexts(t, sender.user.id, reader.user.id, 3);
+    const mine = await sendText(t, reader.user.id, sender.user.id, "my own message stays unread");
+    await sendText(t, other.user.id, reader.user.id, "from someone else");
     const senderSocket = await connect(t.wsUrl, sender.token);
     try {
       const res = await markRead(reader.token, sender.user.id);
@@ -40,7 +40,7 @@ describe("PUT /api/messages/mark-read/:senderId", () => {
 
   test("answers zero and sends no event when nothing was unread", async () => {
     const [sender, reader] = [await registerUser(t), await registerUser(t)];
-    sendText(t, sender.user.id, reader.user.id, "hello");
+    await sendText(t, sender.user.id, reader.user.id, "hello");
     await markRead(reader.token, sender.user.id);
     const senderSocket = await connect(t.wsUrl, sender.token);
     try {
@@ -54,7 +54,7 @@ describe("PUT /api/messages/mark-read/:senderId", () => {
 
   test("cannot mark the other person's messages read on their behalf", async () => {
     const [sender, reader] = [await registerUser(t), await registerUser(t)];
-    sendText(t, sender.user.id, reader.user.id, "unread for the reader");
+    await sendText(t, sender.user.id, reader.user.id, "unread for the reader");
     const res = await markRead(sender.token, reader.user.id);
     expect(res.body.updatedCount).toBe(0);
     expect((await t.call("GET", "/api/messages/unread/count", { token: reader.token })).body.unread_count).toBe(1);
@@ -62,7 +62,7 @@ describe("PUT /api/messages/mark-read/:senderId", () => {
 
   test("ignores a body the client may send with it", async () => {
     const [sender, reader] = [await registerUser(t), await registerUser(t)];
-    sendText(t, sender.user.id, reader.user.id, "hello");
+    await sendText(t, sender.user.id, reader.user.id, "hello");
     const res = await t.call("PUT", `/api/messages/mark-read/${sender.user.id}`, { token: reader.token, json: "{not json" });
     expect(res.status).toBe(200);
     expect(res.body.updatedCount).toBe(1);

@@ -78,7 +78,7 @@ describe("subscriptions", () => {
     expect(removed.body).toEqual({ removed: true });
     expect((await t.call("DELETE", "/api/push/subscriptions", { token, json: { endpoint: subs[0]!.json.endpoint } })).body).toEqual({ removed: false });
     expect((await t.call("POST", "/api/push/subscriptions", { token, json: subs[MAX_DEVICES]!.json })).status).toBe(201);
-    expect(subscriptionsOf(t.ctx.db, user.id).length).toBe(MAX_DEVICES);
+    expect((await subscriptionsOf(t.ctx.db, user.id)).length).toBe(MAX_DEVICES);
   });
 
   test(`answers 429 past ${PUSH_CHANGES_PER_HOUR} changes an hour`, async () => {
@@ -94,9 +94,9 @@ describe("subscriptions", () => {
   test("a logout forgets the session's device", async () => {
     const { token, user } = await registerUser(t);
     await subscribed(token);
-    expect(subscriptionsOf(t.ctx.db, user.id).length).toBe(1);
+    expect((await subscriptionsOf(t.ctx.db, user.id)).length).toBe(1);
     expect((await t.call("POST", "/api/auth/logout", { token, json: {} })).status).toBeLessThan(300);
-    expect(subscriptionsOf(t.ctx.db, user.id)).toEqual([]);
+    expect(await subscriptionsOf(t.ctx.db, user.id)).toEqual([]);
   });
 });
 
@@ -176,7 +176,7 @@ describe("pushes", () => {
       const refused = await ann.s.ask("send_message", { receiverId: ben.user.id, content: "let me in" });
       expect(refused.error?.code).toBe("blocked");
       // The gate in the push service itself, past the message's own check.
-      t.ctx.push.message(ann.user, { id: 0, receiverId: ben.user.id, senderId: ann.user.id, content: "x", messageType: "text", fileName: null } as never);
+      await t.ctx.push.message(ann.user, { id: 0, receiverId: ben.user.id, senderId: ann.user.id, content: "x", messageType: "text", fileName: null } as never);
       await t.ctx.push.idle();
       expect(pushesTo(path)).toEqual([]);
     } finally {
@@ -195,7 +195,7 @@ describe("pushes", () => {
       await ann.s.ask("send_message", { receiverId: ben.user.id, content: "hello?" });
       await t.ctx.push.idle();
       expect(pushesTo(gone.path).length).toBe(1);
-      expect(subscriptionsOf(t.ctx.db, ben.user.id)).toEqual([]);
+      expect(await subscriptionsOf(t.ctx.db, ben.user.id)).toEqual([]);
     } finally {
       ann.s.close();
     }

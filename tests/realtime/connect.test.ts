@@ -120,7 +120,7 @@ describe("frames", () => {
     const { token } = await registerUser(t);
     const s = await connect(t.wsUrl, token);
     t.ctx.sqlite.run("UPDATE sessions SET last_used_at = ? WHERE id = ?", [Date.now() - 40 * 86_400_000, token.slice(0, token.indexOf("."))]);
-    sweepExpiredSessions(t.ctx.db, t.ctx.config.sessionTtlMs, Date.now());
+    await sweepExpiredSessions(t.ctx.db, t.ctx.config.sessionTtlMs, Date.now());
     expect((await s.closed).code).toBe(4401);
   });
 

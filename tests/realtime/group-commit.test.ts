@@ -21,10 +21,11 @@ describe("the message writer", () => {
     const b = await registerUser(t);
     const writer = new MessageWriter(t.ctx.db);
     const inTransaction: boolean[] = [];
+    const sender = (await findUser(t.ctx.db, a.user.id))!;
     const send = (content: string) =>
       writer.submit((tx) => {
         inTransaction.push(t.ctx.sqlite.inTransaction);
-        return storeText(tx, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId: b.user.id, content });
+        return storeText(tx, t.ctx.clock, sender, { receiverId: b.user.id, content });
       });
     const other = new Database(join(t.dataDir, "chat.sqlite"), { readonly: true });
     try {
@@ -46,7 +47,8 @@ describe("the message writer", () => {
     const a = await registerUser(t);
     const b = await registerUser(t);
     const writer = new MessageWriter(t.ctx.db);
-    const send = (receiverId: number, content: string) => writer.submit((tx) => storeText(tx, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId, content }));
+    const sender = (await findUser(t.ctx.db, a.user.id))!;
+    const send = (receiverId: number, content: string) => writer.submit((tx) => storeText(tx, t.ctx.clock, sender, { receiverId, content }));
     const results = await Promise.allSettled([send(b.user.id, "kept before"), send(b.user.id, "   "), send(999_999, "to nobody"), send(b.user.id, "kept after")]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
     expect(count(t.ctx.sqlite, "kept before") + count(t.ctx.sqlite, "kept after")).toBe(2);
@@ -57,7 +59,8 @@ describe("the message writer", () => {
     const a = await registerUser(t);
     const b = await registerUser(t);
     const writer = new MessageWriter(t.ctx.db);
-    const store = (tx: Tx, content: string) => storeText(tx, t.ctx.clock, findUser(t.ctx.db, a.user.id)!, { receiverId: b.user.id, content });
+    const sender = (await findUser(t.ctx.db, a.user.id))!;
+    const store = (tx: Tx, content: string) => storeText(tx, t.ctx.clock, sender, { receiverId: b.user.id, content });
     const results = await Promise.allSettled([
       writer.submit((tx) => store(tx, "replayed before")),
       writer.submit((tx) => {

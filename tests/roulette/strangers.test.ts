@@ -195,7 +195,7 @@ describe("who never meets", () => {
 
   test("an account that has not confirmed being 18 or older is refused with adult_confirmation_required", async () => {
     const a = await player();
-    t.ctx.db.update(users).set({ adultConfirmedAt: null }).where(eq(users.id, a.user.id)).run();
+    await t.ctx.db.update(users).set({ adultConfirmedAt: null }).where(eq(users.id, a.user.id));
     const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "adult_confirmation_required", message: expect.any(String) });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
@@ -206,7 +206,7 @@ describe("who never meets", () => {
 
   test("a suspended user is refused with suspended and a message that says why", async () => {
     const a = await player();
-    t.ctx.db.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, a.user.id)).run();
+    await t.ctx.db.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, a.user.id));
     const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "suspended", message: "You can't use Video Roulette until a moderator reviews reports about you" });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);

@@ -28,13 +28,14 @@ function reachable(app: AppContext, callerId: number, receiverId: number): boole
 }
 
 export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call" | "end_call"> = {
-  call_user: ({ app, socket, user }, data) => {
+  call_user: async ({ app, socket, user }, data) => {
     requireAdult(user);
     const receiverId = toId(data.receiverId);
     requireContact(app.db, user.id, receiverId);
     // Someone with no tab open but notifications on rings on their devices (src/push/): the
     // caller hears "ringing", as from anyone (it says nothing of presence).
-    const byPush = app.push.canRing(user.id, receiverId);
+    const ringable = await app.push.ringable(user.id, receiverId);
+    const byPush = ringable !== null;
     // A block (either way) or a "contacts only" setting answers exactly like an absent person,
     // so a call never reveals either (canRing is false across them too).
     if (!byPush && (!reachable(app, user.id, receiverId) || refusal(app, user.id, receiverId))) {
@@ -53,18 +54,18 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false, silent, callerPeerId: data.callerPeerId };
     app.calls.start(call, app.config.callRingMs, (unanswered) => ringOut(app, unanswered));
     if (!silent) app.hub.sendToUser(receiverId, "incoming_call", { callerId: user.id, callerName: user.name, callerPeerId: data.callerPeerId });
-    else if (byPush) call.pushed = app.push.ring(user, receiverId, Math.ceil(app.config.callRingMs / 1000));
+    else if (ringable) call.pushed = app.push.ring(user, ringable, Math.ceil(app.config.callRingMs / 1000));
     return { status: "ringing" };
   },
 
-  answer_call: ({ app, socket, user }, data) => {
+  answer_call: async ({ app, socket, user }, data) => {
     const call = app.calls.ringing(toId(data.callerId), user.id);
     if (!call) throw noSuchCall();
     // Answering turns the camera on: the same 18+ confirmation as placing a call. It keeps ringing.
     requireAdult(user);
     app.calls.answer(call, socket.id);
     // The two have met: a report of either by the other can now weigh toward a suspension.
-    recordAnsweredCall(app.db, call.callerId, call.receiverId, Date.now());
+    await recordAnsweredCall(app.db, call.callerId, call.receiverId, Date.now());
     app.hub.sendToUser(call.callerId, "call_answered", { answererPeerId: data.answererPeerId });
     // The receiver's other tabs stop ringing.
     for (const other of app.hub.socketsOf(user.id)) if (other !== socket) app.hub.send(other, "call_ended", {});

@@ -9,6 +9,7 @@ import { requireAdult } from "../../users/adult.ts";
 import { carriedSuspension } from "../../reports/suspension.ts";
 import { mayMeetInRoulette } from "../../blocks/strangers.ts";
 import { forgetUser } from "../../users/cache.ts";
+import { errorFields } from "../../observability/log.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
 import { eq } from "drizzle-orm";
 import { users, type UserRow } from "../../../db/schema.ts";
@@ -43,12 +44,18 @@ function rouletteSuspension(app: AppContext, user: UserRow): AppError | null {
   const until = user.rouletteSuspendedUntil;
   if (until !== null && until <= Date.now()) {
     // Over: cleared, so that the automatic suspension can apply again if new reports call for it.
-    app.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, user.id)).run();
-    // Otherwise the cached row would keep the ended suspension, and every search would clear it again.
-    forgetUser(app.db, user.id);
+    // Not awaited: the search goes on at once (the suspension is over either way), so a search
+    // stays synchronous; a failed clear is logged, and the next search clears it again.
+    void clearSuspension(app, user.id).catch((error) => app.log.error("clearing an ended roulette suspension failed", { user_id: user.id, ...errorFields(error) }));
     return null;
   }
   return suspendedError({ until, reason: user.rouletteSuspensionReason });
+}
+
+async function clearSuspension(app: AppContext, userId: number): Promise<void> {
+  await app.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, userId));
+  // Otherwise the cached row would keep the ended suspension, and every search would clear it again.
+  forgetUser(app.db, userId);
 }
 
 /** Ends the caller's pair or search; the partner learns why. */
@@ -224,7 +231,7 @@ export const rouletteHandlers: HandlerMap<
     return { text, at: iso(at) };
   },
 
-  roulette_keep_in_touch: (ctx, data) => {
+  roulette_keep_in_touch: async (ctx, data) => {
     const mine = current(ctx, data.partnerId);
     const { session, partnerId } = mine;
     const { app, user } = ctx;
@@ -232,7 +239,7 @@ export const rouletteHandlers: HandlerMap<
     session.keep |= session.a === user.id ? KEEP_A : KEEP_B;
     // One press alone is never revealed: nothing is sent until both have pressed.
     if (before === session.keep || session.keep !== (KEEP_A | KEEP_B)) return {};
-    const other = findUser(app.db, partnerId);
+    const other = await findUser(app.db, partnerId);
     if (!other) return {};
     // Both chose to meet again: each may now write to the other, whatever their privacy setting.
     app.contacts.add(user.id, partnerId);
