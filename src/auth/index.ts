@@ -89,7 +89,7 @@ export function authRoutes(ctx: AppContext) {
       const origin = originOf(request, server);
       const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
       // Blocks and a roulette suspension follow the browser to the new account (user-devices.ts).
-      carryDevice(ctx, user.id, origin.deviceId);
+      await carryDevice(ctx, user.id, origin.deviceId);
       announce(user.name);
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));
@@ -130,8 +130,8 @@ export function authRoutes(ctx: AppContext) {
       const input = validate(guestBody, sameSiteJson(request, body));
       await takeSignup(ctx, request, server, "guest");
       const origin = originOf(request, server);
-      const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
-      carryDevice(ctx, user.id, origin.deviceId);
+      const { token, user } = await createGuest(ctx.db, ctx.config.secret, input.gender, origin);
+      await carryDevice(ctx, user.id, origin.deviceId);
       announce(user.name);
       set.status = 201;
       set.headers["set-cookie"] = authCookies(origin, sessionCookie(token, isSecure(request, ctx.config)));

@@ -39,7 +39,7 @@ export function recordDevice(db: Db, userId: number, deviceId: string | null, no
  * suspension now are kept first, so making throwaway accounts in the browser cannot push the one
  * that matters out.
  */
-export function carryDevice(ctx: { db: Db; blocks: BlockRegistry }, userId: number, deviceId: string | null): void {
+export async function carryDevice(ctx: { db: Db; blocks: BlockRegistry }, userId: number, deviceId: string | null): Promise<void> {
   if (!deviceId) return;
   const earlier = ctx.db
     .select({ userId: userDevices.userId })
@@ -67,5 +67,5 @@ export function carryDevice(ctx: { db: Db; blocks: BlockRegistry }, userId: numb
   const matters = (id: number) => ctx.blocks.isBlocked(id) || suspended.has(id);
   const all = [...candidates];
   const ordered = [...all.filter(matters), ...all.filter((id) => !matters(id))];
-  ctx.blocks.link(userId, ordered.slice(0, MAX_CARRIERS));
+  await ctx.blocks.link(userId, ordered.slice(0, MAX_CARRIERS));
 }

@@ -110,7 +110,7 @@ export function authFormRoutes(ctx: AppContext) {
         if (!input || Object.keys(errors).length > 0) throw validationError(errors);
         await takeSignup(ctx, request, server, "register");
         const { token, user } = await register(ctx.db, ctx.config.secret, input, origin);
-        carryDevice(ctx, user.id, origin.deviceId);
+        await carryDevice(ctx, user.id, origin.deviceId);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
         return signedIn(request, token, "register", origin);
       }),
@@ -119,8 +119,8 @@ export function authFormRoutes(ctx: AppContext) {
       handle("guest", request, server, body, async (origin) => {
         const input = validate(guestBody, body, { convert: true });
         await takeSignup(ctx, request, server, "guest");
-        const { token, user } = createGuest(ctx.db, ctx.config.secret, input.gender, origin);
-        carryDevice(ctx, user.id, origin.deviceId);
+        const { token, user } = await createGuest(ctx.db, ctx.config.secret, input.gender, origin);
+        await carryDevice(ctx, user.id, origin.deviceId);
         ctx.hub.broadcast("new_user_registered", { name: user.name });
         return signedIn(request, token, "guest", origin);
       }),

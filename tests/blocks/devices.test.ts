@@ -163,7 +163,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     expect(refused.error?.code).toBe("suspended");
     expect(refused.error).toEqual((await rouletteSearch(otherSocket, other.user.id)).error);
 
-    liftRouletteSuspension(t.ctx, mod.actor, suspended.user.id, "Reviewed the reports");
+    await liftRouletteSuspension(t.ctx, mod.actor, suspended.user.id, "Reviewed the reports");
     expect((await rouletteSearch(guestSocket, guest.user.id)).data).toEqual({ status: "searching" });
     await guestSocket.ask("roulette_stop_search", { userId: guest.user.id });
     for (const s of [guestSocket, otherSocket]) s.close();
@@ -173,7 +173,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     const mod = await staff(t, "moderator");
     const device = newDevice();
     const suspended = await registeredOn(device);
-    suspendRoulette(t.ctx, mod.actor, suspended.user.id, { hours: 2, reason: "Nudity on camera" });
+    await suspendRoulette(t.ctx, mod.actor, suspended.user.id, { hours: 2, reason: "Nudity on camera" });
     const guest = await guestOn(device);
     const s = await connect(t.wsUrl, guest.token);
     const refused = await rouletteSearch(s, guest.user.id);
@@ -197,7 +197,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
         .query("INSERT INTO reports (reporter_id, reported_id, context, reason, weight, status, created_at, updated_at) VALUES (?, ?, 'chat', 'sexual_content', 1, 'open', ?, ?)")
         .run(r.user.id, person.user.id, Date.now(), Date.now());
     }
-    expect(checkSuspension(t.ctx, person.user.id, Date.now())).toBe(true);
+    expect(await checkSuspension(t.ctx, person.user.id, Date.now())).toBe(true);
     expect((await s.next("error")).data.code).toBe("suspended");
     expect(t.ctx.roulette.isWaiting(guest.user.id)).toBe(false);
     expect((await rouletteSearch(s, guest.user.id)).error?.code).toBe("suspended");
