@@ -11,8 +11,8 @@ import { auditOf } from "../support/moderation.ts";
 const t = listeningApp();
 const WATCH_MS = 2000;
 let stopWatching: () => void;
-beforeAll(() => {
-  stopWatching = watchBans(t.ctx, WATCH_MS);
+beforeAll(async () => {
+  stopWatching = await watchBans(t.ctx, WATCH_MS);
 });
 afterAll(() => stopWatching());
 

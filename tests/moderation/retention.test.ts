@@ -31,7 +31,7 @@ describe("the retention sweep", () => {
     const underageStill = still();
     const underage = fileReport(t, reporter.user.id, reported.user.id, { reason: "underage", evidencePath: underageStill, closedAt: now - 400 * DAY });
 
-    expect(sweepRetention(t.ctx, now)).toBe(1);
+    expect(await sweepRetention(t.ctx, now)).toBe(1);
     expect(reportRow(t, old.id)).toMatchObject({ transcript: null, evidencePath: null, details: "", purgedAt: now, reason: "harassment" });
     expect(existsSync(join(t.dataDir, oldStill))).toBe(false);
     for (const kept of [recent, open, underage]) {
@@ -39,10 +39,10 @@ describe("the retention sweep", () => {
     }
     expect(existsSync(join(t.dataDir, underageStill))).toBe(true);
     // Two days later the recent one is due; a second run never touches a purged report again.
-    expect(sweepRetention(t.ctx, now + 2 * DAY)).toBe(1);
+    expect(await sweepRetention(t.ctx, now + 2 * DAY)).toBe(1);
     expect(reportRow(t, recent.id)!.purgedAt).toBe(now + 2 * DAY);
     expect(reportRow(t, old.id)!.purgedAt).toBe(now);
-    expect(sweepRetention(t.ctx, now + 3 * DAY)).toBe(0);
+    expect(await sweepRetention(t.ctx, now + 3 * DAY)).toBe(0);
   });
 
   test("an under-18 report goes only when an admin deletes it, with its still; a moderator cannot", async () => {
@@ -53,9 +53,9 @@ describe("the retention sweep", () => {
     const path = still();
     const report = fileReport(t, reporter.user.id, reported.user.id, { reason: "underage", evidencePath: path, closedAt: Date.now() - 1000 * DAY });
     const open = fileReport(t, reporter.user.id, reported.user.id, { reason: "underage" });
-    expect(() => deleteReport(t.ctx, mod.actor, report.id)).toThrow(expect.objectContaining({ status: 403 }));
-    expect(() => deleteReport(t.ctx, admin.actor, open.id)).toThrow(expect.objectContaining({ status: 400 }));
-    deleteReport(t.ctx, admin.actor, report.id);
+    await expect(deleteReport(t.ctx, mod.actor, report.id)).rejects.toThrow(expect.objectContaining({ status: 403 }));
+    await expect(deleteReport(t.ctx, admin.actor, open.id)).rejects.toThrow(expect.objectContaining({ status: 400 }));
+    await deleteReport(t.ctx, admin.actor, report.id);
     expect(reportRow(t, report.id)).toBeUndefined();
     expect(existsSync(join(t.dataDir, path))).toBe(false);
     expect(auditOf(t, reported.user.id).at(-1)).toMatchObject({ actorId: admin.user.id, action: "delete_report", reportIds: JSON.stringify([report.id]) });
@@ -64,12 +64,12 @@ describe("the retention sweep", () => {
   test("forgets the address hash of a ban that has ended", async () => {
     const target = await registerUser(t);
     t.ctx.sqlite.query("UPDATE sessions SET address_hash = 'hash-of-an-address' WHERE user_id = ?").run(target.user.id);
-    const ban = banUser(t.ctx, cli, target.user.id, { days: 1, reason: "Spam", banAddress: true });
+    const ban = await banUser(t.ctx, cli, target.user.id, { days: 1, reason: "Spam", banAddress: true });
     expect(ban.addressHash).toBe("hash-of-an-address");
     const hashOf = () => (t.ctx.sqlite.query("SELECT address_hash FROM bans WHERE id = ?").get(ban.id) as { address_hash: string | null }).address_hash;
-    sweepRetention(t.ctx, Date.now());
+    await sweepRetention(t.ctx, Date.now());
     expect(hashOf()).toBe("hash-of-an-address");
-    sweepRetention(t.ctx, ban.until! + 1);
+    await sweepRetention(t.ctx, ban.until! + 1);
     expect(hashOf()).toBeNull();
   });
 });

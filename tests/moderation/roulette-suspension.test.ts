@@ -17,7 +17,7 @@ describe("suspension from roulette", () => {
     await rouletteSearch(a.s, a.user.id);
     await rouletteSearch(b.s, b.user.id);
     await a.s.next("roulette_partner_found");
-    suspendRoulette(t.ctx, mod.actor, b.user.id, { hours: 2, reason: "Nudity on camera" });
+    await suspendRoulette(t.ctx, mod.actor, b.user.id, { hours: 2, reason: "Nudity on camera" });
     await a.s.next("roulette_partner_disconnected");
     const refused = await rouletteSearch(b.s, b.user.id);
     expect(refused.error?.code).toBe("suspended");
@@ -29,7 +29,7 @@ describe("suspension from roulette", () => {
   test("lets the user in after its end", async () => {
     const mod = await staff(t, "moderator");
     const p = await connectedUser(t);
-    suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: 1, reason: "Rude" });
+    await suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: 1, reason: "Rude" });
     expect((await rouletteSearch(p.s, p.user.id)).error?.code).toBe("suspended");
     t.ctx.sqlite.query("UPDATE users SET roulette_suspended_until = ? WHERE id = ?").run(Date.now() - 1, p.user.id);
     // A raw write tells the users cache, as every users write in src/ does (users/cache.ts).
@@ -43,9 +43,9 @@ describe("suspension from roulette", () => {
   test("until lifted: refused until a moderator lifts it, then searching again", async () => {
     const mod = await staff(t, "moderator");
     const p = await connectedUser(t);
-    suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: null, reason: "Repeated reports" });
+    await suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: null, reason: "Repeated reports" });
     expect((await rouletteSearch(p.s, p.user.id)).error?.code).toBe("suspended");
-    liftRouletteSuspension(t.ctx, mod.actor, p.user.id, "Reviewed the reports");
+    await liftRouletteSuspension(t.ctx, mod.actor, p.user.id, "Reviewed the reports");
     expect((await rouletteSearch(p.s, p.user.id)).data).toEqual({ status: "searching" });
     await p.s.ask("roulette_stop_search", { userId: p.user.id });
   });

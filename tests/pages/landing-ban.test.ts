@@ -21,7 +21,7 @@ async function bannedAccount(days: 1 | null, reason: string) {
   expect(signedUp.status).toBe(303);
   const id = t.ctx.sqlite.query<{ id: number }, [string]>("SELECT id FROM users WHERE username = ?").get(fields.username)?.id;
   if (!id) throw new Error(`no user ${fields.username}`);
-  banUser(t.ctx, cli, id, { days, reason, banAddress: false });
+  await banUser(t.ctx, cli, id, { days, reason, banAddress: false });
   return { fields, cookie: cookiesOf(signedUp.headers) };
 }
 

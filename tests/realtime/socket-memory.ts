@@ -55,7 +55,8 @@ export async function heapPerSocket(count: number): Promise<{ app: number; bare:
   const t = makeTestApp({ SOCKET_CAP: "10:1000000", SOCKET_CONNECT_LIMIT: "1000000" });
   try {
     const { wsUrl } = t.listen();
-    const urls = Array.from({ length: count }, (_, i) => `${wsUrl}/ws?token=${encodeURIComponent(createGuest(t.ctx.db, t.ctx.config.secret, i % 2 ? "male" : "female").token)}`);
+    const urls: string[] = [];
+    for (let i = 0; i < count; i++) urls.push(`${wsUrl}/ws?token=${encodeURIComponent((await createGuest(t.ctx.db, t.ctx.config.secret, i % 2 ? "male" : "female")).token)}`);
     const appBytes = await bytesPerSocket(urls);
     return { app: appBytes - bareBytes, bare: bareBytes };
   } finally {
