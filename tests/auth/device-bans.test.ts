@@ -2,7 +2,7 @@
 // moderator chose it, a banned address (API.md "Moderation").
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { sessions } from "../../db/schema.ts";
+import { bans, sessions, users } from "../../db/schema.ts";
 import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
 import { form, guestEntry, registration, setCookie } from "../pages/helpers.ts";
 import { makeTestApp, type TestApp } from "../support/app.ts";
@@ -119,8 +119,8 @@ describe("an address ban", () => {
     const row = await banUser(proxied.ctx, cli, first.body.data.user.id, { days: 1, reason: "Spam", banAddress: true });
     expect(row.addressHash).not.toBeNull();
     await unbanUser(proxied.ctx, cli, first.body.data.user.id, "Shared address");
-    const stored = proxied.ctx.sqlite.query("SELECT address_hash FROM bans WHERE id = ?").get(row.id) as { address_hash: string | null };
-    expect(stored.address_hash).toBeNull();
+    const [stored] = await proxied.ctx.db.select({ address_hash: bans.addressHash }).from(bans).where(eq(bans.id, row.id));
+    expect(stored!.address_hash).toBeNull();
     expect((await guest(proxied, { "x-forwarded-for": "203.0.113.10" })).status).toBe(201);
   });
 });
@@ -130,7 +130,7 @@ describe("a banned login on the no-JavaScript form", () => {
     const fields = registration();
     const made = await form(t, "/auth/register", fields);
     expect(made.status).toBe(303);
-    const userId = (t.ctx.sqlite.query("SELECT id FROM users WHERE username = ?").get(fields.username) as { id: number }).id;
+    const userId = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.username, fields.username)))[0]!.id;
     await banUser(t.ctx, cli, userId, { days: 7, reason: "Hate speech", banAddress: false });
     const r = await form(t, "/auth/login", { username: fields.username, password: fields.password });
     expect(r.status).toBe(403);

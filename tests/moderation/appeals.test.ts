@@ -2,7 +2,7 @@
 // reads; lifting lets them sign in again.
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { appeals } from "../../db/schema.ts";
+import { appeals, bans } from "../../db/schema.ts";
 import { appealFor, appealUrl, banIdOfAppealToken, banUser, decideAppeal, fileAppeal } from "../../src/moderation/actions.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { auditOf, staff } from "../support/moderation.ts";
@@ -40,7 +40,7 @@ describe("appeals", () => {
     await expect(fileAppeal(t.ctx, tokenOf(ban.id), "")).rejects.toThrow(expect.objectContaining({ status: 400 }));
     await expect(fileAppeal(t.ctx, tokenOf(ban.id), "x".repeat(1001))).rejects.toThrow(expect.objectContaining({ status: 400 }));
     await expect(fileAppeal(t.ctx, "1.forged", "Please")).rejects.toThrow(expect.objectContaining({ status: 404 }));
-    t.ctx.sqlite.query("UPDATE bans SET until = ? WHERE id = ?").run(Date.now() - 1, ban.id);
+    await t.ctx.db.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id));
     await expect(fileAppeal(t.ctx, tokenOf(ban.id), "Please")).rejects.toThrow(expect.objectContaining({ status: 409, code: "ban_ended" }));
   });
 
@@ -51,13 +51,13 @@ describe("appeals", () => {
     expect((await login(target.user.username)).status).toBe(403);
     const appeal = await fileAppeal(t.ctx, tokenOf(ban.id), "Those links were to my own shop, I will stop");
     await decideAppeal(t.ctx, mod.actor, appeal.id, { lift: true, response: "Lifted; please do not post links to strangers" });
-    expect(t.ctx.db.select().from(appeals).where(eq(appeals.id, appeal.id)).get()).toMatchObject({
+    expect((await t.ctx.db.select().from(appeals).where(eq(appeals.id, appeal.id)).limit(1))[0]).toMatchObject({
       status: "lifted",
       response: "Lifted; please do not post links to strangers",
       decidedBy: mod.user.id,
     });
     expect((await login(target.user.username)).status).toBe(200);
-    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "lift_appeal", reason: "Lifted; please do not post links to strangers" });
+    expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "lift_appeal", reason: "Lifted; please do not post links to strangers" });
     await expect(decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Changed my mind" })).rejects.toThrow(expect.objectContaining({ status: 409 }));
   });
 
@@ -69,6 +69,6 @@ describe("appeals", () => {
     await decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Threats are never a joke here" });
     expect(await appealFor(t.ctx.db, ban.id)).toMatchObject({ status: "upheld", response: "Threats are never a joke here" });
     expect((await login(target.user.username)).status).toBe(403);
-    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "uphold_appeal" });
+    expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "uphold_appeal" });
   });
 });

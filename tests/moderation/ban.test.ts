@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { bans, users } from "../../db/schema.ts";
 import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
 import { findByUsername } from "../../src/moderation/service.ts";
 import { registerUser } from "../support/app.ts";
@@ -24,8 +26,8 @@ describe("bans", () => {
   test("a ban that has ended lets the user in again, and so does unban", async () => {
     const a = await registerUser(t);
     const ban = await banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Cooling off", banAddress: false });
-    t.ctx.sqlite.query("UPDATE bans SET until = ? WHERE id = ?").run(Date.now() - 1, ban.id);
-    t.ctx.sqlite.query("UPDATE users SET banned_until = ? WHERE id = ?").run(Date.now() - 1, a.user.id);
+    await t.ctx.db.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id));
+    await t.ctx.db.update(users).set({ bannedUntil: Date.now() - 1 }).where(eq(users.id, a.user.id));
     expect((await login(a.user.username)).status).toBe(200);
     const b = await registerUser(t);
     await banUser(t.ctx, cli, b.user.id, { days: null, reason: "Abuse", banAddress: false });

@@ -21,7 +21,7 @@ describe("removing a message", () => {
     const message = upload.body.message;
     const onDisk = join(t.dataDir, "uploads", message.file_path);
     expect(existsSync(onDisk)).toBe(true);
-    const report = fileReport(t, receiver.user.id, sender.user.id);
+    const report = await fileReport(t, receiver.user.id, sender.user.id);
     await removeMessage(t.ctx, mod.actor, message.id, "Unsolicited explicit file", [report.id]);
     expect(existsSync(onDisk)).toBe(false);
     expect((await sender.s.next("message_removed")).data).toEqual({ messageId: message.id });
@@ -30,8 +30,8 @@ describe("removing a message", () => {
     const shown = page.body.messages.find((m: { id: number }) => m.id === message.id);
     expect(shown).toMatchObject({ is_removed: true, content: "", file_path: null, file_name: null });
     expect((await t.call("GET", `/uploads/${message.file_path}`, { token: receiver.token })).status).toBe(404);
-    expect(reportRow(t, report.id)!.status).toBe("actioned");
-    expect(auditOf(t, sender.user.id).at(-1)).toMatchObject({ action: "remove_message", reason: "Unsolicited explicit file", reportIds: JSON.stringify([report.id]) });
+    expect((await reportRow(t, report.id))!.status).toBe("actioned");
+    expect((await auditOf(t, sender.user.id)).at(-1)).toMatchObject({ action: "remove_message", reason: "Unsolicited explicit file", reportIds: JSON.stringify([report.id]) });
     await expect(removeMessage(t.ctx, mod.actor, message.id, "again")).rejects.toThrow(expect.objectContaining({ status: 400 }));
     await expect(removeMessage(t.ctx, mod.actor, 99999999, "gone")).rejects.toThrow(expect.objectContaining({ status: 404 }));
   });
@@ -62,7 +62,7 @@ describe("removing an avatar", () => {
     await removeAvatar(t.ctx, mod.actor, target.user.id, "Explicit profile picture");
     expect(existsSync(onDisk)).toBe(false);
     expect((await t.call("GET", "/api/auth/me", { token: target.token })).body.user.avatar_url).toBeNull();
-    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "remove_avatar", reason: "Explicit profile picture" });
+    expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "remove_avatar", reason: "Explicit profile picture" });
     await expect(removeAvatar(t.ctx, mod.actor, target.user.id, "again")).rejects.toThrow(expect.objectContaining({ status: 400 }));
   });
 });
