@@ -7,7 +7,7 @@ import { loadavg } from "node:os";
 import { buildApp } from "../src/app.ts";
 import { sessionFor } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/config.ts";
-import { createContext } from "../src/context.ts";
+import { createContext, loadContext } from "../src/context.ts";
 import { openStorage } from "../src/db.ts";
 import { conversationPage } from "../src/messages/history.ts";
 import { chatUsers, storeText } from "../src/messages/service.ts";
@@ -21,6 +21,7 @@ const dir = tempFolder("webchat-http-path-");
 const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: "bench-secret-bench-secret-bench-secret-12", LOG_LEVEL: "silent" });
 const storage = openStorage(dir);
 const ctx = createContext(config, storage);
+await loadContext(ctx);
 const app = buildApp(ctx);
 
 async function register(n: number) {

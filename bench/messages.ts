@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { createContext } from "../src/context.ts";
+import { createContext, loadContext } from "../src/context.ts";
 import { openStorage } from "../src/db.ts";
 
 const PAIRS = Number(process.env.PAIRS ?? 20);
@@ -20,6 +20,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "webchat-bench-"));
 const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "bench-secret-bench-secret-bench-secret!!", SOCKET_RATE_LIMIT: "100000:100000", SIGNUP_RATE_LIMIT: "100000" });
 const storage = openStorage(dataDir);
 const ctx = createContext(config, storage);
+await loadContext(ctx);
 const app = buildApp(ctx).listen({ port: 0, hostname: "127.0.0.1" });
 const base = `127.0.0.1:${app.server!.port}`;
 

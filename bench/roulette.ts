@@ -142,12 +142,14 @@ function cpuEach(since: NodeJS.CpuUsage, count: number): string {
 async function serve(): Promise<void> {
   const { buildApp } = await import("../src/app.ts");
   const { loadConfig } = await import("../src/config.ts");
-  const { createContext } = await import("../src/context.ts");
+  const { createContext, loadContext } = await import("../src/context.ts");
   const { openStorage } = await import("../src/db.ts");
   const dataDir = process.env.ROULETTE_BENCH_SERVER!;
   // Opened wide so that the bench measures the server, not the limits.
   const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "bench-secret-bench-secret-bench-secret!!", SOCKET_RATE_LIMIT: "1000000:1000000", SIGNUP_RATE_LIMIT: "1000000", SOCKET_CONNECT_LIMIT: "1000000", SOCKET_CAP: "10:1000000", ROULETTE_WAITING_PER_ADDRESS: "1000000", LOG_LEVEL: "error" });
-  const app = buildApp(createContext(config, openStorage(dataDir))).listen({ port: 0, hostname: "127.0.0.1" });
+  const ctx = createContext(config, openStorage(dataDir));
+  await loadContext(ctx);
+  const app = buildApp(ctx).listen({ port: 0, hostname: "127.0.0.1" });
   console.log(`port ${app.server!.port}`);
   // A plain exit, so that a --cpu-prof profile is written.
   process.on("SIGTERM", () => process.exit(0));

@@ -32,24 +32,24 @@ const config = loadConfig();
 const storage = openStorage(config.dataDir);
 const ctx = createContext(config, storage);
 try {
-  const user = findByUsername(ctx.db, username) ?? fail(`No user named ${username}`, 1);
+  const user = (await findByUsername(ctx.db, username)) ?? fail(`No user named ${username}`, 1);
   if (command === "ban") {
     const daysGiven = rest[0] !== undefined && /^\d+$/.test(rest[0]);
     const days = (daysGiven ? Number(rest[0]) : null) as BanDays;
     if (daysGiven && ![1, 7, 30].includes(Number(rest[0]))) fail("A ban lasts 1, 7 or 30 days, or is permanent (no number)");
     const reason = (daysGiven ? rest.slice(1) : rest).join(" ").trim() || "Banned by the operator for breaking the Terms";
-    const ban = banUser(ctx, cli, user.id, { days, reason, banAddress: false });
+    const ban = await banUser(ctx, cli, user.id, { days, reason, banAddress: false });
     console.log(`Banned ${user.username} ${ban.until === null ? "permanently" : `until ${new Date(ban.until).toISOString()}`}: ${reason}`);
   } else if (command === "unban") {
-    unbanUser(ctx, cli, user.id, rest.join(" ").trim() || "Lifted by the operator");
+    await unbanUser(ctx, cli, user.id, rest.join(" ").trim() || "Lifted by the operator");
     console.log(`Unbanned ${user.username}.`);
   } else if (command === "grant") {
     const role = rest[0];
     if (role !== "moderator" && role !== "admin") fail(USAGE);
-    setRole(ctx, cli, user.id, role);
+    await setRole(ctx, cli, user.id, role);
     console.log(`${user.username} is now ${role === "admin" ? "an admin" : "a moderator"}.`);
   } else {
-    setRole(ctx, cli, user.id, "user");
+    await setRole(ctx, cli, user.id, "user");
     console.log(`${user.username} is now a user.`);
   }
 } catch (error) {

@@ -9,6 +9,8 @@ import { Hub } from "./realtime/hub.ts";
 import { CallRegistry } from "./calls/registry.ts";
 import { RouletteQueue } from "./roulette/queue.ts";
 import { BlockRegistry } from "./blocks/registry.ts";
+import { loadStrangerBlocks } from "./blocks/strangers.ts";
+import { loadReportedPairs } from "./reports/service.ts";
 import { ContactRegistry } from "./privacy/contacts.ts";
 import { createUploadGate, type UploadGate } from "./uploads/gate.ts";
 import { createLogger, type Logger } from "./observability/log.ts";
@@ -49,6 +51,17 @@ export interface AppContext {
     socketEvents: TokenBuckets;
     reports: WindowLimit;
   };
+}
+
+/**
+ * What start-up reads into memory before the app takes a request or a socket: who blocked whom
+ * (and the accounts each browser carries), and the pairs roulette keeps apart (blocked strangers,
+ * reports). Awaited once after createContext (server.ts, scripts, tests/support/app.ts).
+ */
+export async function loadContext(ctx: AppContext): Promise<void> {
+  await ctx.blocks.load();
+  await loadStrangerBlocks(ctx);
+  await loadReportedPairs(ctx);
 }
 
 /** Given in tests: `ports` (two instances in one process), `pushTransport` (where pushes go instead of the network). */

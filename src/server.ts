@@ -1,7 +1,7 @@
 // Start-up only: read the config, open the database, build the app, listen, and shut down cleanly.
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { createContext } from "./context.ts";
+import { createContext, loadContext } from "./context.ts";
 import { openStorage } from "./db.ts";
 import { startCheckpointer } from "./wal/checkpointer.ts";
 import { startRetention } from "./moderation/retention.ts";
@@ -39,6 +39,7 @@ if ((process.env.DATABASE_URL ?? "").trim() !== "") {
 
 const storage = openStorage(config.dataDir);
 const ctx = createContext(config, storage);
+await loadContext(ctx);
 if (storage.skeletons.clashes > 0) {
   // Old accounts whose names look alike (issue 18): both still sign in; see users/names/backfill.ts.
   ctx.log.warn("usernames that look like an older account's were left without a skeleton", { accounts: storage.skeletons.clashes });
@@ -66,7 +67,7 @@ if (config.cluster) {
 const app = buildApp(ctx).listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BYTES });
 // Bans from scripts/moderate.ts reach open sockets within 2 s; closed reports lose their evidence
 // after REPORT_RETENTION_DAYS (checked now and hourly).
-const stopWatching = watchBans(ctx);
+const stopWatching = await watchBans(ctx);
 // With several instances each runs on one of them at a time (a lease, src/cluster/leader.ts).
 const LEASE_MS = 30_000;
 const leased = (name: string, start: () => () => void) =>

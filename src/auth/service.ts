@@ -44,8 +44,8 @@ const decoyHash = Bun.password.hash("decoy password that matches nothing");
 export const NO_ORIGIN: Origin = { deviceId: null, addressHash: null };
 
 /** Sign-ups from a banned device, or a banned address when the moderator chose it: 403 `banned`. */
-export function assertOriginNotBanned(db: Db, secret: string, origin: Origin, now = Date.now()): void {
-  const found = banOnOrigin(db, origin, now);
+export async function assertOriginNotBanned(db: Db, secret: string, origin: Origin, now = Date.now()): Promise<void> {
+  const found = await banOnOrigin(db, origin, now);
   if (found) throw bannedError(secret, found.ban, false);
 }
 
@@ -66,7 +66,7 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
   const profile = profileText(input.profile);
   const interests = acceptInterests(input.interests ?? []);
   const languages = acceptLanguages(input.languages ?? []);
-  assertOriginNotBanned(db, secret, origin);
+  await assertOriginNotBanned(db, secret, origin);
   const usernameKey = username.toLowerCase();
   const skeleton = usernameSkeleton(username);
   const emailKey = input.email.trim().toLowerCase();
@@ -132,7 +132,7 @@ export async function login(db: Db, secret: string, identifier: string, password
   const ban = activeBan(db, user.id);
   if (ban) {
     // The browser a banned person signs in from is theirs: new accounts from it are refused too.
-    if (origin.deviceId) addBanDevice(db, ban.id, origin.deviceId);
+    if (origin.deviceId) await addBanDevice(db, ban.id, origin.deviceId);
     throw bannedError(secret, ban, true);
   }
   assertNotBanned(user);
@@ -143,7 +143,7 @@ const guestAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 export async function createGuest(db: Db, secret: string, gender: "male" | "female", origin: Origin = NO_ORIGIN) {
   const now = Date.now();
-  assertOriginNotBanned(db, secret, origin, now);
+  await assertOriginNotBanned(db, secret, origin, now);
   for (let attempt = 0; attempt < 20; attempt++) {
     const suffix = Array.from({ length: 6 }, () => guestAlphabet[randomInt(guestAlphabet.length)]).join("");
     const username = `Guest_${suffix}`;

@@ -62,5 +62,5 @@ export async function carryDevice(ctx: { db: Db; blocks: BlockRegistry }, userId
   const matters = (id: number) => ctx.blocks.isBlocked(id) || suspended.has(id);
   const all = [...candidates];
   const ordered = [...all.filter(matters), ...all.filter((id) => !matters(id))];
-  ctx.blocks.link(userId, ordered.slice(0, MAX_CARRIERS));
+  await ctx.blocks.link(userId, ordered.slice(0, MAX_CARRIERS));
 }

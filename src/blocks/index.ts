@@ -10,7 +10,7 @@ import { validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { requireUser } from "../users/service.ts";
 import { block, blockView, listBlocks, unblock } from "./service.ts";
-import { blockStranger, loadStrangerBlocks } from "./strangers.ts";
+import { blockStranger } from "./strangers.ts";
 
 /** Blocks and unblocks together, per user: plenty for a person, a wall for a script. */
 export const BLOCK_CHANGES_PER_HOUR = 60;
@@ -35,7 +35,6 @@ function pathId(raw: string): number {
 
 export function blockRoutes(ctx: AppContext) {
   const changes = new Budget(BLOCK_CHANGES_PER_HOUR, HOUR_MS);
-  loadStrangerBlocks(ctx);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/blocks", ({ user }) => listBlocks(ctx, user.id), {
@@ -53,14 +52,14 @@ export function blockRoutes(ctx: AppContext) {
       }
       changes.take(user.id);
       if (input.rouletteId !== undefined) {
-        const result = blockStranger(ctx, user.id, input.rouletteId);
+        const result = await blockStranger(ctx, user.id, input.rouletteId);
         set.status = result.created ? 201 : 200;
         return blockView(null, result.createdAt);
       }
       const blockedId = Number(input.userId);
       if (blockedId === user.id) throw validationError({ userId: "You cannot block yourself" });
       const blocked = await requireUser(ctx.db, blockedId);
-      const result = block(ctx, user, blockedId);
+      const result = await block(ctx, user, blockedId);
       set.status = result.created ? 201 : 200;
       return blockView(blocked, result.createdAt);
     }, {

@@ -1,6 +1,7 @@
 // Who blocked whom, held in memory: the check sits on the message hot path, so it must never be
-// a query per message. Loaded once at start-up; every change goes through `add`/`remove`, which
-// write the row and update the maps together.
+// a query per message. Loaded once at start-up (`load`, awaited before the app takes a request:
+// loadContext in context.ts); every change goes through `add`/`remove`, which write the row and
+// update the maps together. The checks answer from memory and stay synchronous.
 //
 // A block follows the blocked person's browser (issue 18, item 5): an account made from a device
 // that earlier accounts used "carries" them (devices.ts), and whoever blocked a carried account
@@ -9,7 +10,7 @@
 // list never shows them.
 import { and, eq } from "drizzle-orm";
 import { blocks, deviceCarriers } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 
 export class BlockRegistry {
   /** blocker → the people they blocked. */
@@ -21,10 +22,13 @@ export class BlockRegistry {
   /** earlier account → the accounts made from its browsers since. */
   private readonly carried = new Map<number, Set<number>>();
 
-  constructor(private readonly db: Db) {
-    for (const row of db.select({ a: blocks.blockerId, b: blocks.blockedId }).from(blocks).all()) this.remember(row.a, row.b);
+  constructor(private readonly db: Db) {}
+
+  /** Reads every block and carried account into memory: once, at start-up. */
+  async load(): Promise<void> {
+    for (const row of await this.db.select({ a: blocks.blockerId, b: blocks.blockedId }).from(blocks)) this.remember(row.a, row.b);
     const links = new Map<number, number[]>();
-    for (const row of db.select().from(deviceCarriers).all()) {
+    for (const row of await this.db.select().from(deviceCarriers)) {
       const list = links.get(row.userId) ?? [];
       links.set(row.userId, list);
       list.push(row.carrierId);
@@ -92,26 +96,39 @@ export class BlockRegistry {
   }
 
   /** Records that `userId` carries `carrierIds` (a new account; devices.ts decides who). */
-  link(userId: number, carrierIds: readonly number[]): void {
+  async link(userId: number, carrierIds: readonly number[]): Promise<void> {
     if (carrierIds.length === 0) return;
-    this.db.insert(deviceCarriers).values(carrierIds.map((carrierId) => ({ userId, carrierId }))).onConflictDoNothing().run();
+    await this.db.insert(deviceCarriers).values(carrierIds.map((carrierId) => ({ userId, carrierId }))).onConflictDoNothing();
     this.linkInMemory(userId, carrierIds);
   }
 
-  /** Stores the block; false when it already existed. */
-  add(blockerId: number, blockedId: number, at: number): boolean {
+  /**
+   * Stores the block; false when it already existed. The maps change before the write is awaited,
+   * so a second request for the same block meanwhile answers false (and the block holds at once);
+   * a failed write takes it back out.
+   */
+  async add(blockerId: number, blockedId: number, at: number): Promise<boolean> {
     if (this.hasBlockedByName(blockerId, blockedId)) return false;
-    this.db.insert(blocks).values({ blockerId, blockedId, createdAt: at }).onConflictDoNothing().run();
     this.remember(blockerId, blockedId);
+    try {
+      await this.db.insert(blocks).values({ blockerId, blockedId, createdAt: at }).onConflictDoNothing();
+    } catch (error) {
+      this.forget(blockerId, blockedId);
+      throw error;
+    }
     return true;
   }
 
-  /** Removes the block; false when there was none. */
-  remove(blockerId: number, blockedId: number): boolean {
+  /** Removes the block; false when there was none. As `add`, the maps change first (put back if the write fails). */
+  async remove(blockerId: number, blockedId: number): Promise<boolean> {
     if (!this.hasBlockedByName(blockerId, blockedId)) return false;
-    this.db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId))).run();
-    this.byBlocker.get(blockerId)?.delete(blockedId);
-    this.byBlocked.get(blockedId)?.delete(blockerId);
+    this.forget(blockerId, blockedId);
+    try {
+      await this.db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+    } catch (error) {
+      this.remember(blockerId, blockedId);
+      throw error;
+    }
     return true;
   }
 
@@ -123,6 +140,11 @@ export class BlockRegistry {
       if (!made) this.carried.set(carrier, (made = new Set()));
       made.add(userId);
     }
+  }
+
+  private forget(a: number, b: number): void {
+    this.byBlocker.get(a)?.delete(b);
+    this.byBlocked.get(b)?.delete(a);
   }
 
   private remember(a: number, b: number): void {

@@ -23,26 +23,28 @@ export interface BlockedUser extends PublicUser {
   blocked_at: string;
 }
 
-const rowOf = (ctx: AppContext, blockerId: number, blockedId: number) =>
-  ctx.db
-    .select()
-    .from(blocks)
-    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
-    .get();
+const rowOf = async (ctx: AppContext, blockerId: number, blockedId: number) =>
+  (
+    await ctx.db
+      .select()
+      .from(blocks)
+      .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
+      .limit(1)
+  )[0];
 
 /** Stores a named block and applies it at once. */
-export function block(ctx: AppContext, blocker: UserRow, blockedId: number): BlockResult {
+export async function block(ctx: AppContext, blocker: UserRow, blockedId: number): Promise<BlockResult> {
   const now = Date.now();
-  if (ctx.blocks.add(blocker.id, blockedId, now)) {
+  if (await ctx.blocks.add(blocker.id, blockedId, now)) {
     applyBlock(ctx, blocker, blockedId);
     return { created: true, createdAt: now };
   }
-  return { created: false, createdAt: rowOf(ctx, blocker.id, blockedId)?.createdAt ?? now };
+  return { created: false, createdAt: (await rowOf(ctx, blocker.id, blockedId))?.createdAt ?? now };
 }
 
 /** Removes a named block; false when there was none. Blocks of roulette strangers are not here (strangers.ts). */
 export async function unblock(ctx: AppContext, blocker: UserRow, blockedId: number): Promise<boolean> {
-  if (!ctx.blocks.remove(blocker.id, blockedId)) return false;
+  if (!(await ctx.blocks.remove(blocker.id, blockedId))) return false;
   ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: false });
   // Presence is told again, unless a block the other way still keeps them apart.
   if (!ctx.blocks.between(blocker.id, blockedId)) {
@@ -73,15 +75,14 @@ function applyBlock(ctx: AppContext, blocker: UserRow, blockedId: number): void 
 }
 
 /** The people `blockerId` blocked by name, newest first, and how many roulette strangers they blocked. */
-export function listBlocks(ctx: AppContext, blockerId: number): { users: BlockedUser[]; strangers: number } {
-  const rows = ctx.db
+export async function listBlocks(ctx: AppContext, blockerId: number): Promise<{ users: BlockedUser[]; strangers: number }> {
+  const rows = await ctx.db
     .select({ user: users, createdAt: blocks.createdAt })
     .from(blocks)
     .innerJoin(users, eq(users.id, blocks.blockedId))
     .where(eq(blocks.blockerId, blockerId))
-    .orderBy(desc(blocks.createdAt), desc(blocks.blockedId))
-    .all();
-  return { users: rows.map(({ user, createdAt }) => ({ ...toPublicUser(user), blocked_at: iso(createdAt) })), strangers: strangerCount(ctx, blockerId) };
+    .orderBy(desc(blocks.createdAt), desc(blocks.blockedId));
+  return { users: rows.map(({ user, createdAt }) => ({ ...toPublicUser(user), blocked_at: iso(createdAt) })), strangers: await strangerCount(ctx, blockerId) };
 }
 
 export const blockView = (user: UserRow | null, createdAt: number) => ({

@@ -19,38 +19,38 @@ export interface StrangerBlock {
  * One row per pairing: blocking a second pairing always answers 201 and counts one more, even
  * when both were the same person, so neither the status nor the count links two pairings.
  */
-export function blockStranger(ctx: AppContext, blockerId: number, rouletteId: string): StrangerBlock {
+export async function blockStranger(ctx: AppContext, blockerId: number, rouletteId: string): Promise<StrangerBlock> {
   const strangerId = ctx.roulette.strangerOf(rouletteId, blockerId);
   if (strangerId === undefined) throw notFound("That Video Roulette session is over or unknown");
   const now = Date.now();
-  const inserted = ctx.db
+  // Kept apart before the write is awaited, so no search meanwhile pairs the two again.
+  ctx.roulette.keepApart(blockerId, strangerId);
+  const [inserted] = await ctx.db
     .insert(rouletteBlocks)
     .values({ blockerId, blockedId: strangerId, rouletteId, createdAt: now })
     .onConflictDoNothing()
-    .returning({ createdAt: rouletteBlocks.createdAt })
-    .get();
-  ctx.roulette.keepApart(blockerId, strangerId);
+    .returning({ createdAt: rouletteBlocks.createdAt });
   // Only the pairing named: ending another one with the same person would tell the blocker so.
   // The stranger hears roulette_partner_disconnected, the very frame Stop sends (and the contract's
   // answer to a block ending a pair).
   if (ctx.roulette.sessionOf(blockerId)?.id === rouletteId) leaveRoulette(ctx, blockerId, "roulette_partner_disconnected");
   if (inserted) return { created: true, createdAt: inserted.createdAt };
-  const earlier = ctx.db
+  const [earlier] = await ctx.db
     .select({ createdAt: rouletteBlocks.createdAt })
     .from(rouletteBlocks)
     .where(and(eq(rouletteBlocks.blockerId, blockerId), eq(rouletteBlocks.rouletteId, rouletteId)))
-    .get();
+    .limit(1);
   return { created: false, createdAt: earlier?.createdAt ?? now };
 }
 
 /** How many pairings the user blocked: it changes only when they block one. */
-export function strangerCount(ctx: AppContext, blockerId: number): number {
-  return ctx.db.select({ n: count() }).from(rouletteBlocks).where(eq(rouletteBlocks.blockerId, blockerId)).get()?.n ?? 0;
+export async function strangerCount(ctx: AppContext, blockerId: number): Promise<number> {
+  return (await ctx.db.select({ n: count() }).from(rouletteBlocks).where(eq(rouletteBlocks.blockerId, blockerId)))[0]?.n ?? 0;
 }
 
-/** At start-up: every blocked stranger stays apart from their blocker in roulette. */
-export function loadStrangerBlocks(ctx: AppContext): void {
-  const rows = ctx.db.selectDistinct({ a: rouletteBlocks.blockerId, b: rouletteBlocks.blockedId }).from(rouletteBlocks).all();
+/** At start-up (loadContext in context.ts): every blocked stranger stays apart from their blocker in roulette. */
+export async function loadStrangerBlocks(ctx: Pick<AppContext, "db" | "roulette">): Promise<void> {
+  const rows = await ctx.db.selectDistinct({ a: rouletteBlocks.blockerId, b: rouletteBlocks.blockedId }).from(rouletteBlocks);
   for (const row of rows) ctx.roulette.keepApart(row.a, row.b);
 }
 

@@ -3,7 +3,7 @@
 // themselves or on someone of equal or higher rank (only the command line outranks an admin).
 import { eq } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { AppError, forbidden, notFound, validationError } from "../http/errors.ts";
 
 /** id null: the command line (scripts/moderate.ts). */
@@ -30,13 +30,13 @@ export interface CheckedActor {
 export const MAX_REASON = 1000;
 
 /** The actor as the database knows them now; 403 unless a moderator, an admin or the command line. */
-export function checkActor(db: Db, actor: Actor): CheckedActor {
+export async function checkActor(db: Db, actor: Actor): Promise<CheckedActor> {
   if (actor.role === "cli") {
     if (actor.id !== null) throw forbidden("Only the command line acts without an account");
     return { id: null, role: "cli", rank: rankOf("cli") };
   }
   if (actor.id === null) throw forbidden("Only the command line acts without an account");
-  const row = db.select({ role: users.role }).from(users).where(eq(users.id, actor.id)).get();
+  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, actor.id)).limit(1);
   if (!row || (row.role !== "moderator" && row.role !== "admin")) throw forbidden("Only moderators can do this");
   return { id: actor.id, role: row.role, rank: rankOf(row.role) };
 }
@@ -45,8 +45,8 @@ export function requireAdmin(actor: CheckedActor): void {
   if (actor.rank < rankOf("admin")) throw forbidden("Only administrators can do this");
 }
 
-export function requireTarget(db: Db, userId: number): UserRow {
-  const row = Number.isSafeInteger(userId) ? db.select().from(users).where(eq(users.id, userId)).get() : undefined;
+export async function requireTarget(db: Db, userId: number): Promise<UserRow> {
+  const row = Number.isSafeInteger(userId) ? (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0] : undefined;
   if (!row) throw notFound("User not found");
   return row;
 }

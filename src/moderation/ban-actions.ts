@@ -22,14 +22,14 @@ export interface BanOptions {
 
 type Ctx = Pick<AppContext, "db" | "hub" | "config">;
 
-export function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanOptions, reportIds?: number[]): BanRow {
-  const who = checkActor(ctx.db, actor);
+export async function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanOptions, reportIds?: number[]): Promise<BanRow> {
+  const who = await checkActor(ctx.db, actor);
   if (!BAN_DAYS.includes(opts.days)) throw validationError({ days: "A ban lasts 1, 7 or 30 days, or is permanent" });
   const reason = requireReason(opts.reason);
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   const ids = reportIdList(reportIds);
-  assertAbout(loadReports(ctx.db, ids), target.id);
+  assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
 
   const ban = transaction(ctx.db, (tx) => {
@@ -80,10 +80,10 @@ export function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanOptions
   return ban;
 }
 
-export function unbanUser(ctx: Ctx, actor: Actor, userId: number, reason: string): void {
-  const who = checkActor(ctx.db, actor);
+export async function unbanUser(ctx: Ctx, actor: Actor, userId: number, reason: string): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   const why = requireReason(reason);
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   const now = Date.now();
   transaction(ctx.db, (tx) => {
@@ -104,22 +104,26 @@ export interface AppealDecision {
   response: string;
 }
 
-export function decideAppeal(ctx: Ctx, actor: Actor, appealId: number, opts: AppealDecision): void {
-  const who = checkActor(ctx.db, actor);
+export async function decideAppeal(ctx: Ctx, actor: Actor, appealId: number, opts: AppealDecision): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   const response = requireReason(opts.response, "response");
   if (typeof opts.lift !== "boolean") throw validationError({ lift: "Choose to uphold or lift the ban" });
-  const appeal = Number.isSafeInteger(appealId) ? ctx.db.select().from(appeals).where(eq(appeals.id, appealId)).get() : undefined;
+  const appeal = Number.isSafeInteger(appealId) ? (await ctx.db.select().from(appeals).where(eq(appeals.id, appealId)).limit(1))[0] : undefined;
   if (!appeal) throw notFound("Appeal not found");
-  if (appeal.status !== "open") throw new AppError(409, "appeal_decided", "This appeal has already been decided");
-  const target = requireTarget(ctx.db, appeal.userId);
+  const decided = () => new AppError(409, "appeal_decided", "This appeal has already been decided");
+  if (appeal.status !== "open") throw decided();
+  const target = await requireTarget(ctx.db, appeal.userId);
   assertMayActOn(who, target);
   const now = Date.now();
   transaction(ctx.db, (tx) => {
-    tx
+    // Still open: another moderator may have decided it while this one was checked.
+    const changed = tx
       .update(appeals)
       .set({ status: opts.lift ? "lifted" : "upheld", response, decidedAt: now, decidedBy: who.id })
-      .where(eq(appeals.id, appeal.id))
-      .run();
+      .where(and(eq(appeals.id, appeal.id), eq(appeals.status, "open")))
+      .returning({ id: appeals.id })
+      .all();
+    if (changed.length === 0) throw decided();
     if (opts.lift) {
       liftBan(tx, appeal.banId, who.id, response, now);
       mirrorBan(tx, target.id, now);

@@ -13,7 +13,10 @@ import { forgetUser } from "../users/cache.ts";
 /** Not lifted and not over. */
 const running = (now: number) => and(isNull(bans.liftedAt), or(isNull(bans.until), gt(bans.until, now)));
 
-/** The ban in force for a user: the one that ends last (a permanent one first), or undefined. */
+/**
+ * The ban in force for a user: the one that ends last (a permanent one first), or undefined.
+ * Synchronous (SQLite's .get()): ban, unban and mirrorBan read it inside their transactions.
+ */
 export function activeBan(db: Db, userId: number, now = Date.now()): BanRow | undefined {
   return db
     .select()
@@ -62,32 +65,32 @@ export interface Origin {
 }
 
 /** A running ban that covers this device or, when the moderator chose it, this address. */
-export function banOnOrigin(db: Db, origin: Origin, now = Date.now()): { ban: BanRow; by: "device" | "address" } | undefined {
+export async function banOnOrigin(db: Db, origin: Origin, now = Date.now()): Promise<{ ban: BanRow; by: "device" | "address" } | undefined> {
   if (origin.deviceId) {
-    const row = db
+    const [row] = await db
       .select({ ban: bans })
       .from(banDevices)
       .innerJoin(bans, eq(bans.id, banDevices.banId))
       .where(and(eq(banDevices.deviceId, origin.deviceId), running(now)))
       .orderBy(sql`${bans.until} IS NULL DESC`, desc(bans.until))
-      .get();
+      .limit(1);
     if (row) return { ban: row.ban, by: "device" };
   }
   if (origin.addressHash) {
-    const ban = db
+    const [ban] = await db
       .select()
       .from(bans)
       .where(and(eq(bans.addressHash, origin.addressHash), running(now)))
       .orderBy(sql`${bans.until} IS NULL DESC`, desc(bans.until))
-      .get();
+      .limit(1);
     if (ban) return { ban, by: "address" };
   }
   return undefined;
 }
 
 /** Adds a device to a ban (a banned user signing in from another browser); repeats are ignored. */
-export function addBanDevice(db: Db, banId: number, deviceId: string): void {
-  db.insert(banDevices).values({ banId, deviceId }).onConflictDoNothing().run();
+export async function addBanDevice(db: Db, banId: number, deviceId: string): Promise<void> {
+  await db.insert(banDevices).values({ banId, deviceId }).onConflictDoNothing();
 }
 
 /**

@@ -1,7 +1,7 @@
 // Removing content: a message or file (both sides then show "Removed by a moderator") and an
 // avatar. The text and file fields are cleared and the file is deleted from disk; the row stays,
 // so the conversation keeps its shape and reports keep pointing at it.
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { messages, users } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, notFound } from "../http/errors.ts";
@@ -14,23 +14,27 @@ import { transaction } from "../storage/index.ts";
 
 type Ctx = Pick<AppContext, "db" | "hub" | "config">;
 
-export function removeMessage(ctx: Ctx, actor: Actor, messageId: number, reason: string, reportIds?: number[]): void {
-  const who = checkActor(ctx.db, actor);
+export async function removeMessage(ctx: Ctx, actor: Actor, messageId: number, reason: string, reportIds?: number[]): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   const why = requireReason(reason);
-  const message = Number.isSafeInteger(messageId) ? ctx.db.select().from(messages).where(eq(messages.id, messageId)).get() : undefined;
+  const message = Number.isSafeInteger(messageId) ? (await ctx.db.select().from(messages).where(eq(messages.id, messageId)).limit(1))[0] : undefined;
   if (!message) throw notFound("Message not found");
-  if (message.removedAt !== null) throw new AppError(400, "validation", "This message was already removed");
-  const sender = requireTarget(ctx.db, message.senderId);
+  const removed = () => new AppError(400, "validation", "This message was already removed");
+  if (message.removedAt !== null) throw removed();
+  const sender = await requireTarget(ctx.db, message.senderId);
   assertMayActOn(who, sender);
   const ids = reportIdList(reportIds);
-  assertAbout(loadReports(ctx.db, ids), sender.id);
+  assertAbout(await loadReports(ctx.db, ids), sender.id);
   const now = Date.now();
   transaction(ctx.db, (tx) => {
-    tx
+    // Not removed yet: another moderator may have removed it while this one was checked.
+    const changed = tx
       .update(messages)
       .set({ removedAt: now, content: "", fileName: null, filePath: null, fileSize: null, fileMime: null })
-      .where(eq(messages.id, message.id))
-      .run();
+      .where(and(eq(messages.id, message.id), isNull(messages.removedAt)))
+      .returning({ id: messages.id })
+      .all();
+    if (changed.length === 0) throw removed();
     closeReports(tx, ids, "actioned", who.id, now);
     writeAudit(tx, {
       at: now,
@@ -46,14 +50,14 @@ export function removeMessage(ctx: Ctx, actor: Actor, messageId: number, reason:
   for (const userId of [message.senderId, message.receiverId]) ctx.hub.sendToUser(userId, "message_removed", { messageId: message.id });
 }
 
-export function removeAvatar(ctx: Ctx, actor: Actor, userId: number, reason: string, reportIds?: number[]): void {
-  const who = checkActor(ctx.db, actor);
+export async function removeAvatar(ctx: Ctx, actor: Actor, userId: number, reason: string, reportIds?: number[]): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   const why = requireReason(reason);
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   if (target.avatarPath === null) throw new AppError(400, "validation", "This user has no avatar");
   const ids = reportIdList(reportIds);
-  assertAbout(loadReports(ctx.db, ids), target.id);
+  assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
   transaction(ctx.db, (tx) => {
     tx.update(users).set({ avatarPath: null }).where(eq(users.id, target.id)).run();

@@ -19,9 +19,9 @@ export function moderationRoutes(ctx: AppContext) {
   const reads = new Budget(WARNING_READS_PER_HOUR, HOUR_MS);
   return new Elysia()
     .use(authGuard(ctx))
-    .get("/api/warnings", ({ user }) => {
+    .get("/api/warnings", async ({ user }) => {
       reads.take(user.id);
-      return { warnings: unacknowledged(ctx.db, user.id) };
+      return { warnings: await unacknowledged(ctx.db, user.id) };
     }, {
       detail: operation({
         tag: "Safety",
@@ -30,10 +30,10 @@ export function moderationRoutes(ctx: AppContext) {
         errors: [429],
       }),
     })
-    .post("/api/warnings/:id/acknowledge", ({ params, user }) => {
+    .post("/api/warnings/:id/acknowledge", async ({ params, user }) => {
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A warning id is a positive whole number" });
       acks.take(user.id);
-      return { warning: acknowledge(ctx.db, user.id, Number(params.id)) };
+      return { warning: await acknowledge(ctx.db, user.id, Number(params.id)) };
     }, {
       detail: operation({
         tag: "Safety",

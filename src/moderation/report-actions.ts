@@ -13,15 +13,15 @@ import { transaction } from "../storage/index.ts";
 type Ctx = Pick<AppContext, "db" | "config">;
 
 /** Every listed report must be about one person, who is the audit row's target. */
-export function dismissReports(ctx: Ctx, actor: Actor, reportIds: number[], reason: string): void {
-  const who = checkActor(ctx.db, actor);
+export async function dismissReports(ctx: Ctx, actor: Actor, reportIds: number[], reason: string): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   const why = requireReason(reason);
   const ids = reportIdList(reportIds);
   if (ids.length === 0) throw validationError({ reportIds: "Choose at least one report" });
-  const rows = loadReports(ctx.db, ids);
+  const rows = await loadReports(ctx.db, ids);
   const reported = new Set(rows.map((r) => r.reportedId));
   if (reported.size > 1) throw validationError({ reportIds: "Dismiss reports about one person at a time" });
-  const target = requireTarget(ctx.db, rows[0]!.reportedId);
+  const target = await requireTarget(ctx.db, rows[0]!.reportedId);
   assertMayActOn(who, target);
   const now = Date.now();
   transaction(ctx.db, (tx) => {
@@ -31,15 +31,17 @@ export function dismissReports(ctx: Ctx, actor: Actor, reportIds: number[], reas
 }
 
 /** Only a closed report: an open one must be decided first, so nothing is deleted unread. */
-export function deleteReport(ctx: Ctx, actor: Actor, reportId: number): void {
-  const who = checkActor(ctx.db, actor);
+export async function deleteReport(ctx: Ctx, actor: Actor, reportId: number): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   requireAdmin(who);
-  const report = Number.isSafeInteger(reportId) ? ctx.db.select().from(reports).where(eq(reports.id, reportId)).get() : undefined;
-  if (!report) throw notFound("Report not found");
+  const report = Number.isSafeInteger(reportId) ? (await ctx.db.select().from(reports).where(eq(reports.id, reportId)).limit(1))[0] : undefined;
+  const missing = () => notFound("Report not found");
+  if (!report) throw missing();
   if (report.status === "open") throw new AppError(400, "validation", "Dismiss or act on this report before deleting it");
   const now = Date.now();
   transaction(ctx.db, (tx) => {
-    tx.delete(reports).where(eq(reports.id, report.id)).run();
+    // Still there: another admin may have deleted it while this one was checked.
+    if (tx.delete(reports).where(eq(reports.id, report.id)).returning({ id: reports.id }).all().length === 0) throw missing();
     writeAudit(tx, {
       at: now,
       actorId: who.id,

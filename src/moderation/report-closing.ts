@@ -20,9 +20,9 @@ export function reportIdList(reportIds: readonly number[] | undefined): number[]
   return unique;
 }
 
-export function loadReports(db: Db, ids: readonly number[]): ReportRow[] {
+export async function loadReports(db: Db, ids: readonly number[]): Promise<ReportRow[]> {
   if (ids.length === 0) return [];
-  const rows = db.select().from(reports).where(inArray(reports.id, [...ids])).all();
+  const rows = await db.select().from(reports).where(inArray(reports.id, [...ids]));
   const missing = ids.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length > 0) throw notFound(`Report ${missing[0]} not found`);
   return rows;

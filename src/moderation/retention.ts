@@ -15,23 +15,21 @@ const DAY_MS = 86_400_000;
 const BATCH = 200;
 
 /** Returns the number of reports purged. */
-export function sweepRetention(ctx: Pick<AppContext, "db" | "config">, now: number): number {
+export async function sweepRetention(ctx: Pick<AppContext, "db" | "config">, now: number): Promise<number> {
   const cutoff = now - ctx.config.reportRetentionDays * DAY_MS;
   let purged = 0;
   for (;;) {
-    const batch = ctx.db
+    const batch = await ctx.db
       .select({ id: reports.id, evidencePath: reports.evidencePath })
       .from(reports)
       .where(and(isNotNull(reports.closedAt), lte(reports.closedAt, cutoff), isNull(reports.purgedAt), ne(reports.reason, "underage")))
       .orderBy(asc(reports.id))
-      .limit(BATCH)
-      .all();
+      .limit(BATCH);
     if (batch.length === 0) break;
-    ctx.db
+    await ctx.db
       .update(reports)
       .set({ transcript: null, evidencePath: null, details: "", purgedAt: now })
-      .where(inArray(reports.id, batch.map((r) => r.id)))
-      .run();
+      .where(inArray(reports.id, batch.map((r) => r.id)));
     for (const row of batch) deleteStill(ctx.config.dataDir, row.evidencePath);
     purged += batch.length;
   }
@@ -50,14 +48,17 @@ export function sweepRetention(ctx: Pick<AppContext, "db" | "config">, now: numb
   return purged;
 }
 
-/** Runs the sweep now and every hour; returns the stop function. */
+/** Runs the sweep now and every hour (a sweep still running skips the turn); returns the stop function. */
 export function startRetention(ctx: Pick<AppContext, "db" | "config" | "log">, everyMs = 60 * 60_000): () => void {
+  let running = false;
   const run = () => {
-    try {
-      sweepRetention(ctx, Date.now());
-    } catch (error) {
-      ctx.log.error("retention sweep failed", errorFields(error));
-    }
+    if (running) return;
+    running = true;
+    sweepRetention(ctx, Date.now())
+      .catch((error: unknown) => ctx.log.error("retention sweep failed", errorFields(error)))
+      .finally(() => {
+        running = false;
+      });
   };
   run();
   const timer = setInterval(run, everyMs);

@@ -18,13 +18,13 @@ type Ctx = AppContext;
 /** A year: longer than that is what "until lifted" is for. */
 export const MAX_SUSPENSION_HOURS = 24 * 365;
 
-export function warnUser(ctx: Ctx, actor: Actor, userId: number, reason: string, reportIds?: number[]): WarningRow {
-  const who = checkActor(ctx.db, actor);
+export async function warnUser(ctx: Ctx, actor: Actor, userId: number, reason: string, reportIds?: number[]): Promise<WarningRow> {
+  const who = await checkActor(ctx.db, actor);
   const why = requireReason(reason);
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   const ids = reportIdList(reportIds);
-  assertAbout(loadReports(ctx.db, ids), target.id);
+  assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
   const row = transaction(ctx.db, (tx) => {
     const warning = tx.insert(warnings).values({ userId: target.id, reason: why, createdAt: now, createdBy: who.id }).returning().get();
@@ -42,16 +42,16 @@ export interface SuspensionOptions {
   reason: string;
 }
 
-export function suspendRoulette(ctx: Ctx, actor: Actor, userId: number, opts: SuspensionOptions, reportIds?: number[]): void {
-  const who = checkActor(ctx.db, actor);
+export async function suspendRoulette(ctx: Ctx, actor: Actor, userId: number, opts: SuspensionOptions, reportIds?: number[]): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   if (opts.hours !== null && !(Number.isSafeInteger(opts.hours) && opts.hours >= 1 && opts.hours <= MAX_SUSPENSION_HOURS)) {
     throw validationError({ hours: `Suspend for 1 to ${MAX_SUSPENSION_HOURS} hours, or until lifted` });
   }
   const why = requireReason(opts.reason);
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   const ids = reportIdList(reportIds);
-  assertAbout(loadReports(ctx.db, ids), target.id);
+  assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
   const until = opts.hours === null ? null : now + opts.hours * 3_600_000;
   transaction(ctx.db, (tx) => {
@@ -69,10 +69,10 @@ export function suspendRoulette(ctx: Ctx, actor: Actor, userId: number, opts: Su
   leaveRoulette(ctx, target.id, "roulette_partner_disconnected");
 }
 
-export function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: number, reason: string): void {
-  const who = checkActor(ctx.db, actor);
+export async function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: number, reason: string): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   const why = requireReason(reason);
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   if (target.rouletteSuspendedAt === null) throw new AppError(400, "validation", "This user is not suspended from Video Roulette");
   const now = Date.now();
@@ -90,10 +90,10 @@ export function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: number, r
   });
 }
 
-export function endSessions(ctx: Ctx, actor: Actor, userId: number, reason: string): void {
-  const who = checkActor(ctx.db, actor);
+export async function endSessions(ctx: Ctx, actor: Actor, userId: number, reason: string): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   const why = requireReason(reason);
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   const now = Date.now();
   // Sessions go first, so a socket reconnecting in between is already refused.
@@ -103,11 +103,11 @@ export function endSessions(ctx: Ctx, actor: Actor, userId: number, reason: stri
 
 const rank = (role: string) => ROLES.indexOf(role as Role);
 
-export function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role): void {
-  const who = checkActor(ctx.db, actor);
+export async function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role): Promise<void> {
+  const who = await checkActor(ctx.db, actor);
   requireAdmin(who);
   if (!ROLES.includes(role)) throw validationError({ role: "A role is user, moderator or admin" });
-  const target = requireTarget(ctx.db, userId);
+  const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   if (target.isGuest && role !== "user") throw validationError({ role: "A guest account cannot be a moderator or an admin" });
   if (target.role === role) return;

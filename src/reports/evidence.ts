@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { and, desc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { messages } from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/index.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import type { Session } from "../roulette/sessions.ts";
 import { iso, isoOrNull } from "../time.ts";
@@ -86,18 +86,18 @@ export interface TranscriptMessage {
 }
 
 /** The conversation's last messages, oldest first, plus the reported one if it is older. */
-export function chatTranscript(db: Db, a: number, b: number, messageId?: number): TranscriptMessage[] {
+export async function chatTranscript(db: Db, a: number, b: number, messageId?: number): Promise<TranscriptMessage[]> {
   const [lo, hi] = a < b ? [a, b] : [b, a];
-  const rows = db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.pairLo, lo), eq(messages.pairHi, hi)))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(TRANSCRIPT_MESSAGES)
-    .all()
-    .reverse();
+  const rows = (
+    await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.pairLo, lo), eq(messages.pairHi, hi)))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(TRANSCRIPT_MESSAGES)
+  ).reverse();
   if (messageId !== undefined && !rows.some((row) => row.id === messageId)) {
-    const reported = db.select().from(messages).where(eq(messages.id, messageId)).get();
+    const [reported] = await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
     if (reported) rows.unshift(reported);
   }
   return rows.map((row) => ({

@@ -11,7 +11,7 @@ import type { AppContext } from "../context.ts";
 import { validate } from "../http/validate.ts";
 import { reportBody } from "./model.ts";
 import { readReportRequest } from "./request.ts";
-import { fileReport, loadReportedPairs, type ReportOrigin } from "./service.ts";
+import { fileReport, type ReportOrigin } from "./service.ts";
 
 const reportAnswer = t.Object({ report: t.Object({ id: t.Integer(), status: t.String(), created_at: t.String({ format: "date-time" }) }) });
 
@@ -24,8 +24,6 @@ async function reportOrigin(ctx: AppContext, request: Request, server: Server, s
 }
 
 export function reportRoutes(ctx: AppContext) {
-  // The app is built once per context: this is where reported pairs enter the roulette queue.
-  loadReportedPairs(ctx);
   return new Elysia().use(authGuard(ctx)).post(
     "/api/reports",
     async ({ request, user, session, server, set }) => {

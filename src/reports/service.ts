@@ -51,13 +51,13 @@ async function reportedIdOf(ctx: AppContext, reporter: UserRow, body: ReportBody
 }
 
 /** A message report names a message of the conversation between the two. */
-function checkMessage(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody): void {
+async function checkMessage(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody): Promise<void> {
   if (body.context !== "message") {
     if (body.messageId !== undefined) throw validationError({ messageId: "messageId goes only with the message context" });
     return;
   }
   if (body.messageId === undefined) throw validationError({ messageId: "Say which message (messageId)" });
-  const row = ctx.db
+  const [row] = await ctx.db
     .select({ id: messages.id })
     .from(messages)
     .where(
@@ -69,12 +69,12 @@ function checkMessage(ctx: AppContext, reporterId: number, reportedId: number, b
         ),
       ),
     )
-    .get();
+    .limit(1);
   if (!row) throw notFound("Message not found");
 }
 
-function earlierReport(ctx: AppContext, reporterId: number, reportedId: number, context: string, now: number) {
-  return ctx.db
+async function earlierReport(ctx: AppContext, reporterId: number, reportedId: number, context: string, now: number): Promise<ReportRow | undefined> {
+  const [row] = await ctx.db
     .select()
     .from(reports)
     .where(
@@ -86,7 +86,8 @@ function earlierReport(ctx: AppContext, reporterId: number, reportedId: number, 
       ),
     )
     .orderBy(desc(reports.createdAt), desc(reports.id))
-    .get();
+    .limit(1);
+  return row;
 }
 
 async function takeBudget(ctx: AppContext, userId: number): Promise<void> {
@@ -96,9 +97,9 @@ async function takeBudget(ctx: AppContext, userId: number): Promise<void> {
 
 const isSevere = (reason: string) => SEVERE_REASONS.some((r) => r === reason);
 
-function transcriptFor(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody): string | null {
+async function transcriptFor(ctx: AppContext, reporterId: number, reportedId: number, body: ReportBody): Promise<string | null> {
   if (body.context === "chat" || body.context === "message") {
-    return JSON.stringify(chatTranscript(ctx.db, reporterId, reportedId, body.messageId));
+    return JSON.stringify(await chatTranscript(ctx.db, reporterId, reportedId, body.messageId));
   }
   if (body.context === "roulette" && body.rouletteId !== undefined) {
     const session = ctx.roulette.sessions.find(body.rouletteId);
@@ -108,10 +109,10 @@ function transcriptFor(ctx: AppContext, reporterId: number, reportedId: number, 
 }
 
 /** Adds to the earlier report: details appended, newer evidence kept, a severe reason kept. */
-function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, origin: ReportOrigin, now: number) {
+async function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, origin: ReportOrigin, now: number): Promise<ReportRow | undefined> {
   const details = [earlier.details, body.details?.trim() ?? ""].filter(Boolean).join("\n\n").slice(0, MAX_MERGED_DETAILS);
   const reason = isSevere(earlier.reason) || !isSevere(body.reason) ? earlier.reason : body.reason;
-  return ctx.db
+  const [row] = await ctx.db
     .update(reports)
     .set({
       details,
@@ -126,13 +127,13 @@ function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript
       updatedAt: now,
     })
     .where(eq(reports.id, earlier.id))
-    .returning()
-    .get();
+    .returning();
+  return row;
 }
 
 export async function fileReport(ctx: AppContext, reporter: UserRow, body: ReportBody, evidence: File | undefined, origin: ReportOrigin, now: number): Promise<Filed> {
   const reportedId = await reportedIdOf(ctx, reporter, body);
-  checkMessage(ctx, reporter.id, reportedId, body);
+  await checkMessage(ctx, reporter.id, reportedId, body);
   if (evidence) {
     if (body.context !== "call" && body.context !== "roulette") {
       throw validationError({ evidence: "A still goes only with call and roulette reports" });
@@ -140,20 +141,20 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
     assertStillSize(evidence);
   }
   // Merges are free: only a new report spends the hourly budget, and it is spent before the work.
-  if (!earlierReport(ctx, reporter.id, reportedId, body.context, now)) await takeBudget(ctx, reporter.id);
+  if (!(await earlierReport(ctx, reporter.id, reportedId, body.context, now))) await takeBudget(ctx, reporter.id);
   const evidencePath = evidence ? await saveStill(ctx.config.dataDir, await cleanStill(evidence)) : null;
-  const transcript = transcriptFor(ctx, reporter.id, reportedId, body);
+  const transcript = await transcriptFor(ctx, reporter.id, reportedId, body);
   // Without contact the report still reaches moderators, but weighs nothing toward a suspension.
   const weight = (await metReported(ctx, reporter.id, reportedId, body, now)) ? reporterWeight(reporter, now) : 0;
 
   // Looked up again: another request may have filed the first report while the still was cleaned.
-  const earlier = earlierReport(ctx, reporter.id, reportedId, body.context, now);
+  const earlier = await earlierReport(ctx, reporter.id, reportedId, body.context, now);
   let row: ReportRow | undefined;
   if (earlier) {
-    row = merge(ctx, earlier, body, transcript, evidencePath, weight, origin, now);
+    row = await merge(ctx, earlier, body, transcript, evidencePath, weight, origin, now);
     if (evidencePath && earlier.evidencePath) await removeStill(ctx.config.dataDir, earlier.evidencePath);
   } else {
-    row = ctx.db
+    [row] = await ctx.db
       .insert(reports)
       .values({
         reporterId: reporter.id,
@@ -173,8 +174,7 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
+      .returning();
   }
   if (!row) throw new AppError(500, "internal", "The report could not be stored");
 
@@ -184,12 +184,12 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
   if (body.context === "roulette" && ctx.roulette.sessionOf(reporter.id)?.id === body.rouletteId) {
     leaveRoulette(ctx, reporter.id, "roulette_partner_next");
   }
-  if (isSevere(row.reason)) checkSuspension(ctx, reportedId, now);
+  if (isSevere(row.reason)) await checkSuspension(ctx, reportedId, now);
   return { report: summary(row), merged: earlier !== undefined };
 }
 
-/** At start-up: everyone who ever reported someone stays apart from them in roulette. */
-export function loadReportedPairs(ctx: AppContext): void {
-  const rows = ctx.db.selectDistinct({ a: reports.reporterId, b: reports.reportedId }).from(reports).all();
+/** At start-up (loadContext in context.ts): everyone who ever reported someone stays apart from them in roulette. */
+export async function loadReportedPairs(ctx: Pick<AppContext, "db" | "roulette">): Promise<void> {
+  const rows = await ctx.db.selectDistinct({ a: reports.reporterId, b: reports.reportedId }).from(reports);
   for (const row of rows) ctx.roulette.keepApart(row.a, row.b);
 }

@@ -12,8 +12,8 @@ import { reachesSuspension, SUSPENSION_WINDOW_MS, voiceWeights } from "./weights
 import { forgetUser } from "../users/cache.ts";
 
 /** True when this call suspended the user. */
-export function checkSuspension(ctx: AppContext, reportedId: number, now: number): boolean {
-  const rows = ctx.db
+export async function checkSuspension(ctx: AppContext, reportedId: number, now: number): Promise<boolean> {
+  const rows = await ctx.db
     .select({ reporterId: reports.reporterId, weight: reports.weight, addressHash: reports.reporterAddressHash, deviceId: reports.reporterDeviceId })
     .from(reports)
     .where(
@@ -23,25 +23,22 @@ export function checkSuspension(ctx: AppContext, reportedId: number, now: number
         ne(reports.status, "dismissed"),
         gte(reports.createdAt, now - SUSPENSION_WINDOW_MS),
       ),
-    )
-    .all();
+    );
   const threshold = ctx.config.reportAutoSuspend;
   // Joining reporters by where they signed in only ever makes fewer voices: read sessions only
   // when the reports alone would suspend.
   if (!reachesSuspension(voiceWeights(rows), threshold)) return false;
   const reporterIds = [...new Set(rows.filter((row) => row.weight > 0).map((row) => row.reporterId))];
-  const signIns = ctx.db
+  const signIns = await ctx.db
     .select({ userId: sessions.userId, addressHash: sessions.addressHash, deviceId: sessions.deviceId })
     .from(sessions)
-    .where(inArray(sessions.userId, reporterIds))
-    .all();
+    .where(inArray(sessions.userId, reporterIds));
   if (!reachesSuspension(voiceWeights(rows, signIns), threshold)) return false;
-  const changed = ctx.db
+  const changed = await ctx.db
     .update(users)
     .set({ rouletteSuspendedAt: now })
     .where(and(eq(users.id, reportedId), isNull(users.rouletteSuspendedAt)))
-    .returning({ id: users.id })
-    .all();
+    .returning({ id: users.id });
   forgetUser(ctx.db, reportedId);
   if (changed.length === 0) return false;
   endSearch(ctx, reportedId);
@@ -66,6 +63,8 @@ function endSearch(ctx: AppContext, userId: number): void {
  * suspension's words, never the earlier account's reason: a shared browser must not show
  * someone else's, and the new account must not learn that this is why.
  */
+// Still synchronous (SQLite's .get()): roulette_search checks it and joins the queue in the same
+// turn, so a socket closing meanwhile cannot leave an entry behind; it converts with that handler.
 export function carriedSuspension(ctx: Pick<AppContext, "db" | "blocks">, userId: number, now = Date.now()): boolean {
   const carriers = ctx.blocks.carriersOf(userId);
   if (carriers.length === 0) return false;

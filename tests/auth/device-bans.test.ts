@@ -2,7 +2,7 @@
 // moderator chose it, a banned address (API.md "Moderation").
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { sessions } from "../../db/schema.ts";
+import { bans, sessions, users } from "../../db/schema.ts";
 import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
 import { form, guestEntry, registration, setCookie } from "../pages/helpers.ts";
 import { makeTestApp, type TestApp } from "../support/app.ts";
@@ -57,7 +57,7 @@ describe("a device ban", () => {
   test("refuses a new guest and a registration from the same cookie with 403 banned, until and appeal_url", async () => {
     const first = await guest(t);
     const device = deviceOf(first.headers)!;
-    const row = banUser(t.ctx, cli, first.body.data.user.id, { days: 30, reason: "Nudity", banAddress: false });
+    const row = await banUser(t.ctx, cli, first.body.data.user.id, { days: 30, reason: "Nudity", banAddress: false });
     const again = await guest(t, { cookie: device });
     expect(again.status).toBe(403);
     expect(again.body).toMatchObject({ code: "banned", until: new Date(row.until!).toISOString(), appeal_url: expect.stringMatching(/^\/appeal\//) });
@@ -73,14 +73,14 @@ describe("a device ban", () => {
 
   test("is over when the ban is lifted", async () => {
     const first = await guest(t);
-    banUser(t.ctx, cli, first.body.data.user.id, { days: 1, reason: "Spam", banAddress: false });
-    unbanUser(t.ctx, cli, first.body.data.user.id, "Wrong person");
+    await banUser(t.ctx, cli, first.body.data.user.id, { days: 1, reason: "Spam", banAddress: false });
+    await unbanUser(t.ctx, cli, first.body.data.user.id, "Wrong person");
     expect((await guest(t, { cookie: deviceOf(first.headers)! })).status).toBe(201);
   });
 
   test("covers the browser a banned person signs in from, even a new one", async () => {
     const account = await t.call("POST", "/api/auth/register", { json: { ...registration(), age: 30, adult: true } });
-    banUser(t.ctx, cli, account.body.user.id, { days: null, reason: "Scam", banAddress: false });
+    await banUser(t.ctx, cli, account.body.user.id, { days: null, reason: "Scam", banAddress: false });
     const login = await t.call("POST", "/api/auth/login", { json: { username: account.body.user.username, password: "correct horse" } });
     expect(login.status).toBe(403);
     const newDevice = deviceOf(login.headers);
@@ -90,7 +90,7 @@ describe("a device ban", () => {
 
   test("answers the no-JavaScript guest form with 403 and the ban notice", async () => {
     const first = await guest(t);
-    banUser(t.ctx, cli, first.body.data.user.id, { days: null, reason: "Nudity", banAddress: false });
+    await banUser(t.ctx, cli, first.body.data.user.id, { days: null, reason: "Nudity", banAddress: false });
     const r = await form(t, "/auth/guest", guestEntry("male"), { cookie: deviceOf(first.headers)! });
     expect(r.status).toBe(403);
     expect(r.text).toContain("data-ban-notice");
@@ -102,7 +102,7 @@ describe("a device ban", () => {
 describe("an address ban", () => {
   test("refuses a new guest from the same address, and not from another", async () => {
     const first = await guest(proxied, { "x-forwarded-for": "203.0.113.7" });
-    banUser(proxied.ctx, cli, first.body.data.user.id, { days: 1, reason: "Ban evasion", banAddress: true });
+    await banUser(proxied.ctx, cli, first.body.data.user.id, { days: 1, reason: "Ban evasion", banAddress: true });
     const same = await guest(proxied, { "x-forwarded-for": "203.0.113.7" });
     expect(same.status).toBe(403);
     expect(same.body.code).toBe("banned");
@@ -111,17 +111,17 @@ describe("an address ban", () => {
 
   test("is not made unless the moderator chose it", async () => {
     const first = await guest(proxied, { "x-forwarded-for": "203.0.113.9" });
-    banUser(proxied.ctx, cli, first.body.data.user.id, { days: 1, reason: "Spam", banAddress: false });
+    await banUser(proxied.ctx, cli, first.body.data.user.id, { days: 1, reason: "Spam", banAddress: false });
     expect((await guest(proxied, { "x-forwarded-for": "203.0.113.9" })).status).toBe(201);
   });
 
   test("forgets the address hash when the ban is lifted", async () => {
     const first = await guest(proxied, { "x-forwarded-for": "203.0.113.10" });
-    const row = banUser(proxied.ctx, cli, first.body.data.user.id, { days: 1, reason: "Spam", banAddress: true });
+    const row = await banUser(proxied.ctx, cli, first.body.data.user.id, { days: 1, reason: "Spam", banAddress: true });
     expect(row.addressHash).not.toBeNull();
-    unbanUser(proxied.ctx, cli, first.body.data.user.id, "Shared address");
-    const stored = proxied.ctx.sqlite.query("SELECT address_hash FROM bans WHERE id = ?").get(row.id) as { address_hash: string | null };
-    expect(stored.address_hash).toBeNull();
+    await unbanUser(proxied.ctx, cli, first.body.data.user.id, "Shared address");
+    const [stored] = await proxied.ctx.db.select({ address_hash: bans.addressHash }).from(bans).where(eq(bans.id, row.id));
+    expect(stored!.address_hash).toBeNull();
     expect((await guest(proxied, { "x-forwarded-for": "203.0.113.10" })).status).toBe(201);
   });
 });
@@ -131,8 +131,8 @@ describe("a banned login on the no-JavaScript form", () => {
     const fields = registration();
     const made = await form(t, "/auth/register", fields);
     expect(made.status).toBe(303);
-    const userId = (t.ctx.sqlite.query("SELECT id FROM users WHERE username = ?").get(fields.username) as { id: number }).id;
-    banUser(t.ctx, cli, userId, { days: 7, reason: "Hate speech", banAddress: false });
+    const userId = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.username, fields.username)))[0]!.id;
+    await banUser(t.ctx, cli, userId, { days: 7, reason: "Hate speech", banAddress: false });
     const r = await form(t, "/auth/login", { username: fields.username, password: fields.password });
     expect(r.status).toBe(403);
     expect(r.text).toContain("Reason: Hate speech");

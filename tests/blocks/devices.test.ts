@@ -4,6 +4,8 @@
 // what any blocked or suspended account sees.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { reports, users } from "../../db/schema.ts";
 import { MAX_CARRIERS, recordDevice } from "../../src/auth/user-devices.ts";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { forgetUser } from "../../src/users/cache.ts";
@@ -154,7 +156,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     const other = await registerUser(t);
     // The automatic suspension, as reports would set it.
     for (const who of [suspended, other]) {
-      t.ctx.sqlite.query("UPDATE users SET roulette_suspended_at = ? WHERE id = ?").run(Date.now(), who.user.id);
+      await t.ctx.db.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, who.user.id));
       forgetUser(t.ctx.db, who.user.id);
     }
     const guest = await guestOn(device);
@@ -163,7 +165,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     expect(refused.error?.code).toBe("suspended");
     expect(refused.error).toEqual((await rouletteSearch(otherSocket, other.user.id)).error);
 
-    liftRouletteSuspension(t.ctx, mod.actor, suspended.user.id, "Reviewed the reports");
+    await liftRouletteSuspension(t.ctx, mod.actor, suspended.user.id, "Reviewed the reports");
     expect((await rouletteSearch(guestSocket, guest.user.id)).data).toEqual({ status: "searching" });
     await guestSocket.ask("roulette_stop_search", { userId: guest.user.id });
     for (const s of [guestSocket, otherSocket]) s.close();
@@ -173,7 +175,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     const mod = await staff(t, "moderator");
     const device = newDevice();
     const suspended = await registeredOn(device);
-    suspendRoulette(t.ctx, mod.actor, suspended.user.id, { hours: 2, reason: "Nudity on camera" });
+    await suspendRoulette(t.ctx, mod.actor, suspended.user.id, { hours: 2, reason: "Nudity on camera" });
     const guest = await guestOn(device);
     const s = await connect(t.wsUrl, guest.token);
     const refused = await rouletteSearch(s, guest.user.id);
@@ -192,12 +194,12 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     // Established reporters (older than a day), filed straight into the table, then the rule applied.
     const { checkSuspension } = await import("../../src/reports/suspension.ts");
     for (const r of reporters) {
-      t.ctx.sqlite.query("UPDATE users SET created_at = ? WHERE id = ?").run(Date.now() - 2 * 86_400_000, r.user.id);
-      t.ctx.sqlite
-        .query("INSERT INTO reports (reporter_id, reported_id, context, reason, weight, status, created_at, updated_at) VALUES (?, ?, 'chat', 'sexual_content', 1, 'open', ?, ?)")
-        .run(r.user.id, person.user.id, Date.now(), Date.now());
+      await t.ctx.db.update(users).set({ createdAt: Date.now() - 2 * 86_400_000 }).where(eq(users.id, r.user.id));
+      await t.ctx.db
+        .insert(reports)
+        .values({ reporterId: r.user.id, reportedId: person.user.id, context: "chat", reason: "sexual_content", weight: 1, status: "open", createdAt: Date.now(), updatedAt: Date.now() });
     }
-    expect(checkSuspension(t.ctx, person.user.id, Date.now())).toBe(true);
+    expect(await checkSuspension(t.ctx, person.user.id, Date.now())).toBe(true);
     expect((await s.next("error")).data.code).toBe("suspended");
     expect(t.ctx.roulette.isWaiting(guest.user.id)).toBe(false);
     expect((await rouletteSearch(s, guest.user.id)).error?.code).toBe("suspended");

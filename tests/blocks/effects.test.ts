@@ -248,6 +248,7 @@ describe("the block check", () => {
     await t.call("POST", "/api/blocks", { token: a.token, json: { userId: b.user.id } });
     const { BlockRegistry } = await import("../../src/blocks/registry.ts");
     const reloaded = new BlockRegistry(t.ctx.db);
+    await reloaded.load();
     expect(reloaded.between(b.user.id, a.user.id)).toBe(true);
     expect(reloaded.hasBlocked(b.user.id, a.user.id)).toBe(false);
   });

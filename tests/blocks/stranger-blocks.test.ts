@@ -113,7 +113,7 @@ describe("what a stranger block does", () => {
     expect((await rouletteSearch(a.s, a.user.id)).data).toEqual({ status: "searching" });
     for (const p of [a, b]) await p.s.ask("roulette_stop_search", { userId: p.user.id });
     const fresh = new RouletteQueue();
-    loadStrangerBlocks({ ...t.ctx, roulette: fresh });
+    await loadStrangerBlocks({ ...t.ctx, roulette: fresh });
     expect(fresh.keptApart(b.user.id, a.user.id)).toBe(true);
     closeAll(a, b);
   });

@@ -44,9 +44,9 @@ test("every row of every table is copied unchanged, ids included, and new ids co
   db.insert(lite.deviceCarriers).values({ userId: c.user.id, carrierId: a.user.id }).run();
   db.insert(lite.callMeetings).values({ userLo: a.user.id, userHi: b.user.id, answeredAt: now }).run();
   db.insert(lite.rouletteSessions).values({ id: "r-2", userA: a.user.id, userB: c.user.id, startedAt: now - 5000, endedAt: now, lines: "[]" }).run();
-  const report = fileReport(t, b.user.id, c.user.id, { weight: 0.25 });
-  warnUser(t.ctx, cli, a.user.id, "be kind");
-  const ban = banUser(t.ctx, cli, c.user.id, { days: 7, reason: "spam", banAddress: false }, [report.id]);
+  const report = await fileReport(t, b.user.id, c.user.id, { weight: 0.25 });
+  await warnUser(t.ctx, cli, a.user.id, "be kind");
+  const ban = await banUser(t.ctx, cli, c.user.id, { days: 7, reason: "spam", banAddress: false }, [report.id]);
   db.insert(lite.banDevices).values({ banId: ban.id, deviceId: "device-c" }).run();
   db.insert(lite.appeals).values({ banId: ban.id, userId: c.user.id, text: "sorry", createdAt: now }).run();
   const firstMessage = db.select().from(lite.messages).limit(1).all()[0]!;

@@ -88,7 +88,7 @@ describe("the conversations table", () => {
         markRead(t.ctx.db, to, from, Date.now(), [...unread.filter(() => next(2) === 0).map((r) => r.id), 99_999_999]);
       } else {
         const live = t.ctx.sqlite.query("SELECT id FROM messages WHERE removed_at IS NULL ORDER BY id DESC LIMIT 5").all() as { id: number }[];
-        if (live.length > 0) removeMessage(t.ctx, { id: null, role: "cli" }, live[next(live.length)]!.id, "test");
+        if (live.length > 0) await removeMessage(t.ctx, { id: null, role: "cli" }, live[next(live.length)]!.id, "test");
       }
     }
     const rows = stored(t.ctx.sqlite);
@@ -115,7 +115,7 @@ describe("the chat list over the conversations table", () => {
       const [a, b] = [await registerUser(t), await registerUser(t)];
       storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "first" });
       const { row } = storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "vile" });
-      removeMessage(t.ctx, { id: null, role: "cli" }, row.id, "test");
+      await removeMessage(t.ctx, { id: null, role: "cli" }, row.id, "test");
       const [entry] = chatUsers(t.ctx.db, await requireUser(t.ctx.db, b.user.id));
       expect(entry).toMatchObject({ id: a.user.id, unread_count: 2, latest_message: { id: row.id, content: "", is_removed: true } });
       expect(unreadCount(t.ctx.db, b.user.id)).toBe(2);

@@ -17,7 +17,7 @@ beforeAll(async () => {
   admin = await person(t, "admin");
   alice = await person(t);
   bob = await person(t);
-  reportId = fileReport(t, alice.id, bob.id, { reason: "harassment" }).id;
+  reportId = (await fileReport(t, alice.id, bob.id, { reason: "harassment" })).id;
 });
 
 const pages = () => ["/mod", "/mod/", "/mod/reports", `/mod/reports/${reportId}`, `/mod/reports/${reportId}/still`, "/mod/users", `/mod/users/${bob.id}`, "/mod/appeals", "/mod/audit", "/mod/nothing-here"];
@@ -38,7 +38,7 @@ describe("the console's doors", () => {
         expect({ path, status: r.status }).toEqual({ path, status: 404 });
       }
     }
-    expect(userRow(t, bob.id)?.banned).toBe(false);
+    expect((await userRow(t, bob.id))?.banned).toBe(false);
   });
 
   test("a forged or ended session is a visitor too", async () => {
@@ -78,7 +78,7 @@ describe("form posts", () => {
       expect(r.status).toBe(403);
       expect(r.text).toContain("Reload the page and try again");
     }
-    expect(auditOf(t, target.id)).toEqual([]);
+    expect(await auditOf(t, target.id)).toEqual([]);
   });
 
   test("refuse another site's Origin with a readable 403", async () => {
@@ -86,7 +86,7 @@ describe("form posts", () => {
     const r = await post(t, mod, `/mod/users/${target.id}/warn`, { warn_reason: "Be kind", csrf: await csrfOf(t, mod) }, { origin: "https://evil.example" });
     expect(r.status).toBe(403);
     expect(r.text).toContain("sent from another site");
-    expect(auditOf(t, target.id)).toEqual([]);
+    expect(await auditOf(t, target.id)).toEqual([]);
   });
 
   test("refuse a body that is too large or not a web form", async () => {
@@ -104,7 +104,7 @@ describe("form posts", () => {
     const posted = await post(t, mod, `/mod/users/${target.id}/role`, { csrf: await csrfOf(t, mod), role: "moderator", back: `/mod/users/${target.id}` });
     expect(posted.status).toBe(403);
     expect(posted.text).toContain("Only administrators can do this");
-    expect(userRow(t, target.id)?.role).toBe("user");
+    expect((await userRow(t, target.id))?.role).toBe("user");
   });
 
   test("an admin changes a role through the form, which the audit log records", async () => {
@@ -114,8 +114,8 @@ describe("form posts", () => {
     const posted = await post(t, admin, `/mod/users/${target.id}/role`, { csrf: await csrfOf(t, admin), role: "moderator", back: `/mod/users/${target.id}` });
     expect(posted.status).toBe(303);
     expect(posted.headers.get("location")).toBe(`/mod/users/${target.id}`);
-    expect(userRow(t, target.id)?.role).toBe("moderator");
-    expect(auditOf(t, target.id).map((row) => [row.action, row.actorId])).toEqual([["grant_role", admin.id]]);
+    expect((await userRow(t, target.id))?.role).toBe("moderator");
+    expect((await auditOf(t, target.id)).map((row) => [row.action, row.actorId])).toEqual([["grant_role", admin.id]]);
     expect((await page(t, target, "/mod")).status).toBe(200);
   });
 
@@ -136,7 +136,7 @@ describe("form posts", () => {
     expect(r.status).toBe(400);
     expect(r.text).toContain("Choose how long the ban lasts");
     expect(r.text).toContain(`<h1>${target.username}</h1>`);
-    expect(userRow(t, target.id)?.banned).toBe(false);
+    expect((await userRow(t, target.id))?.banned).toBe(false);
   });
 
   test("a back address outside the console is ignored", async () => {

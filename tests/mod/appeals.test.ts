@@ -21,11 +21,11 @@ async function banned(days: string, reason: string): Promise<{ who: Person; url:
   const who = await person(t);
   const r = await post(t, mod, `/mod/users/${who.id}/ban`, [["csrf", await csrfOf(t, mod)], ["ban_days", days], ["ban_reason", reason]]);
   if (r.status !== 303) throw new Error(`ban failed: ${r.status}`);
-  const ban = t.ctx.db.select().from(bans).where(eq(bans.userId, who.id)).get()!;
+  const ban = (await t.ctx.db.select().from(bans).where(eq(bans.userId, who.id)).limit(1))[0]!;
   return { who, url: appealUrl(t.ctx.config.secret, ban.id), banId: ban.id };
 }
 
-const appealOf = (banId: number): number => t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId)).get()?.id ?? 0;
+const appealOf = async (banId: number): Promise<number> => (await t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId)).limit(1))[0]?.id ?? 0;
 
 const appealForm = (url: string, text: string, headers: Record<string, string> = {}) => post(t, null, url, { text }, headers);
 
@@ -41,7 +41,7 @@ describe("the appeal page", () => {
     const sent = await appealForm(url, "I was quoting someone else.");
     expect(sent.status).toBe(303);
     expect(sent.headers.get("location")).toBe(url);
-    expect(t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId)).get()?.text).toBe("I was quoting someone else.");
+    expect((await t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId)).limit(1))[0]?.text).toBe("I was quoting someone else.");
     const after = await page(t, null, url);
     expect(after.text).toContain("I was quoting someone else.");
     expect(after.text).toContain("We received your appeal");
@@ -54,7 +54,7 @@ describe("the appeal page", () => {
     const again = await appealForm(url, "Second");
     expect(again.status).toBe(409);
     expect(again.text).toContain("You have already appealed this ban");
-    expect(t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId)).all().map((a) => a.text)).toEqual(["First"]);
+    expect((await t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId))).map((a) => a.text)).toEqual(["First"]);
   });
 
   test("refuses an empty or too long appeal on the page, keeping what was typed", async () => {
@@ -71,7 +71,7 @@ describe("the appeal page", () => {
   test("a ban replaced by a longer one points to the ban in force", async () => {
     const { who, url } = await banned("1", "Spam");
     await post(t, mod, `/mod/users/${who.id}/ban`, [["csrf", await csrfOf(t, mod)], ["ban_days", "permanent"], ["ban_reason", "Spam again"]]);
-    const newer = t.ctx.db.select().from(bans).where(eq(bans.userId, who.id)).all().find((b) => b.liftedAt === null)!;
+    const newer = (await t.ctx.db.select().from(bans).where(eq(bans.userId, who.id))).find((b) => b.liftedAt === null)!;
     const old = await page(t, null, url);
     expect(old.text).toContain("This ban was replaced by a newer one");
     expect(old.text).toContain(`href="${appealUrl(t.ctx.config.secret, newer.id)}"`);
@@ -83,7 +83,7 @@ describe("the appeal page", () => {
     const { url, banId } = await banned("1", "Spam");
     const r = await appealForm(url, "Please", { origin: "https://evil.example" });
     expect(r.status).toBe(403);
-    expect(t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId)).all()).toEqual([]);
+    expect(await t.ctx.db.select().from(appeals).where(eq(appeals.banId, banId))).toEqual([]);
   });
 
   test("an invalid or forged link is the site's 404", async () => {
@@ -99,15 +99,15 @@ describe("deciding appeals in the console", () => {
   test("lists open appeals with the ban, and lifting one unbans the person, who reads the answer", async () => {
     const { who, url, banId } = await banned("30", "Nudity on camera");
     await appealForm(url, "It was a poster behind me.");
-    const appealId = appealOf(banId);
+    const appealId = await appealOf(banId);
     const list = await page(t, mod, "/mod/appeals");
     expect(list.text).toContain("It was a poster behind me.");
     expect(list.text).toContain("Nudity on camera");
     expect(list.text).toContain(`action="/mod/appeals/${appealId}/decide"`);
     const r = await post(t, mod, `/mod/appeals/${appealId}/decide`, [["csrf", await csrfOf(t, mod)], ["decision", "lift"], ["response", "You are right, sorry."], ["back", "/mod/appeals"]]);
     expect(r.status).toBe(303);
-    expect(userRow(t, who.id)?.banned).toBe(false);
-    expect(auditOf(t, who.id).map((a) => a.action)).toEqual(["ban", "lift_appeal"]);
+    expect((await userRow(t, who.id))?.banned).toBe(false);
+    expect((await auditOf(t, who.id)).map((a) => a.action)).toEqual(["ban", "lift_appeal"]);
     const seen = await page(t, null, url);
     expect(seen.text).toContain("Your appeal was accepted");
     expect(seen.text).toContain("You are right, sorry.");
@@ -118,18 +118,18 @@ describe("deciding appeals in the console", () => {
   test("upholding keeps the ban, and the answer is on the appeal page", async () => {
     const { who, url, banId } = await banned("7", "Threats");
     await appealForm(url, "I was joking.");
-    const appealId = appealOf(banId);
+    const appealId = await appealOf(banId);
     const noChoice = await post(t, mod, `/mod/appeals/${appealId}/decide`, [["csrf", await csrfOf(t, mod)], ["response", "No"]]);
     expect(noChoice.status).toBe(400);
     const r = await post(t, mod, `/mod/appeals/${appealId}/decide`, [["csrf", await csrfOf(t, mod)], ["decision", "uphold"], ["response", "Threats are never a joke here."]]);
     expect(r.status).toBe(303);
-    expect(userRow(t, who.id)?.banned).toBe(true);
+    expect((await userRow(t, who.id))?.banned).toBe(true);
     const seen = await page(t, null, url);
     expect(seen.text).toContain("the ban stays");
     expect(seen.text).toContain("Threats are never a joke here.");
     const again = await post(t, mod, `/mod/appeals/${appealId}/decide`, [["csrf", await csrfOf(t, mod)], ["decision", "lift"], ["response", "Changed my mind"]]);
     expect(again.status).toBe(409);
-    expect(userRow(t, who.id)?.banned).toBe(true);
+    expect((await userRow(t, who.id))?.banned).toBe(true);
   });
 });
 
@@ -141,7 +141,7 @@ describe("the appeal form's limit", () => {
       const target = await person(fresh);
       const csrf = await csrfOf(fresh, m);
       await post(fresh, m, `/mod/users/${target.id}/ban`, [["csrf", csrf], ["ban_days", "1"], ["ban_reason", "Spam"]]);
-      const link = appealUrl(fresh.ctx.config.secret, fresh.ctx.db.select().from(bans).where(eq(bans.userId, target.id)).get()!.id);
+      const link = appealUrl(fresh.ctx.config.secret, (await fresh.ctx.db.select().from(bans).where(eq(bans.userId, target.id)).limit(1))[0]!.id);
       const statuses: number[] = [];
       for (let i = 0; i <= APPEAL_POSTS_PER_HOUR; i++) {
         const r = await fresh.call("POST", link, { body: new URLSearchParams({ text: "" }), headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN } });

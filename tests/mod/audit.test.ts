@@ -17,8 +17,8 @@ beforeAll(async () => {
   ann = await person(t);
   ben = await person(t);
   // 52 warnings by the moderator to Ann, then one by the admin to Ben.
-  for (let i = 1; i <= 52; i++) warnUser(t.ctx, { id: mod.id, role: "moderator" }, ann.id, `note ${i}`);
-  warnUser(t.ctx, { id: admin.id, role: "admin" }, ben.id, "last one");
+  for (let i = 1; i <= 52; i++) await warnUser(t.ctx, { id: mod.id, role: "moderator" }, ann.id, `note ${i}`);
+  await warnUser(t.ctx, { id: admin.id, role: "admin" }, ben.id, "last one");
 });
 
 /** The reasons of the listed rows, in order. */

@@ -14,7 +14,7 @@ beforeAll(async () => {
   mod = await person(t, "admin");
   csrf = await csrfOf(t, mod);
   someone = await person(t);
-  fileReport(t, mod.id, someone.id);
+  await fileReport(t, mod.id, someone.id);
 });
 
 const gets = ["/mod", "/mod/reports", "/mod/reports/{id}", "/mod/reports/{id}/still", "/mod/users", "/mod/users/{id}", "/mod/appeals", "/mod/audit", "/appeal/{id}"];

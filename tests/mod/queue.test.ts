@@ -20,20 +20,20 @@ const listed = (html: string): number[] => [...html.matchAll(/data-report="(\d+)
 
 describe("the report queue", () => {
   let ids: Record<string, number>;
-  beforeAll(() => {
+  beforeAll(async () => {
     const [a, b, c, d, x, y] = people as [Person, Person, Person, Person, Person, Person];
     const now = Date.now();
     ids = {
       // x: one reporter, the oldest open report.
-      spamOld: fileReport(t, a.id, x.id, { reason: "spam", createdAt: now - 300 * MIN }).id,
+      spamOld: (await fileReport(t, a.id, x.id, { reason: "spam", createdAt: now - 300 * MIN })).id,
       // y: three distinct reporters.
-      y1: fileReport(t, a.id, y.id, { reason: "harassment", createdAt: now - 200 * MIN }).id,
-      y2: fileReport(t, b.id, y.id, { reason: "harassment", createdAt: now - 100 * MIN }).id,
-      y3: fileReport(t, c.id, y.id, { reason: "other", createdAt: now - 50 * MIN }).id,
+      y1: (await fileReport(t, a.id, y.id, { reason: "harassment", createdAt: now - 200 * MIN })).id,
+      y2: (await fileReport(t, b.id, y.id, { reason: "harassment", createdAt: now - 100 * MIN })).id,
+      y3: (await fileReport(t, c.id, y.id, { reason: "other", createdAt: now - 50 * MIN })).id,
       // d: the newest, but "appears to be under 18".
-      underage: fileReport(t, a.id, d.id, { reason: "underage", createdAt: now - 1 * MIN }).id,
+      underage: (await fileReport(t, a.id, d.id, { reason: "underage", createdAt: now - 1 * MIN })).id,
       // closed long ago.
-      dismissed: fileReport(t, b.id, x.id, { reason: "spam", status: "dismissed", createdAt: now - 900 * MIN, closedAt: now - 800 * MIN }).id,
+      dismissed: (await fileReport(t, b.id, x.id, { reason: "spam", status: "dismissed", createdAt: now - 900 * MIN, closedAt: now - 800 * MIN })).id,
     };
   });
 
@@ -61,7 +61,8 @@ describe("the report queue", () => {
       const a = await person(fresh);
       const z = await person(fresh);
       const now = Date.now();
-      const many = Array.from({ length: 55 }, (_, i) => fileReport(fresh, a.id, z.id, { reason: "violence", createdAt: now - (1000 + i) * MIN }).id);
+      const many: number[] = [];
+      for (let i = 0; i < 55; i++) many.push((await fileReport(fresh, a.id, z.id, { reason: "violence", createdAt: now - (1000 + i) * MIN })).id);
       const first = await page(fresh, m, "/mod/reports?reason=violence");
       expect(listed(first.text)).toHaveLength(50);
       expect(first.text).toContain('href="/mod/reports?reason=violence&amp;status=open&amp;page=2"');
@@ -86,14 +87,14 @@ describe("the console's home page", () => {
       const a = await person(fresh);
       const b = await person(fresh);
       const now = Date.now();
-      fileReport(fresh, a.id, b.id, { createdAt: now - 3 * 60 * MIN });
-      fileReport(fresh, a.id, b.id, { createdAt: now - 30 * MIN });
-      fileReport(fresh, a.id, b.id, { createdAt: now - 2 * 24 * 60 * MIN, status: "dismissed" });
+      await fileReport(fresh, a.id, b.id, { createdAt: now - 3 * 60 * MIN });
+      await fileReport(fresh, a.id, b.id, { createdAt: now - 30 * MIN });
+      await fileReport(fresh, a.id, b.id, { createdAt: now - 2 * 24 * 60 * MIN, status: "dismissed" });
       for (const minutes of [10, 20, 60]) {
-        fileReport(fresh, a.id, b.id, { createdAt: now - 120 * MIN, firstActionAt: now - 120 * MIN + minutes * MIN, status: "actioned" });
+        await fileReport(fresh, a.id, b.id, { createdAt: now - 120 * MIN, firstActionAt: now - 120 * MIN + minutes * MIN, status: "actioned" });
       }
       // First acted on more than 7 days ago: outside the median.
-      fileReport(fresh, a.id, b.id, { createdAt: now - 10 * 24 * 60 * MIN, firstActionAt: now - 9 * 24 * 60 * MIN, status: "actioned" });
+      await fileReport(fresh, a.id, b.id, { createdAt: now - 10 * 24 * 60 * MIN, firstActionAt: now - 9 * 24 * 60 * MIN, status: "actioned" });
       const html = (await page(fresh, m, "/mod")).text;
       const stat = (label: string) => new RegExp(`mod-stat-value">([^<]*)</span><span class="mod-stat-label">${label}`).exec(html)?.[1];
       expect(stat("Open reports")).toBe("2");

@@ -31,13 +31,13 @@ function stillFile(name: string): string {
 
 describe("the evidence still", () => {
   test("names the backend the reporter's nudity check ran on, next to a roulette still", async () => {
-    const id = fileReport(t, reporter.id, reported.id, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("d".repeat(32)), stillBackend: "wasm-simd" }).id;
+    const id = (await fileReport(t, reporter.id, reported.id, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("d".repeat(32)), stillBackend: "wasm-simd" })).id;
     const shown = await page(t, mod, `/mod/reports/${id}`);
     expect(shown.text).toContain("On-device nudity check: WebAssembly with SIMD (wasm-simd).");
   });
 
   test("is served to moderators only, never cached and never sniffed", async () => {
-    const id = fileReport(t, reporter.id, reported.id, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("a".repeat(32)) }).id;
+    const id = (await fileReport(t, reporter.id, reported.id, { context: "roulette", reason: "sexual_content", evidencePath: stillFile("a".repeat(32)) })).id;
     const shown = await page(t, mod, `/mod/reports/${id}`);
     expect(shown.text).toContain(`<img src="/mod/reports/${id}/still"`);
     // No check ran for this still (no backend recorded), and the console says so beside it.
@@ -56,9 +56,9 @@ describe("the evidence still", () => {
   });
 
   test("answers 404 once purged, when the file is gone, or for a path the reports module never writes", async () => {
-    const purged = fileReport(t, reporter.id, reported.id, { evidencePath: stillFile("b".repeat(32)), purgedAt: Date.now() }).id;
-    const missing = fileReport(t, reporter.id, reported.id, { evidencePath: `evidence/${"c".repeat(32)}.jpg` }).id;
-    const foreign = fileReport(t, reporter.id, reported.id, { evidencePath: "secret.key" }).id;
+    const purged = (await fileReport(t, reporter.id, reported.id, { evidencePath: stillFile("b".repeat(32)), purgedAt: Date.now() })).id;
+    const missing = (await fileReport(t, reporter.id, reported.id, { evidencePath: `evidence/${"c".repeat(32)}.jpg` })).id;
+    const foreign = (await fileReport(t, reporter.id, reported.id, { evidencePath: "secret.key" })).id;
     for (const id of [purged, missing, foreign, 999_999]) expect((await page(t, mod, `/mod/reports/${id}/still`)).status).toBe(404);
     expect((await page(t, mod, `/mod/reports/${purged}`)).text).toContain("deleted by the retention rules");
   });
@@ -66,8 +66,8 @@ describe("the evidence still", () => {
 
 describe("a report's page", () => {
   test("shows both people with account age, guest or not, and earlier reports and bans", async () => {
-    const earlier = fileReport(t, mod.id, reported.id, { reason: "spam" }).id;
-    const id = fileReport(t, reporter.id, reported.id, { reason: "harassment", details: "Kept insulting me <b>loudly</b>" }).id;
+    const earlier = (await fileReport(t, mod.id, reported.id, { reason: "spam" })).id;
+    const id = (await fileReport(t, reporter.id, reported.id, { reason: "harassment", details: "Kept insulting me <b>loudly</b>" })).id;
     const r = await page(t, mod, `/mod/reports/${id}`);
     expect(r.text).toContain("Kept insulting me &lt;b&gt;loudly&lt;/b&gt;");
     expect(r.text).toContain(`<a href="/mod/users/${reporter.id}">${reporter.username}</a>`);
@@ -86,7 +86,7 @@ describe("a report's page", () => {
       { id: 41, sender_id: reporter.id, receiver_id: reported.id, content: "hello", message_type: "text", file_name: null, file_path: null, created_at: at },
       { id: 42, sender_id: reported.id, receiver_id: reporter.id, content: "something vile", message_type: "text", file_name: null, file_path: null, created_at: at },
     ];
-    const id = fileReport(t, reporter.id, reported.id, { context: "message", messageId: 42, transcript: JSON.stringify(transcript) }).id;
+    const id = (await fileReport(t, reporter.id, reported.id, { context: "message", messageId: 42, transcript: JSON.stringify(transcript) })).id;
     const r = await page(t, mod, `/mod/reports/${id}`);
     expect(r.text).toContain("Message snapshot");
     expect(r.text).toContain("hello");
@@ -95,11 +95,11 @@ describe("a report's page", () => {
 
   test("shows the roulette text chat, and survives a snapshot that is not what it expects", async () => {
     const lines = [{ sender_id: reported.id, text: "show me", at: new Date().toISOString() }, { nonsense: true }, 5];
-    const id = fileReport(t, reporter.id, reported.id, { context: "roulette", transcript: JSON.stringify(lines) }).id;
+    const id = (await fileReport(t, reporter.id, reported.id, { context: "roulette", transcript: JSON.stringify(lines) })).id;
     const r = await page(t, mod, `/mod/reports/${id}`);
     expect(r.text).toContain("Roulette text chat");
     expect(r.text).toContain("show me");
-    const broken = fileReport(t, reporter.id, reported.id, { context: "chat", transcript: "{not json" }).id;
+    const broken = (await fileReport(t, reporter.id, reported.id, { context: "chat", transcript: "{not json" })).id;
     expect((await page(t, mod, `/mod/reports/${broken}`)).status).toBe(200);
   });
 
@@ -109,7 +109,7 @@ describe("a report's page", () => {
       id, sender_id: reported.id, receiver_id: reporter.id, content, message_type: "text", file_name: null, file_path: null, created_at: at, ...extra,
     });
     const lines = [line(1, "changed words", { edited_at: "2026-11-26T10:05:00.000Z", deleted_at: null }), line(2, "", { edited_at: null, deleted_at: "2026-11-26T10:06:00.000Z" })];
-    const id = fileReport(t, reporter.id, reported.id, { context: "chat", transcript: JSON.stringify(lines) }).id;
+    const id = (await fileReport(t, reporter.id, reported.id, { context: "chat", transcript: JSON.stringify(lines) })).id;
     const r = await page(t, mod, `/mod/reports/${id}`);
     expect(r.text).toContain("changed words");
     expect(r.text).toContain("(edited at 2026-11-26 10:05:00)");
@@ -119,17 +119,17 @@ describe("a report's page", () => {
 
 describe("deleting a report", () => {
   test("is offered to admins only, and a moderator's post answers 403", async () => {
-    const id = fileReport(t, reporter.id, reported.id, { status: "dismissed", closedAt: Date.now() }).id;
+    const id = (await fileReport(t, reporter.id, reported.id, { status: "dismissed", closedAt: Date.now() })).id;
     expect((await page(t, mod, `/mod/reports/${id}`)).text).not.toContain(`/mod/reports/${id}/delete`);
     const refused = await post(t, mod, `/mod/reports/${id}/delete`, { csrf: await csrfOf(t, mod), confirm: "on", back: `/mod/reports/${id}` });
     expect(refused.status).toBe(403);
-    expect(reportRow(t, id)).toBeDefined();
+    expect(await reportRow(t, id)).toBeDefined();
     expect((await page(t, admin, `/mod/reports/${id}`)).text).toContain(`action="/mod/reports/${id}/delete"`);
     const unconfirmed = await post(t, admin, `/mod/reports/${id}/delete`, { csrf: await csrfOf(t, admin), back: `/mod/reports/${id}` });
     expect(unconfirmed.status).toBe(400);
-    expect(reportRow(t, id)).toBeDefined();
+    expect(await reportRow(t, id)).toBeDefined();
     const deleted = await post(t, admin, `/mod/reports/${id}/delete`, { csrf: await csrfOf(t, admin), confirm: "on", back: "/mod/reports" });
     expect(deleted.status).toBe(303);
-    expect(reportRow(t, id)).toBeUndefined();
+    expect(await reportRow(t, id)).toBeUndefined();
   });
 });

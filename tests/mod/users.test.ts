@@ -38,8 +38,8 @@ describe("the user search", () => {
 
 describe("a user's page", () => {
   test("shows the profile, open sessions, reports both ways, bans and warnings", async () => {
-    const made = fileReport(t, eve.id, reporter.id, { reason: "spam" }).id;
-    const received = fileReport(t, reporter.id, eve.id, { reason: "violence" }).id;
+    const made = (await fileReport(t, eve.id, reporter.id, { reason: "spam" })).id;
+    const received = (await fileReport(t, reporter.id, eve.id, { reason: "violence" })).id;
     await post(t, mod, `/mod/users/${eve.id}/warn`, [["csrf", csrf], ["warn_reason", "Mind your words"], ["report", String(received)]]);
     const r = await page(t, mod, `/mod/users/${eve.id}`);
     expect(r.text).toContain(`<h1>${eve.username}</h1>`);
@@ -56,14 +56,14 @@ describe("a user's page", () => {
     const target = await person(t);
     expect((await page(t, mod, `/mod/users/${target.id}`)).text).not.toContain(`/mod/users/${target.id}/unban`);
     await post(t, mod, `/mod/users/${target.id}/ban`, [["csrf", csrf], ["ban_days", "30"], ["ban_reason", "Spam"]]);
-    expect(userRow(t, target.id)?.banned).toBe(true);
+    expect((await userRow(t, target.id))?.banned).toBe(true);
     const shown = await page(t, mod, `/mod/users/${target.id}`);
     expect(shown.text).toContain(`action="/mod/users/${target.id}/unban"`);
     expect(shown.text).toContain("Banned until");
     const r = await post(t, mod, `/mod/users/${target.id}/unban`, [["csrf", csrf], ["reason", "Mistaken identity"], ["back", `/mod/users/${target.id}`]]);
     expect(r.status).toBe(303);
-    expect(userRow(t, target.id)?.banned).toBe(false);
-    expect(auditOf(t, target.id).map((a) => [a.action, a.reason])).toEqual([
+    expect((await userRow(t, target.id))?.banned).toBe(false);
+    expect((await auditOf(t, target.id)).map((a) => [a.action, a.reason])).toEqual([
       ["ban", "Spam"],
       ["unban", "Mistaken identity"],
     ]);
@@ -76,13 +76,13 @@ describe("a user's page", () => {
     expect((await page(t, mod, `/mod/users/${target.id}`)).text).toContain(`action="/mod/users/${target.id}/lift-suspension"`);
     const lifted = await post(t, mod, `/mod/users/${target.id}/lift-suspension`, [["csrf", csrf], ["reason", "Explained"]]);
     expect(lifted.status).toBe(303);
-    expect(userRow(t, target.id)?.rouletteSuspendedAt).toBeNull();
+    expect((await userRow(t, target.id))?.rouletteSuspendedAt).toBeNull();
 
-    expect(t.ctx.db.select().from(sessions).where(eq(sessions.userId, target.id)).all()).toHaveLength(1);
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.userId, target.id))).toHaveLength(1);
     const ended = await post(t, mod, `/mod/users/${target.id}/end-sessions`, [["csrf", csrf], ["reason", "Account shared"]]);
     expect(ended.status).toBe(303);
-    expect(t.ctx.db.select().from(sessions).where(eq(sessions.userId, target.id)).all()).toEqual([]);
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.userId, target.id))).toEqual([]);
     expect((await t.call("GET", "/api/auth/me", { token: target.token })).status).toBe(401);
-    expect(auditOf(t, target.id).map((a) => a.action)).toEqual(["suspend_roulette", "lift_suspension", "end_sessions"]);
+    expect((await auditOf(t, target.id)).map((a) => a.action)).toEqual(["suspend_roulette", "lift_suspension", "end_sessions"]);
   });
 });

@@ -2,7 +2,7 @@
 // reads; lifting lets them sign in again.
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { appeals } from "../../db/schema.ts";
+import { appeals, bans } from "../../db/schema.ts";
 import { appealFor, appealUrl, banIdOfAppealToken, banUser, decideAppeal, fileAppeal } from "../../src/moderation/actions.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { auditOf, staff } from "../support/moderation.ts";
@@ -26,49 +26,49 @@ describe("appeals", () => {
   test("one per ban: a second answers 409 appeal_exists", async () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
-    const ban = banUser(t.ctx, mod.actor, target.user.id, { days: 30, reason: "Spam", banAddress: false });
-    const appeal = fileAppeal(t.ctx, tokenOf(ban.id), "  It was my brother  ");
+    const ban = await banUser(t.ctx, mod.actor, target.user.id, { days: 30, reason: "Spam", banAddress: false });
+    const appeal = await fileAppeal(t.ctx, tokenOf(ban.id), "  It was my brother  ");
     expect(appeal).toMatchObject({ banId: ban.id, userId: target.user.id, text: "It was my brother", status: "open" });
-    expect(appealFor(t.ctx.db, ban.id)?.id).toBe(appeal.id);
-    expect(() => fileAppeal(t.ctx, tokenOf(ban.id), "Again")).toThrow(expect.objectContaining({ status: 409, code: "appeal_exists" }));
+    expect((await appealFor(t.ctx.db, ban.id))?.id).toBe(appeal.id);
+    await expect(fileAppeal(t.ctx, tokenOf(ban.id), "Again")).rejects.toThrow(expect.objectContaining({ status: 409, code: "appeal_exists" }));
   });
 
   test("the text is 1 to 1000 characters, the link must be valid, and the ban must still run", async () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
-    const ban = banUser(t.ctx, mod.actor, target.user.id, { days: 1, reason: "Spam", banAddress: false });
-    expect(() => fileAppeal(t.ctx, tokenOf(ban.id), "")).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => fileAppeal(t.ctx, tokenOf(ban.id), "x".repeat(1001))).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => fileAppeal(t.ctx, "1.forged", "Please")).toThrow(expect.objectContaining({ status: 404 }));
-    t.ctx.sqlite.query("UPDATE bans SET until = ? WHERE id = ?").run(Date.now() - 1, ban.id);
-    expect(() => fileAppeal(t.ctx, tokenOf(ban.id), "Please")).toThrow(expect.objectContaining({ status: 409, code: "ban_ended" }));
+    const ban = await banUser(t.ctx, mod.actor, target.user.id, { days: 1, reason: "Spam", banAddress: false });
+    await expect(fileAppeal(t.ctx, tokenOf(ban.id), "")).rejects.toThrow(expect.objectContaining({ status: 400 }));
+    await expect(fileAppeal(t.ctx, tokenOf(ban.id), "x".repeat(1001))).rejects.toThrow(expect.objectContaining({ status: 400 }));
+    await expect(fileAppeal(t.ctx, "1.forged", "Please")).rejects.toThrow(expect.objectContaining({ status: 404 }));
+    await t.ctx.db.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id));
+    await expect(fileAppeal(t.ctx, tokenOf(ban.id), "Please")).rejects.toThrow(expect.objectContaining({ status: 409, code: "ban_ended" }));
   });
 
   test("lifting on appeal ends the ban with the moderator's answer, and the user signs in again", async () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
-    const ban = banUser(t.ctx, mod.actor, target.user.id, { days: null, reason: "Spam", banAddress: false });
+    const ban = await banUser(t.ctx, mod.actor, target.user.id, { days: null, reason: "Spam", banAddress: false });
     expect((await login(target.user.username)).status).toBe(403);
-    const appeal = fileAppeal(t.ctx, tokenOf(ban.id), "Those links were to my own shop, I will stop");
-    decideAppeal(t.ctx, mod.actor, appeal.id, { lift: true, response: "Lifted; please do not post links to strangers" });
-    expect(t.ctx.db.select().from(appeals).where(eq(appeals.id, appeal.id)).get()).toMatchObject({
+    const appeal = await fileAppeal(t.ctx, tokenOf(ban.id), "Those links were to my own shop, I will stop");
+    await decideAppeal(t.ctx, mod.actor, appeal.id, { lift: true, response: "Lifted; please do not post links to strangers" });
+    expect((await t.ctx.db.select().from(appeals).where(eq(appeals.id, appeal.id)).limit(1))[0]).toMatchObject({
       status: "lifted",
       response: "Lifted; please do not post links to strangers",
       decidedBy: mod.user.id,
     });
     expect((await login(target.user.username)).status).toBe(200);
-    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "lift_appeal", reason: "Lifted; please do not post links to strangers" });
-    expect(() => decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Changed my mind" })).toThrow(expect.objectContaining({ status: 409 }));
+    expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "lift_appeal", reason: "Lifted; please do not post links to strangers" });
+    await expect(decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Changed my mind" })).rejects.toThrow(expect.objectContaining({ status: 409 }));
   });
 
   test("upholding keeps the ban and records the answer", async () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
-    const ban = banUser(t.ctx, mod.actor, target.user.id, { days: 7, reason: "Threats", banAddress: false });
-    const appeal = fileAppeal(t.ctx, tokenOf(ban.id), "I was joking");
-    decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Threats are never a joke here" });
-    expect(appealFor(t.ctx.db, ban.id)).toMatchObject({ status: "upheld", response: "Threats are never a joke here" });
+    const ban = await banUser(t.ctx, mod.actor, target.user.id, { days: 7, reason: "Threats", banAddress: false });
+    const appeal = await fileAppeal(t.ctx, tokenOf(ban.id), "I was joking");
+    await decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Threats are never a joke here" });
+    expect(await appealFor(t.ctx.db, ban.id)).toMatchObject({ status: "upheld", response: "Threats are never a joke here" });
     expect((await login(target.user.username)).status).toBe(403);
-    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "uphold_appeal" });
+    expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "uphold_appeal" });
   });
 });

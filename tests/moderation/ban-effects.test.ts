@@ -18,7 +18,7 @@ describe("a ban", () => {
     const mod = await staff(t, "moderator");
     const target = await connectedUser(t);
     const second = await connect(t.wsUrl, target.token);
-    const row = ban(mod.actor, target.user.id);
+    const row = await ban(mod.actor, target.user.id);
     const [first, other] = await Promise.all([target.s.closed, second.closed]);
     expect(first.code).toBe(4403);
     expect(other.code).toBe(4403);
@@ -31,7 +31,7 @@ describe("a ban", () => {
     const target = await registerUser(t);
     const peer = openPeerSocket(`${t.wsUrl}/peerjs/peerjs?key=peerjs&id=banned-peer&token=tok&version=1.5.5`, { cookie: `sid=${encodeURIComponent(target.token)}` });
     expect(await peer.next()).toBe('{"type":"OPEN"}');
-    ban(mod.actor, target.user.id);
+    await ban(mod.actor, target.user.id);
     expect(await closeOf(peer, 10_000)).toBe("closed 4403");
   });
 
@@ -46,7 +46,7 @@ describe("a ban", () => {
     await a.s.next("roulette_partner_found");
     // Roulette partners are strangers: a watch hears nothing that times the pair's end (issue 18).
     await a.s.ask("presence_watch", { userIds: [b.user.id] });
-    ban(mod.actor, b.user.id);
+    await ban(mod.actor, b.user.id);
     await a.s.next("roulette_partner_disconnected");
     await friend.s.next("user_offline", undefined, (f) => f.data.userId === b.user.id);
     await settled(a.s);
@@ -59,7 +59,7 @@ describe("a ban", () => {
     const callee = await connectedUser(t);
     caller.s.send("call_user", { receiverId: callee.user.id, callerPeerId: "peer-a" });
     await callee.s.next("incoming_call");
-    ban(mod.actor, callee.user.id);
+    await ban(mod.actor, callee.user.id);
     await caller.s.next("call_ended");
   });
 
@@ -73,7 +73,7 @@ describe("a ban", () => {
     expect(await listed()).toContain(target.user.id);
     expect(await chats()).toContain(target.user.id);
     expect((await t.call("GET", "/api/messages/unread/count", { token: viewer.token })).body.unread_count).toBe(1);
-    ban(mod.actor, target.user.id);
+    await ban(mod.actor, target.user.id);
     expect(await listed()).not.toContain(target.user.id);
     expect(await chats()).not.toContain(target.user.id);
     expect((await t.call("GET", "/api/messages/chat-users", { token: viewer.token })).body.users.map((u: { id: number }) => u.id)).not.toContain(target.user.id);
@@ -85,7 +85,7 @@ describe("a ban", () => {
   test("makes login answer 403 banned with the reason, the end and the appeal link, only after the password is right", async () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
-    const row = ban(mod.actor, target.user.id, "Threats");
+    const row = await ban(mod.actor, target.user.id, "Threats");
     const wrong = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "wrong password" } });
     expect(wrong.status).toBe(401);
     const right = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });

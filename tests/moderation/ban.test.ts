@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { bans, users } from "../../db/schema.ts";
 import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
 import { findByUsername } from "../../src/moderation/service.ts";
 import { registerUser } from "../support/app.ts";
@@ -13,7 +15,7 @@ describe("bans", () => {
   test("a ban ends every session: requests get 401, login gets 403 banned, the socket closes with 4403", async () => {
     const { token, user } = await registerUser(t);
     const socket = await connect(t.wsUrl, token);
-    banUser(t.ctx, cli, user.id, { days: null, reason: "Spam", banAddress: false });
+    await banUser(t.ctx, cli, user.id, { days: null, reason: "Spam", banAddress: false });
     expect((await socket.closed).code).toBe(4403);
     expect((await t.call("GET", "/api/auth/me", { token })).status).toBe(401);
     const answer = await login(user.username);
@@ -23,13 +25,13 @@ describe("bans", () => {
 
   test("a ban that has ended lets the user in again, and so does unban", async () => {
     const a = await registerUser(t);
-    const ban = banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Cooling off", banAddress: false });
-    t.ctx.sqlite.query("UPDATE bans SET until = ? WHERE id = ?").run(Date.now() - 1, ban.id);
-    t.ctx.sqlite.query("UPDATE users SET banned_until = ? WHERE id = ?").run(Date.now() - 1, a.user.id);
+    const ban = await banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Cooling off", banAddress: false });
+    await t.ctx.db.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id));
+    await t.ctx.db.update(users).set({ bannedUntil: Date.now() - 1 }).where(eq(users.id, a.user.id));
     expect((await login(a.user.username)).status).toBe(200);
     const b = await registerUser(t);
-    banUser(t.ctx, cli, b.user.id, { days: null, reason: "Abuse", banAddress: false });
-    unbanUser(t.ctx, cli, findByUsername(t.ctx.db, b.user.username.toUpperCase())!.id, "Mistaken identity");
+    await banUser(t.ctx, cli, b.user.id, { days: null, reason: "Abuse", banAddress: false });
+    await unbanUser(t.ctx, cli, (await findByUsername(t.ctx.db, b.user.username.toUpperCase()))!.id, "Mistaken identity");
     expect((await login(b.user.username)).status).toBe(200);
   });
 });

@@ -3,6 +3,8 @@
 // through the same actions and the audit log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema.ts";
 import { watchBans } from "../../src/moderation/watch.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
@@ -11,8 +13,8 @@ import { auditOf } from "../support/moderation.ts";
 const t = listeningApp();
 const WATCH_MS = 2000;
 let stopWatching: () => void;
-beforeAll(() => {
-  stopWatching = watchBans(t.ctx, WATCH_MS);
+beforeAll(async () => {
+  stopWatching = await watchBans(t.ctx, WATCH_MS);
 });
 afterAll(() => stopWatching());
 
@@ -28,7 +30,7 @@ async function moderate(...args: string[]) {
   return { code, out, err };
 }
 
-const roleOf = (userId: number) => (t.ctx.sqlite.query("SELECT role FROM users WHERE id = ?").get(userId) as { role: string }).role;
+const roleOf = async (userId: number) => (await t.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, userId)))[0]!.role;
 
 describe("bun scripts/moderate.ts", () => {
   // The bound is the watcher's: it reads the database every WATCH_MS, so a ban written by another
@@ -43,7 +45,7 @@ describe("bun scripts/moderate.ts", () => {
     expect(Date.now() - written).toBeLessThan(5 * WATCH_MS);
     expect(closed.code).toBe(4403);
     expect(target.s.frames.find((f) => f.event === "banned")?.data).toMatchObject({ reason: "Repeated spam", until: expect.any(String) });
-    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ actorId: null, action: "ban", reason: "Repeated spam" });
+    expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ actorId: null, action: "ban", reason: "Repeated spam" });
     const login = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
     expect(login.body).toMatchObject({ code: "banned", reason: "Repeated spam" });
   });
@@ -59,12 +61,12 @@ describe("bun scripts/moderate.ts", () => {
   test("grant makes a moderator or an admin and revoke makes a user again, each in the audit log", async () => {
     const target = await registerUser(t);
     expect((await moderate("grant", target.user.username, "moderator")).code).toBe(0);
-    expect(roleOf(target.user.id)).toBe("moderator");
+    expect(await roleOf(target.user.id)).toBe("moderator");
     expect((await moderate("grant", target.user.username, "admin")).code).toBe(0);
-    expect(roleOf(target.user.id)).toBe("admin");
+    expect(await roleOf(target.user.id)).toBe("admin");
     expect((await moderate("revoke", target.user.username)).code).toBe(0);
-    expect(roleOf(target.user.id)).toBe("user");
-    expect(auditOf(t, target.user.id).map((r) => r.action)).toEqual(["grant_role", "grant_role", "revoke_role"]);
+    expect(await roleOf(target.user.id)).toBe("user");
+    expect((await auditOf(t, target.user.id)).map((r) => r.action)).toEqual(["grant_role", "grant_role", "revoke_role"]);
   });
 
   test("refuses an unknown user, an unknown role and a ban length other than 1, 7 or 30 days", async () => {
@@ -74,6 +76,6 @@ describe("bun scripts/moderate.ts", () => {
     const odd = await moderate("ban", target.user.username, "3");
     expect(odd.code).toBe(2);
     expect(odd.err).toContain("1, 7 or 30");
-    expect(auditOf(t, target.user.id)).toHaveLength(0);
+    expect(await auditOf(t, target.user.id)).toHaveLength(0);
   });
 });

@@ -21,8 +21,8 @@ describe("removing a message", () => {
     const message = upload.body.message;
     const onDisk = join(t.dataDir, "uploads", message.file_path);
     expect(existsSync(onDisk)).toBe(true);
-    const report = fileReport(t, receiver.user.id, sender.user.id);
-    removeMessage(t.ctx, mod.actor, message.id, "Unsolicited explicit file", [report.id]);
+    const report = await fileReport(t, receiver.user.id, sender.user.id);
+    await removeMessage(t.ctx, mod.actor, message.id, "Unsolicited explicit file", [report.id]);
     expect(existsSync(onDisk)).toBe(false);
     expect((await sender.s.next("message_removed")).data).toEqual({ messageId: message.id });
     expect((await receiver.s.next("message_removed")).data).toEqual({ messageId: message.id });
@@ -30,10 +30,10 @@ describe("removing a message", () => {
     const shown = page.body.messages.find((m: { id: number }) => m.id === message.id);
     expect(shown).toMatchObject({ is_removed: true, content: "", file_path: null, file_name: null });
     expect((await t.call("GET", `/uploads/${message.file_path}`, { token: receiver.token })).status).toBe(404);
-    expect(reportRow(t, report.id)!.status).toBe("actioned");
-    expect(auditOf(t, sender.user.id).at(-1)).toMatchObject({ action: "remove_message", reason: "Unsolicited explicit file", reportIds: JSON.stringify([report.id]) });
-    expect(() => removeMessage(t.ctx, mod.actor, message.id, "again")).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => removeMessage(t.ctx, mod.actor, 99999999, "gone")).toThrow(expect.objectContaining({ status: 404 }));
+    expect((await reportRow(t, report.id))!.status).toBe("actioned");
+    expect((await auditOf(t, sender.user.id)).at(-1)).toMatchObject({ action: "remove_message", reason: "Unsolicited explicit file", reportIds: JSON.stringify([report.id]) });
+    await expect(removeMessage(t.ctx, mod.actor, message.id, "again")).rejects.toThrow(expect.objectContaining({ status: 400 }));
+    await expect(removeMessage(t.ctx, mod.actor, 99999999, "gone")).rejects.toThrow(expect.objectContaining({ status: 404 }));
   });
 
   test("a text message keeps its place in the conversation with no text", async () => {
@@ -41,7 +41,7 @@ describe("removing a message", () => {
     const sender = await connectedUser(t);
     const receiver = await registerUser(t);
     const sent = await sender.s.ask("send_message", { receiverId: receiver.user.id, content: "something vile", messageType: "text" });
-    removeMessage(t.ctx, mod.actor, sent.data.message.id, "Hate speech");
+    await removeMessage(t.ctx, mod.actor, sent.data.message.id, "Hate speech");
     const page = await t.call("GET", `/api/messages/${sender.user.id}`, { token: receiver.token });
     expect(page.body.messages).toHaveLength(1);
     expect(page.body.messages[0]).toMatchObject({ id: sent.data.message.id, is_removed: true, content: "" });
@@ -59,10 +59,10 @@ describe("removing an avatar", () => {
     expect(uploaded.status).toBe(200);
     const onDisk = join(t.dataDir, uploaded.body.avatar_url);
     expect(existsSync(onDisk)).toBe(true);
-    removeAvatar(t.ctx, mod.actor, target.user.id, "Explicit profile picture");
+    await removeAvatar(t.ctx, mod.actor, target.user.id, "Explicit profile picture");
     expect(existsSync(onDisk)).toBe(false);
     expect((await t.call("GET", "/api/auth/me", { token: target.token })).body.user.avatar_url).toBeNull();
-    expect(auditOf(t, target.user.id).at(-1)).toMatchObject({ action: "remove_avatar", reason: "Explicit profile picture" });
-    expect(() => removeAvatar(t.ctx, mod.actor, target.user.id, "again")).toThrow(expect.objectContaining({ status: 400 }));
+    expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "remove_avatar", reason: "Explicit profile picture" });
+    await expect(removeAvatar(t.ctx, mod.actor, target.user.id, "again")).rejects.toThrow(expect.objectContaining({ status: 400 }));
   });
 });

@@ -4,6 +4,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { bans, sessions } from "../../db/schema.ts";
 import { banUser, deleteReport, sweepRetention } from "../../src/moderation/actions.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { auditOf, cli, fileReport, reportRow, staff } from "../support/moderation.ts";
@@ -25,24 +27,24 @@ describe("the retention sweep", () => {
     const reported = await registerUser(t);
     const now = Date.UTC(2027, 0, 1);
     const oldStill = still();
-    const old = fileReport(t, reporter.user.id, reported.user.id, { evidencePath: oldStill, closedAt: now - 91 * DAY });
-    const recent = fileReport(t, reporter.user.id, reported.user.id, { evidencePath: still(), closedAt: now - 89 * DAY });
-    const open = fileReport(t, reporter.user.id, reported.user.id, { evidencePath: still() });
+    const old = await fileReport(t, reporter.user.id, reported.user.id, { evidencePath: oldStill, closedAt: now - 91 * DAY });
+    const recent = await fileReport(t, reporter.user.id, reported.user.id, { evidencePath: still(), closedAt: now - 89 * DAY });
+    const open = await fileReport(t, reporter.user.id, reported.user.id, { evidencePath: still() });
     const underageStill = still();
-    const underage = fileReport(t, reporter.user.id, reported.user.id, { reason: "underage", evidencePath: underageStill, closedAt: now - 400 * DAY });
+    const underage = await fileReport(t, reporter.user.id, reported.user.id, { reason: "underage", evidencePath: underageStill, closedAt: now - 400 * DAY });
 
-    expect(sweepRetention(t.ctx, now)).toBe(1);
-    expect(reportRow(t, old.id)).toMatchObject({ transcript: null, evidencePath: null, details: "", purgedAt: now, reason: "harassment" });
+    expect(await sweepRetention(t.ctx, now)).toBe(1);
+    expect(await reportRow(t, old.id)).toMatchObject({ transcript: null, evidencePath: null, details: "", purgedAt: now, reason: "harassment" });
     expect(existsSync(join(t.dataDir, oldStill))).toBe(false);
     for (const kept of [recent, open, underage]) {
-      expect(reportRow(t, kept.id)).toMatchObject({ purgedAt: null, transcript: kept.transcript, evidencePath: kept.evidencePath });
+      expect(await reportRow(t, kept.id)).toMatchObject({ purgedAt: null, transcript: kept.transcript, evidencePath: kept.evidencePath });
     }
     expect(existsSync(join(t.dataDir, underageStill))).toBe(true);
     // Two days later the recent one is due; a second run never touches a purged report again.
-    expect(sweepRetention(t.ctx, now + 2 * DAY)).toBe(1);
-    expect(reportRow(t, recent.id)!.purgedAt).toBe(now + 2 * DAY);
-    expect(reportRow(t, old.id)!.purgedAt).toBe(now);
-    expect(sweepRetention(t.ctx, now + 3 * DAY)).toBe(0);
+    expect(await sweepRetention(t.ctx, now + 2 * DAY)).toBe(1);
+    expect((await reportRow(t, recent.id))!.purgedAt).toBe(now + 2 * DAY);
+    expect((await reportRow(t, old.id))!.purgedAt).toBe(now);
+    expect(await sweepRetention(t.ctx, now + 3 * DAY)).toBe(0);
   });
 
   test("an under-18 report goes only when an admin deletes it, with its still; a moderator cannot", async () => {
@@ -51,25 +53,25 @@ describe("the retention sweep", () => {
     const reporter = await registerUser(t);
     const reported = await registerUser(t);
     const path = still();
-    const report = fileReport(t, reporter.user.id, reported.user.id, { reason: "underage", evidencePath: path, closedAt: Date.now() - 1000 * DAY });
-    const open = fileReport(t, reporter.user.id, reported.user.id, { reason: "underage" });
-    expect(() => deleteReport(t.ctx, mod.actor, report.id)).toThrow(expect.objectContaining({ status: 403 }));
-    expect(() => deleteReport(t.ctx, admin.actor, open.id)).toThrow(expect.objectContaining({ status: 400 }));
-    deleteReport(t.ctx, admin.actor, report.id);
-    expect(reportRow(t, report.id)).toBeUndefined();
+    const report = await fileReport(t, reporter.user.id, reported.user.id, { reason: "underage", evidencePath: path, closedAt: Date.now() - 1000 * DAY });
+    const open = await fileReport(t, reporter.user.id, reported.user.id, { reason: "underage" });
+    await expect(deleteReport(t.ctx, mod.actor, report.id)).rejects.toThrow(expect.objectContaining({ status: 403 }));
+    await expect(deleteReport(t.ctx, admin.actor, open.id)).rejects.toThrow(expect.objectContaining({ status: 400 }));
+    await deleteReport(t.ctx, admin.actor, report.id);
+    expect(await reportRow(t, report.id)).toBeUndefined();
     expect(existsSync(join(t.dataDir, path))).toBe(false);
-    expect(auditOf(t, reported.user.id).at(-1)).toMatchObject({ actorId: admin.user.id, action: "delete_report", reportIds: JSON.stringify([report.id]) });
+    expect((await auditOf(t, reported.user.id)).at(-1)).toMatchObject({ actorId: admin.user.id, action: "delete_report", reportIds: JSON.stringify([report.id]) });
   });
 
   test("forgets the address hash of a ban that has ended", async () => {
     const target = await registerUser(t);
-    t.ctx.sqlite.query("UPDATE sessions SET address_hash = 'hash-of-an-address' WHERE user_id = ?").run(target.user.id);
-    const ban = banUser(t.ctx, cli, target.user.id, { days: 1, reason: "Spam", banAddress: true });
+    await t.ctx.db.update(sessions).set({ addressHash: "hash-of-an-address" }).where(eq(sessions.userId, target.user.id));
+    const ban = await banUser(t.ctx, cli, target.user.id, { days: 1, reason: "Spam", banAddress: true });
     expect(ban.addressHash).toBe("hash-of-an-address");
-    const hashOf = () => (t.ctx.sqlite.query("SELECT address_hash FROM bans WHERE id = ?").get(ban.id) as { address_hash: string | null }).address_hash;
-    sweepRetention(t.ctx, Date.now());
-    expect(hashOf()).toBe("hash-of-an-address");
-    sweepRetention(t.ctx, ban.until! + 1);
-    expect(hashOf()).toBeNull();
+    const hashOf = async () => (await t.ctx.db.select({ addressHash: bans.addressHash }).from(bans).where(eq(bans.id, ban.id)))[0]!.addressHash;
+    await sweepRetention(t.ctx, Date.now());
+    expect(await hashOf()).toBe("hash-of-an-address");
+    await sweepRetention(t.ctx, ban.until! + 1);
+    expect(await hashOf()).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 // A moderator's roulette suspension: it ends a running pair, roulette_search answers `suspended`
 // with the reason while it runs, and lets the user in again once it is over or lifted.
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema.ts";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
 import { staff } from "../support/moderation.ts";
@@ -17,7 +19,7 @@ describe("suspension from roulette", () => {
     await rouletteSearch(a.s, a.user.id);
     await rouletteSearch(b.s, b.user.id);
     await a.s.next("roulette_partner_found");
-    suspendRoulette(t.ctx, mod.actor, b.user.id, { hours: 2, reason: "Nudity on camera" });
+    await suspendRoulette(t.ctx, mod.actor, b.user.id, { hours: 2, reason: "Nudity on camera" });
     await a.s.next("roulette_partner_disconnected");
     const refused = await rouletteSearch(b.s, b.user.id);
     expect(refused.error?.code).toBe("suspended");
@@ -29,23 +31,23 @@ describe("suspension from roulette", () => {
   test("lets the user in after its end", async () => {
     const mod = await staff(t, "moderator");
     const p = await connectedUser(t);
-    suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: 1, reason: "Rude" });
+    await suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: 1, reason: "Rude" });
     expect((await rouletteSearch(p.s, p.user.id)).error?.code).toBe("suspended");
-    t.ctx.sqlite.query("UPDATE users SET roulette_suspended_until = ? WHERE id = ?").run(Date.now() - 1, p.user.id);
-    // A raw write tells the users cache, as every users write in src/ does (users/cache.ts).
+    await t.ctx.db.update(users).set({ rouletteSuspendedUntil: Date.now() - 1 }).where(eq(users.id, p.user.id));
+    // A write outside src/ tells the users cache, as every users write in src/ does (users/cache.ts).
     forgetUser(t.ctx.db, p.user.id);
     expect((await rouletteSearch(p.s, p.user.id)).data).toEqual({ status: "searching" });
-    const cleared = t.ctx.sqlite.query("SELECT roulette_suspended_at AS at FROM users WHERE id = ?").get(p.user.id) as { at: number | null };
-    expect(cleared.at).toBeNull();
+    const [cleared] = await t.ctx.db.select({ at: users.rouletteSuspendedAt }).from(users).where(eq(users.id, p.user.id));
+    expect(cleared!.at).toBeNull();
     await p.s.ask("roulette_stop_search", { userId: p.user.id });
   });
 
   test("until lifted: refused until a moderator lifts it, then searching again", async () => {
     const mod = await staff(t, "moderator");
     const p = await connectedUser(t);
-    suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: null, reason: "Repeated reports" });
+    await suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: null, reason: "Repeated reports" });
     expect((await rouletteSearch(p.s, p.user.id)).error?.code).toBe("suspended");
-    liftRouletteSuspension(t.ctx, mod.actor, p.user.id, "Reviewed the reports");
+    await liftRouletteSuspension(t.ctx, mod.actor, p.user.id, "Reviewed the reports");
     expect((await rouletteSearch(p.s, p.user.id)).data).toEqual({ status: "searching" });
     await p.s.ask("roulette_stop_search", { userId: p.user.id });
   });

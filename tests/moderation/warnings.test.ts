@@ -12,7 +12,7 @@ describe("warnings", () => {
   test("an open socket gets the `warning` event at once, and GET /api/warnings lists it until acknowledged", async () => {
     const mod = await staff(t, "moderator");
     const target = await connectedUser(t);
-    const row = warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
+    const row = await warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
     const event = await target.s.next("warning");
     expect(event.data).toEqual({ id: row.id, reason: "Keep it friendly", created_at: new Date(row.createdAt).toISOString() });
     const listed = await t.call("GET", "/api/warnings", { token: target.token });
@@ -27,7 +27,7 @@ describe("warnings", () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
     const other = await registerUser(t);
-    const row = warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
+    const row = await warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
     expect((await t.call("POST", `/api/warnings/${row.id}/acknowledge`, { token: other.token })).status).toBe(404);
     expect((await t.call("POST", "/api/warnings/99999999/acknowledge", { token: other.token })).status).toBe(404);
     for (const id of ["abc", "0", "-1", "1.5", "1e3", "99999999999999999999", "%00"]) {
@@ -42,7 +42,7 @@ describe("warnings", () => {
   test("acknowledging has a per-user budget: past it, 429 with Retry-After", async () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
-    const row = warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
+    const row = await warnUser(t.ctx, mod.actor, target.user.id, "Keep it friendly");
     let last = await t.call("POST", `/api/warnings/${row.id}/acknowledge`, { token: target.token });
     for (let i = 0; i < 60; i++) last = await t.call("POST", `/api/warnings/${row.id}/acknowledge`, { token: target.token });
     expect(last.status).toBe(429);

@@ -2,6 +2,8 @@
 // login panel shows the reason, the end and the appeal link; a guest entry from the banned
 // person's browser shows the end and the appeal link, never the account's reason.
 import { afterAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema.ts";
 import { banUser, type Actor } from "../../src/moderation/actions.ts";
 import { makeTestApp } from "../support/app.ts";
 import { cookiesOf, form, guestEntry, registration } from "./helpers.ts";
@@ -19,9 +21,9 @@ async function bannedAccount(days: 1 | null, reason: string) {
   const fields = registration();
   const signedUp = await form(t, "/auth/register", fields);
   expect(signedUp.status).toBe(303);
-  const id = t.ctx.sqlite.query<{ id: number }, [string]>("SELECT id FROM users WHERE username = ?").get(fields.username)?.id;
+  const id = (await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.username, fields.username)))[0]?.id;
   if (!id) throw new Error(`no user ${fields.username}`);
-  banUser(t.ctx, cli, id, { days, reason, banAddress: false });
+  await banUser(t.ctx, cli, id, { days, reason, banAddress: false });
   return { fields, cookie: cookiesOf(signedUp.headers) };
 }
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   user = await person(t);
   mod = await person(t, "moderator");
   const banned = await person(t);
-  const ban = banUser(t.ctx, { id: null, role: "cli" }, banned.id, { days: 7, reason: "spam", banAddress: false });
+  const ban = await banUser(t.ctx, { id: null, role: "cli" }, banned.id, { days: 7, reason: "spam", banAddress: false });
   appeal = appealUrl(t.ctx.config.secret, ban.id);
 });
 afterAll(() => t.close());

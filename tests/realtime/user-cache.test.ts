@@ -32,9 +32,9 @@ describe("the users cache", () => {
     const b = await connectedUser(t);
     await a.s.ask("presence_watch", { userIds: [b.user.id] });
     expect(cachedUser(t.ctx.db, a.user.id)?.role).toBe("user");
-    setRole(t.ctx, cli, a.user.id, "moderator");
+    await setRole(t.ctx, cli, a.user.id, "moderator");
     expect(cachedUser(t.ctx.db, a.user.id)?.role).toBe("moderator");
-    banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Spam", banAddress: false });
+    await banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Spam", banAddress: false });
     expect(cachedUser(t.ctx.db, a.user.id)?.banned).toBe(true);
     expect((await a.s.closed).code).toBe(4403);
     b.s.close();
@@ -43,14 +43,14 @@ describe("the users cache", () => {
   test("a ban written to the users row by another process closes the socket after the watcher's check", async () => {
     const a = await connectedUser(t);
     await a.s.ask("presence_watch", { userIds: [] });
-    const watcher = new BanWatcher(t.ctx);
+    const watcher = await BanWatcher.start(t.ctx);
     const other = new Database(join(t.dataDir, "chat.sqlite"));
     try {
       other.run("UPDATE users SET banned = 1 WHERE id = ?", [a.user.id]);
     } finally {
       other.close();
     }
-    watcher.check();
+    await watcher.check();
     a.s.send("presence_watch", { userIds: [] });
     expect((await a.s.closed).code).toBe(4401);
   });
@@ -61,7 +61,7 @@ describe("the users cache", () => {
     // As scripts/moderate.ts does: its own connection and context (no sockets of its own).
     const other = openStorage(t.dataDir);
     try {
-      banUser(createContext(t.ctx.config, other), cli, a.user.id, { days: 7, reason: "Spam everywhere", banAddress: false });
+      await banUser(createContext(t.ctx.config, other), cli, a.user.id, { days: 7, reason: "Spam everywhere", banAddress: false });
     } finally {
       other.sqlite.close();
     }

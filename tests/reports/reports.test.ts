@@ -20,7 +20,7 @@ const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 
 const person = () => registerUser(t);
 const report = (token: string, json: unknown) => t.call("POST", "/api/reports", { token, json });
-const row = (id: number) => t.ctx.db.select().from(reports).where(eq(reports.id, id)).get()!;
+const row = async (id: number) => (await t.ctx.db.select().from(reports).where(eq(reports.id, id)).limit(1))[0]!;
 
 function form(fields: Record<string, string | number>, evidence?: File): FormData {
   const body = new FormData();
@@ -50,7 +50,7 @@ describe("filing a report", () => {
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ report: { id: expect.any(Number), status: "open", created_at: expect.any(String) } });
     expect(new Date(r.body.report.created_at).toISOString()).toBe(r.body.report.created_at);
-    expect(row(r.body.report.id)).toMatchObject({
+    expect(await row(r.body.report.id)).toMatchObject({
       reporterId: me.user.id,
       reportedId: them.user.id,
       context: "profile",
@@ -65,14 +65,14 @@ describe("filing a report", () => {
   test("a chat report copies the last 50 messages of the conversation, with file names and paths", async () => {
     const me = await person();
     const them = await person();
-    const [meRow, themRow] = [me, them].map((p) => t.ctx.db.select().from(users).where(eq(users.id, p.user.id)).get()!);
+    const [meRow, themRow] = await Promise.all([me, them].map(async (p) => (await t.ctx.db.select().from(users).where(eq(users.id, p.user.id)).limit(1))[0]!));
     for (let i = 0; i < 60; i++) {
       const [from, to] = i % 2 ? [meRow, themRow] : [themRow, meRow];
       storeText(t.ctx.db, t.ctx.clock, from!, { receiverId: to!.id, content: `message ${i}` });
     }
     const r = await report(me.token, { reportedUserId: them.user.id, context: "chat", reason: "harassment" });
     expect(r.status).toBe(201);
-    const transcript = JSON.parse(row(r.body.report.id).transcript!);
+    const transcript = JSON.parse((await row(r.body.report.id)).transcript!);
     expect(transcript).toHaveLength(50);
     expect(transcript[0]).toMatchObject({ sender_id: them.user.id, receiver_id: me.user.id, content: "message 10", message_type: "text", file_name: null, file_path: null });
     expect(transcript.at(-1)).toMatchObject({ sender_id: me.user.id, content: "message 59", created_at: expect.any(String) });
@@ -82,7 +82,7 @@ describe("filing a report", () => {
     const me = await person();
     const them = await person();
     const stranger = await person();
-    const [meRow, themRow, strangerRow] = [me, them, stranger].map((p) => t.ctx.db.select().from(users).where(eq(users.id, p.user.id)).get()!);
+    const [meRow, themRow, strangerRow] = await Promise.all([me, them, stranger].map(async (p) => (await t.ctx.db.select().from(users).where(eq(users.id, p.user.id)).limit(1))[0]!));
     const first = storeText(t.ctx.db, t.ctx.clock, themRow!, { receiverId: me.user.id, content: "the bad one" }).row;
     for (let i = 0; i < 55; i++) storeText(t.ctx.db, t.ctx.clock, meRow!, { receiverId: them.user.id, content: `reply ${i}` });
     const elsewhere = storeText(t.ctx.db, t.ctx.clock, strangerRow!, { receiverId: me.user.id, content: "not theirs" }).row;
@@ -90,7 +90,7 @@ describe("filing a report", () => {
     expect((await report(me.token, { reportedUserId: them.user.id, context: "message", reason: "harassment", messageId: elsewhere.id })).status).toBe(404);
     const r = await report(me.token, { reportedUserId: them.user.id, context: "message", reason: "harassment", messageId: first.id });
     expect(r.status).toBe(201);
-    const stored = row(r.body.report.id);
+    const stored = await row(r.body.report.id);
     expect(stored.messageId).toBe(first.id);
     const transcript = JSON.parse(stored.transcript!);
     expect(transcript).toHaveLength(51);
@@ -112,7 +112,7 @@ describe("filing a report", () => {
     expect(await sa.silent("roulette_partner_next")).toBe(true);
     expect(t.ctx.roulette.partnerOf(a.user.id)).toBeUndefined();
 
-    const stored = row(r.body.report.id);
+    const stored = await row(r.body.report.id);
     expect(stored).toMatchObject({ reporterId: a.user.id, reportedId: b.user.id, context: "roulette", rouletteId: id, reason: "sexual_content", stillBackend: "wasm-simd" });
     expect(stored.evidencePath).toMatch(/^evidence\/[0-9a-f]{32}\.jpg$/);
     const file = join(t.dataDir, stored.evidencePath!);
@@ -141,7 +141,7 @@ describe("filing a report", () => {
     // Without a still there is nothing to record it with.
     const r = await report(a.token, { rouletteId: id, context: "roulette", reason: "other", stillBackend: "cpu" });
     expect(r.status).toBe(201);
-    expect(row(r.body.report.id).stillBackend).toBeNull();
+    expect((await row(r.body.report.id)).stillBackend).toBeNull();
     sa.close();
     sb.close();
   });
@@ -155,7 +155,7 @@ describe("filing a report", () => {
     expect((await report(a.token, { rouletteId: "made-up-id", context: "roulette", reason: "spam" })).status).toBe(404);
     const r = await report(b.token, { rouletteId: id, context: "roulette", reason: "violence" });
     expect(r.status).toBe(201);
-    expect(row(r.body.report.id).reportedId).toBe(a.user.id);
+    expect((await row(r.body.report.id)).reportedId).toBe(a.user.id);
     sa.close();
     sb.close();
   });
@@ -169,14 +169,14 @@ describe("merging", () => {
       body: form({ rouletteId: id, context: "roulette", reason: "harassment", details: "insults" }, fileOf(await pngBytes(20, 10), "a.png", "image/png")),
     });
     expect(first.status).toBe(201);
-    const firstStill = row(first.body.report.id).evidencePath!;
+    const firstStill = (await row(first.body.report.id)).evidencePath!;
     const second = await t.call("POST", "/api/reports", {
       token: a.token,
       body: form({ rouletteId: id, context: "roulette", reason: "sexual_content", details: "then worse" }, fileOf(await jpegWithExif(30, 10), "b.jpg", "image/jpeg")),
     });
     expect(second.status).toBe(200);
     expect(second.body.report).toEqual(first.body.report);
-    const merged = row(first.body.report.id);
+    const merged = await row(first.body.report.id);
     expect(merged.details).toBe("insults\n\nthen worse");
     // The newer still is kept (a JPEG now 30 px wide); the older one is gone.
     expect(merged.evidencePath).not.toBe(firstStill);
@@ -301,7 +301,7 @@ describe("the 10-minute window after a roulette session", () => {
     now += 10 * 60_000 - 1000;
     const inTime = await fileBy(b.token);
     expect(inTime.status).toBe(201);
-    expect(JSON.parse(clocked.ctx.db.select().from(reports).where(eq(reports.id, inTime.body.report.id)).get()!.transcript!)[0].text).toBe("kept for reports");
+    expect(JSON.parse((await clocked.ctx.db.select().from(reports).where(eq(reports.id, inTime.body.report.id)).limit(1))[0]!.transcript!)[0].text).toBe("kept for reports");
     now += 1000;
     const late = await fileBy(a.token);
     expect(late.status).toBe(404);

@@ -76,7 +76,7 @@ describe("suspension from roulette", () => {
   /** A registered account made two days ago. */
   async function established() {
     const u = await registerUser(t);
-    t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, u.user.id)).run();
+    await t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, u.user.id));
     return u;
   }
   async function guest() {
@@ -97,7 +97,7 @@ describe("suspension from roulette", () => {
     await meet(reporter, target);
     return reportFor(reporter.token, target.user.id, reason);
   }
-  const suspendedAt = (id: number) => t.ctx.db.select().from(users).where(eq(users.id, id)).get()!.rouletteSuspendedAt;
+  const suspendedAt = async (id: number) => (await t.ctx.db.select().from(users).where(eq(users.id, id)).limit(1))[0]!.rouletteSuspendedAt;
 
   test("three established reporters who met the user suspend them at once: the session ends and roulette_search answers suspended", async () => {
     const target = await registerUser(t);
@@ -110,10 +110,10 @@ describe("suspension from roulette", () => {
     const reporters = [await established(), await established(), await established()];
     expect((await metAndReported(reporters[0]!, target)).status).toBe(201);
     expect((await metAndReported(reporters[1]!, target, "underage")).status).toBe(201);
-    expect(suspendedAt(target.user.id)).toBeNull();
+    expect(await suspendedAt(target.user.id)).toBeNull();
     expect(await sp.silent("roulette_partner_disconnected")).toBe(true);
     expect((await metAndReported(reporters[2]!, target)).status).toBe(201);
-    expect(suspendedAt(target.user.id)).toBeNumber();
+    expect(await suspendedAt(target.user.id)).toBeNumber();
     await sp.next("roulette_partner_disconnected");
     const notice = await st.next("error");
     expect(notice.data).toEqual({ code: "suspended", message: "You can't use Video Roulette until a moderator reviews reports about you", event: "roulette_search" });
@@ -129,12 +129,12 @@ describe("suspension from roulette", () => {
       const g = await guest();
       const r = await metAndReported(g, target);
       expect(r.status).toBe(201);
-      expect(t.ctx.db.select().from(reports).where(eq(reports.id, r.body.report.id)).get()!.weight).toBe(0.25);
+      expect((await t.ctx.db.select().from(reports).where(eq(reports.id, r.body.report.id)).limit(1))[0]!.weight).toBe(0.25);
     }
-    expect(suspendedAt(target.user.id)).toBeNull();
+    expect(await suspendedAt(target.user.id)).toBeNull();
     // One established reporter beside them is enough: 1 + min(3, 2) = 3.
     expect((await metAndReported(await established(), target)).status).toBe(201);
-    expect(suspendedAt(target.user.id)).toBeNumber();
+    expect(await suspendedAt(target.user.id)).toBeNumber();
   });
 
   test("other reasons, repeated reports by one person and reports older than a day do not count", async () => {
@@ -143,15 +143,15 @@ describe("suspension from roulette", () => {
     for (const reason of ["harassment", "spam", "violence", "other"]) await metAndReported(await established(), target, reason);
     await metAndReported(one, target);
     await t.call("POST", "/api/reports", { token: one.token, json: { reportedUserId: target.user.id, context: "chat", reason: "underage" } });
-    expect(suspendedAt(target.user.id)).toBeNull();
+    expect(await suspendedAt(target.user.id)).toBeNull();
     const old = await established();
     await metAndReported(old, target);
-    t.ctx.db.update(reports).set({ createdAt: Date.now() - 25 * HOUR }).where(eq(reports.reporterId, old.user.id)).run();
+    await t.ctx.db.update(reports).set({ createdAt: Date.now() - 25 * HOUR }).where(eq(reports.reporterId, old.user.id));
     await metAndReported(await established(), target, "harassment");
-    expect(suspendedAt(target.user.id)).toBeNull();
+    expect(await suspendedAt(target.user.id)).toBeNull();
     await metAndReported(await established(), target);
     await metAndReported(await established(), target);
-    expect(suspendedAt(target.user.id)).toBeNumber();
+    expect(await suspendedAt(target.user.id)).toBeNumber();
     // Nine accounts, each hashing a password: well past 30 s on a loaded 2-core machine.
   }, 120_000);
 });

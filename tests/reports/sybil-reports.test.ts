@@ -30,7 +30,7 @@ const newDevice = () => `did=${String(++devices).padStart(32, "x")}`;
 /** A registered account, `old` ones made two days ago (they weigh 1, fresh ones 0.5). */
 async function account(address: string, options: { old?: boolean; cookie?: string } = {}): Promise<Person> {
   const { token, user } = await registerUser(t);
-  if (options.old) t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, user.id)).run();
+  if (options.old) await t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, user.id));
   return { id: user.id, token, address, cookie: options.cookie ?? newDevice() };
 }
 
@@ -50,7 +50,7 @@ async function registeredFrom(address: string): Promise<{ id: number; token: str
   });
   const body = (await r.json()) as { token: string; user: { id: number } };
   if (r.status !== 201) throw new Error(`register failed: ${r.status}`);
-  t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, body.user.id)).run();
+  await t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, body.user.id));
   return { id: body.user.id, token: body.token };
 }
 
@@ -67,8 +67,8 @@ async function report(p: Person, body: Record<string, unknown>) {
 }
 
 const reportProfile = (p: Person, target: Person) => report(p, { reportedUserId: target.id, context: "profile", reason: "sexual_content" });
-const suspendedAt = (id: number) => t.ctx.db.select().from(users).where(eq(users.id, id)).get()!.rouletteSuspendedAt;
-const stored = (id: number) => t.ctx.db.select().from(reports).where(eq(reports.id, id)).get()!;
+const suspendedAt = async (id: number) => (await t.ctx.db.select().from(users).where(eq(users.id, id)).limit(1))[0]!.rouletteSuspendedAt;
+const stored = async (id: number) => (await t.ctx.db.select().from(reports).where(eq(reports.id, id)).limit(1))[0]!;
 
 /** A conversation: `p` writes one message to `target`. */
 async function converse(p: Person, target: Person) {
@@ -84,9 +84,9 @@ describe("reports from people who never met the reported person", () => {
     for (const a of attackers) {
       const r = await reportProfile(a, victim);
       expect(r.status).toBe(201);
-      expect(stored(r.body.report.id)).toMatchObject({ reportedId: victim.id, status: "open", reason: "sexual_content", weight: 0 });
+      expect(await stored(r.body.report.id)).toMatchObject({ reportedId: victim.id, status: "open", reason: "sexual_content", weight: 0 });
     }
-    expect(suspendedAt(victim.id)).toBeNull();
+    expect(await suspendedAt(victim.id)).toBeNull();
   });
 
   test("one day-old account plus four fresh registrations, or plus eight guests, all from different addresses and devices, do not suspend a user none of them met", async () => {
@@ -94,13 +94,13 @@ describe("reports from people who never met the reported person", () => {
     const first = [await account("203.0.113.20", { old: true })];
     for (let i = 0; i < 4; i++) first.push(await account(`203.0.113.${21 + i}`));
     for (const a of first) expect((await reportProfile(a, victim)).status).toBe(201);
-    expect(suspendedAt(victim.id)).toBeNull();
+    expect(await suspendedAt(victim.id)).toBeNull();
 
     const other = await account("192.0.2.3");
     const second = [await account("203.0.113.30", { old: true })];
     for (let i = 0; i < 8; i++) second.push(await guest(`203.0.113.${31 + i}`));
     for (const a of second) expect((await reportProfile(a, other)).status).toBe(201);
-    expect(suspendedAt(other.id)).toBeNull();
+    expect(await suspendedAt(other.id)).toBeNull();
   });
 
   test("a call that only rang is no meeting", async () => {
@@ -113,7 +113,7 @@ describe("reports from people who never met the reported person", () => {
     sv.send("reject_call", { callerId: caller.id });
     await sc.next("call_rejected");
     const r = await report(caller, { reportedUserId: victim.id, context: "call", reason: "sexual_content" });
-    expect(stored(r.body.report.id).weight).toBe(0);
+    expect((await stored(r.body.report.id)).weight).toBe(0);
     sv.close();
     sc.close();
   });
@@ -126,9 +126,9 @@ describe("reports from people who met the reported person", () => {
     for (const a of crowd) {
       await converse(a, victim);
       const r = await reportProfile(a, victim);
-      expect(stored(r.body.report.id).weight).toBe(1);
+      expect((await stored(r.body.report.id)).weight).toBe(1);
     }
-    expect(suspendedAt(victim.id)).toBeNull();
+    expect(await suspendedAt(victim.id)).toBeNull();
   });
 
   test("three accounts of one device, from three addresses, that each wrote to the user count as one reporter", async () => {
@@ -139,7 +139,7 @@ describe("reports from people who met the reported person", () => {
       await converse(a, victim);
       expect((await reportProfile(a, victim)).status).toBe(201);
     }
-    expect(suspendedAt(victim.id)).toBeNull();
+    expect(await suspendedAt(victim.id)).toBeNull();
   });
 
   test("three day-old accounts made on one address count as one reporter, even reporting from three other networks and devices", async () => {
@@ -152,9 +152,9 @@ describe("reports from people who met the reported person", () => {
     for (const a of crowd) {
       await converse(a, victim);
       const r = await reportProfile(a, victim);
-      expect(stored(r.body.report.id).weight).toBe(1);
+      expect((await stored(r.body.report.id)).weight).toBe(1);
     }
-    expect(suspendedAt(victim.id)).toBeNull();
+    expect(await suspendedAt(victim.id)).toBeNull();
   });
 
   test("a report keeps a keyed hash of the reporter's network and their device, never the address", async () => {
@@ -162,7 +162,7 @@ describe("reports from people who met the reported person", () => {
     const reporter = await account("203.0.113.70", { old: true });
     await converse(victim, reporter);
     const r = await reportProfile(reporter, victim);
-    const row = stored(r.body.report.id);
+    const row = await stored(r.body.report.id);
     expect(row.weight).toBe(1);
     expect(row.reporterAddressHash).toBe(addressHash(t.ctx.config.secret, "203.0.113.70"));
     expect(row.reporterDeviceId).toBe(reporter.cookie.slice("did=".length));
@@ -184,7 +184,7 @@ describe("reports from people who met the reported person", () => {
     sc.send("end_call", { receiverId: victim.id });
     await sv.next("call_ended");
     const r2 = await report(caller, { reportedUserId: victim.id, context: "call", reason: "sexual_content" });
-    expect(stored(r2.body.report.id).weight).toBe(1);
+    expect((await stored(r2.body.report.id)).weight).toBe(1);
 
     // Roulette: reported by the pairing's id.
     const stranger = await account("198.51.100.21", { old: true });
@@ -195,17 +195,17 @@ describe("reports from people who met the reported person", () => {
     await sv.next("roulette_partner_found");
     const r1 = await report(stranger, { rouletteId: pairing, context: "roulette", reason: "sexual_content" });
     expect(r1.status).toBe(201);
-    expect(stored(r1.body.report.id).weight).toBe(1);
+    expect((await stored(r1.body.report.id)).weight).toBe(1);
     await sv.next("roulette_partner_next");
-    expect(suspendedAt(victim.id)).toBeNull();
+    expect(await suspendedAt(victim.id)).toBeNull();
 
     // A conversation: the victim wrote to them.
     const correspondent = await account("198.51.100.23", { old: true });
     await converse(victim, correspondent);
     const r3 = await report(correspondent, { reportedUserId: victim.id, context: "chat", reason: "underage" });
-    expect(stored(r3.body.report.id).weight).toBe(1);
+    expect((await stored(r3.body.report.id)).weight).toBe(1);
 
-    expect(suspendedAt(victim.id)).toBeNumber();
+    expect(await suspendedAt(victim.id)).toBeNumber();
     const refused = await sv.ask("roulette_search", { userId: victim.id, filters: { gender: "any", country: "any" } });
     expect(refused.error?.code).toBe("suspended");
     sv.close();

@@ -159,7 +159,7 @@ describe("who never meets", () => {
   test("two users with a block between them are never paired, whoever blocked", async () => {
     const a = await player();
     const b = await player();
-    t.ctx.blocks.add(b.user.id, a.user.id, Date.now());
+    await t.ctx.blocks.add(b.user.id, a.user.id, Date.now());
     await rouletteSearch(a.s, a.user.id);
     expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     const c = await player();

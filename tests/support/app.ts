@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, type App } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
-import { createContext, type AppContext } from "../../src/context.ts";
+import { createContext, loadContext, type AppContext } from "../../src/context.ts";
 import { openStorage } from "../../src/db.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
 
@@ -13,6 +13,8 @@ export interface TestApp {
   ctx: AppContext;
   app: App;
   dataDir: string;
+  /** Start-up's reads into memory (loadContext): `call` waits for them; a test reading ctx.blocks or the roulette queue first awaits it. */
+  ready: Promise<void>;
   call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
   listen(): { url: string; wsUrl: string; port: number };
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: 
   const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", LOG_LEVEL: "silent", PRESENCE_BATCH_SECONDS: "0", ...env });
   const storage = openStorage(dataDir);
   const ctx = createContext(config, storage, { ports: shared.ports });
+  const ready = loadContext(ctx);
   const app = buildApp(ctx);
   let listening = false;
 
@@ -52,7 +55,9 @@ export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: 
     ctx,
     app,
     dataDir,
+    ready,
     async call(method, path, options = {}) {
+      await ready;
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       let body = options.body;
@@ -75,6 +80,7 @@ export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: 
       return { url: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}`, port };
     },
     async close() {
+      await ready.catch(() => {});
       ctx.hub.closeAll(1001, "test over");
       if (listening) await app.stop(true);
       await ctx.ports.close();

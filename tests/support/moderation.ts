@@ -3,7 +3,7 @@
 // the actions, tests/mod/ the console). Roles and reports are written straight into the
 // database: the tests are about moderation, and a report's time must be set to test the queue.
 import { eq } from "drizzle-orm";
-import { auditLog, reports, users, type AuditRow, type NewReportRow } from "../../db/schema.ts";
+import { auditLog, reports, users, type AuditRow, type NewReportRow, type ReportRow, type UserRow } from "../../db/schema.ts";
 import type { Actor } from "../../src/moderation/actions.ts";
 import { registerUser, type TestApp, type TestResponse } from "./app.ts";
 
@@ -12,14 +12,14 @@ export type Role = "user" | "moderator" | "admin";
 /** The operator's command line, as scripts/moderate.ts acts. */
 export const cli: Actor = { id: null, role: "cli" };
 
-export function grantRole(t: TestApp, userId: number, role: Role): void {
-  t.ctx.db.update(users).set({ role }).where(eq(users.id, userId)).run();
+export async function grantRole(t: TestApp, userId: number, role: Role): Promise<void> {
+  await t.ctx.db.update(users).set({ role }).where(eq(users.id, userId));
 }
 
 /** A registered account with a role, and the Actor the console would build for it. */
 export async function staff(t: TestApp, role: "moderator" | "admin") {
   const registered = await registerUser(t);
-  grantRole(t, registered.user.id, role);
+  await grantRole(t, registered.user.id, role);
   const actor: Actor = { id: registered.user.id, role };
   return { ...registered, actor };
 }
@@ -34,7 +34,7 @@ export interface Person {
 
 export async function person(t: TestApp, role: Role = "user"): Promise<Person> {
   const { token, user } = await registerUser(t);
-  if (role !== "user") grantRole(t, user.id, role);
+  if (role !== "user") await grantRole(t, user.id, role);
   return { id: user.id, username: user.username, token, cookie: `sid=${token}` };
 }
 
@@ -46,9 +46,9 @@ export async function guest(t: TestApp): Promise<Person> {
 }
 
 /** A report of a chat, filed now; `values` set any other column (closedAt closes it as actioned). */
-export function fileReport(t: TestApp, reporterId: number, reportedId: number, values: Partial<NewReportRow> = {}) {
+export async function fileReport(t: TestApp, reporterId: number, reportedId: number, values: Partial<NewReportRow> = {}): Promise<ReportRow> {
   const now = Date.now();
-  return t.ctx.db
+  const [row] = await t.ctx.db
     .insert(reports)
     .values({
       reporterId,
@@ -63,17 +63,17 @@ export function fileReport(t: TestApp, reporterId: number, reportedId: number, v
       updatedAt: now,
       ...values,
     })
-    .returning()
-    .get();
+    .returning();
+  return row!;
 }
 
-export const reportRow = (t: TestApp, id: number) => t.ctx.db.select().from(reports).where(eq(reports.id, id)).get();
+export const reportRow = async (t: TestApp, id: number): Promise<ReportRow | undefined> => (await t.ctx.db.select().from(reports).where(eq(reports.id, id)).limit(1))[0];
 
-export const userRow = (t: TestApp, id: number) => t.ctx.db.select().from(users).where(eq(users.id, id)).get();
+export const userRow = async (t: TestApp, id: number): Promise<UserRow | undefined> => (await t.ctx.db.select().from(users).where(eq(users.id, id)).limit(1))[0];
 
 /** The audit rows about one user, oldest first: the newest is `.at(-1)`. */
-export const auditOf = (t: TestApp, targetUserId: number): AuditRow[] =>
-  t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, targetUserId)).orderBy(auditLog.id).all();
+export const auditOf = async (t: TestApp, targetUserId: number): Promise<AuditRow[]> =>
+  await t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, targetUserId)).orderBy(auditLog.id);
 
 // The console, as a browser uses it.
 

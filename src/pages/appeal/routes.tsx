@@ -30,11 +30,11 @@ export function appealRoutes(ctx: AppContext) {
   };
 
   /** The page for this ban; a newer ban in force (a replacement) gets a link to its own page. */
-  const appealPage = (request: Request, ban: BanRow, extra: { error?: string; text?: string } = {}) => {
+  const appealPage = async (request: Request, ban: BanRow, extra: { error?: string; text?: string } = {}) => {
     const now = Date.now();
     const current = activeBan(ctx.db, ban.userId, now);
     const currentBanUrl = current && current.id !== ban.id ? appealUrl(ctx.config.secret, current.id) : null;
-    return <AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={appealFor(ctx.db, ban.id)} now={now} currentBanUrl={currentBanUrl} {...extra} />;
+    return <AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={await appealFor(ctx.db, ban.id)} now={now} currentBanUrl={currentBanUrl} {...extra} />;
   };
 
   const notFound = (request: Request) => htmlResponse(<NotFoundPage page={pageInfo(ctx.config, request)} />, { status: 404 });
@@ -43,26 +43,26 @@ export function appealRoutes(ctx: AppContext) {
     .get("/appeal/:token", async ({ request, params }) => {
       const ban = await banOf(params.token);
       if (!ban) return notFound(request);
-      return htmlResponse(appealPage(request, ban), { noStore: true });
+      return htmlResponse(await appealPage(request, ban), { noStore: true });
     })
     .post(
       "/appeal/:token",
       async ({ request, params, server }) => {
         const ban = await banOf(params.token);
         if (!ban) return notFound(request);
-        const answer = (status: number, error: string, text?: string) => htmlResponse(appealPage(request, ban, { error, text }), { status, noStore: true });
+        const answer = async (status: number, error: string, text?: string) => htmlResponse(await appealPage(request, ban, { error, text }), { status, noStore: true });
         const { t, locale } = pageInfo(ctx.config, request);
         if (!originAllowed(request, ctx.config)) return answer(403, t("appeal.foreign_form"));
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
         if (!posts.take(address)) {
-          const response = answer(429, t("appeal.too_many"));
+          const response = await answer(429, t("appeal.too_many"));
           response.headers.set("retry-after", String(Math.max(1, Math.ceil(posts.retryAfter(address)))));
           return response;
         }
         let text = "";
         try {
           text = (await readForm(request)).get("text") ?? "";
-          fileAppeal(ctx, params.token, text);
+          await fileAppeal(ctx, params.token, text);
         } catch (error) {
           if (error instanceof FormError) return answer(error.status, error.problem === "too_large" ? t("appeal.form_too_large") : t("appeal.form_type"));
           if (error instanceof AppError) return answer(error.status, translateError(errorText(error), locale), text.slice(0, 1000));

@@ -76,7 +76,7 @@ export const postActions: PostAction[] = [
     home: userHome,
     async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
-      warnUser(ctx, actor, id, field(form, "warn_reason"), reports);
+      await warnUser(ctx, actor, id, field(form, "warn_reason"), reports);
       return `Warned ${await nameOf(ctx, id)}${closed(reports)}.`;
     },
   },
@@ -87,7 +87,7 @@ export const postActions: PostAction[] = [
       const reports = idsOf(form, "report");
       const days = banDaysOf(form);
       const banAddress = field(form, "ban_address") === "on";
-      const ban = banUser(ctx, actor, id, { days, reason: field(form, "ban_reason"), banAddress }, reports);
+      const ban = await banUser(ctx, actor, id, { days, reason: field(form, "ban_reason"), banAddress }, reports);
       const length = days === null ? "permanently" : `for ${days} ${days === 1 ? "day" : "days"}`;
       // The address is known only from a session that recorded one; say so rather than imply it.
       const address = ban.addressHash ? ", with the address" : banAddress ? " (no address on record, so none was banned)" : "";
@@ -98,7 +98,7 @@ export const postActions: PostAction[] = [
     pattern: /^\/mod\/users\/(\d{1,15})\/unban$/,
     home: userHome,
     async run({ ctx, actor, id, form }) {
-      unbanUser(ctx, actor, id, field(form, "reason"));
+      await unbanUser(ctx, actor, id, field(form, "reason"));
       return `Lifted the ban on ${await nameOf(ctx, id)}.`;
     },
   },
@@ -107,7 +107,7 @@ export const postActions: PostAction[] = [
     home: userHome,
     async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
-      removeAvatar(ctx, actor, id, field(form, "remove_reason"), reports);
+      await removeAvatar(ctx, actor, id, field(form, "remove_reason"), reports);
       return `Removed the avatar of ${await nameOf(ctx, id)}${closed(reports)}.`;
     },
   },
@@ -116,7 +116,7 @@ export const postActions: PostAction[] = [
     home: () => "/mod/reports",
     async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
-      removeMessage(ctx, actor, id, field(form, "remove_reason"), reports);
+      await removeMessage(ctx, actor, id, field(form, "remove_reason"), reports);
       return `Removed message #${id}${closed(reports)}.`;
     },
   },
@@ -126,7 +126,7 @@ export const postActions: PostAction[] = [
     async run({ ctx, actor, id, form }) {
       const reports = idsOf(form, "report");
       const hours = hoursOf(form);
-      suspendRoulette(ctx, actor, id, { hours, reason: field(form, "suspend_reason") }, reports);
+      await suspendRoulette(ctx, actor, id, { hours, reason: field(form, "suspend_reason") }, reports);
       return `Suspended ${await nameOf(ctx, id)} from roulette ${hours === null ? "until lifted" : `for ${hours} h`}${closed(reports)}.`;
     },
   },
@@ -134,7 +134,7 @@ export const postActions: PostAction[] = [
     pattern: /^\/mod\/users\/(\d{1,15})\/lift-suspension$/,
     home: userHome,
     async run({ ctx, actor, id, form }) {
-      liftRouletteSuspension(ctx, actor, id, field(form, "reason"));
+      await liftRouletteSuspension(ctx, actor, id, field(form, "reason"));
       return `Lifted the roulette suspension of ${await nameOf(ctx, id)}.`;
     },
   },
@@ -142,7 +142,7 @@ export const postActions: PostAction[] = [
     pattern: /^\/mod\/users\/(\d{1,15})\/end-sessions$/,
     home: userHome,
     async run({ ctx, actor, id, form }) {
-      endSessions(ctx, actor, id, field(form, "reason"));
+      await endSessions(ctx, actor, id, field(form, "reason"));
       return `Ended every session of ${await nameOf(ctx, id)}.`;
     },
   },
@@ -151,7 +151,7 @@ export const postActions: PostAction[] = [
     home: userHome,
     async run({ ctx, actor, id, form }) {
       const role = roleOf(form);
-      setRole(ctx, actor, id, role);
+      await setRole(ctx, actor, id, role);
       return `${await nameOf(ctx, id)} is now ${role === "admin" ? "an admin" : `a ${role}`}.`;
     },
   },
@@ -160,7 +160,7 @@ export const postActions: PostAction[] = [
     home: () => "/mod/reports",
     async run({ ctx, actor, form }) {
       const reports = idsOf(form, "report");
-      dismissReports(ctx, actor, reports, field(form, "dismiss_reason"));
+      await dismissReports(ctx, actor, reports, field(form, "dismiss_reason"));
       return `Dismissed ${reports.length} ${reports.length === 1 ? "report" : "reports"}.`;
     },
   },
@@ -169,7 +169,7 @@ export const postActions: PostAction[] = [
     home: () => "/mod/reports",
     async run({ ctx, actor, id, form }) {
       if (field(form, "confirm") !== "on") throw validationError({ confirm: "Tick the box to confirm the deletion" });
-      deleteReport(ctx, actor, id);
+      await deleteReport(ctx, actor, id);
       return `Deleted report #${id}.`;
     },
   },
@@ -179,7 +179,7 @@ export const postActions: PostAction[] = [
     async run({ ctx, actor, id, form }) {
       const decision = field(form, "decision");
       if (decision !== "uphold" && decision !== "lift") throw validationError({ decision: "Choose to uphold or lift the ban" });
-      decideAppeal(ctx, actor, id, { lift: decision === "lift", response: field(form, "response") });
+      await decideAppeal(ctx, actor, id, { lift: decision === "lift", response: field(form, "response") });
       return decision === "lift" ? `Lifted the ban (appeal #${id}).` : `Upheld the ban (appeal #${id}).`;
     },
   },
