@@ -465,6 +465,7 @@ export const en = {
   "call.media_not_found": "Camera or microphone not found. Please check that they are connected and try again.",
   "call.media_in_use": "The camera or microphone is in use by another application. Close it and try again.",
   "call.media_error": "Media device access error: {message}",
+  "call.media_error_unknown": "unknown error",
   // The server's answers (`error` and `fields`), matched by their English text at the edge
   // (src/i18n/errors.ts); {x} parts are read back from the English sentence.
   "error.check_fields": "Please check the highlighted fields",
@@ -572,6 +573,10 @@ export const en = {
   "chat.voice_message": "Voice message",
   "chat.photo": "Photo",
   "chat.file": "File",
+  "chat.unnamed_image": "image",
+  "chat.unnamed_file": "file",
+  "chat.open_image": "Open image {name}",
+  "chat.open_image_more": "Open image {name}, {count} more",
   "chat.edit_failed": "Editing failed: {reason}",
   "chat.delete_failed": "Deleting failed: {reason}",
   "chat.react_failed": "Reacting failed: {reason}",
