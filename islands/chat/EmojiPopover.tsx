@@ -14,7 +14,12 @@ const labels = (): Partial<PickerLabels> | undefined =>
     : {
         searchPlaceholder: t("chat.emoji_search"),
         searchLabel: t("chat.emoji_search"),
+        searchClear: t("chat.emoji_search_clear"),
         searchResultsNone: t("chat.emoji_none"),
+        searchResultsOne: t("chat.emoji_results_one"),
+        // The picker puts the number in for "%n".
+        searchResultsMany: t("chat.emoji_results_many", { count: "%n" }),
+        categoryNavigation: t("chat.emoji_categories"),
         loading: t("common.loading"),
         loadingError: t("chat.emoji_load_failed"),
         retryLoading: t("chat.emoji_retry"),

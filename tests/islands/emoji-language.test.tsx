@@ -76,8 +76,10 @@ describe("the emoji picker", () => {
       expect(headings(el)).toEqual(spanish);
       expect(navigation(el)).toEqual(spanish.filter((name) => name !== say("chat.emoji_custom")));
       expect(el.querySelector("input")?.getAttribute("placeholder")).toBe("Buscar");
-      // happy-dom lays out no emoji to see, but the picker counts what it found.
-      expect(await search(el, "gato")).toMatch(/^[1-9]\d* /);
+      expect(el.querySelector('[role="tablist"]')?.getAttribute("aria-label")).toBe("Categorías");
+      expect(el.querySelector(".epr-btn-clear-search")?.getAttribute("aria-label")).toBe("Borrar");
+      // happy-dom lays out no emoji to see, but the picker says how many it found.
+      expect(await search(el, "gato")).toMatch(/^[1-9]\d* resultados\. Usa las flechas arriba y abajo para moverte\.$/);
     }));
 
   test("in Arabic: its categories come from the catalogue; search stays on English names", () =>
@@ -89,7 +91,7 @@ describe("the emoji picker", () => {
       expect(headings(el)).toEqual(arabic);
       expect(navigation(el)).toEqual(arabic.filter((name) => name !== say("chat.emoji_custom")));
       expect(await search(el, "قطة")).toBe(say("chat.emoji_none"));
-      expect(await search(el, "cat")).toMatch(/^[1-9]\d* /);
+      expect(await search(el, "cat")).toMatch(/^عدد النتائج: [1-9]\d*\. /);
     }));
 
   test("in English: the picker exactly as it comes, to the last attribute", async () => {

@@ -648,6 +648,10 @@ export const en = {
   "chat.emoji_picker": "Emoji picker",
   "chat.emoji_search": "Search",
   "chat.emoji_none": "No results found",
+  "chat.emoji_search_clear": "Clear",
+  "chat.emoji_results_one": "1 result found. Use up and down arrow keys to navigate.",
+  "chat.emoji_results_many": "{count} results found. Use up and down arrow keys to navigate.",
+  "chat.emoji_categories": "Category navigation",
   // The emoji picker's categories, as emoji-picker-react names them in English
   "chat.emoji_suggested": "Frequently Used",
   "chat.emoji_custom": "Custom Emojis",
