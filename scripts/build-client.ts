@@ -2,6 +2,8 @@
 // server reads (src/pages/assets/manifest.ts):
 //   - islands/client.ts: the island bootstrap (React); each islands/<Name>.tsx becomes a chunk
 //     loaded by dynamic import only on pages that carry that island;
+//     the emoji picker's names in each language it has them in are lazy chunks of their own too
+//     (islands/chat/emoji-language.ts);
 //   - islands/enhance/auth.ts, consent.ts and offline.ts: the small no-React page scripts;
 //   - the app icons and the service worker (scripts/build-pwa.ts, issue 26);
 //   - public/styles/*.css;
@@ -137,8 +139,9 @@ export async function buildClient(): Promise<Manifest> {
     format: "esm",
     splitting: true,
     minify: true,
-    // Without this React stays in development mode, twice the size (STACK-NOTES).
-    define,
+    // Without NODE_ENV React stays in development mode, twice the size (STACK-NOTES).
+    // CLASSIC_BUILD: see scripts/client-legacy.ts.
+    define: { ...define, "process.env.CLASSIC_BUILD": "false" },
     // The lowering's tag in every name: see LOWERING_TAG.
     naming: { entry: `[name]-[hash]-${LOWERING_TAG}.[ext]`, chunk: `chunk-[hash]-${LOWERING_TAG}.[ext]`, asset: `[name]-[hash]-${LOWERING_TAG}.[ext]` },
     plugins: [islandLoadersPlugin(names)],

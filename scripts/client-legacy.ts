@@ -45,7 +45,8 @@ export async function buildLegacy(options: Options): Promise<LegacyOutput> {
     platform: "browser",
     target: MIN_BROWSERS,
     minify: true,
-    define: options.define,
+    // Code may leave out what only the module build can split off (islands/chat/emoji-language.ts).
+    define: { ...options.define, "process.env.CLASSIC_BUILD": "true" },
     loader: { ".css": "empty" },
     // esbuild's hash is taken before guardRegexLiterals runs: the tag covers that pass.
     entryNames: `[name]-[hash]-${LOWERING_TAG}`,

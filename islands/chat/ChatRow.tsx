@@ -7,12 +7,12 @@ import type { ChatUser, Message } from "../lib/types.ts";
 import Avatar from "./Avatar.tsx";
 import { useChat } from "./context.ts";
 import Ticks from "./Ticks.tsx";
-import { REMOVED_TEXT } from "../moderation/texts.ts";
+import { removedText } from "../moderation/texts.ts";
 import { deletedText } from "../lib/message-actions.ts";
 import { t } from "../i18n.ts";
 
 function preview(message: Message): string {
-  if (message.is_removed) return REMOVED_TEXT;
+  if (message.is_removed) return removedText();
   if (message.deleted_at) return deletedText();
   if (message.message_type === "voice") return `🎤 ${t("chat.voice_message")}`;
   if (message.message_type === "file" || message.message_type === "image") {

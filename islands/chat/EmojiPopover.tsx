@@ -1,9 +1,29 @@
 // The emoji picker (300x400, search on, skin tones off, no preview), loaded on first use.
 // Every opening puts the focus in its search; Escape closes it and says whether the focus was
 // inside, so the opener can take it back (the picker stays mounted, only hidden).
-import EmojiPicker from "emoji-picker-react";
-import { useEffect, useRef } from "react";
+import EmojiPicker, { type PickerLabels } from "emoji-picker-react";
+import { useEffect, useRef, useState } from "react";
 import { locale, t } from "../i18n.ts";
+import { emojiCategories, emojiNames } from "./emoji-language.ts";
+
+// English keeps the picker's own texts: its search's accessible name ("Type to search for an
+// emoji") says more than the catalogue's "Search".
+const labels = (): Partial<PickerLabels> | undefined =>
+  locale() === "en"
+    ? undefined
+    : {
+        searchPlaceholder: t("chat.emoji_search"),
+        searchLabel: t("chat.emoji_search"),
+        searchClear: t("chat.emoji_search_clear"),
+        searchResultsNone: t("chat.emoji_none"),
+        searchResultsOne: t("chat.emoji_results_one"),
+        // The picker puts the number in for "%n".
+        searchResultsMany: t("chat.emoji_results_many", { count: "%n" }),
+        categoryNavigation: t("chat.emoji_categories"),
+        loading: t("common.loading"),
+        loadingError: t("chat.emoji_load_failed"),
+        retryLoading: t("chat.emoji_retry"),
+      };
 
 interface Props {
   open: boolean;
@@ -14,6 +34,9 @@ interface Props {
 
 export default function EmojiPopover({ open, onPick, onClose }: Props) {
   const ref = useRef<HTMLDivElement>(null);
+  // Made once: the page's language does not change while it is open, and a new list or loader on
+  // every render would make the picker work them out (or fetch) again.
+  const [config] = useState(() => ({ categories: emojiCategories(), emojiData: emojiNames(), labels: labels() }));
 
   // The picker's own autofocus runs once, when it mounts: every opening focuses its search here
   // (a frame later, so the first opening's picker is there).
@@ -53,7 +76,9 @@ export default function EmojiPopover({ open, onPick, onClose }: Props) {
         previewConfig={{ showPreview: false }}
         onEmojiClick={(data) => onPick(data.emoji)}
         lazyLoadEmojis
-        {...(locale() === "en" ? {} : { labels: { searchPlaceholder: t("chat.emoji_search"), searchLabel: t("chat.emoji_search"), searchResultsNone: t("chat.emoji_none"), loading: t("common.loading") } })}
+        categories={config.categories}
+        emojiData={config.emojiData}
+        labels={config.labels}
       />
     </div>
   );

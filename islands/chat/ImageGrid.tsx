@@ -14,6 +14,7 @@ import { coverReason, needsCheck } from "../nudity/picture-cover.ts";
 import BlurCover from "../safety/BlurCover.tsx";
 import { useChat } from "./context.ts";
 import FileCard from "./FileCard.tsx";
+import { t } from "../i18n.ts";
 
 export default function ImageGrid({ images }: { images: Message[] }) {
   useSignals();
@@ -38,20 +39,20 @@ export default function ImageGrid({ images }: { images: Message[] }) {
     <div className={`image-grid grid-${layout}${blurred ? " is-blurred" : ""}`} data-count={images.length}>
       {tiles.map(({ item, index, more }) =>
         broken.has(item.id) ? (
-          <FileCard key={item.id} name={item.file_name ?? "image"} size={item.file_size} href={fileUrl(item)} />
+          <FileCard key={item.id} name={item.file_name ?? t("chat.unnamed_image")} size={item.file_size} href={fileUrl(item)} />
         ) : (
           <button
             key={item.id}
             type="button"
             className={`image-tile tile-${index}`}
-            aria-label={more ? `Open image ${item.file_name ?? ""}, ${more} more` : `Open image ${item.file_name ?? ""}`}
+            aria-label={more ? t("chat.open_image_more", { name: item.file_name ?? "", count: more }) : t("chat.open_image", { name: item.file_name ?? "" })}
             tabIndex={blurred ? -1 : undefined}
             aria-hidden={blurred || undefined}
             onClick={() => !blurred && open(item)}
           >
             <img
               src={fileUrl(item)}
-              alt={item.file_name ?? "image"}
+              alt={item.file_name ?? t("chat.unnamed_image")}
               loading="lazy"
               onLoad={(event) => needsCheck(store, item) && checkPicture(fileUrl(item), event.currentTarget)}
               onError={() => setBroken((prev) => new Set(prev).add(item.id))}

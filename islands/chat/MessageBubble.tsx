@@ -19,10 +19,10 @@ import Menu, { type MenuItem } from "./Menu.tsx";
 import { ReactionChips, ReactionPicker } from "./Reactions.tsx";
 import Ticks from "./Ticks.tsx";
 import VoicePlayer from "./VoicePlayer.tsx";
-import { REMOVED_TEXT } from "../moderation/texts.ts";
+import { removedText } from "../moderation/texts.ts";
 import { t } from "../i18n.ts";
 
-const Removed = () => <p className="message-text is-removed">{REMOVED_TEXT}</p>;
+const Removed = () => <p className="message-text is-removed">{removedText()}</p>;
 const Deleted = () => <p className="message-text is-deleted">{deletedText()}</p>;
 
 /** How far a finger must pull a bubble to the right to reply to it. */
@@ -35,7 +35,7 @@ function Files({ files }: { files: Message[] }) {
     <>
       {images.length > 0 && <ImageGrid images={images} />}
       {others.map((f) => (
-        <FileCard key={f.id} name={f.file_name ?? "file"} size={f.file_size} href={fileUrl(f)} />
+        <FileCard key={f.id} name={f.file_name ?? t("chat.unnamed_file")} size={f.file_size} href={fileUrl(f)} />
       ))}
     </>
   );

@@ -74,7 +74,7 @@ export function gridTiles<T>(items: T[]): GridTile<T>[] {
 export function lightboxImages(messages: Message[]): LightboxImage[] {
   return messages
     .filter(isImageMessage)
-    .map((message) => ({ url: fileUrl(message), name: message.file_name ?? "image", message }));
+    .map((message) => ({ url: fileUrl(message), name: message.file_name ?? t("chat.unnamed_image"), message }));
 }
 
 /** Files the chat accepts: at most 10 MB each. */

@@ -25,7 +25,7 @@ function isDomLike(value: unknown): value is { name: string; message?: string } 
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof Error || isDomLike(error)) return error.message || error.name || "unknown error";
+  if (error instanceof Error || isDomLike(error)) return error.message || error.name || t("call.media_error_unknown");
   return String(error);
 }
 

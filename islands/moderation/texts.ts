@@ -3,7 +3,8 @@
 // No React here: the landing script imports it. The words themselves are the catalogue's mod.*.
 import { t } from "../i18n.ts";
 
-export const REMOVED_TEXT = "Removed by a moderator";
+/** What a removed message or file says in its place, on both sides. */
+export const removedText = (): string => t("mod.removed");
 
 export interface BanEndOptions {
   /** "UTC" on the server, which does not know the reader's time zone; the reader's own otherwise. */

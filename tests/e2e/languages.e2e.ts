@@ -1,16 +1,17 @@
 // Interface languages in real Chromium: the footer's switcher (a plain form) turns the landing
 // page Spanish, then Arabic, right to left and mirrored; Settings → Language saves the account's
 // language and the chat screen comes back in it, mirrored in Arabic; the Video Chat tab in Arabic;
-// a message's menu, reaction, reply and delete confirmation in Arabic; a profile and the Find Users
-// panel in Spanish; Video Roulette and a call between two people with fake cameras in Spanish and
-// in Arabic, checked with axe.
+// a message's menu, reaction, reply and delete confirmation in Arabic; a profile, the Find Users
+// panel and the emoji picker (its categories, and a search by a Spanish emoji name) in Spanish;
+// Video Roulette and a call between two people with fake cameras in Spanish and in Arabic, checked
+// with axe.
 // Screenshots go to tests/e2e/screenshots/ (languages-*).
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { expectAccessible } from "./support/axe.ts";
-import { boxesOf, openSettings, openVideoTab, startChat, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
+import { boxesOf, openSettings, openVideoTab, pageSettled, startChat, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
@@ -154,7 +155,7 @@ describe("message actions in Arabic", () => {
   });
 });
 
-describe("a profile and Find Users in Spanish", () => {
+describe("a profile, Find Users and the emoji picker in Spanish", () => {
   const say = translator("es");
   test("the profile's headings, buttons and details, and the search filters speak Spanish", async () => {
     const page = await suite.open("lena");
@@ -195,6 +196,30 @@ describe("a profile and Find Users in Spanish", () => {
     expect(await germany.getAttribute("value")).toBe("Germany");
     await search.getByRole("checkbox", { name: "Solo en línea" }).check();
     await screenshot(page, "languages-find-users-es");
+  });
+
+  test("the emoji picker names its categories in Spanish and finds a cat by its Spanish name, 'gato'", async () => {
+    const page = await suite.open("lena");
+    await page.context().addCookies([{ name: "lang", value: "es", url: new URL(page.url()).origin }]);
+    await Promise.all([page.waitForEvent("load"), page.reload()]);
+    await page.locator(".chat-app .tab-bar").waitFor();
+    await startChat(page, "Pablo", say);
+    await page.getByRole("button", { name: say("chat.emoji"), exact: true }).click();
+    const picker = page.getByRole("dialog", { name: say("chat.emoji_picker") });
+    // Spanish emoji names come in a chunk of their own once the picker shows.
+    await picker.locator(".epr-emoji-category-label", { hasText: "Caras y personas" }).waitFor(WAIT);
+    await picker.getByRole("tab", { name: "Animales y naturaleza" }).waitFor();
+    await picker.getByRole("tablist", { name: "Categorías" }).waitFor();
+    await screenshot(page, "languages-emoji-picker-es");
+
+    await picker.getByPlaceholder("Buscar").fill("gato");
+    await picker.locator('button.epr-emoji[data-epr-unified="1f431"]').waitFor(WAIT);
+    expect(await picker.getByRole("status").textContent()).toMatch(/^\d+ resultados\. /);
+    await pageSettled(page);
+    await screenshot(page, "languages-emoji-search-es");
+    await expectAccessible(page, "emoji picker, searched, es");
+    await picker.locator('button.epr-emoji[data-epr-unified="1f431"]').click();
+    expect(await page.getByRole("textbox", { name: say("chat.message_to", { name: "Pablo" }) }).inputValue()).toBe("🐱");
   });
 });
 

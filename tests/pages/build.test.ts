@@ -73,6 +73,30 @@ describe("the client build", () => {
     }
   });
 
+  // Issue 24: the emoji picker searches emoji names in the page's language for the six languages
+  // emoji-picker-react has them in (200 to 370 KB each): fetched only when the picker shows.
+  test("puts each language's emoji names in a lazy chunk of its own, outside the chat screen's first load and the classic build", async () => {
+    const dir = join(import.meta.dir, "..", "..", "public", "build");
+    // The lowering writes non-ASCII letters as \u and \x escapes.
+    const unescape = (code: string) =>
+      code.replace(/\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})/g, (_, u: string | undefined, x: string | undefined) => String.fromCharCode(parseInt(u ?? x ?? "", 16)));
+    const chunks = await Promise.all([...new Bun.Glob("chunk-*.js").scanSync(dir)].map(async (file) => ({ url: `/build/${file}`, code: unescape(await Bun.file(join(dir, file)).text()) })));
+    const firstLoad = new Set([manifest.scripts.client!, manifest.islands.ChatApp!].flatMap((asset) => [asset.file, ...asset.preload]));
+    const classic = unescape(await Bun.file(join(import.meta.dir, "..", "..", "public", manifest.legacy!.scripts.client!)).text());
+    const found = new Map<string, string[]>();
+    for (const language of ["es", "pt", "ru", "de", "fr", "hi"]) {
+      const data = (await import(`emoji-picker-react/dist/data/emojis-${language}.json`)).default as { categories: Record<string, { name: string }> };
+      // Its own words for "people & body", in no other language's file.
+      const marker = JSON.stringify(data.categories.smileys_people!.name);
+      found.set(language, chunks.filter((chunk) => chunk.code.includes(marker)).map((chunk) => chunk.url));
+      expect({ language, inClassicBuild: classic.includes(marker) }).toEqual({ language, inClassicBuild: false });
+    }
+    const files = [...found.values()].flat();
+    expect([...found].filter(([, urls]) => urls.length !== 1)).toEqual([]);
+    expect(new Set(files).size).toBe(files.length);
+    expect(files.filter((url) => firstLoad.has(url))).toEqual([]);
+  });
+
   test("pages link the built CSS and scripts, and the chat screen preloads its island", async () => {
     const landing = await t.call("GET", "/");
     expect(landing.text).toContain(`href="${manifest.styles.site}"`);
