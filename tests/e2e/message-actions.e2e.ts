@@ -10,6 +10,7 @@ import { MOBILE } from "./support/browser.ts";
 import { openConversation, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
+import { until } from "../support/until.ts";
 
 const suite = browserSuite({
   setup: async (server) => {
@@ -59,7 +60,8 @@ describe("message actions between two people at 1280 px", () => {
   test("Alice edits her message: Bob sees the new text marked 'edited'", async () => {
     await menu(alice, "Dinner on Friday", "Edit");
     const box = alice.getByRole("textbox", { name: "Message Bob" });
-    expect(await box.inputValue()).toBe("Dinner on Friday at eight?");
+    // The box takes the message's text once the menu's choice has rendered, not at the click.
+    await until(async () => (await box.inputValue()) === "Dinner on Friday at eight?", "the message's text in the edit box", 30_000, 50);
     await box.fill("Dinner on Friday at half past eight?");
     await box.press("Enter");
     await row(bob, "half past eight").locator(".edited-label").waitFor();
