@@ -75,8 +75,11 @@ const suite = browserSuite({
   env: { PRESENCE_GRACE_SECONDS: "1" },
   open: { initScript: presencePage, logConsoleErrors: true, listLoaded: true, timeout: PRESENCE_TIMEOUT_MS, defaultTimeout: PRESENCE_TIMEOUT_MS },
   isolated: true,
-  // A page cut off from /ws falls back to long-polling; closing it ends that session at once
-  // (pagehide, poll-transport.ts), so the default wait holds.
+  // A closing page ends its long-polling session itself (pagehide, poll-transport.ts), so the
+  // server is usually idle at once. The close is one keepalive request from a page going away: when
+  // it is lost (once, behind a /ws upgrade the network held open), the server's idle sweep ends the
+  // session, up to a held poll (25 s) and the idle time (45 s) later. The wait ends when idle.
+  idleWithinMs: 100_000,
 });
 
 const people = async () => ({
