@@ -93,7 +93,7 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     // A ban from another process (the moderation CLI) can be read here before the ban watcher's
     // tick: the same notice and 4403 the watcher would send, so the page shows the ban, not the
     // landing page a plain 4401 leads to.
-    const ban = activeBan(app.db, socket.userId, now);
+    const ban = await activeBan(app.db, socket.userId, now);
     return ban ? expelBanned(app, ban) : socket.close(4401, "Your session has ended");
   }
   if (!user) return socket.close(4401, "Your session has ended");

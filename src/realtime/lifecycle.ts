@@ -11,6 +11,7 @@ import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 import { transaction } from "../storage/index.ts";
 import { wireSharedCaps } from "./shared-caps.ts";
+import { errorFields } from "../observability/log.ts";
 
 /** Per context: the socket-cap slot a socket takes over every instance (null with one process). */
 const claims = new WeakMap<AppContext, ((socket: ClientSocket) => void) | null>();
@@ -34,10 +35,17 @@ export function wireLifecycle(ctx: AppContext): void {
   // the next batch (public-presence.ts), and the users row, which every list and profile reads,
   // changes with that batch and carries its time as last_seen: timing a roulette partner's
   // departure against a list must not name their account (issue 18).
-  ctx.hub.onPublicPresence((changes, at) => {
-    transaction(ctx.db, (tx) => {
-      for (const [userId, online] of changes) setPresence(tx, userId, online, at);
-    });
+  // The frames leave once the rows have committed, so a list read on hearing one shows the change;
+  // batches commit in the order they were made (transactions take turns), so frames keep it too.
+  ctx.hub.onPublicPresence(async (changes, at) => {
+    try {
+      await transaction(ctx.db, async (tx) => {
+        for (const [userId, online] of changes) await setPresence(tx, userId, online, at);
+      });
+    } catch (error) {
+      // The rows stay as they were (the next change rewrites them); the announcement still goes.
+      ctx.log.error("presence batch not saved", errorFields(error));
+    }
     for (const [userId, online] of changes) {
       ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
         skip: ctx.contacts.partnersOf(userId),

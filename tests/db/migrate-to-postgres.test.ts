@@ -32,11 +32,11 @@ test("every row of every table is copied unchanged, ids included, and new ids co
   const [a, b, c] = [await registerUser(t), await registerUser(t), await registerUser(t)];
   const db = t.ctx.db;
   const alice = await requireUser(db, a.user.id);
-  for (let i = 0; i < 30; i++) storeText(db, t.ctx.clock, alice, { receiverId: b.user.id, content: `hello ${i} ✓ "quoted"`, clientMessageId: `m-${i}` });
-  storeFiles(db, t.ctx.clock, b.user.id, a.user.id, [
+  for (let i = 0; i < 30; i++) await storeText(db, t.ctx.clock, alice, { receiverId: b.user.id, content: `hello ${i} ✓ "quoted"`, clientMessageId: `m-${i}` });
+  await storeFiles(db, t.ctx.clock, b.user.id, a.user.id, [
     { content: "cat.png", messageType: "image", fileName: "cat.png", filePath: "files/cat.png", fileSize: 1234, fileMime: "image/png", groupId: "g1" },
   ]);
-  markRead(db, b.user.id, a.user.id, Date.now());
+  await markRead(db, b.user.id, a.user.id, Date.now());
   const now = Date.now();
   db.insert(lite.blocks).values({ blockerId: c.user.id, blockedId: a.user.id, createdAt: now }).run();
   db.insert(lite.rouletteBlocks).values({ blockerId: a.user.id, blockedId: c.user.id, rouletteId: "r-1", createdAt: now }).run();

@@ -59,7 +59,7 @@ export async function personSummary(db: Db, user: UserRow, now: number): Promise
     reportsReceived: await countReports(db, "reported", user.id),
     reportsMade: await countReports(db, "reporter", user.id),
     bans: (await db.select({ n: count() }).from(bans).where(eq(bans.userId, user.id)))[0]?.n ?? 0,
-    activeBan: activeBan(db, user.id, now),
+    activeBan: await activeBan(db, user.id, now),
   };
 }
 

@@ -33,7 +33,7 @@ export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message"
 
   delete_message: async (ctx, data) => {
     const { app, user } = ctx;
-    const { row, filePath, fileSize } = deleteMessage(app.db, user.id, toId(data.messageId), Date.now(), gate(ctx));
+    const { row, filePath, fileSize } = await deleteMessage(app.db, user.id, toId(data.messageId), Date.now(), gate(ctx));
     const deleted = { messageId: row.id, deleted_at: iso(row.deletedAt!) };
     tellBoth(app, row, "message_deleted", deleted);
     if (filePath !== null) {
@@ -46,9 +46,9 @@ export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message"
     return deleted;
   },
 
-  react: (ctx, data) => {
+  react: async (ctx, data) => {
     const { app, user } = ctx;
-    const { row, emoji } = toggleReaction(app.db, user.id, toId(data.messageId), data.emoji, Date.now(), gate(ctx));
+    const { row, emoji } = await toggleReaction(app.db, user.id, toId(data.messageId), data.emoji, Date.now(), gate(ctx));
     const reaction = { messageId: row.id, userId: user.id, emoji };
     tellBoth(app, row, "message_reaction", reaction);
     return reaction;
