@@ -150,12 +150,12 @@ export async function createGuest(db: Db, secret: string, gender: "male" | "fema
     const skeleton = usernameSkeleton(username);
     const [taken] = await db.select({ id: users.id }).from(users).where(or(eq(users.usernameKey, username.toLowerCase()), eq(users.usernameSkeleton, skeleton))).limit(1);
     if (taken) continue;
-    const [user] = await db
+    const [user] = await transaction(db, (tx) => tx
       .insert(users)
       .values({ username, usernameKey: username.toLowerCase(), usernameSkeleton: skeleton, name: username, gender, isGuest: true, lastSeen: now, createdAt: now, adultConfirmedAt: now })
       // Taken by another sign-up since the check: no row, and the next name is tried.
       .onConflictDoNothing()
-      .returning();
+      .returning());
     if (!user) continue;
     return { token: await startSession(db, secret, user.id, origin), user };
   }

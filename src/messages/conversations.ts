@@ -4,6 +4,7 @@
 // they run on the one connection the transaction holds, so a `tx` serves them.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { conversations, messages, users, type MessageRow } from "../../db/schema.ts";
+import type { Db as Engine } from "../db.ts";
 import { perDatabase, type Db, type Tx } from "../storage/index.ts";
 
 const p = sql.placeholder;
@@ -16,7 +17,7 @@ const c = {
   unread: conversations.unreadCount.name,
 };
 
-function prepare(db: Db) {
+function prepare(db: Engine) {
   return {
     // Both sides of a message in one statement (one step instead of two, every message), and
     // bun:sqlite's own with positional values: drizzle's prepared run maps its named

@@ -197,13 +197,14 @@ export async function storeFiles(db: Db, clock: MessageClock, senderId: number, 
   });
 }
 
-export function markDelivered(db: Db, messageId: number, at: number): void {
-  statements(db).markDelivered.run({ id: messageId, at });
+/** Writes: run inside a transaction (the message writer's batch, see notify.ts and lifecycle.ts). */
+export function markDelivered(tx: Tx, messageId: number, at: number): void {
+  statements(tx).markDelivered.run({ id: messageId, at });
 }
 
-/** Everything sent to a user while they were away, now marked delivered. */
-export function deliverPending(db: Db, receiverId: number, at: number): MessageRow[] {
-  return statements(db).deliverPending.all({ receiverId, at });
+/** Everything sent to a user while they were away, now marked delivered (inside a transaction). */
+export function deliverPending(tx: Tx, receiverId: number, at: number): MessageRow[] {
+  return statements(tx).deliverPending.all({ receiverId, at });
 }
 
 /**

@@ -74,7 +74,7 @@ export async function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanO
     return row!;
   });
 
-  expelBanned(ctx, ban);
+  await expelBanned(ctx, ban);
   return ban;
 }
 

@@ -3,7 +3,7 @@
 // falls under.
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { appeals, banDevices, bans, users, type BanRow } from "../../db/schema.ts";
-import type { Db, Tx } from "../storage/index.ts";
+import { transaction, type Db, type Tx } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 import type { BanNotice } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
@@ -91,7 +91,7 @@ export async function banOnOrigin(db: Db, origin: Origin, now = Date.now()): Pro
 
 /** Adds a device to a ban (a banned user signing in from another browser); repeats are ignored. */
 export async function addBanDevice(db: Db, banId: number, deviceId: string): Promise<void> {
-  await db.insert(banDevices).values({ banId, deviceId }).onConflictDoNothing();
+  await transaction(db, (tx) => tx.insert(banDevices).values({ banId, deviceId }).onConflictDoNothing());
 }
 
 /**

@@ -26,10 +26,10 @@ export async function sweepRetention(ctx: Pick<AppContext, "db" | "config">, now
       .orderBy(asc(reports.id))
       .limit(BATCH);
     if (batch.length === 0) break;
-    await ctx.db
+    await transaction(ctx.db, (tx) => tx
       .update(reports)
       .set({ transcript: null, evidencePath: null, details: "", purgedAt: now })
-      .where(inArray(reports.id, batch.map((r) => r.id)));
+      .where(inArray(reports.id, batch.map((r) => r.id))));
     for (const row of batch) deleteStill(ctx.config.dataDir, row.evidencePath);
     purged += batch.length;
   }

@@ -98,7 +98,7 @@ export async function endSessions(ctx: Ctx, actor: Actor, userId: number, reason
   assertMayActOn(who, target);
   const now = Date.now();
   // Sessions go first, so a socket reconnecting in between is already refused.
-  const ended = expelSessions(ctx, target.id);
+  const ended = await expelSessions(ctx, target.id);
   await transaction(ctx.db, (tx) => writeAudit(tx, { at: now, actorId: who.id, action: "end_sessions", targetUserId: target.id, reason: why, detail: { sessions: ended } }));
 }
 

@@ -46,16 +46,16 @@ export async function saveSubscription(db: Db, sub: NewSubscription, now: number
 
 /** Removes the person's own subscription for `endpoint`; false when they had none there. */
 export async function deleteSubscription(db: Db, userId: number, endpoint: string): Promise<boolean> {
-  const removed = await db
+  const removed = await transaction(db, (tx) => tx
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
-    .returning({ id: pushSubscriptions.id });
+    .returning({ id: pushSubscriptions.id }));
   return removed.length > 0;
 }
 
 /** A push service said the subscription is gone (404/410). */
 export async function dropSubscription(db: Db, id: number): Promise<void> {
-  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+  await transaction(db, (tx) => tx.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id)));
 }
 
 export async function subscriptionsOf(db: Db, userId: number): Promise<PushSubscriptionRow[]> {

@@ -5,6 +5,7 @@ import type { AppContext } from "../context.ts";
 import { knowsOf, otherParty } from "../calls/registry.ts";
 import { announceDelivered } from "../messages/notify.ts";
 import { deliverPending } from "../messages/service.ts";
+import { messageWriter } from "../messages/writer.ts";
 import { cachedUser } from "../users/cache.ts";
 import { setPresence } from "../users/service.ts";
 import { leaveRoulette } from "./handlers/roulette.ts";
@@ -90,6 +91,14 @@ export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
     const caller = cachedUser(ctx.db, call.callerId);
     if (caller) ctx.hub.send(socket, "incoming_call", { callerId: caller.id, callerName: caller.name, callerPeerId: call.callerPeerId });
   }
-  const delivered = deliverPending(ctx.db, socket.userId, Date.now());
-  announceDelivered(ctx, delivered);
+  // Marked in the message writer's next batch, told once committed: Bun calls this synchronously
+  // as the socket opens, the batch takes its turn with every other write, and the openings of a
+  // reconnecting crowd share one commit instead of a transaction each.
+  const at = Date.now();
+  messageWriter(ctx.db)
+    .submit((tx) => deliverPending(tx, socket.userId, at))
+    .then(
+      (delivered) => announceDelivered(ctx, delivered),
+      (error: unknown) => ctx.log.error("waiting messages not marked delivered", { user_id: socket.userId, ...errorFields(error) }),
+    );
 }

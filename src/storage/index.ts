@@ -14,7 +14,7 @@
 // On SQLite (src/storage/sqlite-transactions.ts) transactions take turns on the one connection,
 // from BEGIN IMMEDIATE to COMMIT, and `tx` is a drizzle handle of its own on that connection;
 // prepared statements made per database (`perDatabase`) serve inside transactions too.
-export type { Db } from "../db.ts";
+export type { ReadDb as Db } from "../db.ts";
 export { perDatabase } from "../db.ts";
 /** A second name for a table in one query (a self-join); each dialect has its own, so it comes from here. */
 export { alias } from "drizzle-orm/sqlite-core";

@@ -179,13 +179,13 @@ const readTags = (text: string): string[] => interestsOf({ interests: text, lang
 
 /** Settings → Safety: blur nudity in video and pictures (issue 12). */
 export async function setBlurNudity(db: Db, userId: number, on: boolean): Promise<UserRow> {
-  const [row] = await db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning();
+  const [row] = await transaction(db, (tx) => tx.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning());
   forgetUser(db, userId);
   return row ?? (await requireUser(db, userId));
 }
 
 export async function setLocale(db: Db, userId: number, locale: string): Promise<UserRow> {
-  const [row] = await db.update(users).set({ locale }).where(eq(users.id, userId)).returning();
+  const [row] = await transaction(db, (tx) => tx.update(users).set({ locale }).where(eq(users.id, userId)).returning());
   forgetUser(db, userId);
   return row ?? (await requireUser(db, userId));
 }
@@ -201,8 +201,8 @@ export async function setPresence(db: Tx, userId: number, online: boolean, at: n
 
 /** After a restart nobody has a socket yet; at a clean shutdown `lastSeen` is now for everyone still online. */
 export async function resetPresence(db: Db, lastSeen?: number): Promise<void> {
-  await db
+  await transaction(db, (tx) => tx
     .update(users)
     .set(lastSeen === undefined ? { isOnline: false } : { isOnline: false, lastSeen })
-    .where(eq(users.isOnline, true));
+    .where(eq(users.isOnline, true)));
 }

@@ -2,7 +2,7 @@
 // sessions) and the short summary shown beside a report. Lists are capped.
 import { count, desc, eq, or, sql } from "drizzle-orm";
 import { bans, sessions, users, warnings, type BanRow, type UserRow, type WarningRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../storage/index.ts";
 import { activeBan } from "../bans.ts";
 import { countReports } from "./reports.ts";
 

@@ -23,9 +23,9 @@ function tellBoth<K extends ServerEventName>(app: AppContext, row: MessageRow, e
 }
 
 export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message" | "react"> = {
-  edit_message: (ctx, data) => {
+  edit_message: async (ctx, data) => {
     const { app, user } = ctx;
-    const row = editMessage(app.db, user.id, toId(data.messageId), data.content, Date.now(), gate(ctx));
+    const row = await editMessage(app.db, user.id, toId(data.messageId), data.content, Date.now(), gate(ctx));
     const edited = { messageId: row.id, content: row.content, edited_at: iso(row.editedAt!) };
     tellBoth(app, row, "message_edited", edited);
     return edited;
