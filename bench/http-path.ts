@@ -41,8 +41,8 @@ const bob = await register(2);
 const sender = await requireUser(ctx.db, alice.user.id);
 const receiver = await requireUser(ctx.db, bob.user.id);
 for (let i = 0; i < MESSAGES; i++) {
-  if (i % 2 === 0) storeText(ctx.db, ctx.clock, sender, { receiverId: bob.user.id, content: `message ${i} from alice` });
-  else storeText(ctx.db, ctx.clock, receiver, { receiverId: alice.user.id, content: `message ${i} from bob` });
+  if (i % 2 === 0) await storeText(ctx.db, ctx.clock, sender, { receiverId: bob.user.id, content: `message ${i} from alice` });
+  else await storeText(ctx.db, ctx.clock, receiver, { receiverId: alice.user.id, content: `message ${i} from bob` });
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;

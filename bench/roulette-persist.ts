@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "webchat-roulette-persist-bench-"));
 try {
   const storage = openStorage(dir);
   const sessions = new RouletteSessions(Date.now);
-  const store = saving ? persistRouletteSessions(sessions, storage.sqlite, createLogger({ level: "silent", format: "text" })) : null;
+  const store = saving ? persistRouletteSessions(sessions, storage.db, createLogger({ level: "silent", format: "text" })) : null;
   let user = 1;
   let made = 0;
   let longestTurn = 0;
@@ -54,7 +54,7 @@ try {
       `${((used.user + used.system) / seconds / 1000).toFixed(0)} ms CPU a second, ${((used.user + used.system) / made).toFixed(2)} us a pairing; ` +
       `longest turn ${longestTurn.toFixed(1)} ms; ${rows} rows at the end`,
   );
-  store?.stop();
+  await store?.stop();
   storage.sqlite.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

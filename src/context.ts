@@ -1,7 +1,8 @@
 // Everything a request or socket handler may use, built once at start-up (and once per test).
 import type { Database } from "bun:sqlite";
 import type { Config } from "./config.ts";
-import type { Db, Storage } from "./db.ts";
+import type { Storage } from "./db.ts";
+import type { Db } from "./storage/index.ts";
 import { HOUR_MS, TokenBuckets } from "./http/rate-limit.ts";
 import { LoginFailures } from "./auth/login-limit.ts";
 import { MessageClock } from "./messages/service.ts";

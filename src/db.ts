@@ -7,7 +7,18 @@ import * as schema from "../db/schema.ts";
 import { databaseOf } from "./storage/sqlite-transactions.ts";
 import { fillUsernameSkeletons, type SkeletonFill } from "./users/names/backfill.ts";
 
+/**
+ * The engine's whole drizzle handle. Only this file, the storage seam's transactions and the
+ * statements prepared per database see it; services hold `ReadDb` (the seam's `Db`).
+ */
 export type Db = ReturnType<typeof drizzle<typeof schema>>;
+
+/**
+ * The database as services hold it (the seam's `Db`): reads only. A write takes its turn through
+ * `transaction`/`atomic` and goes through their `tx` (src/storage/sqlite-transactions.ts): on
+ * SQLite's one connection a write made beside an open transaction would land inside it.
+ */
+export type ReadDb = Omit<Db, "insert" | "update" | "delete" | "transaction">;
 
 export interface Storage {
   db: Db;
@@ -35,7 +46,7 @@ export function openStorage(dataDir: string): Storage {
  * One `T` per database, made on first use: prepared statements and in-memory helpers belong to the
  * connection they were made for, and tests open many databases in one process.
  */
-export function perDatabase<T>(make: (db: Db) => T): (db: Db) => T {
+export function perDatabase<T>(make: (db: Db) => T): (db: ReadDb) => T {
   const made = new WeakMap<Db, T>();
   return (handle) => {
     // A transaction's handle (storage/sqlite-transactions.ts) shares its database's.

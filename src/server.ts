@@ -54,7 +54,7 @@ ctx.metrics.registry.collect("webchat_wal_restarts_total", "Times the server sta
 // With several instances the others still hold theirs: Redis presence lets a dead one's users go.
 if (!config.cluster) await resetPresence(storage.db);
 // Roulette pairings of the last 10 minutes can still be reported after a restart (saved every second).
-const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.sqlite, ctx.log);
+const rouletteStore = persistRouletteSessions(ctx.roulette.sessions, storage.db, ctx.log);
 // With REDIS_URL: this instance hears the others (subscribed, presence loaded) before it takes a socket.
 if (config.cluster) {
   try {
@@ -106,7 +106,7 @@ async function shutdown(signal: string) {
   // Everyone was online until now; the next start would mark them offline, but without the time.
   if (!config.cluster) await resetPresence(ctx.db, Date.now());
   // After the sockets closed, so the pairings they ended are saved as ended.
-  rouletteStore.stop();
+  await rouletteStore.stop();
   await checkpointer.stop();
   storage.sqlite.close();
   process.exit(0);

@@ -5,6 +5,7 @@ import type { AppContext } from "../context.ts";
 import { unauthorized } from "../http/errors.ts";
 import { bearerToken } from "../http/request.ts";
 import { sessionFor, type Session } from "./service.ts";
+import { checkSession } from "./sessions.ts";
 
 /** The session behind the request's bearer token, or 401. */
 export function authenticate(ctx: AppContext, request: Request): Session {
@@ -26,8 +27,13 @@ export function authGuard(ctx: AppContext) {
   // The body gate (http/body/gate.ts) has already checked the token of a route that takes a body,
   // before reading it; checking again here is one indexed read and catches a session revoked
   // while the body arrived.
-  const resolve = ({ request }: { request: Request }) => {
-    const session = authenticate(ctx, request);
+  // A request that moved its session's expiry (once a minute) or found it expired is answered
+  // once that write has committed, as when the write was made in place.
+  // (Declared async: Elysia awaits a resolver only when it is.)
+  const resolve = async ({ request }: { request: Request }) => {
+    const { session, written } = checkSession(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
+    if (written) await written;
+    if (!session) throw unauthorized("Your session has ended. Please sign in again.");
     return { session, user: session.user };
   };
   resolvers.add(resolve);

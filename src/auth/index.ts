@@ -153,9 +153,9 @@ export function authRoutes(ctx: AppContext) {
       return { user: toOwnUser(user) };
     }, { detail: operation({ tag: "Auth", summary: "The signed-in user", ok: { description: "The own record", schema: answers.ownUser }, errors: [403] }) })
     // The body gate refuses a form body here like on the other sign-in routes; an empty one is fine.
-    .post("/api/auth/logout", ({ session, request, set }) => {
+    .post("/api/auth/logout", async ({ session, request, set }) => {
       refuseForeignOrigin(request, ctx.config);
-      revokeSession(ctx.db, session.id);
+      await revokeSession(ctx.db, session.id);
       set.headers["set-cookie"] = clearedSessionCookie(isSecure(request, ctx.config));
       return { success: true };
     }, {

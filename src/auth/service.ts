@@ -2,7 +2,7 @@
 import { eq, or } from "drizzle-orm";
 import { randomInt } from "node:crypto";
 import { users, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 import { countryName } from "../geo/countries.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { activeBan, addBanDevice, banOnOrigin, bannedError, type Origin } from "../moderation/bans.ts";
@@ -80,8 +80,8 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
   let user: UserRow | undefined;
   try {
     // The account and its interests' counts (the suggestions) in one transaction.
-    user = db.transaction((tx) => {
-      const row = tx
+    user = await transaction(db, async (tx) => {
+      const [row] = await tx
         .insert(users)
         .values({
           username,
@@ -103,10 +103,9 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
           interests: JSON.stringify(interests),
           languages: JSON.stringify(languages),
         })
-        .returning()
-        .get();
-      recountTags(tx, [], interests);
-      return row;
+        .returning();
+      await recountTags(tx, [], interests);
+      return row!;
     });
   } catch (error) {
     // Two sign-ups racing for one name: the unique index decides.
@@ -129,7 +128,7 @@ export async function login(db: Db, secret: string, identifier: string, password
   const ok = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !user.passwordHash || !ok) throw invalidCredentials();
   // Only after the password: a 403 never tells a stranger that an account exists.
-  const ban = activeBan(db, user.id);
+  const ban = await activeBan(db, user.id);
   if (ban) {
     // The browser a banned person signs in from is theirs: new accounts from it are refused too.
     if (origin.deviceId) await addBanDevice(db, ban.id, origin.deviceId);
@@ -151,12 +150,12 @@ export async function createGuest(db: Db, secret: string, gender: "male" | "fema
     const skeleton = usernameSkeleton(username);
     const [taken] = await db.select({ id: users.id }).from(users).where(or(eq(users.usernameKey, username.toLowerCase()), eq(users.usernameSkeleton, skeleton))).limit(1);
     if (taken) continue;
-    const [user] = await db
+    const [user] = await transaction(db, (tx) => tx
       .insert(users)
       .values({ username, usernameKey: username.toLowerCase(), usernameSkeleton: skeleton, name: username, gender, isGuest: true, lastSeen: now, createdAt: now, adultConfirmedAt: now })
       // Taken by another sign-up since the check: no row, and the next name is tried.
       .onConflictDoNothing()
-      .returning();
+      .returning());
     if (!user) continue;
     return { token: await startSession(db, secret, user.id, origin), user };
   }

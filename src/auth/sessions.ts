@@ -2,16 +2,20 @@
 // after SESSION_TTL_DAYS without use (API.md "General"); expired rows are refused when seen and
 // swept hourly.
 //
-// Reading a session (liveSession, sessionFor) and revoking (revokeSession, revokeUserSessions)
-// stay synchronous for now: every HTTP request, every /peerjs frame and the socket open callbacks
-// (which Bun calls synchronously) read it through the statements prepared below, the hot
-// statements that get a PostgreSQL form with the others (docs/DECISIONS.md "Issue 22", item 1); a
-// ban's effect revokes from the socket dispatcher's per-frame ban check (moderation/effects.ts).
-// The rest awaits its queries.
+// Reading a session (liveSession, sessionFor) stays synchronous for now: every HTTP request,
+// every /peerjs frame and the socket open callbacks (which Bun calls synchronously) read it
+// through the statements prepared below, the hot statements that get a PostgreSQL form with the
+// others (docs/DECISIONS.md "Issue 22", item 1). Its two writes (the touch once a minute, the
+// revocation of an expired session) go to the message writer's next batch instead of a
+// transaction of their own: the batch already takes its turn with every other write (a write
+// beside an open transaction would land inside it, storage/sqlite-transactions.ts), and a read
+// must not wait for a commit. Revoking otherwise awaits its transaction.
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { sessions, users, type UserRow } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
-import { perDatabase, type Db } from "../storage/index.ts";
+import type { Db as Engine } from "../db.ts";
+import { messageWriter } from "../messages/writer.ts";
+import { perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
 import { recordDevice } from "./user-devices.ts";
@@ -33,7 +37,7 @@ const p = sql.placeholder;
 // Every HTTP request and socket opening reads a session: prepared once per database, so a check
 // is one indexed join instead of drizzle rebuilding and SQLite re-preparing it each time
 // (STACK-NOTES "Speed on this stack").
-function prepare(db: Db) {
+function prepare(db: Engine) {
   return {
     live: db
       .select({ id: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
@@ -57,32 +61,53 @@ const statements = perDatabase(prepare);
 export async function startSession(db: Db, secret: string, userId: number, origin: Origin): Promise<string> {
   const id = newSessionId();
   const now = Date.now();
-  await db.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now, deviceId: origin.deviceId, addressHash: origin.addressHash });
+  await transaction(db, (tx) => tx.insert(sessions).values({ id, userId, createdAt: now, lastUsedAt: now, deviceId: origin.deviceId, addressHash: origin.addressHash }));
   await recordDevice(db, userId, origin.deviceId, now);
   return tokenFor(secret, id);
 }
 
 /** The live session behind a token, or null when it is forged, revoked, expired or its user is banned. */
 export function sessionFor(db: Db, keys: SessionKeys, token: unknown): Session | null {
+  return checkSession(db, keys, token).session;
+}
+
+/** A session check, and the write it started if any (settles once committed; never rejects). */
+export interface SessionCheck {
+  session: Session | null;
+  written: Promise<unknown> | null;
+}
+
+const NO_SESSION: SessionCheck = { session: null, written: null };
+
+/** sessionFor, also answering the write it started, for a caller that can wait for it (an HTTP answer). */
+export function checkSession(db: Db, keys: SessionKeys, token: unknown): SessionCheck {
   const sessionId = sessionIdOf(keys.secret, token);
-  return sessionId ? liveSession(db, sessionId, keys.sessionTtlMs) : null;
+  return sessionId ? checkLive(db, sessionId, keys.sessionTtlMs, Date.now()) : NO_SESSION;
 }
 
 /** The session by id while it is not revoked, not expired and its user not banned. */
 export function liveSession(db: Db, sessionId: string, ttlMs: number, now = Date.now()): Session | null {
+  return checkLive(db, sessionId, ttlMs, now).session;
+}
+
+function checkLive(db: Db, sessionId: string, ttlMs: number, now: number): SessionCheck {
   const s = statements(db);
   const row = s.live.get({ id: sessionId });
-  if (!row) return null;
+  if (!row) return NO_SESSION;
   if (row.lastUsedAt <= now - ttlMs) {
-    revokeSession(db, sessionId);
-    return null;
+    // Refused now; the row goes with the writer's next batch (the hourly sweep if that fails).
+    const written = messageWriter(db)
+      .submit((tx) => revokeIn(tx, sessionId))
+      .then((ids) => ended(db, ids), () => {});
+    return { session: null, written };
   }
   const user = row.user;
-  if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return null;
-  if (now - row.lastUsedAt > TOUCH_EVERY_MS) s.touch.run({ id: sessionId, at: now });
+  if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return NO_SESSION;
+  // A touch that fails is tried again at the next request: it only moves the expiry.
+  const written = now - row.lastUsedAt > TOUCH_EVERY_MS ? messageWriter(db).submit(() => s.touch.run({ id: sessionId, at: now })).catch(() => {}) : null;
   // The row's own copy of the id: `sessionId` is a slice of the token, and a socket that holds
   // its session id for hours would keep the whole token alive with it (issue 11).
-  return { id: row.id, user };
+  return { session: { id: row.id, user }, written };
 }
 
 /** Whether this browser (its device cookie) has a live session of this user: it signed in here before. */
@@ -112,18 +137,25 @@ function ended(db: Db, sessionIds: string[]): string[] {
   return sessionIds;
 }
 
-export function revokeSession(db: Db, sessionId: string): void {
-  ended(db, statements(db).revoke.all({ id: sessionId }).map((r) => r.id));
+/** Deletes the session row inside the transaction `tx`; answers its id (none if already gone). */
+function revokeIn(tx: Tx, sessionId: string): string[] {
+  // The prepared statement runs on the transaction's connection (SQLite's one connection).
+  return statements(tx).revoke.all({ id: sessionId }).map((r) => r.id);
+}
+
+export async function revokeSession(db: Db, sessionId: string): Promise<void> {
+  ended(db, await transaction(db, (tx) => revokeIn(tx, sessionId)));
 }
 
 /** Ends every session of a user (a ban or a password change); returns their ids. */
-export function revokeUserSessions(db: Db, userId: number): string[] {
-  return ended(db, db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().map((r) => r.id));
+export async function revokeUserSessions(db: Db, userId: number): Promise<string[]> {
+  const gone = await transaction(db, (tx) => tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }));
+  return ended(db, gone.map((r) => r.id));
 }
 
 /** Deletes sessions unused for `ttlMs`; returns how many. */
 export async function sweepExpiredSessions(db: Db, ttlMs: number, now: number): Promise<number> {
-  const gone = await db.delete(sessions).where(lt(sessions.lastUsedAt, now - ttlMs)).returning({ id: sessions.id });
+  const gone = await transaction(db, (tx) => tx.delete(sessions).where(lt(sessions.lastUsedAt, now - ttlMs)).returning({ id: sessions.id }));
   return ended(db, gone.map((r) => r.id)).length;
 }
 

@@ -5,7 +5,7 @@
 import { and, desc, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import { userDevices, users } from "../../db/schema.ts";
 import type { BlockRegistry } from "../blocks/registry.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 
 /** Browsers remembered per account, newest kept: enough for a person's phones and computers. */
 export const MAX_DEVICES_PER_USER = 20;
@@ -18,10 +18,10 @@ export const MAX_CARRIERS = 16;
 /** Called with every new session: the browser is this account's, seen now. */
 export async function recordDevice(db: Db, userId: number, deviceId: string | null, now = Date.now()): Promise<void> {
   if (!deviceId) return;
-  await db
+  await transaction(db, (tx) => tx
     .insert(userDevices)
     .values({ userId, deviceId, lastSeenAt: now })
-    .onConflictDoUpdate({ target: [userDevices.userId, userDevices.deviceId], set: { lastSeenAt: now } });
+    .onConflictDoUpdate({ target: [userDevices.userId, userDevices.deviceId], set: { lastSeenAt: now } }));
   // The newest are chosen in the same statement that deletes the rest: a device another session of
   // the user records meanwhile is never deleted for missing from a list read before it.
   const keep = db
@@ -30,7 +30,7 @@ export async function recordDevice(db: Db, userId: number, deviceId: string | nu
     .where(eq(userDevices.userId, userId))
     .orderBy(desc(userDevices.lastSeenAt))
     .limit(MAX_DEVICES_PER_USER);
-  await db.delete(userDevices).where(and(eq(userDevices.userId, userId), notInArray(userDevices.deviceId, keep)));
+  await transaction(db, (tx) => tx.delete(userDevices).where(and(eq(userDevices.userId, userId), notInArray(userDevices.deviceId, keep))));
 }
 
 /**

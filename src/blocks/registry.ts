@@ -10,7 +10,7 @@
 // list never shows them.
 import { and, eq } from "drizzle-orm";
 import { blocks, deviceCarriers } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 
 export class BlockRegistry {
   /** blocker → the people they blocked. */
@@ -98,7 +98,7 @@ export class BlockRegistry {
   /** Records that `userId` carries `carrierIds` (a new account; devices.ts decides who). */
   async link(userId: number, carrierIds: readonly number[]): Promise<void> {
     if (carrierIds.length === 0) return;
-    await this.db.insert(deviceCarriers).values(carrierIds.map((carrierId) => ({ userId, carrierId }))).onConflictDoNothing();
+    await transaction(this.db, (tx) => tx.insert(deviceCarriers).values(carrierIds.map((carrierId) => ({ userId, carrierId }))).onConflictDoNothing());
     this.linkInMemory(userId, carrierIds);
   }
 
@@ -111,7 +111,7 @@ export class BlockRegistry {
     if (this.hasBlockedByName(blockerId, blockedId)) return false;
     this.remember(blockerId, blockedId);
     try {
-      await this.db.insert(blocks).values({ blockerId, blockedId, createdAt: at }).onConflictDoNothing();
+      await transaction(this.db, (tx) => tx.insert(blocks).values({ blockerId, blockedId, createdAt: at }).onConflictDoNothing());
     } catch (error) {
       this.forget(blockerId, blockedId);
       throw error;
@@ -124,7 +124,7 @@ export class BlockRegistry {
     if (!this.hasBlockedByName(blockerId, blockedId)) return false;
     this.forget(blockerId, blockedId);
     try {
-      await this.db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+      await transaction(this.db, (tx) => tx.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId))));
     } catch (error) {
       this.remember(blockerId, blockedId);
       throw error;

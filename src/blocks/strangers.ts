@@ -6,6 +6,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { rouletteBlocks } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
+import { transaction } from "../storage/index.ts";
 import { notFound } from "../http/errors.ts";
 import { leaveRoulette } from "../realtime/handlers/roulette.ts";
 
@@ -25,11 +26,11 @@ export async function blockStranger(ctx: AppContext, blockerId: number, roulette
   const now = Date.now();
   // Kept apart before the write is awaited, so no search meanwhile pairs the two again.
   ctx.roulette.keepApart(blockerId, strangerId);
-  const [inserted] = await ctx.db
+  const [inserted] = await transaction(ctx.db, (tx) => tx
     .insert(rouletteBlocks)
     .values({ blockerId, blockedId: strangerId, rouletteId, createdAt: now })
     .onConflictDoNothing()
-    .returning({ createdAt: rouletteBlocks.createdAt });
+    .returning({ createdAt: rouletteBlocks.createdAt }));
   // Only the pairing named: ending another one with the same person would tell the blocker so.
   // The stranger hears roulette_partner_disconnected, the very frame Stop sends (and the contract's
   // answer to a block ending a pair).

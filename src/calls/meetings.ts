@@ -4,7 +4,7 @@
 // most once an hour from the write path, so the table holds only recent pairs.
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { callMeetings } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 
 /** A call this long ago still counts as having met. */
 export const MEETING_MEMORY_MS = 30 * 24 * 60 * 60_000;
@@ -16,13 +16,13 @@ const ordered = (a: number, b: number) => (a < b ? { userLo: a, userHi: b } : { 
 
 export async function recordAnsweredCall(db: Db, a: number, b: number, now: number): Promise<void> {
   const pair = ordered(a, b);
-  await db
+  await transaction(db, (tx) => tx
     .insert(callMeetings)
     .values({ ...pair, answeredAt: now })
-    .onConflictDoUpdate({ target: [callMeetings.userLo, callMeetings.userHi], set: { answeredAt: sql`excluded.answered_at` } });
+    .onConflictDoUpdate({ target: [callMeetings.userLo, callMeetings.userHi], set: { answeredAt: sql`excluded.answered_at` } }));
   if (now - (lastSweep.get(db) ?? 0) < SWEEP_EVERY_MS) return;
   lastSweep.set(db, now);
-  await db.delete(callMeetings).where(lt(callMeetings.answeredAt, now - MEETING_MEMORY_MS));
+  await transaction(db, (tx) => tx.delete(callMeetings).where(lt(callMeetings.answeredAt, now - MEETING_MEMORY_MS)));
 }
 
 /** Whether `a` and `b` were in an answered call within MEETING_MEMORY_MS. */

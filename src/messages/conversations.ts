@@ -1,8 +1,10 @@
 // The conversations table kept in step with messages, and the chat list read from it. Callers run
 // the write functions inside the transaction that stores or reads the messages, so the list never
-// disagrees with the messages it summarises. Statements are prepared once per database.
+// disagrees with the messages it summarises. Statements are prepared once per database; on SQLite
+// they run on the one connection the transaction holds, so a `tx` serves them.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { conversations, messages, users, type MessageRow } from "../../db/schema.ts";
+import type { Db as Engine } from "../db.ts";
 import { perDatabase, type Db, type Tx } from "../storage/index.ts";
 
 const p = sql.placeholder;
@@ -15,7 +17,7 @@ const c = {
   unread: conversations.unreadCount.name,
 };
 
-function prepare(db: Db) {
+function prepare(db: Engine) {
   return {
     // Both sides of a message in one statement (one step instead of two, every message), and
     // bun:sqlite's own with positional values: drizzle's prepared run maps its named
@@ -57,13 +59,13 @@ function prepare(db: Db) {
 const statements = perDatabase(prepare);
 
 /** Both sides of each stored message: the newest message moves, the receiver's unread count grows. */
-export function conversationsAfterStore(db: Tx, rows: readonly MessageRow[]): void {
+export async function conversationsAfterStore(db: Tx, rows: readonly MessageRow[]): Promise<void> {
   const { upsertBoth } = statements(db);
   for (const row of rows) upsertBoth.run(row.senderId, row.receiverId, row.id, row.createdAt, row.readAt === null ? 1 : 0);
 }
 
 /** `count` messages from `partnerId` were just marked read by `readerId`. */
-export function conversationsAfterRead(db: Tx, readerId: number, partnerId: number, count: number): void {
+export async function conversationsAfterRead(db: Tx, readerId: number, partnerId: number, count: number): Promise<void> {
   if (count > 0) statements(db).read.run({ owner: readerId, partner: partnerId, count });
 }
 

@@ -3,7 +3,7 @@
 // conversation. Prepared once per database.
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import { messages, users, type MessageRow } from "../../db/schema.ts";
-import { perDatabase, type Db } from "../db.ts";
+import { perDatabase, type Db } from "../storage/index.ts";
 import { iso } from "../time.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { toMessage } from "./service.ts";

@@ -101,11 +101,11 @@ export function messageRoutes(ctx: AppContext) {
       })
       .put(
         "/api/messages/mark-read/:senderId",
-        ({ params, user }) => {
+        async ({ params, user }) => {
           const senderId = otherUserId("senderId", params.senderId, user.id);
           requireContact(ctx.db, user.id, senderId);
           const readAt = Date.now();
-          const rows = markRead(ctx.db, user.id, senderId, readAt);
+          const rows = await markRead(ctx.db, user.id, senderId, readAt);
           announceRead(ctx, user.id, senderId, rows, readAt);
           return { updatedCount: rows.length, readMessages: rows.map((row) => ({ id: row.id, read_at: iso(readAt) })) };
         },

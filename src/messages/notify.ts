@@ -5,6 +5,8 @@ import type { AppContext } from "../context.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { iso } from "../time.ts";
 import { markDelivered, toMessage, type MessageExtras } from "./service.ts";
+import { messageWriter } from "./writer.ts";
+import { errorFields } from "../observability/log.ts";
 
 /** The delivery time to store with a new message: now, when the receiver has a socket open. */
 export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): number | null {
@@ -37,7 +39,12 @@ export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, e
   let stored = row;
   if (row.deliveredAt === null && ctx.hub.isConnected(row.receiverId)) {
     stored = { ...row, deliveredAt: Date.now() };
-    markDelivered(ctx.db, row.id, stored.deliveredAt!);
+    // With the writer's next batch (it takes its turn with every other write): the frames below
+    // already say delivered, and the mark is only what a later history page shows.
+    const at = stored.deliveredAt!;
+    messageWriter(ctx.db)
+      .submit((tx) => markDelivered(tx, row.id, at))
+      .catch((error: unknown) => ctx.log.error("a delivery mark was not saved", { message_id: row.id, ...errorFields(error) }));
   }
   const deliveredAt = stored.deliveredAt;
   const message = toMessage(stored, sender.name, sender.id, extras);

@@ -84,8 +84,8 @@ export function requireContact(db: Db, senderId: number, receiverId: number): vo
  * conversation's summary, a counter) has one place to go. `deliveredAt` is set when the receiver
  * has a socket open now, so delivery costs no second write.
  */
-export function insertMessage(db: Tx, values: NewValues): MessageRow {
-  const row = insertUnlessStored(db, values);
+export async function insertMessage(db: Tx, values: NewValues): Promise<MessageRow> {
+  const row = await insertUnlessStored(db, values);
   if (!row) throw new Error(`message ${values.clientMessageId} of user ${values.senderId} is already stored`);
   return row;
 }
@@ -93,7 +93,7 @@ export function insertMessage(db: Tx, values: NewValues): MessageRow {
 type NewValues = Omit<NewMessageRow, "id" | "pairLo" | "pairHi">;
 
 /** insertMessage, or null, having written nothing, when the sender already stored a message under this client id. */
-export function insertUnlessStored(db: Tx, values: NewValues): MessageRow | null {
+export async function insertUnlessStored(db: Tx, values: NewValues): Promise<MessageRow | null> {
   const { senderId, receiverId } = values;
   // Every column the insert writes is bound here, and the rest (read, removed) start null, so the
   // row is what a RETURNING would have read back, without SQLite producing it and bun:sqlite
@@ -119,7 +119,7 @@ export function insertUnlessStored(db: Tx, values: NewValues): MessageRow | null
   const { changes, lastInsertRowid } = statements(db).insert.run(bound);
   if (changes === 0) return null;
   const row: MessageRow = { id: Number(lastInsertRowid), ...bound, removedAt: null, readAt: null, editedAt: null, deletedAt: null };
-  conversationsAfterStore(db, [row]);
+  await conversationsAfterStore(db, [row]);
   return row;
 }
 
@@ -138,14 +138,14 @@ export interface TextInput {
  * known to exist, so an unknown id stays a 404 and a retry of a stored message stays idempotent.
  * `deliveredAt` answers the delivery time to store (now, when the receiver is connected).
  */
-export function storeText(
+export async function storeText(
   db: Db | Tx,
   clock: MessageClock,
   sender: UserRow,
   input: TextInput,
   admit: (receiverId: number) => void = () => {},
   deliveredAt: (receiverId: number) => number | null = () => null,
-): { row: MessageRow; created: boolean; replyTo: ReplyPreview | null } {
+): Promise<{ row: MessageRow; created: boolean; replyTo: ReplyPreview | null }> {
   const content = input.content.trim();
   if (content.length < 1 || content.length > MAX_TEXT) {
     throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
@@ -169,7 +169,7 @@ export function storeText(
   // One transaction: the message and both sides' conversation rows (insertMessage writes them).
   // Inside the writer's batch no savepoint is made: every check that refuses is above, and the
   // writer replays the batch with savepoints if the insert itself fails (messages/writer.ts).
-  const row = atomic(db, (tx) =>
+  const row = await atomic(db, (tx) =>
     insertUnlessStored(tx, {
       senderId: sender.id,
       receiverId: input.receiverId,
@@ -189,31 +189,37 @@ export function storeText(
 export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId" | "durationMs">;
 
 /** Stores file messages of one upload in one transaction. */
-export function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): MessageRow[] {
-  return transaction(db, (tx) => files.map((file) => insertMessage(tx, { ...file, senderId, receiverId, createdAt: clock.next() })));
+export async function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): Promise<MessageRow[]> {
+  return transaction(db, async (tx) => {
+    const rows: MessageRow[] = [];
+    for (const file of files) rows.push(await insertMessage(tx, { ...file, senderId, receiverId, createdAt: clock.next() }));
+    return rows;
+  });
 }
 
-export function markDelivered(db: Db, messageId: number, at: number): void {
-  statements(db).markDelivered.run({ id: messageId, at });
+/** Writes: run inside a transaction (the message writer's batch, see notify.ts and lifecycle.ts). */
+export function markDelivered(tx: Tx, messageId: number, at: number): void {
+  statements(tx).markDelivered.run({ id: messageId, at });
 }
 
-/** Everything sent to a user while they were away, now marked delivered. */
-export function deliverPending(db: Db, receiverId: number, at: number): MessageRow[] {
-  return statements(db).deliverPending.all({ receiverId, at });
+/** Everything sent to a user while they were away, now marked delivered (inside a transaction). */
+export function deliverPending(tx: Tx, receiverId: number, at: number): MessageRow[] {
+  return statements(tx).deliverPending.all({ receiverId, at });
 }
 
 /**
  * Marks messages from `senderId` to `readerId` as read (all unread ones, or only `ids`).
  * A read message is delivered too, at the read time if it had no delivery time.
  */
-export function markRead(db: Db, readerId: number, senderId: number, at: number, ids?: number[]): MessageRow[] {
+export async function markRead(db: Db, readerId: number, senderId: number, at: number, ids?: number[]): Promise<MessageRow[]> {
   if (ids?.length === 0) return [];
   const prepared = statements(db);
-  return transaction(db, (tx) => {
+  // The prepared statements run on the transaction's connection (SQLite's one connection).
+  return transaction(db, async (tx) => {
     const rows = ids
       ? prepared.markReadIds.all({ readerId, senderId, at, ids: JSON.stringify(ids) })
       : prepared.markReadAll.all({ readerId, senderId, at });
-    conversationsAfterRead(tx, readerId, senderId, rows.length);
+    await conversationsAfterRead(tx, readerId, senderId, rows.length);
     return rows;
   });
 }

@@ -3,7 +3,8 @@
 // this stack"); prepared, a send is one insert plus index lookups.
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { messages, sessions, users, type MessageRow } from "../../db/schema.ts";
-import { perDatabase, type Db } from "../db.ts";
+import type { Db as Engine } from "../db.ts";
+import { perDatabase, type Db, type Tx } from "../storage/index.ts";
 
 const p = sql.placeholder;
 
@@ -19,7 +20,9 @@ const MESSAGE_COLUMNS = columns.map(([key, name]) => `"${name}" AS "${key}"`).jo
 const LATER = new Set(["id", "removedAt", "readAt", "editedAt", "deletedAt"]);
 const INSERTED = columns.filter(([key]) => !LATER.has(key));
 
-function build(db: Db) {
+// Made from the whole handle (perDatabase hands it over); the writes among them run only inside a
+// transaction (`Tx`), on SQLite's one connection that transaction holds.
+function build(db: Engine) {
   return {
     byClientId: db.$client.prepare<MessageRow, Bindings>(
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = $senderId AND client_message_id = $clientMessageId`,
@@ -72,8 +75,10 @@ function build(db: Db) {
       )
       .returning()
       .prepare(),
-    /** Answers the id back, so a session deleted meanwhile reads as undefined. */
-    touchSession: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).returning({ id: sessions.id }).prepare(),
+    /** Whether the session row is still there (another process may have deleted it). */
+    sessionExists: db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, p("id"))).prepare(),
+    /** A write: run it inside a transaction (the socket dispatcher submits it to the message writer). */
+    touchSession: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).prepare(),
   };
 }
 

@@ -2,6 +2,10 @@
 // each sender hears back only after that commit (a commit costs about as much as the inserts of
 // ten messages; STACK-NOTES "Speed on this stack"). Durability is unchanged: nothing is
 // acknowledged or delivered before the transaction holding it has committed.
+//
+// One batch is in flight at a time: what is submitted while a batch commits waits for that commit
+// and then goes as the next batch (at most MAX_BATCH jobs each). Each batch is one
+// `transaction(db, ...)` of the seam, so it takes its turn with every other write of the process.
 import { perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 
@@ -18,13 +22,10 @@ const MAX_BATCH = 512;
 export class MessageWriter {
   private pending: Job[] = [];
   private scheduled = false;
+  /** Settles when the queue is drained: the batch in flight and any queued behind it. */
+  private draining: Promise<void> | null = null;
 
-  /** bun:sqlite's own transaction, made once: drizzle's builds a transaction object per call. */
-  private readonly write: (jobs: Job[], savepoints: boolean) => void;
-
-  constructor(private readonly db: Db) {
-    this.write = db.$client.transaction((jobs: Job[], savepoints: boolean) => this.run(jobs, savepoints));
-  }
+  constructor(private readonly db: Db) {}
 
   /**
    * Runs `store` inside the next batch's transaction, handing it the transaction to write through;
@@ -34,29 +35,46 @@ export class MessageWriter {
    * checks first and inserts last), so the batch needs no savepoint per job; any other error may
    * come after a write, and then the batch is rolled back and replayed with one savepoint per job.
    */
-  submit<T>(store: (tx: Tx) => T): Promise<T> {
+  submit<T>(store: (tx: Tx) => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ store, resolve: resolve as (value: unknown) => void, reject });
-      if (this.pending.length >= MAX_BATCH) this.flush();
+      if (this.pending.length >= MAX_BATCH) void this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => void this.flush());
       }
     });
   }
 
-  /** Writes what is queued now (also called by tests to flush without waiting a turn). */
-  flush(): void {
+  /**
+   * Writes what is queued (also called by tests to flush without waiting a turn); settles when
+   * it is committed. While a batch is in flight, the queue goes after its commit.
+   */
+  flush(): Promise<void> {
     this.scheduled = false;
-    const jobs = this.pending;
-    if (jobs.length === 0) return;
-    this.pending = [];
+    return (this.draining ??= this.drain());
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        let jobs = this.pending;
+        if (jobs.length > MAX_BATCH) jobs = jobs.splice(0, MAX_BATCH);
+        else this.pending = [];
+        await this.write(jobs);
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  private async write(jobs: Job[]): Promise<void> {
     try {
       try {
-        this.write(jobs, false);
+        await transaction(this.db, (tx) => this.run(tx, jobs, false));
       } catch (error) {
         if (!(error instanceof Replay)) throw error;
-        this.write(jobs, true);
+        await transaction(this.db, (tx) => this.run(tx, jobs, true));
       }
     } catch (error) {
       // The commit itself failed: nothing of this batch is stored, so every sender hears so.
@@ -70,13 +88,12 @@ export class MessageWriter {
     }
   }
 
-  private run(jobs: Job[], savepoints: boolean): void {
-    // Inside bun:sqlite's transaction the connection is the transaction (storage/index.ts).
-    const tx = this.db as Tx;
+  /** The jobs in order, each awaited; acknowledged by `write` only after the commit. */
+  private async run(tx: Tx, jobs: Job[], savepoints: boolean): Promise<void> {
     for (const job of jobs) {
       try {
         // Nested in the batch's transaction, a transaction is a savepoint.
-        job.outcome = { ok: true, value: savepoints ? transaction(tx, job.store) : job.store(tx) };
+        job.outcome = { ok: true, value: savepoints ? await transaction(tx, job.store) : await job.store(tx) };
       } catch (error) {
         if (!savepoints && !(error instanceof AppError)) throw new Replay();
         job.outcome = { ok: false, error };

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { appeals, bans, type AppealRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { requireReason } from "./actor.ts";
 import { banIdOfAppealToken } from "./appeal-token.ts";
@@ -22,11 +22,11 @@ export async function fileAppeal(ctx: Pick<AppContext, "db" | "config">, token: 
   const exists = () => new AppError(409, "appeal_exists", "You have already appealed this ban");
   if (await appealFor(ctx.db, ban.id)) throw exists();
   // Two appeals racing: the unique index on ban_id decides (no row back: the other was first).
-  const [row] = await ctx.db
+  const [row] = await transaction(ctx.db, (tx) => tx
     .insert(appeals)
     .values({ banId: ban.id, userId: ban.userId, text: body, createdAt: now })
     .onConflictDoNothing({ target: appeals.banId })
-    .returning();
+    .returning());
   if (!row) throw exists();
   return row;
 }

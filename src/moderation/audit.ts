@@ -30,8 +30,8 @@ export interface AuditEntry {
   detail?: Record<string, unknown>;
 }
 
-export function writeAudit(db: Tx, entry: AuditEntry): AuditRow {
-  return db
+export async function writeAudit(db: Tx, entry: AuditEntry): Promise<AuditRow> {
+  const [row] = await db
     .insert(auditLog)
     .values({
       at: entry.at,
@@ -42,6 +42,6 @@ export function writeAudit(db: Tx, entry: AuditEntry): AuditRow {
       reason: entry.reason ?? null,
       detail: entry.detail ? JSON.stringify(entry.detail) : null,
     })
-    .returning()
-    .get();
+    .returning();
+  return row!;
 }

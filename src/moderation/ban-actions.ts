@@ -32,31 +32,29 @@ export async function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanO
   assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
 
-  const ban = transaction(ctx.db, (tx) => {
+  const ban = await transaction(ctx.db, async (tx) => {
     // A new ban replaces one in force (a moderator making it longer or permanent).
-    const replaced = activeBan(tx, target.id, now);
-    if (replaced) liftBan(tx, replaced.id, who.id, "Replaced by a new ban", now);
-    const latest = tx
+    const replaced = await activeBan(tx, target.id, now);
+    if (replaced) await liftBan(tx, replaced.id, who.id, "Replaced by a new ban", now);
+    const [latest] = await tx
       .select({ addressHash: sessions.addressHash })
       .from(sessions)
       .where(and(eq(sessions.userId, target.id), isNotNull(sessions.addressHash)))
       .orderBy(desc(sessions.lastUsedAt))
-      .get();
+      .limit(1);
     const addressHash = opts.banAddress ? (latest?.addressHash ?? null) : null;
-    const row = tx
+    const [row] = await tx
       .insert(bans)
       .values({ userId: target.id, reason, until: opts.days === null ? null : now + opts.days * DAY_MS, createdAt: now, createdBy: who.id, addressHash })
-      .returning()
-      .get();
-    const devices = tx
+      .returning();
+    const devices = await tx
       .selectDistinct({ deviceId: sessions.deviceId })
       .from(sessions)
-      .where(and(eq(sessions.userId, target.id), isNotNull(sessions.deviceId)))
-      .all();
-    for (const { deviceId } of devices) if (deviceId) tx.insert(banDevices).values({ banId: row.id, deviceId }).onConflictDoNothing().run();
-    mirrorBan(tx, target.id, now);
-    closeReports(tx, ids, "actioned", who.id, now);
-    writeAudit(tx, {
+      .where(and(eq(sessions.userId, target.id), isNotNull(sessions.deviceId)));
+    for (const { deviceId } of devices) if (deviceId) await tx.insert(banDevices).values({ banId: row!.id, deviceId }).onConflictDoNothing();
+    await mirrorBan(tx, target.id, now);
+    await closeReports(tx, ids, "actioned", who.id, now);
+    await writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "ban",
@@ -64,19 +62,19 @@ export async function banUser(ctx: Ctx, actor: Actor, userId: number, opts: BanO
       reportIds: ids,
       reason,
       detail: {
-        ban_id: row.id,
+        ban_id: row!.id,
         days: opts.days,
-        until: row.until,
+        until: row!.until,
         address_banned: addressHash !== null,
         ...(opts.banAddress && addressHash === null ? { address_unknown: true } : {}),
         devices: devices.length,
         ...(replaced ? { replaced_ban_id: replaced.id } : {}),
       },
     });
-    return row;
+    return row!;
   });
 
-  expelBanned(ctx, ban);
+  await expelBanned(ctx, ban);
   return ban;
 }
 
@@ -86,16 +84,16 @@ export async function unbanUser(ctx: Ctx, actor: Actor, userId: number, reason: 
   const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
+  await transaction(ctx.db, async (tx) => {
     const lifted: number[] = [];
-    for (let ban = activeBan(tx, target.id, now); ban; ban = activeBan(tx, target.id, now)) {
-      liftBan(tx, ban.id, who.id, why, now);
-      closeAppealsOf(tx, ban.id, who.id, why, now);
+    for (let ban = await activeBan(tx, target.id, now); ban; ban = await activeBan(tx, target.id, now)) {
+      await liftBan(tx, ban.id, who.id, why, now);
+      await closeAppealsOf(tx, ban.id, who.id, why, now);
       lifted.push(ban.id);
     }
     if (lifted.length === 0) throw notFound("This user is not banned");
-    mirrorBan(tx, target.id, now);
-    writeAudit(tx, { at: now, actorId: who.id, action: "unban", targetUserId: target.id, reason: why, detail: { ban_ids: lifted } });
+    await mirrorBan(tx, target.id, now);
+    await writeAudit(tx, { at: now, actorId: who.id, action: "unban", targetUserId: target.id, reason: why, detail: { ban_ids: lifted } });
   });
 }
 
@@ -115,20 +113,19 @@ export async function decideAppeal(ctx: Ctx, actor: Actor, appealId: number, opt
   const target = await requireTarget(ctx.db, appeal.userId);
   assertMayActOn(who, target);
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
+  await transaction(ctx.db, async (tx) => {
     // Still open: another moderator may have decided it while this one was checked.
-    const changed = tx
+    const changed = await tx
       .update(appeals)
       .set({ status: opts.lift ? "lifted" : "upheld", response, decidedAt: now, decidedBy: who.id })
       .where(and(eq(appeals.id, appeal.id), eq(appeals.status, "open")))
-      .returning({ id: appeals.id })
-      .all();
+      .returning({ id: appeals.id });
     if (changed.length === 0) throw decided();
     if (opts.lift) {
-      liftBan(tx, appeal.banId, who.id, response, now);
-      mirrorBan(tx, target.id, now);
+      await liftBan(tx, appeal.banId, who.id, response, now);
+      await mirrorBan(tx, target.id, now);
     }
-    writeAudit(tx, {
+    await writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: opts.lift ? "lift_appeal" : "uphold_appeal",

@@ -3,7 +3,7 @@
 // falls under.
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { appeals, banDevices, bans, users, type BanRow } from "../../db/schema.ts";
-import type { Db, Tx } from "../storage/index.ts";
+import { transaction, type Db, type Tx } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 import type { BanNotice } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
@@ -15,15 +15,16 @@ const running = (now: number) => and(isNull(bans.liftedAt), or(isNull(bans.until
 
 /**
  * The ban in force for a user: the one that ends last (a permanent one first), or undefined.
- * Synchronous (SQLite's .get()): ban, unban and mirrorBan read it inside their transactions.
+ * Ban, unban and mirrorBan read it inside their transactions: give it their `tx` there.
  */
-export function activeBan(db: Db, userId: number, now = Date.now()): BanRow | undefined {
-  return db
+export async function activeBan(db: Db | Tx, userId: number, now = Date.now()): Promise<BanRow | undefined> {
+  const [ban] = await db
     .select()
     .from(bans)
     .where(and(eq(bans.userId, userId), running(now)))
     .orderBy(sql`${bans.until} IS NULL DESC`, desc(bans.until), desc(bans.id))
-    .get();
+    .limit(1);
+  return ban;
 }
 
 export const isRunning = (ban: Pick<BanRow, "liftedAt" | "until">, now = Date.now()): boolean =>
@@ -34,29 +35,29 @@ export function banNotice(ctx: { config: { secret: string } }, ban: BanRow): Ban
 }
 
 /** users.banned / banned_until follow the ban in force (or none), so existing checks stay right. */
-export function mirrorBan(db: Tx, userId: number, now = Date.now()): void {
-  const ban = activeBan(db, userId, now);
-  db.update(users)
+export async function mirrorBan(db: Tx, userId: number, now = Date.now()): Promise<void> {
+  const ban = await activeBan(db, userId, now);
+  await db
+    .update(users)
     .set({ banned: ban !== undefined, bannedUntil: ban?.until ?? null })
-    .where(eq(users.id, userId))
-    .run();
+    .where(eq(users.id, userId));
   forgetUser(db, userId);
 }
 
 /** Lifts one ban: who, why and when; its address hash is forgotten at once. */
-export function liftBan(db: Tx, banId: number, by: number | null, reason: string, now: number): void {
-  db.update(bans)
+export async function liftBan(db: Tx, banId: number, by: number | null, reason: string, now: number): Promise<void> {
+  await db
+    .update(bans)
     .set({ liftedAt: now, liftedBy: by, liftReason: reason, addressHash: null })
-    .where(and(eq(bans.id, banId), isNull(bans.liftedAt)))
-    .run();
+    .where(and(eq(bans.id, banId), isNull(bans.liftedAt)));
 }
 
 /** Open appeals of a lifted ban are answered with the lift, so the user reads why. */
-export function closeAppealsOf(db: Tx, banId: number, by: number | null, response: string, now: number): void {
-  db.update(appeals)
+export async function closeAppealsOf(db: Tx, banId: number, by: number | null, response: string, now: number): Promise<void> {
+  await db
+    .update(appeals)
     .set({ status: "lifted", response, decidedAt: now, decidedBy: by })
-    .where(and(eq(appeals.banId, banId), eq(appeals.status, "open")))
-    .run();
+    .where(and(eq(appeals.banId, banId), eq(appeals.status, "open")));
 }
 
 export interface Origin {
@@ -90,7 +91,7 @@ export async function banOnOrigin(db: Db, origin: Origin, now = Date.now()): Pro
 
 /** Adds a device to a ban (a banned user signing in from another browser); repeats are ignored. */
 export async function addBanDevice(db: Db, banId: number, deviceId: string): Promise<void> {
-  await db.insert(banDevices).values({ banId, deviceId }).onConflictDoNothing();
+  await transaction(db, (tx) => tx.insert(banDevices).values({ banId, deviceId }).onConflictDoNothing());
 }
 
 /**

@@ -26,17 +26,16 @@ export async function removeMessage(ctx: Ctx, actor: Actor, messageId: number, r
   const ids = reportIdList(reportIds);
   assertAbout(await loadReports(ctx.db, ids), sender.id);
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
+  await transaction(ctx.db, async (tx) => {
     // Not removed yet: another moderator may have removed it while this one was checked.
-    const changed = tx
+    const changed = await tx
       .update(messages)
       .set({ removedAt: now, content: "", fileName: null, filePath: null, fileSize: null, fileMime: null })
       .where(and(eq(messages.id, message.id), isNull(messages.removedAt)))
-      .returning({ id: messages.id })
-      .all();
+      .returning({ id: messages.id });
     if (changed.length === 0) throw removed();
-    closeReports(tx, ids, "actioned", who.id, now);
-    writeAudit(tx, {
+    await closeReports(tx, ids, "actioned", who.id, now);
+    await writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "remove_message",
@@ -59,11 +58,12 @@ export async function removeAvatar(ctx: Ctx, actor: Actor, userId: number, reaso
   const ids = reportIdList(reportIds);
   assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
-    tx.update(users).set({ avatarPath: null }).where(eq(users.id, target.id)).run();
-    forgetUser(tx, target.id);
-    closeReports(tx, ids, "actioned", who.id, now);
-    writeAudit(tx, { at: now, actorId: who.id, action: "remove_avatar", targetUserId: target.id, reportIds: ids, reason: why });
+  await transaction(ctx.db, async (tx) => {
+    await tx.update(users).set({ avatarPath: null }).where(eq(users.id, target.id));
+    await closeReports(tx, ids, "actioned", who.id, now);
+    await writeAudit(tx, { at: now, actorId: who.id, action: "remove_avatar", targetUserId: target.id, reportIds: ids, reason: why });
   });
+  // After the commit: a read in between must not cache the row as it was.
+  forgetUser(ctx.db, target.id);
   deleteUpload(ctx.config.dataDir, target.avatarPath);
 }

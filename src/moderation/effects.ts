@@ -12,15 +12,15 @@ export const ENDED_CLOSE = { code: 4401, reason: "Your session was ended by a mo
 
 type EffectContext = Pick<AppContext, "db" | "hub" | "config">;
 
-export function expelBanned(ctx: EffectContext, ban: BanRow): void {
+export async function expelBanned(ctx: EffectContext, ban: BanRow): Promise<void> {
   // Expelled before the rows go: revoking closes the sessions' sockets too (4401), and these
   // must close with the ban's code after its notice.
   ctx.hub.sendToUser(ban.userId, "banned", banNotice(ctx, ban));
   ctx.hub.expel(ban.userId, BANNED_CLOSE.code, BANNED_CLOSE.reason);
-  revokeUserSessions(ctx.db, ban.userId);
+  await revokeUserSessions(ctx.db, ban.userId);
 }
 
-export function expelSessions(ctx: EffectContext, userId: number): number {
+export async function expelSessions(ctx: EffectContext, userId: number): Promise<number> {
   ctx.hub.expel(userId, ENDED_CLOSE.code, ENDED_CLOSE.reason);
-  return revokeUserSessions(ctx.db, userId).length;
+  return (await revokeUserSessions(ctx.db, userId)).length;
 }

@@ -24,9 +24,9 @@ export async function dismissReports(ctx: Ctx, actor: Actor, reportIds: number[]
   const target = await requireTarget(ctx.db, rows[0]!.reportedId);
   assertMayActOn(who, target);
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
-    closeReports(tx, ids, "dismissed", who.id, now);
-    writeAudit(tx, { at: now, actorId: who.id, action: "dismiss", targetUserId: target.id, reportIds: ids, reason: why });
+  await transaction(ctx.db, async (tx) => {
+    await closeReports(tx, ids, "dismissed", who.id, now);
+    await writeAudit(tx, { at: now, actorId: who.id, action: "dismiss", targetUserId: target.id, reportIds: ids, reason: why });
   });
 }
 
@@ -39,10 +39,10 @@ export async function deleteReport(ctx: Ctx, actor: Actor, reportId: number): Pr
   if (!report) throw missing();
   if (report.status === "open") throw new AppError(400, "validation", "Dismiss or act on this report before deleting it");
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
+  await transaction(ctx.db, async (tx) => {
     // Still there: another admin may have deleted it while this one was checked.
-    if (tx.delete(reports).where(eq(reports.id, report.id)).returning({ id: reports.id }).all().length === 0) throw missing();
-    writeAudit(tx, {
+    if ((await tx.delete(reports).where(eq(reports.id, report.id)).returning({ id: reports.id })).length === 0) throw missing();
+    await writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "delete_report",

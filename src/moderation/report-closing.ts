@@ -34,10 +34,10 @@ export function assertAbout(rows: readonly ReportRow[], userId: number): void {
   if (other) throw validationError({ reportIds: `Report ${other.id} is about someone else` });
 }
 
-export function closeReports(db: Tx, ids: readonly number[], status: "actioned" | "dismissed", actorId: number | null, now: number): void {
+export async function closeReports(db: Tx, ids: readonly number[], status: "actioned" | "dismissed", actorId: number | null, now: number): Promise<void> {
   if (ids.length === 0) return;
-  db.update(reports)
+  await db
+    .update(reports)
     .set({ status, closedAt: now, closedBy: actorId, updatedAt: now, firstActionAt: sql`coalesce(${reports.firstActionAt}, ${now})` })
-    .where(and(inArray(reports.id, [...ids]), eq(reports.status, "open"), isNull(reports.closedAt)))
-    .run();
+    .where(and(inArray(reports.id, [...ids]), eq(reports.status, "open"), isNull(reports.closedAt)));
 }

@@ -26,23 +26,24 @@ export async function sweepRetention(ctx: Pick<AppContext, "db" | "config">, now
       .orderBy(asc(reports.id))
       .limit(BATCH);
     if (batch.length === 0) break;
-    await ctx.db
+    await transaction(ctx.db, (tx) => tx
       .update(reports)
       .set({ transcript: null, evidencePath: null, details: "", purgedAt: now })
-      .where(inArray(reports.id, batch.map((r) => r.id)));
+      .where(inArray(reports.id, batch.map((r) => r.id))));
     for (const row of batch) deleteStill(ctx.config.dataDir, row.evidencePath);
     purged += batch.length;
   }
   // The hashes forgotten and the audit row that counts them commit together.
-  transaction(ctx.db, (tx) => {
-    const forgotten = tx
-      .update(bans)
-      .set({ addressHash: null })
-      .where(and(isNotNull(bans.addressHash), or(isNotNull(bans.liftedAt), and(isNotNull(bans.until), lte(bans.until, now)))))
-      .returning({ id: bans.id })
-      .all().length;
+  await transaction(ctx.db, async (tx) => {
+    const forgotten = (
+      await tx
+        .update(bans)
+        .set({ addressHash: null })
+        .where(and(isNotNull(bans.addressHash), or(isNotNull(bans.liftedAt), and(isNotNull(bans.until), lte(bans.until, now)))))
+        .returning({ id: bans.id })
+    ).length;
     if (purged > 0 || forgotten > 0) {
-      writeAudit(tx, { at: now, actorId: null, action: "retention_sweep", targetUserId: null, detail: { reports_purged: purged, addresses_forgotten: forgotten } });
+      await writeAudit(tx, { at: now, actorId: null, action: "retention_sweep", targetUserId: null, detail: { reports_purged: purged, addresses_forgotten: forgotten } });
     }
   });
   return purged;

@@ -26,11 +26,11 @@ export async function warnUser(ctx: Ctx, actor: Actor, userId: number, reason: s
   const ids = reportIdList(reportIds);
   assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
-  const row = transaction(ctx.db, (tx) => {
-    const warning = tx.insert(warnings).values({ userId: target.id, reason: why, createdAt: now, createdBy: who.id }).returning().get();
-    closeReports(tx, ids, "actioned", who.id, now);
-    writeAudit(tx, { at: now, actorId: who.id, action: "warn", targetUserId: target.id, reportIds: ids, reason: why, detail: { warning_id: warning.id } });
-    return warning;
+  const row = await transaction(ctx.db, async (tx) => {
+    const [warning] = await tx.insert(warnings).values({ userId: target.id, reason: why, createdAt: now, createdBy: who.id }).returning();
+    await closeReports(tx, ids, "actioned", who.id, now);
+    await writeAudit(tx, { at: now, actorId: who.id, action: "warn", targetUserId: target.id, reportIds: ids, reason: why, detail: { warning_id: warning!.id } });
+    return warning!;
   });
   ctx.hub.sendToUser(target.id, "warning", toWarningNotice(row));
   return row;
@@ -54,13 +54,14 @@ export async function suspendRoulette(ctx: Ctx, actor: Actor, userId: number, op
   assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
   const until = opts.hours === null ? null : now + opts.hours * 3_600_000;
-  transaction(ctx.db, (tx) => {
+  await transaction(ctx.db, async (tx) => {
     // Replaces the automatic suspension (or an earlier one) with the moderator's own terms.
-    tx.update(users).set({ rouletteSuspendedAt: now, rouletteSuspendedUntil: until, rouletteSuspensionReason: why }).where(eq(users.id, target.id)).run();
-    forgetUser(tx, target.id);
-    closeReports(tx, ids, "actioned", who.id, now);
-    writeAudit(tx, { at: now, actorId: who.id, action: "suspend_roulette", targetUserId: target.id, reportIds: ids, reason: why, detail: { hours: opts.hours, until } });
+    await tx.update(users).set({ rouletteSuspendedAt: now, rouletteSuspendedUntil: until, rouletteSuspensionReason: why }).where(eq(users.id, target.id));
+    await closeReports(tx, ids, "actioned", who.id, now);
+    await writeAudit(tx, { at: now, actorId: who.id, action: "suspend_roulette", targetUserId: target.id, reportIds: ids, reason: why, detail: { hours: opts.hours, until } });
   });
+  // After the commit: a read in between must not cache the row as it was.
+  forgetUser(ctx.db, target.id);
   const socket = ctx.roulette.socketOf(target.id);
   if (socket) {
     const error = suspendedError({ until, reason: why });
@@ -76,10 +77,9 @@ export async function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: num
   assertMayActOn(who, target);
   if (target.rouletteSuspendedAt === null) throw new AppError(400, "validation", "This user is not suspended from Video Roulette");
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
-    tx.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, target.id)).run();
-    forgetUser(tx, target.id);
-    writeAudit(tx, {
+  await transaction(ctx.db, async (tx) => {
+    await tx.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, target.id));
+    await writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: "lift_suspension",
@@ -88,6 +88,7 @@ export async function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: num
       detail: { was_automatic: target.rouletteSuspensionReason === null, until: target.rouletteSuspendedUntil },
     });
   });
+  forgetUser(ctx.db, target.id);
 }
 
 export async function endSessions(ctx: Ctx, actor: Actor, userId: number, reason: string): Promise<void> {
@@ -97,8 +98,8 @@ export async function endSessions(ctx: Ctx, actor: Actor, userId: number, reason
   assertMayActOn(who, target);
   const now = Date.now();
   // Sessions go first, so a socket reconnecting in between is already refused.
-  const ended = expelSessions(ctx, target.id);
-  transaction(ctx.db, (tx) => writeAudit(tx, { at: now, actorId: who.id, action: "end_sessions", targetUserId: target.id, reason: why, detail: { sessions: ended } }));
+  const ended = await expelSessions(ctx, target.id);
+  await transaction(ctx.db, (tx) => writeAudit(tx, { at: now, actorId: who.id, action: "end_sessions", targetUserId: target.id, reason: why, detail: { sessions: ended } }));
 }
 
 const rank = (role: string) => ROLES.indexOf(role as Role);
@@ -112,10 +113,9 @@ export async function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role
   if (target.isGuest && role !== "user") throw validationError({ role: "A guest account cannot be a moderator or an admin" });
   if (target.role === role) return;
   const now = Date.now();
-  transaction(ctx.db, (tx) => {
-    tx.update(users).set({ role }).where(eq(users.id, target.id)).run();
-    forgetUser(tx, target.id);
-    writeAudit(tx, {
+  await transaction(ctx.db, async (tx) => {
+    await tx.update(users).set({ role }).where(eq(users.id, target.id));
+    await writeAudit(tx, {
       at: now,
       actorId: who.id,
       action: rank(role) > rank(target.role) ? "grant_role" : "revoke_role",
@@ -123,4 +123,5 @@ export async function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role
       detail: { from: target.role, to: role },
     });
   });
+  forgetUser(ctx.db, target.id);
 }

@@ -2,7 +2,7 @@
 // and acknowledging one's own.
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { warnings, type WarningRow } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 import { notFound } from "../http/errors.ts";
 import type { WarningNotice } from "../realtime/protocol.ts";
 import { iso } from "../time.ts";
@@ -27,6 +27,6 @@ export async function acknowledge(db: Db, userId: number, warningId: number, now
   const row = Number.isSafeInteger(warningId) ? (await db.select().from(warnings).where(eq(warnings.id, warningId)).limit(1))[0] : undefined;
   if (!row || row.userId !== userId) throw notFound("Warning not found");
   // Acknowledging twice keeps the first time, also when two requests race.
-  if (row.acknowledgedAt === null) await db.update(warnings).set({ acknowledgedAt: now }).where(and(eq(warnings.id, row.id), isNull(warnings.acknowledgedAt)));
+  if (row.acknowledgedAt === null) await transaction(db, (tx) => tx.update(warnings).set({ acknowledgedAt: now }).where(and(eq(warnings.id, row.id), isNull(warnings.acknowledgedAt))));
   return toWarningNotice(row);
 }

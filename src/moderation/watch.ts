@@ -33,7 +33,7 @@ export class BanWatcher {
     for (const ban of fresh) {
       this.lastSeen = ban.id;
       if (!isRunning(ban, now)) continue;
-      expelBanned(this.ctx, ban);
+      await expelBanned(this.ctx, ban);
       applied += 1;
     }
     return applied;

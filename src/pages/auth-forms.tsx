@@ -125,11 +125,11 @@ export function authFormRoutes(ctx: AppContext) {
         return signedIn(request, token, "guest", origin);
       }),
     )
-    .post("/auth/logout", ({ request }) => {
+    .post("/auth/logout", async ({ request }) => {
       if (!originAllowed(request, ctx.config)) return new Response("This form was sent from another site.", { status: 403 });
       const session = sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
       // Revoking closes the session's open sockets too (auth/sessions.ts onSessionsEnded).
-      if (session) revokeSession(ctx.db, session.id);
+      if (session) await revokeSession(ctx.db, session.id);
       return seeOther("/", [clearedSessionCookie(secure(request))]);
     });
 }

@@ -50,7 +50,7 @@ export function pushRoutes(ctx: AppContext) {
     .get("/api/push/subscriptions", async ({ user }) => ({ devices: (await subscriptionsOf(ctx.db, user.id)).map(view) }), {
       detail: operation({ tag: "Notifications", summary: "My devices with notifications on", ok: { description: "The devices", schema: t.Object({ devices: t.Array(device) }) } }),
     })
-    .post("/api/push/subscriptions", ({ body, user, session, set }) => {
+    .post("/api/push/subscriptions", async ({ body, user, session, set }) => {
       const input = validate(subscribeBody, body);
       const endpoint = checkEndpoint(input.endpoint, ctx.config.push.extraHosts);
       if (typeof endpoint === "string") throw validationError({ endpoint });
@@ -58,7 +58,7 @@ export function pushRoutes(ctx: AppContext) {
       if (p256dh.length !== 65 || p256dh[0] !== 4) throw validationError({ keys: "keys.p256dh must be an uncompressed P-256 public key (65 bytes)" });
       if (bytes(input.keys.auth).length !== 16) throw validationError({ keys: "keys.auth must be 16 bytes" });
       changes.take(user.id);
-      const row = saveSubscription(
+      const row = await saveSubscription(
         ctx.db,
         { userId: user.id, sessionId: session.id, endpoint: endpoint.url.href, p256dh: input.keys.p256dh.replace(/=+$/, ""), auth: input.keys.auth.replace(/=+$/, ""), previews: input.previews ?? false },
         Date.now(),

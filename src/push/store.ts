@@ -3,7 +3,7 @@
 // session deletes it by the foreign key) and is unique by endpoint.
 import { and, count, eq, ne } from "drizzle-orm";
 import { pushSubscriptions, type PushSubscriptionRow } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 
 /** Devices one person may have notifications on at once. */
@@ -19,44 +19,43 @@ export interface NewSubscription {
 }
 
 /**
- * Synchronous while transaction bodies are (docs/DECISIONS.md "Issue 22"): the count and the write
- * are one transaction. Adds this browser's subscription, or updates it (new keys, the previews choice, or another
- * account signed in on it, which takes it over). Past MAX_DEVICES other devices: 409.
+ * Adds this browser's subscription, or updates it (new keys, the previews choice, or another
+ * account signed in on it, which takes it over); the count and the write are one transaction.
+ * Past MAX_DEVICES other devices: 409.
  */
-export function saveSubscription(db: Db, sub: NewSubscription, now: number): PushSubscriptionRow {
-  return db.transaction((tx) => {
-    const others = tx
+export async function saveSubscription(db: Db, sub: NewSubscription, now: number): Promise<PushSubscriptionRow> {
+  return transaction(db, async (tx) => {
+    const [others] = await tx
       .select({ n: count() })
       .from(pushSubscriptions)
-      .where(and(eq(pushSubscriptions.userId, sub.userId), ne(pushSubscriptions.endpoint, sub.endpoint)))
-      .get();
+      .where(and(eq(pushSubscriptions.userId, sub.userId), ne(pushSubscriptions.endpoint, sub.endpoint)));
     if ((others?.n ?? 0) >= MAX_DEVICES) {
       throw new AppError(409, "quota_exceeded", `Notifications are already on for ${MAX_DEVICES} devices. Turn them off on one of them first.`);
     }
-    return tx
+    const [row] = await tx
       .insert(pushSubscriptions)
       .values({ ...sub, createdAt: now })
       .onConflictDoUpdate({
         target: pushSubscriptions.endpoint,
         set: { userId: sub.userId, sessionId: sub.sessionId, p256dh: sub.p256dh, auth: sub.auth, previews: sub.previews },
       })
-      .returning()
-      .get();
+      .returning();
+    return row!;
   });
 }
 
 /** Removes the person's own subscription for `endpoint`; false when they had none there. */
 export async function deleteSubscription(db: Db, userId: number, endpoint: string): Promise<boolean> {
-  const removed = await db
+  const removed = await transaction(db, (tx) => tx
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
-    .returning({ id: pushSubscriptions.id });
+    .returning({ id: pushSubscriptions.id }));
   return removed.length > 0;
 }
 
 /** A push service said the subscription is gone (404/410). */
 export async function dropSubscription(db: Db, id: number): Promise<void> {
-  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+  await transaction(db, (tx) => tx.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id)));
 }
 
 export async function subscriptionsOf(db: Db, userId: number): Promise<PushSubscriptionRow[]> {

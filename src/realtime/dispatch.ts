@@ -7,6 +7,7 @@ import { translateError } from "../i18n/errors.ts";
 import type { UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
 import { statements } from "../messages/statements.ts";
+import { messageWriter } from "../messages/writer.ts";
 import { errorFields } from "../observability/log.ts";
 import { activeBan } from "../moderation/bans.ts";
 import { expelBanned } from "../moderation/effects.ts";
@@ -45,7 +46,13 @@ function socketUser(app: AppContext, socket: ClientSocket, now: number): UserRow
   const last = touchedAt.get(socket);
   if (last === undefined) touchedAt.set(socket, now);
   else if (now - last > TOUCH_EVERY_MS) {
-    if (!statements(app.db).touchSession.get({ id: socket.sessionId, at: now })) return null;
+    const s = statements(app.db);
+    if (!s.sessionExists.get({ id: socket.sessionId })) return null;
+    // The write goes with the message writer's next batch, which already takes its turn with every
+    // other write: a transaction of its own here would make this per-frame check wait for a
+    // commit. A touch that fails is tried again a minute later; it only moves the expiry.
+    const sessionId = socket.sessionId;
+    messageWriter(app.db).submit(() => s.touchSession.run({ id: sessionId, at: now })).catch(() => {});
     touchedAt.set(socket, now);
   }
   return user;
@@ -93,8 +100,8 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     // A ban from another process (the moderation CLI) can be read here before the ban watcher's
     // tick: the same notice and 4403 the watcher would send, so the page shows the ban, not the
     // landing page a plain 4401 leads to.
-    const ban = activeBan(app.db, socket.userId, now);
-    return ban ? expelBanned(app, ban) : socket.close(4401, "Your session has ended");
+    const ban = await activeBan(app.db, socket.userId, now);
+    return ban ? await expelBanned(app, ban) : socket.close(4401, "Your session has ended");
   }
   if (!user) return socket.close(4401, "Your session has ended");
   try {

@@ -2,8 +2,8 @@
 // Bun's socket for the hub, feeds frames to the dispatcher and closes sockets that fall silent.
 import { Elysia } from "elysia";
 import { requestDevice } from "../auth/request-device.ts";
-import { liveSession, sessionFor } from "../auth/service.ts";
-import { onSessionsEnded } from "../auth/sessions.ts";
+import { liveSession } from "../auth/service.ts";
+import { checkSession, onSessionsEnded } from "../auth/sessions.ts";
 import type { AppContext } from "../context.ts";
 import { clientAddress, originAllowed } from "../http/request.ts";
 import { localeOfRequest } from "../i18n/request.ts";
@@ -180,7 +180,10 @@ export function realtimeRoutes(ctx: AppContext) {
     .use(pollRoutes(ctx, { admission, bySession, sessions: polls }))
     .get("/ws", async ({ request, query, status, server, set }) => {
       if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
-      const found = sessionFor(ctx.db, ctx.config, query.token);
+      // Answered once a write the check started (the touch, an expired row deleted) has committed.
+      const checked = checkSession(ctx.db, ctx.config, query.token);
+      if (checked.written) await checked.written;
+      const found = checked.session;
       if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
       const deviceId = await requestDevice(ctx.db, request, found.id);
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);

@@ -5,12 +5,14 @@ import type { AppContext } from "../context.ts";
 import { knowsOf, otherParty } from "../calls/registry.ts";
 import { announceDelivered } from "../messages/notify.ts";
 import { deliverPending } from "../messages/service.ts";
+import { messageWriter } from "../messages/writer.ts";
 import { cachedUser } from "../users/cache.ts";
 import { setPresence } from "../users/service.ts";
 import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 import { transaction } from "../storage/index.ts";
 import { wireSharedCaps } from "./shared-caps.ts";
+import { errorFields } from "../observability/log.ts";
 
 /** Per context: the socket-cap slot a socket takes over every instance (null with one process). */
 const claims = new WeakMap<AppContext, ((socket: ClientSocket) => void) | null>();
@@ -34,10 +36,17 @@ export function wireLifecycle(ctx: AppContext): void {
   // the next batch (public-presence.ts), and the users row, which every list and profile reads,
   // changes with that batch and carries its time as last_seen: timing a roulette partner's
   // departure against a list must not name their account (issue 18).
-  ctx.hub.onPublicPresence((changes, at) => {
-    transaction(ctx.db, (tx) => {
-      for (const [userId, online] of changes) setPresence(tx, userId, online, at);
-    });
+  // The frames leave once the rows have committed, so a list read on hearing one shows the change;
+  // batches commit in the order they were made (transactions take turns), so frames keep it too.
+  ctx.hub.onPublicPresence(async (changes, at) => {
+    try {
+      await transaction(ctx.db, async (tx) => {
+        for (const [userId, online] of changes) await setPresence(tx, userId, online, at);
+      });
+    } catch (error) {
+      // The rows stay as they were (the next change rewrites them); the announcement still goes.
+      ctx.log.error("presence batch not saved", errorFields(error));
+    }
     for (const [userId, online] of changes) {
       ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
         skip: ctx.contacts.partnersOf(userId),
@@ -82,6 +91,14 @@ export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
     const caller = cachedUser(ctx.db, call.callerId);
     if (caller) ctx.hub.send(socket, "incoming_call", { callerId: caller.id, callerName: caller.name, callerPeerId: call.callerPeerId });
   }
-  const delivered = deliverPending(ctx.db, socket.userId, Date.now());
-  announceDelivered(ctx, delivered);
+  // Marked in the message writer's next batch, told once committed: Bun calls this synchronously
+  // as the socket opens, the batch takes its turn with every other write, and the openings of a
+  // reconnecting crowd share one commit instead of a transaction each.
+  const at = Date.now();
+  messageWriter(ctx.db)
+    .submit((tx) => deliverPending(tx, socket.userId, at))
+    .then(
+      (delivered) => announceDelivered(ctx, delivered),
+      (error: unknown) => ctx.log.error("waiting messages not marked delivered", { user_id: socket.userId, ...errorFields(error) }),
+    );
 }

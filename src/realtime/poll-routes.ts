@@ -8,7 +8,7 @@
 // never the cookie alone) and passes the /ws origin check.
 import { Elysia } from "elysia";
 import { requestDevice } from "../auth/request-device.ts";
-import { sessionFor } from "../auth/service.ts";
+import { checkSession } from "../auth/sessions.ts";
 import { sessionIdOf } from "../auth/tokens.ts";
 import type { AppContext } from "../context.ts";
 import { AppError } from "../http/errors.ts";
@@ -69,7 +69,10 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
   return new Elysia()
     .post("/ws/poll/open", async ({ request, server }) => {
       if (!originAllowed(request, ctx.config)) return forbidden();
-      const found = sessionFor(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
+      // Answered once a write the check started (the touch, an expired row deleted) has committed.
+      const checked = checkSession(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
+      if (checked.written) await checked.written;
+      const found = checked.session;
       if (!found) return unauthorized();
       const deviceId = await requestDevice(ctx.db, request, found.id);
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);

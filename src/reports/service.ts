@@ -4,6 +4,7 @@
 import { and, desc, eq, gte, or } from "drizzle-orm";
 import { messages, reports, type ReportRow, type UserRow } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
+import { transaction } from "../storage/index.ts";
 import { AppError, notFound, rateLimited, validationError } from "../http/errors.ts";
 import { leaveRoulette } from "../realtime/handlers/roulette.ts";
 import { iso } from "../time.ts";
@@ -112,7 +113,7 @@ async function transcriptFor(ctx: AppContext, reporterId: number, reportedId: nu
 async function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, origin: ReportOrigin, now: number): Promise<ReportRow | undefined> {
   const details = [earlier.details, body.details?.trim() ?? ""].filter(Boolean).join("\n\n").slice(0, MAX_MERGED_DETAILS);
   const reason = isSevere(earlier.reason) || !isSevere(body.reason) ? earlier.reason : body.reason;
-  const [row] = await ctx.db
+  const [row] = await transaction(ctx.db, (tx) => tx
     .update(reports)
     .set({
       details,
@@ -127,7 +128,7 @@ async function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, tran
       updatedAt: now,
     })
     .where(eq(reports.id, earlier.id))
-    .returning();
+    .returning());
   return row;
 }
 
@@ -154,7 +155,7 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
     row = await merge(ctx, earlier, body, transcript, evidencePath, weight, origin, now);
     if (evidencePath && earlier.evidencePath) await removeStill(ctx.config.dataDir, earlier.evidencePath);
   } else {
-    [row] = await ctx.db
+    [row] = await transaction(ctx.db, (tx) => tx
       .insert(reports)
       .values({
         reporterId: reporter.id,
@@ -174,7 +175,7 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
         createdAt: now,
         updatedAt: now,
       })
-      .returning();
+      .returning());
   }
   if (!row) throw new AppError(500, "internal", "The report could not be stored");
 

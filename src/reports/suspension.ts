@@ -6,6 +6,7 @@
 import { and, eq, gt, gte, inArray, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { reports, sessions, users } from "../../db/schema.ts";
 import type { AppContext } from "../context.ts";
+import { transaction } from "../storage/index.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
 import { SEVERE_REASONS } from "./model.ts";
 import { reachesSuspension, SUSPENSION_WINDOW_MS, voiceWeights } from "./weights.ts";
@@ -34,11 +35,11 @@ export async function checkSuspension(ctx: AppContext, reportedId: number, now: 
     .from(sessions)
     .where(inArray(sessions.userId, reporterIds));
   if (!reachesSuspension(voiceWeights(rows, signIns), threshold)) return false;
-  const changed = await ctx.db
+  const changed = await transaction(ctx.db, (tx) => tx
     .update(users)
     .set({ rouletteSuspendedAt: now })
     .where(and(eq(users.id, reportedId), isNull(users.rouletteSuspendedAt)))
-    .returning({ id: users.id });
+    .returning({ id: users.id }));
   forgetUser(ctx.db, reportedId);
   if (changed.length === 0) return false;
   endSearch(ctx, reportedId);

@@ -4,10 +4,13 @@
 // forgotten since the last pass are written every second, in transactions of at most 1,000 rows
 // one event-loop turn apart (so a busy second never stalls everything else), and all at once at
 // shutdown. A pairing that starts and is forgotten between two passes costs nothing. A kill -9
-// loses at most the last second's pairings and lines; start-up reads the rest back.
+// loses at most the last second's pairings and lines; start-up reads the rest back. Each step is
+// one transaction of the storage seam, so it takes its turn with every other write; steps run one
+// after another (a step starts once the one before has committed and noted its rows).
 import type { Database } from "bun:sqlite";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import { rouletteSessions } from "../../db/schema.ts";
+import { transaction, type Db } from "../storage/index.ts";
 import { errorFields, type Logger } from "../observability/log.ts";
 import { SESSION_RETAIN_MS, type RouletteSessions, type Session, type SessionChanges, type TextLine } from "./sessions.ts";
 
@@ -35,9 +38,9 @@ type Bindings = Record<string, string | number | null>;
 
 export interface SessionStore {
   /** Writes everything not yet written, at once (the timer's passes go in steps); false if the write failed. */
-  flush(): boolean;
+  flush(): Promise<boolean>;
   /** Stops the timer and writes the last changes. */
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 function statements(sqlite: Database) {
@@ -82,26 +85,36 @@ function toSession(row: StoredRow): Session {
  * Reads back what an earlier process left (dropping what expired meanwhile), then records every
  * change of `sessions` and writes it every PERSIST_EVERY_MS until stop().
  */
-export function persistRouletteSessions(sessions: RouletteSessions, sqlite: Database, log: Logger, now: () => number = Date.now): SessionStore {
-  const q = statements(sqlite);
+export function persistRouletteSessions(sessions: RouletteSessions, db: Db, log: Logger, now: () => number = Date.now): SessionStore {
+  const q = statements(db.$client as Database);
+  // At start-up, before the server takes a request: no transaction of this process can be open yet.
   q.expire.run({ before: now() - SESSION_RETAIN_MS });
   sessions.record();
   sessions.restore(q.all.all().map(toSession));
 
-  /** Answers the rows the changed sessions have now (the same order). */
-  const writeBatch = sqlite.transaction((gone: readonly number[], changed: readonly { session: Session; lines: string }[]): number[] => {
-    for (const row of gone) q.remove.run({ row });
-    return changed.map(({ session: s, lines }) => {
-      if (s.row !== 0) {
-        q.update.run({ row: s.row, endedAt: s.endedAt, lines });
-        return s.row;
-      }
-      return Number(q.insert.run({ id: s.id, a: s.a, b: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines }).lastInsertRowid);
+  /**
+   * Answers the rows the changed sessions have now (the same order). The prepared statements run
+   * on the transaction's connection (SQLite's one connection), so the body needs no await.
+   */
+  const writeBatch = (gone: readonly number[], changed: readonly { session: Session; lines: string }[]): Promise<number[]> =>
+    transaction(db, () => {
+      for (const row of gone) q.remove.run({ row });
+      return changed.map(({ session: s, lines }) => {
+        if (s.row !== 0) {
+          q.update.run({ row: s.row, endedAt: s.endedAt, lines });
+          return s.row;
+        }
+        return Number(q.insert.run({ id: s.id, a: s.a, b: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines }).lastInsertRowid);
+      });
     });
-  });
+
+  /** The step before: the next one picks its rows only once that one has noted its new rows. */
+  let previous: Promise<boolean> = Promise.resolve(true);
+  const step = (work: SessionChanges, maxRows: number, maxChars: number): Promise<boolean> =>
+    (previous = previous.then(() => stepNow(work, maxRows, maxChars)));
 
   /** Writes up to `maxRows` rows (and about `maxChars` of text) taken from `work`; false, with all of `work` noted again, if that failed. */
-  const step = (work: SessionChanges, maxRows: number, maxChars: number): boolean => {
+  const stepNow = async (work: SessionChanges, maxRows: number, maxChars: number): Promise<boolean> => {
     const gone: number[] = [];
     const changed: { session: Session; lines: string }[] = [];
     let chars = 0;
@@ -114,9 +127,10 @@ export function persistRouletteSessions(sessions: RouletteSessions, sqlite: Data
       chars += lines.length;
       changed.push({ session, lines });
     }
+    if (gone.length === 0 && changed.length === 0) return true;
     let rows: number[];
     try {
-      rows = writeBatch(gone, changed);
+      rows = await writeBatch(gone, changed);
     } catch (error) {
       // Rolled back: noted again for the next pass; memory still answers reports meanwhile.
       sessions.giveBack({ changed: changed.map((c) => c.session).concat(work.changed.splice(0)), gone: gone.concat(work.gone.splice(0)) });
@@ -135,20 +149,23 @@ export function persistRouletteSessions(sessions: RouletteSessions, sqlite: Data
     const work = sessions.takeChanges();
     if (work.changed.length === 0 && work.gone.length === 0) return;
     running = work;
-    const next = () => {
+    const next = async () => {
       if (running !== work) return;
-      if (!step(work, STEP_ROWS, STEP_CHARS) || (work.changed.length === 0 && work.gone.length === 0)) running = null;
-      else setImmediate(next);
+      const saved = await step(work, STEP_ROWS, STEP_CHARS);
+      // flush() took the rest of this pass meanwhile.
+      if (running !== work) return;
+      if (!saved || (work.changed.length === 0 && work.gone.length === 0)) running = null;
+      else setImmediate(() => void next());
     };
-    next();
+    void next();
   };
 
   /** Everything at once: what a running pass has left, then every change since. */
-  const flush = (): boolean => {
+  const flush = async (): Promise<boolean> => {
     if (running) {
       const work = running;
       running = null;
-      if (!step(work, Infinity, Infinity)) return false;
+      if (!(await step(work, Infinity, Infinity))) return false;
     }
     return step(sessions.takeChanges(), Infinity, Infinity);
   };
@@ -157,9 +174,9 @@ export function persistRouletteSessions(sessions: RouletteSessions, sqlite: Data
   timer.unref?.();
   return {
     flush,
-    stop() {
+    async stop() {
       clearInterval(timer);
-      flush();
+      await flush();
     },
   };
 }

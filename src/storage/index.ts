@@ -8,35 +8,16 @@
 //   closing reports, a conversation row after a message) takes a `Tx`, so the compiler refuses a
 //   call that passes the database instead: on a pool of connections that write would run on
 //   another connection, outside the transaction, and survive its rollback.
-// Open one with `transaction(db, (tx) => ...)`; `atomic(db, ...)` joins the transaction already
-// open (the message writer's batch) or opens one.
+// Open one with `await transaction(db, async (tx) => ...)`; `atomic(db, ...)` joins the
+// transaction whose `tx` it is given (the message writer's batch) or opens one.
 //
-// On SQLite a transaction is a state of the one connection, so `tx` is the very `Db` object (the
-// brand exists for the compiler only) and prepared statements made per database (`perDatabase`)
-// serve inside transactions too.
-import type { Db } from "../db.ts";
-
-export type { Db } from "../db.ts";
+// On SQLite (src/storage/sqlite-transactions.ts) transactions take turns on the one connection,
+// from BEGIN IMMEDIATE to COMMIT, and `tx` is a drizzle handle of its own on that connection;
+// prepared statements made per database (`perDatabase`) serve inside transactions too.
+export type { ReadDb as Db } from "../db.ts";
 export { perDatabase } from "../db.ts";
 /** A second name for a table in one query (a self-join); each dialect has its own, so it comes from here. */
 export { alias } from "drizzle-orm/sqlite-core";
+export { atomic, databaseOf, transaction, type AsyncTx as Tx } from "./sqlite-transactions.ts";
 
 export type Dialect = "sqlite" | "postgres";
-
-declare const openTransaction: unique symbol;
-
-/** The handle of an open transaction: writes through it commit or roll back with it. */
-export type Tx = Db & { readonly [openTransaction]: true };
-
-/**
- * Runs `work` in a new transaction and answers what it answers; a throw rolls everything back.
- * Inside another transaction it is a savepoint: only its own writes roll back.
- */
-export function transaction<T>(db: Db | Tx, work: (tx: Tx) => T): T {
-  return db.$client.transaction(() => work(db as Tx))();
-}
-
-/** Runs `work` in the transaction open on `db` (no savepoint), or in a new one. */
-export function atomic<T>(db: Db | Tx, work: (tx: Tx) => T): T {
-  return db.$client.inTransaction ? work(db as Tx) : transaction(db, work);
-}

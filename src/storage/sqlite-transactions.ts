@@ -16,7 +16,7 @@ import type { Database } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
-import type { Db } from "../db.ts";
+import type { Db, ReadDb } from "../db.ts";
 
 declare const openTransaction: unique symbol;
 /** The handle of an open transaction: writes through it commit or roll back with it. */
@@ -49,17 +49,18 @@ function rootFor(db: Db): Root {
 }
 
 /** The database a handle belongs to: the database itself, or the one a transaction handle runs on. */
-export function databaseOf(db: Db | AsyncTx): Db {
-  return txRoots.get(db)?.db ?? db;
+export function databaseOf(db: ReadDb | AsyncTx): Db {
+  // Services hold the database typed without its writes (ReadDb); the object is the whole handle.
+  return txRoots.get(db)?.db ?? (db as Db);
 }
 
-const isTx = (db: Db | AsyncTx): db is AsyncTx => txRoots.has(db);
+const isTx = (db: ReadDb | AsyncTx): db is AsyncTx => txRoots.has(db);
 
 /**
  * Runs `work` in a new transaction and answers what it answers; a throw rolls all of it back.
  * Given a transaction's `tx`, it is a savepoint: a throw rolls back only its own writes.
  */
-export async function transaction<T>(db: Db | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> {
+export async function transaction<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> {
   const root = rootFor(databaseOf(db));
   if (isTx(db)) return savepoint(root, work);
   if (inside.getStore() === root.db) {
@@ -74,7 +75,7 @@ export async function transaction<T>(db: Db | AsyncTx, work: (tx: AsyncTx) => Pr
 }
 
 /** Runs `work` in the transaction `db` is the handle of (no savepoint), or in a new one. */
-export async function atomic<T>(db: Db | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> {
+export async function atomic<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> {
   return isTx(db) ? work(db) : transaction(db, work);
 }
 

@@ -30,13 +30,15 @@ const rules: ReceiveRules = {
 };
 
 /** Sets the new path and answers the old one, in one transaction so two uploads cannot both keep theirs. */
-function swapAvatar(db: Db, userId: number, path: string | null): string | null {
-  return transaction(db, (tx) => {
-    const old = tx.select({ path: users.avatarPath }).from(users).where(eq(users.id, userId)).get()?.path ?? null;
-    tx.update(users).set({ avatarPath: path }).where(eq(users.id, userId)).run();
-    forgetUser(db, userId);
-    return old;
+async function swapAvatar(db: Db, userId: number, path: string | null): Promise<string | null> {
+  const old = await transaction(db, async (tx) => {
+    const [row] = await tx.select({ path: users.avatarPath }).from(users).where(eq(users.id, userId)).limit(1);
+    await tx.update(users).set({ avatarPath: path }).where(eq(users.id, userId));
+    return row?.path ?? null;
   });
+  // After the commit: a read in between must not cache the row as it was.
+  forgetUser(db, userId);
+  return old;
 }
 
 export function avatarRoutes(ctx: AppContext) {
@@ -58,7 +60,7 @@ export function avatarRoutes(ctx: AppContext) {
           const path = await placeUpload(ctx.config.dataDir, "avatars", cleaned.ext, cleaned.path).catch((error) => {
             throw asStorageError(error);
           });
-          const old = swapAvatar(ctx.db, user.id, path);
+          const old = await swapAvatar(ctx.db, user.id, path);
           await removeUpload(ctx.config.dataDir, old);
           ctx.metrics.uploads.avatar.inc();
           return { avatar_url: avatarUrl(path) };
@@ -81,7 +83,7 @@ export function avatarRoutes(ctx: AppContext) {
     .delete(
       "/api/users/avatar",
       async ({ user }) => {
-        const old = swapAvatar(ctx.db, user.id, null);
+        const old = await swapAvatar(ctx.db, user.id, null);
         await removeUpload(ctx.config.dataDir, old);
         return { success: true };
       },

@@ -46,7 +46,7 @@ export async function sendFiles(
   let rows;
   try {
     for (const file of prepared) paths.push(await placeUpload(ctx.config.dataDir, "files", file.ext, file.path));
-    rows = storeFiles(
+    rows = await storeFiles(
       ctx.db,
       ctx.clock,
       sender.id,

@@ -1,7 +1,7 @@
 // The 18+ rule (API.md "Safety", Adult): calls and roulette need a recorded confirmation.
 import { eq } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 import { forgetUser } from "./cache.ts";
 
@@ -14,7 +14,7 @@ export function requireAdult(user: Pick<UserRow, "adultConfirmedAt">): void {
 export async function confirmAdult(db: Db, userId: number, at: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!row || row.adultConfirmedAt !== null) return row;
-  const [updated] = await db.update(users).set({ adultConfirmedAt: at }).where(eq(users.id, userId)).returning();
+  const [updated] = await transaction(db, (tx) => tx.update(users).set({ adultConfirmedAt: at }).where(eq(users.id, userId)).returning());
   forgetUser(db, userId);
   return updated;
 }

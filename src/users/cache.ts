@@ -5,7 +5,7 @@
 // scripts/moderate.ts) are noticed by SQLite's data_version, checked by the ban watcher every 2 s
 // (moderation/watch.ts), which then forgets every row: such a change shows within 2 s.
 import type { UserRow } from "../../db/schema.ts";
-import { perDatabase, type Db } from "../db.ts";
+import { perDatabase, type Db } from "../storage/index.ts";
 import { statements } from "../messages/statements.ts";
 
 class UserCache {

@@ -82,10 +82,10 @@ export function userRoutes(ctx: AppContext) {
         errors: [400, 404, 429],
       }),
     })
-    .put("/api/users/profile", ({ body, user }) => {
+    .put("/api/users/profile", async ({ body, user }) => {
       const input = validate(profileBody, body);
       profileChanges.take(user.id);
-      return { user: toOwnUser(updateProfile(ctx.db, user, input)) };
+      return { user: toOwnUser(await updateProfile(ctx.db, user, input)) };
     }, {
       detail: operation({
         tag: "Users",

@@ -3,7 +3,7 @@
 import ISO6391 from "iso-639-1";
 import { asc, desc, gte, and, lt, sql, inArray } from "drizzle-orm";
 import { interestTags, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import type { Db, Tx } from "../storage/index.ts";
 import { validationError } from "../http/errors.ts";
 import { INTEREST_RULE, isInterest, MAX_INTERESTS, MAX_LANGUAGES, normaliseInterest } from "./values.ts";
 
@@ -81,17 +81,17 @@ export const languagesView = (row: UserRow): readonly string[] => listsOf(row).l
 
 /**
  * Moves the per-tag counts from `before` to `after` (call inside the profile's transaction): a
- * tag nobody lists any more leaves the table. Synchronous while transaction bodies are.
+ * tag nobody lists any more leaves the table.
  */
-export function recountTags(db: Pick<Db, "insert" | "update" | "delete">, before: readonly string[], after: readonly string[]): void {
+export async function recountTags(db: Tx, before: readonly string[], after: readonly string[]): Promise<void> {
   const added = after.filter((t) => !before.includes(t));
   const removed = before.filter((t) => !after.includes(t));
   for (const tag of added) {
-    db.insert(interestTags).values({ tag, uses: 1 }).onConflictDoUpdate({ target: interestTags.tag, set: { uses: sql`${interestTags.uses} + 1` } }).run();
+    await db.insert(interestTags).values({ tag, uses: 1 }).onConflictDoUpdate({ target: interestTags.tag, set: { uses: sql`${interestTags.uses} + 1` } });
   }
   if (removed.length > 0) {
-    db.update(interestTags).set({ uses: sql`${interestTags.uses} - 1` }).where(inArray(interestTags.tag, removed)).run();
-    db.delete(interestTags).where(and(inArray(interestTags.tag, removed), lt(interestTags.uses, 1))).run();
+    await db.update(interestTags).set({ uses: sql`${interestTags.uses} - 1` }).where(inArray(interestTags.tag, removed));
+    await db.delete(interestTags).where(and(inArray(interestTags.tag, removed), lt(interestTags.uses, 1)));
   }
 }
 

@@ -1,7 +1,7 @@
 // People: the public shape of a user, the people list, profiles and presence columns.
 import { and, count, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { users, type UserRow } from "../../db/schema.ts";
-import type { Db } from "../storage/index.ts";
+import { transaction, type Db, type Tx } from "../storage/index.ts";
 import { countryName } from "../geo/countries.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
@@ -140,7 +140,7 @@ export interface ProfileInput {
   languages?: string[];
 }
 
-export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, input: ProfileInput): UserRow {
+export async function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, input: ProfileInput): Promise<UserRow> {
   const userId = self.id;
   const name = acceptDisplayName(input.name);
   // A registered account's age stays 18 to 99 (API.md "Safety", Adult); guests may leave it empty.
@@ -164,10 +164,10 @@ export function updateProfile(db: Db, self: Pick<UserRow, "id" | "isGuest">, inp
   if (interests !== undefined) changes.interests = JSON.stringify(interests);
   if (input.languages !== undefined) changes.languages = JSON.stringify(acceptLanguages(input.languages));
   // The tag counts move with the row, in one transaction: suggestions never count a tag twice.
-  const row = db.transaction((tx) => {
-    const before = interests === undefined ? undefined : tx.select({ interests: users.interests }).from(users).where(eq(users.id, userId)).get();
-    const updated = tx.update(users).set(changes).where(eq(users.id, userId)).returning().get();
-    if (updated && before && interests) recountTags(tx, readTags(before.interests), interests);
+  const row = await transaction(db, async (tx) => {
+    const before = interests === undefined ? undefined : (await tx.select({ interests: users.interests }).from(users).where(eq(users.id, userId)).limit(1))[0];
+    const [updated] = await tx.update(users).set(changes).where(eq(users.id, userId)).returning();
+    if (updated && before && interests) await recountTags(tx, readTags(before.interests), interests);
     return updated;
   });
   forgetUser(db, userId);
@@ -179,30 +179,30 @@ const readTags = (text: string): string[] => interestsOf({ interests: text, lang
 
 /** Settings → Safety: blur nudity in video and pictures (issue 12). */
 export async function setBlurNudity(db: Db, userId: number, on: boolean): Promise<UserRow> {
-  const [row] = await db.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning();
+  const [row] = await transaction(db, (tx) => tx.update(users).set({ blurNudity: on }).where(eq(users.id, userId)).returning());
   forgetUser(db, userId);
   return row ?? (await requireUser(db, userId));
 }
 
 export async function setLocale(db: Db, userId: number, locale: string): Promise<UserRow> {
-  const [row] = await db.update(users).set({ locale }).where(eq(users.id, userId)).returning();
+  const [row] = await transaction(db, (tx) => tx.update(users).set({ locale }).where(eq(users.id, userId)).returning());
   forgetUser(db, userId);
   return row ?? (await requireUser(db, userId));
 }
 
 /**
- * Writes only a change, so repeating the same state costs no write. Synchronous on purpose: it runs
- * inside the presence batch's transaction (realtime/lifecycle.ts) until transactions become async.
+ * Writes only a change, so repeating the same state costs no write. Runs inside the presence
+ * batch's transaction (realtime/lifecycle.ts).
  */
-export function setPresence(db: Db, userId: number, online: boolean, at: number): void {
-  db.update(users).set({ isOnline: online, lastSeen: at }).where(and(eq(users.id, userId), ne(users.isOnline, online))).run();
+export async function setPresence(db: Tx, userId: number, online: boolean, at: number): Promise<void> {
+  await db.update(users).set({ isOnline: online, lastSeen: at }).where(and(eq(users.id, userId), ne(users.isOnline, online)));
   forgetUser(db, userId);
 }
 
 /** After a restart nobody has a socket yet; at a clean shutdown `lastSeen` is now for everyone still online. */
 export async function resetPresence(db: Db, lastSeen?: number): Promise<void> {
-  await db
+  await transaction(db, (tx) => tx
     .update(users)
     .set(lastSeen === undefined ? { isOnline: false } : { isOnline: false, lastSeen })
-    .where(eq(users.isOnline, true));
+    .where(eq(users.isOnline, true)));
 }

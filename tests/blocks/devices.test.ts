@@ -2,6 +2,7 @@
 // device cookie), as bans do. New accounts (register and guest) made from a browser that a blocked
 // or suspended account used are blocked by the same people and suspended alike, and see exactly
 // what any blocked or suspended account sees.
+import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -156,7 +157,7 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     const other = await registerUser(t);
     // The automatic suspension, as reports would set it.
     for (const who of [suspended, other]) {
-      await t.ctx.db.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, who.user.id));
+      await transaction(t.ctx.db, (tx) => tx.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, who.user.id)));
       forgetUser(t.ctx.db, who.user.id);
     }
     const guest = await guestOn(device);
@@ -194,10 +195,10 @@ describe("a roulette suspension follows the suspended person's browser", () => {
     // Established reporters (older than a day), filed straight into the table, then the rule applied.
     const { checkSuspension } = await import("../../src/reports/suspension.ts");
     for (const r of reporters) {
-      await t.ctx.db.update(users).set({ createdAt: Date.now() - 2 * 86_400_000 }).where(eq(users.id, r.user.id));
-      await t.ctx.db
+      await transaction(t.ctx.db, (tx) => tx.update(users).set({ createdAt: Date.now() - 2 * 86_400_000 }).where(eq(users.id, r.user.id)));
+      await transaction(t.ctx.db, (tx) => tx
         .insert(reports)
-        .values({ reporterId: r.user.id, reportedId: person.user.id, context: "chat", reason: "sexual_content", weight: 1, status: "open", createdAt: Date.now(), updatedAt: Date.now() });
+        .values({ reporterId: r.user.id, reportedId: person.user.id, context: "chat", reason: "sexual_content", weight: 1, status: "open", createdAt: Date.now(), updatedAt: Date.now() }));
     }
     expect(await checkSuspension(t.ctx, person.user.id, Date.now())).toBe(true);
     expect((await s.next("error")).data.code).toBe("suspended");

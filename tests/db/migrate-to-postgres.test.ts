@@ -1,6 +1,7 @@
 // scripts/migrate-to-postgres.ts: every row of every table reaches PostgreSQL unchanged (the row
 // types of both schema files are the same, so the rows compare as they are), ids are kept and new
 // ids continue after them, and a target that already holds users is refused.
+import { transaction } from "../../src/storage/index.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { getTableName, type Table } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -32,30 +33,29 @@ test("every row of every table is copied unchanged, ids included, and new ids co
   const [a, b, c] = [await registerUser(t), await registerUser(t), await registerUser(t)];
   const db = t.ctx.db;
   const alice = await requireUser(db, a.user.id);
-  for (let i = 0; i < 30; i++) storeText(db, t.ctx.clock, alice, { receiverId: b.user.id, content: `hello ${i} ✓ "quoted"`, clientMessageId: `m-${i}` });
-  storeFiles(db, t.ctx.clock, b.user.id, a.user.id, [
+  for (let i = 0; i < 30; i++) await storeText(db, t.ctx.clock, alice, { receiverId: b.user.id, content: `hello ${i} ✓ "quoted"`, clientMessageId: `m-${i}` });
+  await storeFiles(db, t.ctx.clock, b.user.id, a.user.id, [
     { content: "cat.png", messageType: "image", fileName: "cat.png", filePath: "files/cat.png", fileSize: 1234, fileMime: "image/png", groupId: "g1" },
   ]);
-  markRead(db, b.user.id, a.user.id, Date.now());
+  await markRead(db, b.user.id, a.user.id, Date.now());
   const now = Date.now();
-  db.insert(lite.blocks).values({ blockerId: c.user.id, blockedId: a.user.id, createdAt: now }).run();
-  db.insert(lite.rouletteBlocks).values({ blockerId: a.user.id, blockedId: c.user.id, rouletteId: "r-1", createdAt: now }).run();
-  db.insert(lite.userDevices).values({ userId: a.user.id, deviceId: "device-a", lastSeenAt: now }).run();
-  db.insert(lite.deviceCarriers).values({ userId: c.user.id, carrierId: a.user.id }).run();
-  db.insert(lite.callMeetings).values({ userLo: a.user.id, userHi: b.user.id, answeredAt: now }).run();
-  db.insert(lite.rouletteSessions).values({ id: "r-2", userA: a.user.id, userB: c.user.id, startedAt: now - 5000, endedAt: now, lines: "[]" }).run();
+  await transaction(db, (tx) => tx.insert(lite.blocks).values({ blockerId: c.user.id, blockedId: a.user.id, createdAt: now }));
+  await transaction(db, (tx) => tx.insert(lite.rouletteBlocks).values({ blockerId: a.user.id, blockedId: c.user.id, rouletteId: "r-1", createdAt: now }));
+  await transaction(db, (tx) => tx.insert(lite.userDevices).values({ userId: a.user.id, deviceId: "device-a", lastSeenAt: now }));
+  await transaction(db, (tx) => tx.insert(lite.deviceCarriers).values({ userId: c.user.id, carrierId: a.user.id }));
+  await transaction(db, (tx) => tx.insert(lite.callMeetings).values({ userLo: a.user.id, userHi: b.user.id, answeredAt: now }));
+  await transaction(db, (tx) => tx.insert(lite.rouletteSessions).values({ id: "r-2", userA: a.user.id, userB: c.user.id, startedAt: now - 5000, endedAt: now, lines: "[]" }));
   const report = await fileReport(t, b.user.id, c.user.id, { weight: 0.25 });
   await warnUser(t.ctx, cli, a.user.id, "be kind");
   const ban = await banUser(t.ctx, cli, c.user.id, { days: 7, reason: "spam", banAddress: false }, [report.id]);
-  db.insert(lite.banDevices).values({ banId: ban.id, deviceId: "device-c" }).run();
-  db.insert(lite.appeals).values({ banId: ban.id, userId: c.user.id, text: "sorry", createdAt: now }).run();
+  await transaction(db, (tx) => tx.insert(lite.banDevices).values({ banId: ban.id, deviceId: "device-c" }));
+  await transaction(db, (tx) => tx.insert(lite.appeals).values({ banId: ban.id, userId: c.user.id, text: "sorry", createdAt: now }));
   const firstMessage = db.select().from(lite.messages).limit(1).all()[0]!;
-  db.insert(lite.messageReactions).values({ messageId: firstMessage.id, userId: b.user.id, emoji: "👍", createdAt: now }).run();
-  db.insert(lite.interestTags).values({ tag: "chess", uses: 5 }).run();
+  await transaction(db, (tx) => tx.insert(lite.messageReactions).values({ messageId: firstMessage.id, userId: b.user.id, emoji: "👍", createdAt: now }));
+  await transaction(db, (tx) => tx.insert(lite.interestTags).values({ tag: "chess", uses: 5 }));
   const session = db.select().from(lite.sessions).limit(1).all()[0]!;
-  db.insert(lite.pushSubscriptions)
-    .values({ userId: session.userId, sessionId: session.id, endpoint: "https://fcm.googleapis.com/fcm/send/x", p256dh: "key", auth: "secret", previews: true, createdAt: now })
-    .run();
+  await transaction(db, (tx) => tx.insert(lite.pushSubscriptions)
+    .values({ userId: session.userId, sessionId: session.id, endpoint: "https://fcm.googleapis.com/fcm/send/x", p256dh: "key", auth: "secret", previews: true, createdAt: now }));
 
   const lines: string[] = [];
   const { counts } = await copySqliteToPostgres(t.dataDir, target.url, (line) => lines.push(line));

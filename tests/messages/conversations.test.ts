@@ -66,7 +66,7 @@ describe("the conversations table", () => {
       if (to === from) to = ids[(ids.indexOf(from) + 1) % ids.length]!;
       const action = next(10);
       if (action < 5) {
-        storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, from), { receiverId: to, content: `step ${step}` });
+        await storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, from), { receiverId: to, content: `step ${step}` });
       } else if (action < 7) {
         const files = Array.from({ length: 1 + next(3) }, (_, i) => ({
           content: "",
@@ -77,15 +77,15 @@ describe("the conversations table", () => {
           fileMime: "text/plain",
           groupId: `g${step}`,
         }));
-        storeFiles(t.ctx.db, t.ctx.clock, from, to, files);
+        await storeFiles(t.ctx.db, t.ctx.clock, from, to, files);
       } else if (action < 8) {
-        markRead(t.ctx.db, to, from, Date.now());
+        await markRead(t.ctx.db, to, from, Date.now());
       } else if (action < 9) {
         // Some of the unread ones, as the socket's messages_read does (a stale id among them).
         const unread = t.ctx.sqlite
           .query("SELECT id FROM messages WHERE sender_id = ? AND receiver_id = ? AND read_at IS NULL")
           .all(from, to) as { id: number }[];
-        markRead(t.ctx.db, to, from, Date.now(), [...unread.filter(() => next(2) === 0).map((r) => r.id), 99_999_999]);
+        await markRead(t.ctx.db, to, from, Date.now(), [...unread.filter(() => next(2) === 0).map((r) => r.id), 99_999_999]);
       } else {
         const live = t.ctx.sqlite.query("SELECT id FROM messages WHERE removed_at IS NULL ORDER BY id DESC LIMIT 5").all() as { id: number }[];
         if (live.length > 0) await removeMessage(t.ctx, { id: null, role: "cli" }, live[next(live.length)]!.id, "test");
@@ -99,9 +99,9 @@ describe("the conversations table", () => {
 
   test("reading twice does not count twice, and a read never goes below zero", async () => {
     const [a, b] = [ids[0]!, ids[1]!];
-    storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a), { receiverId: b, content: "once" });
-    markRead(t.ctx.db, b, a, Date.now());
-    markRead(t.ctx.db, b, a, Date.now());
+    await storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a), { receiverId: b, content: "once" });
+    await markRead(t.ctx.db, b, a, Date.now());
+    await markRead(t.ctx.db, b, a, Date.now());
     const row = stored(t.ctx.sqlite).find((r) => r.owner_id === b && r.partner_id === a)!;
     expect(row.unread_count).toBe(0);
     expect(stored(t.ctx.sqlite)).toEqual(expected(facts(t.ctx.sqlite)));
@@ -113,8 +113,8 @@ describe("the chat list over the conversations table", () => {
     const t = makeTestApp();
     try {
       const [a, b] = [await registerUser(t), await registerUser(t)];
-      storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "first" });
-      const { row } = storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "vile" });
+      await storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "first" });
+      const { row } = await storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "vile" });
       await removeMessage(t.ctx, { id: null, role: "cli" }, row.id, "test");
       const [entry] = chatUsers(t.ctx.db, await requireUser(t.ctx.db, b.user.id));
       expect(entry).toMatchObject({ id: a.user.id, unread_count: 2, latest_message: { id: row.id, content: "", is_removed: true } });

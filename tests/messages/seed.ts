@@ -5,7 +5,7 @@ import type { TestApp } from "../support/app.ts";
 
 export async function sendText(t: TestApp, senderId: number, receiverId: number, content: string): Promise<number> {
   const sender = await requireUser(t.ctx.db, senderId);
-  return storeText(t.ctx.db, t.ctx.clock, sender, { receiverId, content }).row.id;
+  return (await storeText(t.ctx.db, t.ctx.clock, sender, { receiverId, content })).row.id;
 }
 
 export async function sendTexts(t: TestApp, senderId: number, receiverId: number, count: number, prefix = "message"): Promise<number[]> {

@@ -11,8 +11,8 @@ const t = makeTestApp();
 test("the row an insert hands on is the row stored, for a text and for a file", async () => {
   const a = await registerUser(t);
   const b = await registerUser(t);
-  const text = transaction(t.ctx.db, (tx) => insertMessage(tx, { senderId: a.user.id, receiverId: b.user.id, content: "hello", messageType: "text", createdAt: 1_700_000_000_001, clientMessageId: "row-check" }));
-  const file = transaction(t.ctx.db, (tx) =>
+  const text = await transaction(t.ctx.db, (tx) => insertMessage(tx, { senderId: a.user.id, receiverId: b.user.id, content: "hello", messageType: "text", createdAt: 1_700_000_000_001, clientMessageId: "row-check" }));
+  const file = await transaction(t.ctx.db, (tx) =>
     insertMessage(tx, {
     senderId: b.user.id,
     receiverId: a.user.id,

@@ -1,5 +1,6 @@
 // The action forms of a report's page, posted as a browser sends them: each takes effect, closes
 // the ticked reports (and only those) and writes its audit row.
+import { transaction } from "../../src/storage/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { bans, messages, users, warnings } from "../../db/schema.ts";
@@ -86,10 +87,10 @@ describe("actions from a report's page", () => {
     const target = await person(t);
     const victim = reporters[0]!;
     const [lo, hi] = target.id < victim.id ? [target.id, victim.id] : [victim.id, target.id];
-    const message = (await t.ctx.db
+    const message = (await transaction(t.ctx.db, (tx) => tx
       .insert(messages)
       .values({ senderId: target.id, receiverId: victim.id, pairLo: lo, pairHi: hi, content: "vile", messageType: "text", createdAt: Date.now() })
-      .returning())[0]!;
+      .returning()))[0]!;
     const id = (await fileReport(t, victim.id, target.id, { context: "message", messageId: message.id })).id;
     const form = await page(t, mod, `/mod/reports/${id}`);
     expect(form.text).toContain(`formAction="/mod/messages/${message.id}/remove"`);
@@ -108,7 +109,7 @@ describe("actions from a report's page", () => {
     const victim = reporters[1]!;
     const [lo, hi] = target.id < victim.id ? [target.id, victim.id] : [victim.id, target.id];
     const send = async (from: Person, to: Person, content: string) =>
-      (await t.ctx.db.insert(messages).values({ senderId: from.id, receiverId: to.id, pairLo: lo, pairHi: hi, content, messageType: "text", createdAt: Date.now() }).returning())[0]!;
+      (await transaction(t.ctx.db, (tx) => tx.insert(messages).values({ senderId: from.id, receiverId: to.id, pairLo: lo, pairHi: hi, content, messageType: "text", createdAt: Date.now() }).returning()))[0]!;
     const theirs = await send(target, victim, "nasty");
     const mine = await send(victim, target, "stop it");
     const line = (m: typeof theirs) => ({ id: m.id, sender_id: m.senderId, receiver_id: m.receiverId, content: m.content, message_type: "text", created_at: new Date().toISOString() });
@@ -127,7 +128,7 @@ describe("actions from a report's page", () => {
 
   test("remove content takes an avatar away", async () => {
     const target = await person(t);
-    await t.ctx.db.update(users).set({ avatarPath: "avatars/0123456789abcdef0123456789abcdef.png" }).where(eq(users.id, target.id));
+    await transaction(t.ctx.db, (tx) => tx.update(users).set({ avatarPath: "avatars/0123456789abcdef0123456789abcdef.png" }).where(eq(users.id, target.id)));
     const id = (await fileReport(t, reporters[0]!.id, target.id, { context: "profile" })).id;
     const r = await post(t, mod, `/mod/users/${target.id}/remove-avatar`, [...(await formOf(id)), ["remove_reason", "Explicit avatar"]]);
     expect(r.status).toBe(303);

@@ -1,4 +1,5 @@
 // Each action's effect in the database and its one audit row; who may do what.
+import { transaction } from "../../src/storage/index.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { bans, users, warnings } from "../../db/schema.ts";
@@ -137,7 +138,7 @@ describe("every action", () => {
   test("a roulette suspension sets its end and reason and replaces the automatic one; lifting clears all three", async () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
-    await t.ctx.db.update(users).set({ rouletteSuspendedAt: 1 }).where(eq(users.id, target.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(users).set({ rouletteSuspendedAt: 1 }).where(eq(users.id, target.user.id)));
     await suspendRoulette(t.ctx, mod.actor, target.user.id, { hours: 24, reason: "Nudity on camera" });
     const row = (await userRow(t, target.user.id))!;
     expect(row.rouletteSuspendedAt).toBeGreaterThan(1);

@@ -1,5 +1,6 @@
 // Appeals: a signed link, one appeal per ban while it runs, and a moderator's decision the user
 // reads; lifting lets them sign in again.
+import { transaction } from "../../src/storage/index.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { appeals, bans } from "../../db/schema.ts";
@@ -40,7 +41,7 @@ describe("appeals", () => {
     await expect(fileAppeal(t.ctx, tokenOf(ban.id), "")).rejects.toThrow(expect.objectContaining({ status: 400 }));
     await expect(fileAppeal(t.ctx, tokenOf(ban.id), "x".repeat(1001))).rejects.toThrow(expect.objectContaining({ status: 400 }));
     await expect(fileAppeal(t.ctx, "1.forged", "Please")).rejects.toThrow(expect.objectContaining({ status: 404 }));
-    await t.ctx.db.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id));
+    await transaction(t.ctx.db, (tx) => tx.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id)));
     await expect(fileAppeal(t.ctx, tokenOf(ban.id), "Please")).rejects.toThrow(expect.objectContaining({ status: 409, code: "ban_ended" }));
   });
 

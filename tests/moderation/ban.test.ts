@@ -1,3 +1,4 @@
+import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { bans, users } from "../../db/schema.ts";
@@ -26,8 +27,8 @@ describe("bans", () => {
   test("a ban that has ended lets the user in again, and so does unban", async () => {
     const a = await registerUser(t);
     const ban = await banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Cooling off", banAddress: false });
-    await t.ctx.db.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id));
-    await t.ctx.db.update(users).set({ bannedUntil: Date.now() - 1 }).where(eq(users.id, a.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(bans).set({ until: Date.now() - 1 }).where(eq(bans.id, ban.id)));
+    await transaction(t.ctx.db, (tx) => tx.update(users).set({ bannedUntil: Date.now() - 1 }).where(eq(users.id, a.user.id)));
     expect((await login(a.user.username)).status).toBe(200);
     const b = await registerUser(t);
     await banUser(t.ctx, cli, b.user.id, { days: null, reason: "Abuse", banAddress: false });

@@ -1,6 +1,7 @@
 // The retention sweep with a fake clock: closed reports lose their still, transcript and details
 // REPORT_RETENTION_DAYS after closing; under-18 reports are kept until an admin deletes them;
 // ended bans forget their address hash.
+import { transaction } from "../../src/storage/index.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -65,7 +66,7 @@ describe("the retention sweep", () => {
 
   test("forgets the address hash of a ban that has ended", async () => {
     const target = await registerUser(t);
-    await t.ctx.db.update(sessions).set({ addressHash: "hash-of-an-address" }).where(eq(sessions.userId, target.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(sessions).set({ addressHash: "hash-of-an-address" }).where(eq(sessions.userId, target.user.id)));
     const ban = await banUser(t.ctx, cli, target.user.id, { days: 1, reason: "Spam", banAddress: true });
     expect(ban.addressHash).toBe("hash-of-an-address");
     const hashOf = async () => (await t.ctx.db.select({ addressHash: bans.addressHash }).from(bans).where(eq(bans.id, ban.id)))[0]!.addressHash;

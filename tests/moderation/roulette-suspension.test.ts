@@ -1,5 +1,6 @@
 // A moderator's roulette suspension: it ends a running pair, roulette_search answers `suspended`
 // with the reason while it runs, and lets the user in again once it is over or lifted.
+import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
@@ -33,7 +34,7 @@ describe("suspension from roulette", () => {
     const p = await connectedUser(t);
     await suspendRoulette(t.ctx, mod.actor, p.user.id, { hours: 1, reason: "Rude" });
     expect((await rouletteSearch(p.s, p.user.id)).error?.code).toBe("suspended");
-    await t.ctx.db.update(users).set({ rouletteSuspendedUntil: Date.now() - 1 }).where(eq(users.id, p.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(users).set({ rouletteSuspendedUntil: Date.now() - 1 }).where(eq(users.id, p.user.id)));
     // A write outside src/ tells the users cache, as every users write in src/ does (users/cache.ts).
     forgetUser(t.ctx.db, p.user.id);
     expect((await rouletteSearch(p.s, p.user.id)).data).toEqual({ status: "searching" });

@@ -128,7 +128,7 @@ describe("frames", () => {
     const { token } = await registerUser(t);
     const { user: receiver } = await registerUser(t);
     const s = await connect(t.wsUrl, token);
-    revokeSession(t.ctx.db, token.slice(0, token.indexOf(".")));
+    await revokeSession(t.ctx.db, token.slice(0, token.indexOf(".")));
     s.send("send_message", { receiverId: receiver.id, content: "after the end" }, 1);
     expect((await s.closed).code).toBe(4401);
     expect(s.frames.some((f) => f.ack === 1)).toBe(false);
@@ -140,7 +140,7 @@ describe("frames", () => {
     const { token, user } = await registerUser(t);
     const s = await connect(t.wsUrl, token);
     const ban: BanRow = { id: 0, userId: user.id, reason: "spam", until: null, createdAt: Date.now(), createdBy: null, addressHash: null, liftedAt: null, liftedBy: null, liftReason: null };
-    expelBanned(t.ctx, ban);
+    await expelBanned(t.ctx, ban);
     expect((await s.closed).code).toBe(4403);
     expect(s.frames.some((f) => f.event === "banned")).toBe(true);
   });

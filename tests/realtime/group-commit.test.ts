@@ -63,8 +63,8 @@ describe("the message writer", () => {
     const store = (tx: Tx, content: string) => storeText(tx, t.ctx.clock, sender, { receiverId: b.user.id, content });
     const results = await Promise.allSettled([
       writer.submit((tx) => store(tx, "replayed before")),
-      writer.submit((tx) => {
-        store(tx, "half written");
+      writer.submit(async (tx) => {
+        await store(tx, "half written");
         throw new Error("the disk is full");
       }),
       writer.submit((tx) => store(tx, "replayed after")),

@@ -68,7 +68,7 @@ describe("filing a report", () => {
     const [meRow, themRow] = await Promise.all([me, them].map(async (p) => (await t.ctx.db.select().from(users).where(eq(users.id, p.user.id)).limit(1))[0]!));
     for (let i = 0; i < 60; i++) {
       const [from, to] = i % 2 ? [meRow, themRow] : [themRow, meRow];
-      storeText(t.ctx.db, t.ctx.clock, from!, { receiverId: to!.id, content: `message ${i}` });
+      await storeText(t.ctx.db, t.ctx.clock, from!, { receiverId: to!.id, content: `message ${i}` });
     }
     const r = await report(me.token, { reportedUserId: them.user.id, context: "chat", reason: "harassment" });
     expect(r.status).toBe(201);
@@ -83,9 +83,9 @@ describe("filing a report", () => {
     const them = await person();
     const stranger = await person();
     const [meRow, themRow, strangerRow] = await Promise.all([me, them, stranger].map(async (p) => (await t.ctx.db.select().from(users).where(eq(users.id, p.user.id)).limit(1))[0]!));
-    const first = storeText(t.ctx.db, t.ctx.clock, themRow!, { receiverId: me.user.id, content: "the bad one" }).row;
-    for (let i = 0; i < 55; i++) storeText(t.ctx.db, t.ctx.clock, meRow!, { receiverId: them.user.id, content: `reply ${i}` });
-    const elsewhere = storeText(t.ctx.db, t.ctx.clock, strangerRow!, { receiverId: me.user.id, content: "not theirs" }).row;
+    const first = (await storeText(t.ctx.db, t.ctx.clock, themRow!, { receiverId: me.user.id, content: "the bad one" })).row;
+    for (let i = 0; i < 55; i++) await storeText(t.ctx.db, t.ctx.clock, meRow!, { receiverId: them.user.id, content: `reply ${i}` });
+    const elsewhere = (await storeText(t.ctx.db, t.ctx.clock, strangerRow!, { receiverId: me.user.id, content: "not theirs" })).row;
     expect((await report(me.token, { reportedUserId: them.user.id, context: "message", reason: "harassment" })).body.fields.messageId).toBeString();
     expect((await report(me.token, { reportedUserId: them.user.id, context: "message", reason: "harassment", messageId: elsewhere.id })).status).toBe(404);
     const r = await report(me.token, { reportedUserId: them.user.id, context: "message", reason: "harassment", messageId: first.id });

@@ -1,4 +1,5 @@
 // Automatic suspension from roulette: the weight rule alone, then end to end over HTTP and the socket.
+import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { reports, users } from "../../db/schema.ts";
@@ -76,7 +77,7 @@ describe("suspension from roulette", () => {
   /** A registered account made two days ago. */
   async function established() {
     const u = await registerUser(t);
-    await t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, u.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, u.user.id)));
     return u;
   }
   async function guest() {
@@ -146,7 +147,7 @@ describe("suspension from roulette", () => {
     expect(await suspendedAt(target.user.id)).toBeNull();
     const old = await established();
     await metAndReported(old, target);
-    await t.ctx.db.update(reports).set({ createdAt: Date.now() - 25 * HOUR }).where(eq(reports.reporterId, old.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(reports).set({ createdAt: Date.now() - 25 * HOUR }).where(eq(reports.reporterId, old.user.id)));
     await metAndReported(await established(), target, "harassment");
     expect(await suspendedAt(target.user.id)).toBeNull();
     await metAndReported(await established(), target);

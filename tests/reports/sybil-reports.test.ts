@@ -2,6 +2,7 @@
 // (issue 18, item 10): they weigh only from people who met the reported person, and once per
 // client network and per device. Real server on a random port; each client's address given by
 // X-Forwarded-For (TRUST_PROXY), its device by the `did` cookie.
+import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { reports, users } from "../../db/schema.ts";
@@ -30,7 +31,7 @@ const newDevice = () => `did=${String(++devices).padStart(32, "x")}`;
 /** A registered account, `old` ones made two days ago (they weigh 1, fresh ones 0.5). */
 async function account(address: string, options: { old?: boolean; cookie?: string } = {}): Promise<Person> {
   const { token, user } = await registerUser(t);
-  if (options.old) await t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, user.id));
+  if (options.old) await transaction(t.ctx.db, (tx) => tx.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, user.id)));
   return { id: user.id, token, address, cookie: options.cookie ?? newDevice() };
 }
 
@@ -50,7 +51,7 @@ async function registeredFrom(address: string): Promise<{ id: number; token: str
   });
   const body = (await r.json()) as { token: string; user: { id: number } };
   if (r.status !== 201) throw new Error(`register failed: ${r.status}`);
-  await t.ctx.db.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, body.user.id));
+  await transaction(t.ctx.db, (tx) => tx.update(users).set({ createdAt: Date.now() - 48 * HOUR }).where(eq(users.id, body.user.id)));
   return { id: body.user.id, token: body.token };
 }
 

@@ -23,14 +23,14 @@ function storage(): Storage {
 /** One "process": sessions in memory over the database, on a clock the test moves. */
 function boot(store: Storage, clock: { now: number }) {
   const sessions = new RouletteSessions(() => clock.now);
-  const saved = persistRouletteSessions(sessions, store.sqlite, silent, () => clock.now);
+  const saved = persistRouletteSessions(sessions, store.db, silent, () => clock.now);
   return { sessions, saved };
 }
 
 const rows = (store: Storage) => (store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions").get() as { n: number }).n;
 
 describe("saved roulette sessions", () => {
-  test("come back after a restart with who, when and the text, running ones ended at the restart", () => {
+  test("come back after a restart with who, when and the text, running ones ended at the restart", async () => {
     const store = storage();
     const clock = { now: 1_000_000 };
     const one = boot(store, clock);
@@ -38,7 +38,7 @@ describe("saved roulette sessions", () => {
     one.sessions.addLine(ended, { senderId: 2, text: "hello", at: clock.now });
     one.sessions.end(ended);
     const running = one.sessions.start(3, 4);
-    one.saved.flush();
+    await one.saved.flush();
 
     clock.now += 60_000;
     const two = boot(store, clock);
@@ -49,32 +49,32 @@ describe("saved roulette sessions", () => {
     expect(two.sessions.strangerOf(running.id, 4)).toBe(3);
   });
 
-  test("a session saved while it ran is updated in its one row when it ends and gets text", () => {
+  test("a session saved while it ran is updated in its one row when it ends and gets text", async () => {
     const store = storage();
     const clock = { now: 4_000_000 };
     const one = boot(store, clock);
     const session = one.sessions.start(1, 2);
-    one.saved.flush();
+    await one.saved.flush();
     one.sessions.addLine(session, { senderId: 1, text: "hi", at: clock.now });
     clock.now += 5_000;
     one.sessions.end(session);
-    one.saved.flush();
+    await one.saved.flush();
     expect(store.sqlite.query("SELECT id, ended_at AS endedAt, lines FROM roulette_sessions").all()).toEqual([
       { id: session.id, endedAt: 4_005_000, lines: JSON.stringify([{ senderId: 1, text: "hi", at: 4_000_000 }]) },
     ]);
   });
 
-  test("are gone, from memory and the table, 10 minutes after they ended, even across a restart", () => {
+  test("are gone, from memory and the table, 10 minutes after they ended, even across a restart", async () => {
     const store = storage();
     const clock = { now: 5_000_000 };
     const one = boot(store, clock);
     const old = one.sessions.start(1, 2);
     one.sessions.end(old);
-    one.saved.flush();
+    await one.saved.flush();
     clock.now += SESSION_RETAIN_MS - 1;
     const fresh = one.sessions.start(3, 4);
     one.sessions.end(fresh);
-    one.saved.flush();
+    await one.saved.flush();
     expect(rows(store)).toBe(2);
 
     clock.now += 1;
@@ -86,31 +86,31 @@ describe("saved roulette sessions", () => {
     clock.now += SESSION_RETAIN_MS;
     const later = two.sessions.start(5, 6);
     two.sessions.end(later); // ending sweeps
-    two.saved.flush();
+    await two.saved.flush();
     expect(two.sessions.find(fresh.id)).toBeUndefined();
     expect(store.sqlite.query("SELECT id FROM roulette_sessions").all()).toEqual([{ id: later.id }]);
   });
 
-  test("leave the table when memory's budget forgets them", () => {
+  test("leave the table when memory's budget forgets them", async () => {
     const store = storage();
     const clock = { now: 9_000_000 };
     const one = boot(store, clock);
     const first = one.sessions.start(1, 2);
     one.sessions.end(first);
-    one.saved.flush();
+    await one.saved.flush();
     expect(rows(store)).toBe(1);
     for (let i = 0; i < MAX_ENDED_SESSIONS; i++) one.sessions.end(one.sessions.start(10 + i, 20 + i));
-    one.saved.flush();
+    await one.saved.flush();
     expect(one.sessions.find(first.id)).toBeUndefined();
     expect(rows(store)).toBe(MAX_ENDED_SESSIONS);
     // One more pushes out the oldest of them, which was saved: its row goes too.
     one.sessions.end(one.sessions.start(7, 8));
-    one.saved.flush();
+    await one.saved.flush();
     expect(rows(store)).toBe(MAX_ENDED_SESSIONS);
     expect(store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions WHERE id = ?").get(first.id)).toEqual({ n: 0 });
   });
 
-  test("a pairing that memory forgets before the next save is never written", () => {
+  test("a pairing that memory forgets before the next save is never written", async () => {
     const store = storage();
     const clock = { now: 3_000_000 };
     const one = boot(store, clock);
@@ -119,7 +119,7 @@ describe("saved roulette sessions", () => {
     for (let i = 0; i < MAX_ENDED_SESSIONS; i++) one.sessions.end(one.sessions.start(10 + i, 20 + i));
     const changes = () => (store.sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
     const before = changes();
-    one.saved.flush();
+    await one.saved.flush();
     expect(changes() - before).toBe(MAX_ENDED_SESSIONS);
     expect(store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions WHERE id = ?").get(first.id)).toEqual({ n: 0 });
   });
@@ -131,18 +131,18 @@ describe("saved roulette sessions", () => {
     for (let i = 0; i < 2_500; i++) one.sessions.end(one.sessions.start(2 * i + 1, 2 * i + 2));
     await until(() => rows(store) >= 2_500, "the timer saving every session");
     expect(rows(store)).toBe(2_500);
-    one.saved.stop();
+    await one.saved.stop();
   });
 
-  test("a save that fails is tried again at the next pass", () => {
+  test("a save that fails is tried again at the next pass", async () => {
     const store = storage();
     const clock = { now: 2_000_000 };
     const one = boot(store, clock);
     const session = one.sessions.start(1, 2);
     store.sqlite.exec("ALTER TABLE roulette_sessions RENAME TO roulette_sessions_away");
-    expect(one.saved.flush()).toBe(false);
+    expect(await one.saved.flush()).toBe(false);
     store.sqlite.exec("ALTER TABLE roulette_sessions_away RENAME TO roulette_sessions");
-    expect(one.saved.flush()).toBe(true);
+    expect(await one.saved.flush()).toBe(true);
     expect(store.sqlite.query("SELECT user_a AS a, user_b AS b, ended_at AS endedAt FROM roulette_sessions WHERE id = ?").get(session.id)).toEqual({ a: 1, b: 2, endedAt: null });
   });
 });

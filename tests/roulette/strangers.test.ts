@@ -1,5 +1,6 @@
 // Roulette partners stay strangers: socket tests for the pairing id, text chat, keep in touch,
 // and who may never be paired (blocks, reports, adults only, suspension).
+import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
@@ -195,7 +196,7 @@ describe("who never meets", () => {
 
   test("an account that has not confirmed being 18 or older is refused with adult_confirmation_required", async () => {
     const a = await player();
-    await t.ctx.db.update(users).set({ adultConfirmedAt: null }).where(eq(users.id, a.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(users).set({ adultConfirmedAt: null }).where(eq(users.id, a.user.id)));
     const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "adult_confirmation_required", message: expect.any(String) });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
@@ -206,7 +207,7 @@ describe("who never meets", () => {
 
   test("a suspended user is refused with suspended and a message that says why", async () => {
     const a = await player();
-    await t.ctx.db.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, a.user.id));
+    await transaction(t.ctx.db, (tx) => tx.update(users).set({ rouletteSuspendedAt: Date.now() }).where(eq(users.id, a.user.id)));
     const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "suspended", message: "You can't use Video Roulette until a moderator reviews reports about you" });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);

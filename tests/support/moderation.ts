@@ -2,6 +2,7 @@
 // and the console's form posts: one module for every moderation test (tests/moderation/ drives
 // the actions, tests/mod/ the console). Roles and reports are written straight into the
 // database: the tests are about moderation, and a report's time must be set to test the queue.
+import { transaction } from "../../src/storage/index.ts";
 import { eq } from "drizzle-orm";
 import { auditLog, reports, users, type AuditRow, type NewReportRow, type ReportRow, type UserRow } from "../../db/schema.ts";
 import type { Actor } from "../../src/moderation/actions.ts";
@@ -13,7 +14,7 @@ export type Role = "user" | "moderator" | "admin";
 export const cli: Actor = { id: null, role: "cli" };
 
 export async function grantRole(t: TestApp, userId: number, role: Role): Promise<void> {
-  await t.ctx.db.update(users).set({ role }).where(eq(users.id, userId));
+  await transaction(t.ctx.db, (tx) => tx.update(users).set({ role }).where(eq(users.id, userId)));
 }
 
 /** A registered account with a role, and the Actor the console would build for it. */
@@ -48,7 +49,7 @@ export async function guest(t: TestApp): Promise<Person> {
 /** A report of a chat, filed now; `values` set any other column (closedAt closes it as actioned). */
 export async function fileReport(t: TestApp, reporterId: number, reportedId: number, values: Partial<NewReportRow> = {}): Promise<ReportRow> {
   const now = Date.now();
-  const [row] = await t.ctx.db
+  const [row] = await transaction(t.ctx.db, (tx) => tx
     .insert(reports)
     .values({
       reporterId,
@@ -63,7 +64,7 @@ export async function fileReport(t: TestApp, reporterId: number, reportedId: num
       updatedAt: now,
       ...values,
     })
-    .returning();
+    .returning());
   return row!;
 }
 

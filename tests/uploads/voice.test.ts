@@ -149,7 +149,7 @@ describe("POST /api/messages/upload with kind=voice", () => {
     expect(existsSync(onDisk)).toBe(true);
     const { deleteMessage } = await import("../../src/messages/actions/delete.ts");
     const { removeUpload } = await import("../../src/uploads/storage.ts");
-    const deleted = deleteMessage(t.ctx.db, alice.user.id, r.body.message.id, Date.now(), () => {});
+    const deleted = await deleteMessage(t.ctx.db, alice.user.id, r.body.message.id, Date.now(), () => {});
     await removeUpload(t.dataDir, deleted.filePath);
     expect(existsSync(onDisk)).toBe(false);
     const history = await t.call("GET", `/api/messages/${alice.user.id}`, { token: bob.token });

@@ -15,14 +15,17 @@ export interface Deleted {
 }
 
 /** Checks and stores the deletion in one transaction. `admit` refuses across a block or the privacy setting. */
-export function deleteMessage(db: Db, userId: number, messageId: number, now: number, admit: (row: MessageRow) => void): Deleted {
-  const row = ownLiveMessage(db, userId, messageId, "delete");
-  admit(row);
+export async function deleteMessage(db: Db, userId: number, messageId: number, now: number, admit: (row: MessageRow) => void): Promise<Deleted> {
   const prepared = actionStatements(db);
-  transaction(db, (tx) => {
+  // Checked inside the transaction: two deletions at once leave the unread count right. The
+  // prepared statements run on the transaction's connection (SQLite's one connection).
+  const row = await transaction(db, async (tx) => {
+    const row = ownLiveMessage(tx, userId, messageId, "delete");
+    admit(row);
     prepared.delete.run(row.id, now);
     prepared.removeAllReactions.run(row.id);
-    if (row.readAt === null) conversationsAfterRead(tx, row.receiverId, row.senderId, 1);
+    if (row.readAt === null) await conversationsAfterRead(tx, row.receiverId, row.senderId, 1);
+    return row;
   });
   return {
     row: { ...row, deletedAt: now, content: "", fileName: null, filePath: null, fileSize: null, fileMime: null, durationMs: null },

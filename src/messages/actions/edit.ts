@@ -1,6 +1,6 @@
 // Editing: own text messages, within EDIT_WINDOW_MS of sending.
 import type { MessageRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import { transaction, type Db } from "../../storage/index.ts";
 import { forbidden, validationError } from "../../http/errors.ts";
 import { EDIT_WINDOW_MS } from "../../realtime/protocol.ts";
 import { MAX_TEXT } from "../service.ts";
@@ -8,13 +8,17 @@ import { ownLiveMessage } from "./lookup.ts";
 import { actionStatements } from "./statements.ts";
 
 /** Checks and stores the edit; answers the row as it is now. `admit` refuses across a block or the privacy setting. */
-export function editMessage(db: Db, userId: number, messageId: number, rawContent: string, now: number, admit: (row: MessageRow) => void): MessageRow {
+export async function editMessage(db: Db, userId: number, messageId: number, rawContent: string, now: number, admit: (row: MessageRow) => void): Promise<MessageRow> {
   const content = rawContent.trim();
   if (content.length < 1 || content.length > MAX_TEXT) throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
-  const row = ownLiveMessage(db, userId, messageId, "edit");
-  if (row.messageType !== "text") throw validationError({ messageId: "Only text messages can be edited" });
-  if (now - row.createdAt > EDIT_WINDOW_MS) throw forbidden("A message can be edited for 15 minutes after it was sent");
-  admit(row);
-  actionStatements(db).edit.run(row.id, content, now);
-  return { ...row, content, editedAt: now };
+  // Checked and written in one transaction (its turn among the writes): an edit never lands on a
+  // message deleted meanwhile. The prepared statements run on the transaction's connection.
+  return transaction(db, (tx) => {
+    const row = ownLiveMessage(tx, userId, messageId, "edit");
+    if (row.messageType !== "text") throw validationError({ messageId: "Only text messages can be edited" });
+    if (now - row.createdAt > EDIT_WINDOW_MS) throw forbidden("A message can be edited for 15 minutes after it was sent");
+    admit(row);
+    actionStatements(tx).edit.run(row.id, content, now);
+    return { ...row, content, editedAt: now };
+  });
 }

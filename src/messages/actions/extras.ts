@@ -2,7 +2,7 @@
 // of history or a chat list reads both for all its rows in at most two queries; a new message
 // needs neither (it has no reactions, and its reply was read when it was checked).
 import type { MessageRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../storage/index.ts";
 import { REPLY_PREVIEW_CHARS, type MessageReactions, type MessageType, type ReplyPreview } from "../../realtime/protocol.ts";
 import type { MessageExtras } from "../service.ts";
 import { actionStatements } from "./statements.ts";

@@ -1,6 +1,6 @@
 // The message an action names, and who may act on it.
 import type { MessageRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../storage/index.ts";
 import { AppError, forbidden, notFound } from "../../http/errors.ts";
 import { messageById } from "./statements.ts";
 

@@ -17,21 +17,22 @@ export function quickReaction(emoji: string): string {
 }
 
 /** Stores the reaction (or its removal); answers the message and the user's reaction now (null: none). */
-export function toggleReaction(
+export async function toggleReaction(
   db: Db,
   userId: number,
   messageId: number,
   rawEmoji: string,
   now: number,
   admit: (row: MessageRow) => void,
-): { row: MessageRow; emoji: string | null } {
+): Promise<{ row: MessageRow; emoji: string | null }> {
   const emoji = quickReaction(rawEmoji);
-  const row = messageOfConversation(db, userId, messageId);
-  assertLive(row);
-  admit(row);
   const prepared = actionStatements(db);
-  // Read and write in one transaction, so two tabs toggling at once end in one state.
-  return transaction(db, () => {
+  // Checked, read and written in one transaction, so two tabs toggling at once end in one state.
+  // The prepared statements run on the transaction's connection (SQLite's one connection).
+  return transaction(db, (tx) => {
+    const row = messageOfConversation(tx, userId, messageId);
+    assertLive(row);
+    admit(row);
     const current = prepared.reactionOf.get(row.id, userId)?.emoji;
     if (current === emoji) {
       prepared.removeReaction.run(row.id, userId);

@@ -1,5 +1,5 @@
 // Replying: the replied-to message must be of the same conversation and not deleted.
-import type { Db } from "../../db.ts";
+import type { Db } from "../../storage/index.ts";
 import { notFound } from "../../http/errors.ts";
 import type { ReplyPreview } from "../../realtime/protocol.ts";
 import { replyPreview } from "./extras.ts";

@@ -3,7 +3,7 @@
 // engine touches this file and the small functions beside it, not the socket handlers.
 import { getTableColumns } from "drizzle-orm";
 import { messageReactions, messages, type MessageReactionRow, type MessageRow } from "../../../db/schema.ts";
-import { perDatabase, type Db } from "../../db.ts";
+import { perDatabase, type Db } from "../../storage/index.ts";
 
 const columns = Object.entries(getTableColumns(messages)).map(([key, column]) => `"${column.name}" AS "${key}"`).join(", ");
 const m = (key: keyof typeof messages.$inferSelect) => getTableColumns(messages)[key].name;

@@ -2,7 +2,7 @@
 // moderators act. Each is one aggregate query; the median reads only the middle row or two.
 import { and, count, eq, gte, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { appeals, bans, reports } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../storage/index.ts";
 
 const DAY = 24 * 60 * 60_000;
 

@@ -2,7 +2,7 @@
 // sessions) and the short summary shown beside a report. Lists are capped.
 import { count, desc, eq, or, sql } from "drizzle-orm";
 import { bans, sessions, users, warnings, type BanRow, type UserRow, type WarningRow } from "../../../db/schema.ts";
-import type { Db } from "../../db.ts";
+import type { Db } from "../../storage/index.ts";
 import { activeBan } from "../bans.ts";
 import { countReports } from "./reports.ts";
 
@@ -59,7 +59,7 @@ export async function personSummary(db: Db, user: UserRow, now: number): Promise
     reportsReceived: await countReports(db, "reported", user.id),
     reportsMade: await countReports(db, "reporter", user.id),
     bans: (await db.select({ n: count() }).from(bans).where(eq(bans.userId, user.id)))[0]?.n ?? 0,
-    activeBan: activeBan(db, user.id, now),
+    activeBan: await activeBan(db, user.id, now),
   };
 }
 

@@ -32,7 +32,7 @@ export function appealRoutes(ctx: AppContext) {
   /** The page for this ban; a newer ban in force (a replacement) gets a link to its own page. */
   const appealPage = async (request: Request, ban: BanRow, extra: { error?: string; text?: string } = {}) => {
     const now = Date.now();
-    const current = activeBan(ctx.db, ban.userId, now);
+    const current = await activeBan(ctx.db, ban.userId, now);
     const currentBanUrl = current && current.id !== ban.id ? appealUrl(ctx.config.secret, current.id) : null;
     return <AppealPage page={pageInfo(ctx.config, request)} ban={ban} appeal={await appealFor(ctx.db, ban.id)} now={now} currentBanUrl={currentBanUrl} {...extra} />;
   };

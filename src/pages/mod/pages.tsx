@@ -69,7 +69,7 @@ const user: Builder = async (ctx, view, id) => {
   const data = {
     user: row,
     sessions: await sessionSummary(ctx.db, row.id),
-    activeBan: activeBan(ctx.db, row.id, view.now),
+    activeBan: await activeBan(ctx.db, row.id, view.now),
     bans: await bansOf(ctx.db, row.id),
     warnings: await warningsOf(ctx.db, row.id),
     received: await reportsOf(ctx.db, "reported", row.id),

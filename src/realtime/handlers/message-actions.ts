@@ -23,9 +23,9 @@ function tellBoth<K extends ServerEventName>(app: AppContext, row: MessageRow, e
 }
 
 export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message" | "react"> = {
-  edit_message: (ctx, data) => {
+  edit_message: async (ctx, data) => {
     const { app, user } = ctx;
-    const row = editMessage(app.db, user.id, toId(data.messageId), data.content, Date.now(), gate(ctx));
+    const row = await editMessage(app.db, user.id, toId(data.messageId), data.content, Date.now(), gate(ctx));
     const edited = { messageId: row.id, content: row.content, edited_at: iso(row.editedAt!) };
     tellBoth(app, row, "message_edited", edited);
     return edited;
@@ -33,7 +33,7 @@ export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message"
 
   delete_message: async (ctx, data) => {
     const { app, user } = ctx;
-    const { row, filePath, fileSize } = deleteMessage(app.db, user.id, toId(data.messageId), Date.now(), gate(ctx));
+    const { row, filePath, fileSize } = await deleteMessage(app.db, user.id, toId(data.messageId), Date.now(), gate(ctx));
     const deleted = { messageId: row.id, deleted_at: iso(row.deletedAt!) };
     tellBoth(app, row, "message_deleted", deleted);
     if (filePath !== null) {
@@ -46,9 +46,9 @@ export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message"
     return deleted;
   },
 
-  react: (ctx, data) => {
+  react: async (ctx, data) => {
     const { app, user } = ctx;
-    const { row, emoji } = toggleReaction(app.db, user.id, toId(data.messageId), data.emoji, Date.now(), gate(ctx));
+    const { row, emoji } = await toggleReaction(app.db, user.id, toId(data.messageId), data.emoji, Date.now(), gate(ctx));
     const reaction = { messageId: row.id, userId: user.id, emoji };
     tellBoth(app, row, "message_reaction", reaction);
     return reaction;

@@ -49,7 +49,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
 
   typing_stop: (ctx, data) => typing(ctx, data.receiverId, false),
 
-  messages_read: ({ app, user }, data) => {
+  messages_read: async ({ app, user }, data) => {
     if (data.receiverId !== undefined && toId(data.receiverId) !== user.id) {
       throw new AppError(403, "forbidden", "You can only mark messages sent to you as read");
     }
@@ -57,7 +57,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
     if (senderId === user.id) throw validationError({ senderId: "senderId must be the other person" });
     requireContact(app.db, user.id, senderId);
     const readAt = Date.now();
-    const rows = markRead(app.db, user.id, senderId, readAt, data.messageIds.map(toId));
+    const rows = await markRead(app.db, user.id, senderId, readAt, data.messageIds.map(toId));
     // Across a block the rows are still marked read; announceRead drops only the event.
     announceRead(app, user.id, senderId, rows, readAt);
     return { updatedCount: rows.length };

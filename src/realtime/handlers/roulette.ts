@@ -14,6 +14,7 @@ import { findUser, toPublicUser } from "../../users/service.ts";
 import { eq } from "drizzle-orm";
 import { users, type UserRow } from "../../../db/schema.ts";
 import type { AppContext } from "../../context.ts";
+import { transaction } from "../../storage/index.ts";
 import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
 import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
 import type { ClientSocket } from "../socket.ts";
@@ -53,7 +54,7 @@ function rouletteSuspension(app: AppContext, user: UserRow): AppError | null {
 }
 
 async function clearSuspension(app: AppContext, userId: number): Promise<void> {
-  await app.db.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, userId));
+  await transaction(app.db, (tx) => tx.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, userId)));
   // Otherwise the cached row would keep the ended suspension, and every search would clear it again.
   forgetUser(app.db, userId);
 }

@@ -18,6 +18,9 @@ export function fillUsernameSkeletons(sqlite: Database): SkeletonFill {
   if (pending.length === 0) return result;
   const holder = sqlite.query<{ id: number }, [string]>("SELECT id FROM users WHERE username_skeleton = ?");
   const fill = sqlite.query<unknown, [string, number]>("UPDATE users SET username_skeleton = ? WHERE id = ?");
+  // bun:sqlite's own synchronous transaction, not the storage seam's: this runs once, inside
+  // openStorage, before the database is handed to anything else (no request, timer or other
+  // transaction of this process exists yet), and openStorage itself is synchronous.
   sqlite.transaction(() => {
     for (const row of pending) {
       const skeleton = usernameSkeleton(row.username);
