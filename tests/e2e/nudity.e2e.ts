@@ -248,7 +248,7 @@ describe("nudity blur in Video Roulette", () => {
 
   test("'Show anyway' lifts the blur at once", async () => {
     const { omar } = await strangers();
-    await blur(omar).getByRole("button", { name: "Show anyway" }).click();
+    await blur(omar).getByRole("button", { name: "Show anyway" }).click(WAIT);
     await blur(omar).waitFor({ state: "detached", ...WAIT });
     expect(await roulette(omar).locator("video.roulette-remote").getAttribute("class")).not.toContain("is-blurred");
   });
