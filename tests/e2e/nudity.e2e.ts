@@ -216,6 +216,12 @@ function strangers(): Promise<{ nina: Page; omar: Page }> {
     const nina = await openRoulette("nina", standInWorker);
     const omar = await openRoulette("omar", async (context) => {
       await context.addInitScript(redOnDemandCamera);
+      // Omar's own check never answers, so the stranger stays blurred on his side until he chooses
+      // "Show anyway": with the real model a safe camera is cleared within seconds, before that test
+      // could click. His page is the camera and the partner of the other tests, never the measured one.
+      await context.route(/\/build\/nudity-worker-[^/?]+\.js(\?.*)?$/, (route) =>
+        route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body: "self.onmessage = () => {};" }),
+      );
     });
     await roulette(nina).getByRole("button", { name: "Start Video Chat" }).click();
     await roulette(omar).getByRole("button", { name: "Start Video Chat" }).click();
