@@ -7,23 +7,13 @@ import { describe, expect, test } from "bun:test";
 import EmojiPicker from "emoji-picker-react";
 import { act, type ReactNode } from "react";
 import EmojiPopover from "../../islands/chat/EmojiPopover.tsx";
-import { setStrings } from "../../islands/i18n.ts";
-import { CATALOGUES, islandStrings, translator } from "../../src/i18n/catalogue.ts";
-import type { Locale } from "../../src/i18n/locales.ts";
+import { translator } from "../../src/i18n/catalogue.ts";
+import { inLanguage } from "./in-language.ts";
 import { chatDom, settle, text } from "./harness.ts";
 import { typeInto } from "./queries.ts";
 
 const { dom } = chatDom();
 
-/** Runs `body` with this language's island strings in place, then puts English back (tests/support/i18n-english.ts). */
-async function inLanguage(locale: Locale, body: () => Promise<void>) {
-  setStrings(locale, islandStrings(locale));
-  try {
-    await body();
-  } finally {
-    setStrings("en", CATALOGUES.en);
-  }
-}
 
 const CATEGORY_KEYS = [
   "chat.emoji_suggested",

@@ -10,10 +10,9 @@ import { attachChatEvents } from "../../islands/lib/events.ts";
 import { applyDelete, applyEdit, applyReaction, canEdit, showMessage } from "../../islands/lib/message-actions.ts";
 import type { Message } from "../../islands/lib/types.ts";
 import { message, user } from "./fixtures.ts";
+import { inLanguage } from "./in-language.ts";
 import { chatDom, emitter, harness, settle, text, type Harness } from "./harness.ts";
 import { button } from "./queries.ts";
-import { setStrings } from "../../islands/i18n.ts";
-import { CATALOGUES, islandStrings } from "../../src/i18n/catalogue.ts";
 import { formatNumber } from "../../src/i18n/format.ts";
 
 const { render } = chatDom();
@@ -231,16 +230,6 @@ describe("quotes and the other side's changes", () => {
 });
 
 describe("in the page's language", () => {
-  /** Runs `body` with this language's island strings in place, then puts English back (tests/support/i18n-english.ts). */
-  async function inLanguage(locale: "es" | "ar", body: () => Promise<void>) {
-    setStrings(locale, islandStrings(locale));
-    try {
-      await body();
-    } finally {
-      setStrings("en", CATALOGUES.en);
-    }
-  }
-
   test("the menu, the quote, 'edited', the delete confirmation and the player speak Spanish", () =>
     inLanguage("es", async () => {
       const { el } = await chatWith([

@@ -4,26 +4,16 @@ import "../support/dom.ts"; // happy-dom in place before the islands load
 
 import { describe, expect, test } from "bun:test";
 import MessageBubble from "../../islands/chat/MessageBubble.tsx";
-import { setStrings } from "../../islands/i18n.ts";
 import { lightboxImages } from "../../islands/lib/files.ts";
 import type { Message } from "../../islands/lib/types.ts";
 import { callMediaErrorText } from "../../islands/media/errors.ts";
-import { CATALOGUES, islandStrings, translator } from "../../src/i18n/catalogue.ts";
-import type { Locale } from "../../src/i18n/locales.ts";
+import { translator } from "../../src/i18n/catalogue.ts";
 import { message } from "./fixtures.ts";
+import { inLanguage } from "./in-language.ts";
 import { chatDom, harness, text } from "./harness.ts";
 
 const { render } = chatDom();
 
-/** Runs `body` with this language's island strings in place, then puts English back (tests/support/i18n-english.ts). */
-async function inLanguage(locale: Locale, body: () => Promise<void>) {
-  setStrings(locale, islandStrings(locale));
-  try {
-    await body();
-  } finally {
-    setStrings("en", CATALOGUES.en);
-  }
-}
 
 describe("a picture or file without a name", () => {
   const picture = (overrides: Partial<Message>) => message({ message_type: "image", file_name: null, file_path: `files/${"c".repeat(32)}.png`, file_size: 2048, group_id: "g1", ...overrides });
