@@ -7,7 +7,7 @@
 // A running server closes a banned user's sockets within 2 s (its ban watcher).
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
-import { openStorage } from "../src/db.ts";
+import { openDatabase } from "../src/storage/open.ts";
 import { AppError } from "../src/http/errors.ts";
 import { banUser, setRole, unbanUser, type Actor, type BanDays } from "../src/moderation/actions.ts";
 import { findByUsername } from "../src/moderation/service.ts";
@@ -29,7 +29,7 @@ function fail(message: string, code = 2): never {
 if (!command || !username || !["ban", "unban", "grant", "revoke"].includes(command)) fail(USAGE);
 
 const config = loadConfig();
-const storage = openStorage(config.dataDir);
+const storage = await openDatabase(config);
 const ctx = createContext(config, storage);
 try {
   const user = (await findByUsername(ctx.db, username)) ?? fail(`No user named ${username}`, 1);
@@ -56,5 +56,5 @@ try {
   if (error instanceof AppError) fail(`${error.message}${error.extra.fields ? ` ${JSON.stringify(error.extra.fields)}` : ""}`, 1);
   throw error;
 } finally {
-  storage.sqlite.close();
+  await storage.close();
 }

@@ -4,12 +4,15 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureMachine } from "./machine/ensure.ts";
 import { ensurePostgres } from "./machine/postgres.ts";
+import { preparePostgresRun } from "./machine/pg-run.ts";
 import { ensureRedis } from "./machine/redis.ts";
 
 const root = join(import.meta.dir, "..");
 let passed = 0;
 let failed = 0;
 let broken = false;
+/** Every failing test's line, "(fail) describe > name", with the pass it ran in: repeated at the end. */
+const failures: string[] = [];
 
 async function run(label: string, cmd: string[], env: Record<string, string> = {}): Promise<string> {
   console.log(`\n=== ${label}: ${cmd.join(" ")}`);
@@ -40,6 +43,8 @@ function count(label: string, output: string) {
   const fail = /^\s*(\d+) fail\s*$/m.exec(output);
   passed += Number(pass?.[1] ?? 0);
   failed += Number(fail?.[1] ?? 0);
+  // bun prints a failing test twice (where it ran and in its summary): named once here.
+  for (const line of new Set([...output.matchAll(/^\(fail\) .*$/gm)].map((m) => m[0]))) failures.push(`${label}: ${line}`);
   // A passing run should read clean: a stack trace there is an error some test let through unseen.
   if (Number(fail?.[1] ?? 0) === 0 && STACK_FRAME.test(output)) {
     broken = true;
@@ -61,6 +66,15 @@ if (!(await ensureRedis())) process.exit(1);
 
 if (only.length === 0) await run("type-check", [join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
 if (only.length === 0 || only.includes("fast")) count("fast suites", await run("unit, HTTP, socket and component tests", [bun, "test", "--timeout", "20000"]));
+// The same suite again with every app on PostgreSQL (issue 22), in a database made for this run.
+if (only.length === 0 || only.includes("fast") || only.includes("postgres")) {
+  const pg = await preparePostgresRun();
+  try {
+    count("fast suites on PostgreSQL", await run("the same on PostgreSQL", [bun, "test", "--timeout", "20000"], { DATABASE_URL: pg.url }));
+  } finally {
+    await pg.drop();
+  }
+}
 
 const e2eDir = join(root, "tests", "e2e");
 const e2eFiles = existsSync(e2eDir) ? readdirSync(e2eDir).filter((f) => f.endsWith(".e2e.ts")).sort() : [];
@@ -69,5 +83,7 @@ if (e2eWanted && e2eFiles.length > 0) {
   for (const file of e2eFiles) count(file, await run(`browser: ${file}`, [bun, "test", "--timeout", "120000", `./tests/e2e/${file}`]));
 }
 
+// A long run's log is often read from its end: the failures are repeated there by name.
+if (failures.length > 0) console.log(`\nFailed:\n${failures.join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(broken || failed > 0 ? 1 : 0);

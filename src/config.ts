@@ -1,11 +1,12 @@
 // Every environment variable the server reads, parsed and checked in one place. A bad value
 // stops start-up with one line that names the variable (see server.ts); nothing else in the
 // code reads process.env.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { TurnSettings } from "./ice/credentials.ts";
 import { clusterConfig, type ClusterConfig } from "./cluster/config.ts";
+import { databaseConfig, type DatabaseConfig } from "./storage/config.ts";
 import { pushSettings, type PushSettings } from "./push/settings.ts";
 
 export interface RateLimit {
@@ -30,6 +31,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** UPLOADS_DIR (absolute), the folder every instance shares; without it DATA_DIR/uploads. Stored files live here, the spool stays in DATA_DIR. */
+  uploadsDir: string;
   /** Signs session tokens; from JWT_SECRET or a file generated in DATA_DIR. */
   secret: string;
   trustProxy: boolean;
@@ -96,6 +99,10 @@ export interface Config {
   logLevel: LogLevel;
   /** REDIS_URL (with DATABASE_URL, JWT_SECRET, UPLOADS_DIR): several instances share Redis (src/cluster/); null: one process. */
   cluster: ClusterConfig | null;
+  /** CLUSTER_PREVIEW: starts with REDIS_URL although several instances are not yet checked under load and faults; not for production. */
+  clusterPreview: boolean;
+  /** DATABASE_URL (with DATABASE_POOL, DATABASE_STATEMENT_TIMEOUT_MS): PostgreSQL; null: SQLite in DATA_DIR. */
+  database: DatabaseConfig | null;
   /** Web Push: VAPID keys, push hosts, timeout, per-user rate (src/push/settings.ts). */
   push: PushSettings;
 }
@@ -286,6 +293,24 @@ function secret(env: Env, dataDir: string): string {
   return fresh;
 }
 
+/**
+ * UPLOADS_DIR when set, else DATA_DIR/uploads as before. It must already exist and be writable:
+ * it is meant to be a shared mount, and a folder made here when the mount is missing would split
+ * the files between instances without a word.
+ */
+function uploadsFolder(env: Env, dataDir: string): string {
+  const given = (env.UPLOADS_DIR ?? "").trim();
+  if (given === "") return join(dataDir, "uploads");
+  const folder = resolve(given);
+  try {
+    if (!statSync(folder).isDirectory()) throw new Error("not a folder");
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(`UPLOADS_DIR "${folder}" must be an existing folder this server can write (the mount every instance shares): ${(error as Error).message}`);
+  }
+  return folder;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR?.trim() || "./data");
   try {
@@ -293,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
   } catch (error) {
     throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
   }
+  const uploadsDir = uploadsFolder(env, dataDir);
   const relay = turn(env);
   const contactEmail = email(env, "CONTACT_EMAIL", "contact@example.com");
   const policy = (env.ICE_TRANSPORT_POLICY ?? "").trim() || (relay ? "relay" : "all");
@@ -301,6 +327,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, "PORT", 5001, 0, 65535),
     host: env.HOST?.trim() || "0.0.0.0",
     dataDir,
+    uploadsDir,
     secret: secret(env, dataDir),
     trustProxy: flag(env, "TRUST_PROXY"),
     allowedOrigins: origins(env),
@@ -341,6 +368,8 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: oneOf(env, "LOG_FORMAT", ["text", "json"], "text"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     cluster: clusterConfig(env),
+    clusterPreview: flag(env, "CLUSTER_PREVIEW"),
+    database: databaseConfig(env),
     push: pushSettings(env, dataDir, contactEmail, (name, fallback, min, max) => integer(env, name, fallback, min, max), (message) => new ConfigError(message)),
   };
 }

@@ -4,7 +4,6 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { join } from "node:path";
 import * as schema from "../db/schema.ts";
-import { databaseOf } from "./storage/sqlite-transactions.ts";
 import { fillUsernameSkeletons, type SkeletonFill } from "./users/names/backfill.ts";
 
 /**
@@ -40,19 +39,4 @@ export function openStorage(dataDir: string): Storage {
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return { db, sqlite, skeletons: fillUsernameSkeletons(sqlite) };
-}
-
-/**
- * One `T` per database, made on first use: prepared statements and in-memory helpers belong to the
- * connection they were made for, and tests open many databases in one process.
- */
-export function perDatabase<T>(make: (db: Db) => T): (db: ReadDb) => T {
-  const made = new WeakMap<Db, T>();
-  return (handle) => {
-    // A transaction's handle (storage/sqlite-transactions.ts) shares its database's.
-    const db = databaseOf(handle);
-    let found = made.get(db);
-    if (found === undefined) made.set(db, (found = make(db)));
-    return found;
-  };
 }

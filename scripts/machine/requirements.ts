@@ -31,6 +31,9 @@ export const REQUIREMENTS: Requirement[] = [
   // The cluster tests (tests/cluster/) share one Redis with a key prefix each; scripts/machine/redis.ts
   // starts it when it does not answer, or names the fix in one line.
   { name: "Redis", for: "all", paths: ["/usr/bin/redis-server"], debian: ["redis-server"] },
+  // The cluster tests through a balancer (tests/cluster/haproxy.test.ts, PostgreSQL pass) run
+  // deploy/haproxy.cfg in Debian's HAProxy on a free port (tests/support/cluster-harness.ts).
+  { name: "HAProxy", for: "all", paths: ["/usr/sbin/haproxy"], debian: ["haproxy"] },
   // The relay browser suite (tests/e2e/relay.e2e.ts) starts its own coturn on a free port.
   { name: "coturn (TURN relay)", for: "e2e", paths: ["/usr/bin/turnserver"], debian: ["coturn"] },
 ];

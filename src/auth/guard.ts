@@ -8,8 +8,8 @@ import { sessionFor, type Session } from "./service.ts";
 import { checkSession } from "./sessions.ts";
 
 /** The session behind the request's bearer token, or 401. */
-export function authenticate(ctx: AppContext, request: Request): Session {
-  const session = sessionFor(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
+export async function authenticate(ctx: AppContext, request: Request): Promise<Session> {
+  const session = await sessionFor(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
   if (!session) throw unauthorized("Your session has ended. Please sign in again.");
   return session;
 }
@@ -31,7 +31,7 @@ export function authGuard(ctx: AppContext) {
   // once that write has committed, as when the write was made in place.
   // (Declared async: Elysia awaits a resolver only when it is.)
   const resolve = async ({ request }: { request: Request }) => {
-    const { session, written } = checkSession(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
+    const { session, written } = await checkSession(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
     if (written) await written;
     if (!session) throw unauthorized("Your session has ended. Please sign in again.");
     return { session, user: session.user };

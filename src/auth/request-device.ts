@@ -2,7 +2,7 @@
 // account (roulette places, report weights): the browser's `did` cookie, or, when the request
 // carries none (a script need not send it), the device its session began on (sessions.device_id).
 import { eq } from "drizzle-orm";
-import { sessions } from "../../db/schema.ts";
+import { sessions } from "../storage/tables.ts";
 import type { Db } from "../storage/index.ts";
 import { cookieValue } from "../http/request.ts";
 import { DEVICE_COOKIE, DEVICE_ID } from "./device.ts";

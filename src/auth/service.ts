@@ -1,7 +1,7 @@
 // Accounts: register, log in, guests. Sessions (the row behind a token) are in sessions.ts.
 import { eq, or } from "drizzle-orm";
 import { randomInt } from "node:crypto";
-import { users, type UserRow } from "../../db/schema.ts";
+import { users, type UserRow } from "../storage/tables.ts";
 import { transaction, type Db } from "../storage/index.ts";
 import { countryName } from "../geo/countries.ts";
 import { AppError, validationError } from "../http/errors.ts";
@@ -12,6 +12,7 @@ import { acceptInterests, acceptLanguages, recountTags } from "../users/interest
 import { acceptDisplayName, acceptUsername } from "../users/names/accept.ts";
 import { usernameSkeleton } from "../users/names/skeleton.ts";
 import { profileText } from "../users/profile.ts";
+import { isUniqueViolation } from "./unique-violation.ts";
 import { startSession } from "./sessions.ts";
 
 // Sessions live in sessions.ts; these names stay importable from here for existing callers.
@@ -109,7 +110,7 @@ export async function register(db: Db, secret: string, input: RegisterInput, ori
     });
   } catch (error) {
     // Two sign-ups racing for one name: the unique index decides.
-    if (String(error).includes("UNIQUE")) throw usernameTaken();
+    if (isUniqueViolation(error)) throw usernameTaken();
     throw error;
   }
   return { token: await startSession(db, secret, user.id, origin), user };

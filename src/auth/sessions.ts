@@ -2,20 +2,19 @@
 // after SESSION_TTL_DAYS without use (API.md "General"); expired rows are refused when seen and
 // swept hourly.
 //
-// Reading a session (liveSession, sessionFor) stays synchronous for now: every HTTP request,
-// every /peerjs frame and the socket open callbacks (which Bun calls synchronously) read it
-// through the statements prepared below, the hot statements that get a PostgreSQL form with the
-// others (docs/DECISIONS.md "Issue 22", item 1). Its two writes (the touch once a minute, the
+// Reading a session is asynchronous (a PostgreSQL read is a round trip); on SQLite it stays one
+// synchronous prepared read behind the promise, so every HTTP request, socket opening and page
+// costs what it did plus a settled promise. Its two writes (the touch once a minute, the
 // revocation of an expired session) go to the message writer's next batch instead of a
 // transaction of their own: the batch already takes its turn with every other write (a write
 // beside an open transaction would land inside it, storage/sqlite-transactions.ts), and a read
 // must not wait for a commit. Revoking otherwise awaits its transaction.
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { sessions, users, type UserRow } from "../../db/schema.ts";
+import { sessions, users, type UserRow } from "../storage/tables.ts";
 import type { Config } from "../config.ts";
 import type { Db as Engine } from "../db.ts";
 import { messageWriter } from "../messages/writer.ts";
-import { perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
+import { engine, perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
 import { recordDevice } from "./user-devices.ts";
@@ -34,29 +33,70 @@ export const TOUCH_EVERY_MS = 60_000;
 
 const p = sql.placeholder;
 
+interface LiveRow {
+  id: string;
+  lastUsedAt: number;
+  user: UserRow;
+}
+
+/** The session statements, one form per engine, chosen when a database's are made. */
+interface Statements {
+  /** On SQLite answered at once; on PostgreSQL a promise. */
+  live(id: string): LiveRow | undefined | Promise<LiveRow | undefined>;
+  /** Writes: run inside the transaction `tx` (the message writer's batch). */
+  touch(tx: Tx, id: string, at: number): unknown;
+  revoke(tx: Tx, id: string): string[] | Promise<string[]>;
+  knownDevice(userId: number, deviceId: string, since: number): Promise<boolean>;
+}
+
+const liveQuery = (db: Engine) =>
+  db
+    .select({ id: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .where(eq(sessions.id, p("id")));
+
+const knownDeviceQuery = (db: Engine) =>
+  db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, p("userId")), eq(sessions.deviceId, p("deviceId")), gt(sessions.lastUsedAt, p("since"))))
+    .limit(1);
+
 // Every HTTP request and socket opening reads a session: prepared once per database, so a check
 // is one indexed join instead of drizzle rebuilding and SQLite re-preparing it each time
 // (STACK-NOTES "Speed on this stack").
-function prepare(db: Engine) {
+function onSqlite(db: Engine): Statements {
+  const live = liveQuery(db).prepare();
+  const touch = db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).prepare();
+  const revoke = db.delete(sessions).where(eq(sessions.id, p("id"))).returning({ id: sessions.id }).prepare();
+  const known = knownDeviceQuery(db).prepare();
   return {
-    live: db
-      .select({ id: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(sessions.userId, users.id))
-      .where(eq(sessions.id, p("id")))
-      .prepare(),
-    touch: db.update(sessions).set({ lastUsedAt: sql`${p("at")}` }).where(eq(sessions.id, p("id"))).prepare(),
-    revoke: db.delete(sessions).where(eq(sessions.id, p("id"))).returning({ id: sessions.id }).prepare(),
-    knownDevice: db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.userId, p("userId")), eq(sessions.deviceId, p("deviceId")), gt(sessions.lastUsedAt, p("since"))))
-      .limit(1)
-      .prepare(),
+    live: (id) => live.get({ id }),
+    // The prepared writes run on SQLite's one connection, which the transaction holds.
+    touch: (_tx, id, at) => touch.run({ id, at }),
+    revoke: (_tx, id) => revoke.all({ id }).map((r) => r.id),
+    knownDevice: async (userId, deviceId, since) => (await known.execute({ userId, deviceId, since })).length > 0,
   };
 }
 
-const statements = perDatabase(prepare);
+/** Named statements a pooled connection prepares once; a statement made on the database runs outside any transaction, so writes use the transaction's builders. */
+interface Named {
+  prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown[]> };
+}
+
+function onPostgres(db: Engine): Statements {
+  const live = (liveQuery(db) as unknown as Named).prepare("session_live");
+  const known = (knownDeviceQuery(db) as unknown as Named).prepare("session_known_device");
+  return {
+    live: async (id) => (await live.execute({ id }))[0] as LiveRow | undefined,
+    touch: (tx, id, at) => tx.update(sessions).set({ lastUsedAt: at }).where(eq(sessions.id, id)),
+    revoke: async (tx, id) => (await tx.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id })).map((r) => r.id),
+    knownDevice: async (userId, deviceId, since) => (await known.execute({ userId, deviceId, since })).length > 0,
+  };
+}
+
+const statements = perDatabase(engine === "postgres" ? onPostgres : onSqlite);
 
 export async function startSession(db: Db, secret: string, userId: number, origin: Origin): Promise<string> {
   const id = newSessionId();
@@ -67,8 +107,8 @@ export async function startSession(db: Db, secret: string, userId: number, origi
 }
 
 /** The live session behind a token, or null when it is forged, revoked, expired or its user is banned. */
-export function sessionFor(db: Db, keys: SessionKeys, token: unknown): Session | null {
-  return checkSession(db, keys, token).session;
+export async function sessionFor(db: Db, keys: SessionKeys, token: unknown): Promise<Session | null> {
+  return (await checkSession(db, keys, token)).session;
 }
 
 /** A session check, and the write it started if any (settles once committed; never rejects). */
@@ -80,31 +120,31 @@ export interface SessionCheck {
 const NO_SESSION: SessionCheck = { session: null, written: null };
 
 /** sessionFor, also answering the write it started, for a caller that can wait for it (an HTTP answer). */
-export function checkSession(db: Db, keys: SessionKeys, token: unknown): SessionCheck {
+export async function checkSession(db: Db, keys: SessionKeys, token: unknown): Promise<SessionCheck> {
   const sessionId = sessionIdOf(keys.secret, token);
   return sessionId ? checkLive(db, sessionId, keys.sessionTtlMs, Date.now()) : NO_SESSION;
 }
 
 /** The session by id while it is not revoked, not expired and its user not banned. */
-export function liveSession(db: Db, sessionId: string, ttlMs: number, now = Date.now()): Session | null {
-  return checkLive(db, sessionId, ttlMs, now).session;
+export async function liveSession(db: Db, sessionId: string, ttlMs: number, now = Date.now()): Promise<Session | null> {
+  return (await checkLive(db, sessionId, ttlMs, now)).session;
 }
 
-function checkLive(db: Db, sessionId: string, ttlMs: number, now: number): SessionCheck {
+async function checkLive(db: Db, sessionId: string, ttlMs: number, now: number): Promise<SessionCheck> {
   const s = statements(db);
-  const row = s.live.get({ id: sessionId });
+  const row = await s.live(sessionId);
   if (!row) return NO_SESSION;
   if (row.lastUsedAt <= now - ttlMs) {
     // Refused now; the row goes with the writer's next batch (the hourly sweep if that fails).
     const written = messageWriter(db)
-      .submit((tx) => revokeIn(tx, sessionId))
+      .submit((tx) => s.revoke(tx, sessionId))
       .then((ids) => ended(db, ids), () => {});
     return { session: null, written };
   }
   const user = row.user;
   if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return NO_SESSION;
   // A touch that fails is tried again at the next request: it only moves the expiry.
-  const written = now - row.lastUsedAt > TOUCH_EVERY_MS ? messageWriter(db).submit(() => s.touch.run({ id: sessionId, at: now })).catch(() => {}) : null;
+  const written = now - row.lastUsedAt > TOUCH_EVERY_MS ? messageWriter(db).submit((tx) => s.touch(tx, sessionId, now), { oneStatement: true }).catch(() => {}) : null;
   // The row's own copy of the id: `sessionId` is a slice of the token, and a socket that holds
   // its session id for hours would keep the whole token alive with it (issue 11).
   return { session: { id: row.id, user }, written };
@@ -112,8 +152,7 @@ function checkLive(db: Db, sessionId: string, ttlMs: number, now: number): Sessi
 
 /** Whether this browser (its device cookie) has a live session of this user: it signed in here before. */
 export async function knownDevice(db: Db, userId: number, deviceId: string, ttlMs: number, now = Date.now()): Promise<boolean> {
-  const rows = await statements(db).knownDevice.execute({ userId, deviceId, since: now - ttlMs });
-  return rows.length > 0;
+  return statements(db).knownDevice(userId, deviceId, now - ttlMs);
 }
 
 /** Told the ids of sessions that just ended, so whatever was opened with them closes at once. */
@@ -137,14 +176,8 @@ function ended(db: Db, sessionIds: string[]): string[] {
   return sessionIds;
 }
 
-/** Deletes the session row inside the transaction `tx`; answers its id (none if already gone). */
-function revokeIn(tx: Tx, sessionId: string): string[] {
-  // The prepared statement runs on the transaction's connection (SQLite's one connection).
-  return statements(tx).revoke.all({ id: sessionId }).map((r) => r.id);
-}
-
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  ended(db, await transaction(db, (tx) => revokeIn(tx, sessionId)));
+  ended(db, await transaction(db, (tx) => statements(tx).revoke(tx, sessionId)));
 }
 
 /** Ends every session of a user (a ban or a password change); returns their ids. */

@@ -3,7 +3,7 @@
 // accounts used carries them (issue 18, item 5): blocks against them and their roulette
 // suspension apply to it too, as a ban keeps its devices from making new accounts.
 import { and, desc, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
-import { userDevices, users } from "../../db/schema.ts";
+import { userDevices, users } from "../storage/tables.ts";
 import type { BlockRegistry } from "../blocks/registry.ts";
 import { transaction, type Db } from "../storage/index.ts";
 

@@ -1,5 +1,6 @@
 // HTTP: block and unblock a person (or a Video Roulette stranger, never named), and one's list.
-import { Budget, HOUR_MS } from "../http/rate-limit.ts";
+import { HOUR_MS } from "../http/rate-limit.ts";
+import { routeBudget } from "../cluster/budget.ts";
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { ref } from "../api-docs/answers.ts";
@@ -34,7 +35,7 @@ function pathId(raw: string): number {
 }
 
 export function blockRoutes(ctx: AppContext) {
-  const changes = new Budget(BLOCK_CHANGES_PER_HOUR, HOUR_MS);
+  const changes = routeBudget(ctx.ports, "blocks", BLOCK_CHANGES_PER_HOUR, HOUR_MS);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/blocks", ({ user }) => listBlocks(ctx, user.id), {
@@ -50,7 +51,7 @@ export function blockRoutes(ctx: AppContext) {
       if ((input.userId === undefined) === (input.rouletteId === undefined)) {
         throw validationError({ userId: "Send either userId or rouletteId" });
       }
-      changes.take(user.id);
+      await changes.take(user.id);
       if (input.rouletteId !== undefined) {
         const result = await blockStranger(ctx, user.id, input.rouletteId);
         set.status = result.created ? 201 : 200;
@@ -74,7 +75,7 @@ export function blockRoutes(ctx: AppContext) {
     })
     .delete("/api/blocks/:userId", async ({ params, user, set }) => {
       const blockedId = pathId(params.userId);
-      changes.take(user.id);
+      await changes.take(user.id);
       await unblock(ctx, user, blockedId);
       set.status = 204;
       return "";

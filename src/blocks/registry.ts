@@ -9,31 +9,82 @@
 // through the carriers, so unblocking the earlier account lifts them at once, and the blocker's
 // list never shows them.
 import { and, eq } from "drizzle-orm";
-import { blocks, deviceCarriers } from "../../db/schema.ts";
+import { blocks, deviceCarriers } from "../storage/tables.ts";
 import { transaction, type Db } from "../storage/index.ts";
+import type { Bus } from "../cluster/ports.ts";
 
 export class BlockRegistry {
   /** blocker → the people they blocked. */
-  private readonly byBlocker = new Map<number, Set<number>>();
+  private byBlocker = new Map<number, Set<number>>();
   /** blocked → the people who blocked them. */
-  private readonly byBlocked = new Map<number, Set<number>>();
+  private byBlocked = new Map<number, Set<number>>();
   /** account → the earlier accounts of the browser it was made from (at most MAX_CARRIERS). */
-  private readonly carriers = new Map<number, readonly number[]>();
+  private carriers = new Map<number, readonly number[]>();
   /** earlier account → the accounts made from its browsers since. */
-  private readonly carried = new Map<number, Set<number>>();
+  private carried = new Map<number, Set<number>>();
+  /** Several instances: every change is published, and the request waits until all applied it. */
+  private bus: Bus | null = null;
 
   constructor(private readonly db: Db) {}
 
-  /** Reads every block and carried account into memory: once, at start-up. */
+  /**
+   * Reads every block and carried account into memory: at start-up, and again when this instance
+   * may have missed a change from another (its bus subscription came back). The new copy replaces
+   * the old one whole, so an unblock missed meanwhile is not kept.
+   */
   async load(): Promise<void> {
-    for (const row of await this.db.select({ a: blocks.blockerId, b: blocks.blockedId }).from(blocks)) this.remember(row.a, row.b);
+    // Changes made while the tables are read may be missing from what is read: done again after.
+    const during: (() => void)[] = [];
+    this.during = during;
+    let blockRows, linkRows;
+    try {
+      [blockRows, linkRows] = [await this.db.select({ a: blocks.blockerId, b: blocks.blockedId }).from(blocks), await this.db.select().from(deviceCarriers)];
+    } finally {
+      if (this.during === during) this.during = null;
+    }
+    this.byBlocker = new Map();
+    this.byBlocked = new Map();
+    this.carriers = new Map();
+    this.carried = new Map();
+    for (const row of blockRows) this.remember(row.a, row.b);
     const links = new Map<number, number[]>();
-    for (const row of await this.db.select().from(deviceCarriers)) {
+    for (const row of linkRows) {
       const list = links.get(row.userId) ?? [];
       links.set(row.userId, list);
       list.push(row.carrierId);
     }
     for (const [userId, list] of links) this.linkInMemory(userId, list);
+    for (const change of during) change();
+  }
+
+  /** The changes made while load() reads the tables, to apply again on top of what it read. */
+  private during: (() => void)[] | null = null;
+
+  /**
+   * Several instances (src/cluster/): a block, unblock or carried account made through any
+   * instance reaches every instance's copy over the bus, and `add`/`remove`/`link` resolve only
+   * once every instance applied it (or after APPLIED_BOUND_MS; docs/DECISIONS.md "Shared state").
+   */
+  share(bus: Bus): void {
+    this.bus = bus;
+    bus.subscribe("blocks.add", (data) => {
+      const [a, b] = data as [number, number];
+      this.remember(a, b);
+    });
+    bus.subscribe("blocks.remove", (data) => {
+      const [a, b] = data as [number, number];
+      this.forget(a, b);
+    });
+    bus.subscribe("blocks.link", (data) => {
+      const [userId, carrierIds] = data as [number, number[]];
+      this.linkInMemory(userId, carrierIds);
+    });
+    bus.onResync(() => void this.load().catch(() => {}));
+  }
+
+  /** Tells the other instances and waits until they applied it (nothing to wait for in one process). */
+  private async told(topic: string, data: unknown): Promise<void> {
+    if (this.bus) await this.bus.publishApplied(topic, data);
   }
 
   /** Either direction: a block by one keeps both apart. */
@@ -100,6 +151,7 @@ export class BlockRegistry {
     if (carrierIds.length === 0) return;
     await transaction(this.db, (tx) => tx.insert(deviceCarriers).values(carrierIds.map((carrierId) => ({ userId, carrierId }))).onConflictDoNothing());
     this.linkInMemory(userId, carrierIds);
+    await this.told("blocks.link", [userId, carrierIds]);
   }
 
   /**
@@ -116,6 +168,7 @@ export class BlockRegistry {
       this.forget(blockerId, blockedId);
       throw error;
     }
+    await this.told("blocks.add", [blockerId, blockedId]);
     return true;
   }
 
@@ -129,10 +182,12 @@ export class BlockRegistry {
       this.remember(blockerId, blockedId);
       throw error;
     }
+    await this.told("blocks.remove", [blockerId, blockedId]);
     return true;
   }
 
   private linkInMemory(userId: number, carrierIds: readonly number[]): void {
+    this.during?.push(() => this.linkInMemory(userId, carrierIds));
     const merged = [...new Set([...(this.carriers.get(userId) ?? []), ...carrierIds])].filter((id) => id !== userId);
     this.carriers.set(userId, merged);
     for (const carrier of merged) {
@@ -143,11 +198,13 @@ export class BlockRegistry {
   }
 
   private forget(a: number, b: number): void {
+    this.during?.push(() => this.forget(a, b));
     this.byBlocker.get(a)?.delete(b);
     this.byBlocked.get(b)?.delete(a);
   }
 
   private remember(a: number, b: number): void {
+    this.during?.push(() => this.remember(a, b));
     let mine = this.byBlocker.get(a);
     if (!mine) this.byBlocker.set(a, (mine = new Set()));
     mine.add(b);

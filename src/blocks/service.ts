@@ -3,8 +3,8 @@
 // `block_changed`, and the blocked person sees the blocker go offline. Roulette strangers are
 // blocked apart from all this (strangers.ts).
 import { and, desc, eq } from "drizzle-orm";
-import { blocks, users, type UserRow } from "../../db/schema.ts";
-import { otherParty } from "../calls/registry.ts";
+import { blocks, users, type UserRow } from "../storage/tables.ts";
+import { endCallAcrossBlock } from "../calls/endings.ts";
 import type { AppContext } from "../context.ts";
 import type { PublicUser } from "../realtime/protocol.ts";
 import { leaveRoulette } from "../realtime/handlers/roulette.ts";
@@ -59,13 +59,7 @@ export async function unblock(ctx: AppContext, blocker: UserRow, blockedId: numb
 function applyBlock(ctx: AppContext, blocker: UserRow, blockedId: number): void {
   // The blocked person and the accounts made from their browsers since (registry.ts).
   const apart = (id: number | undefined) => id !== undefined && ctx.blocks.between(blocker.id, id);
-  const call = ctx.calls.of(blocker.id);
-  if (call && apart(otherParty(call, blocker.id))) {
-    const other = otherParty(call, blocker.id);
-    ctx.calls.end(call);
-    ctx.hub.sendToUser(blocker.id, "call_ended", {});
-    ctx.hub.sendToUser(other, "call_ended", {});
-  }
+  endCallAcrossBlock(ctx, blocker.id, apart);
   if (apart(ctx.roulette.partnerOf(blocker.id))) leaveRoulette(ctx, blocker.id, "roulette_partner_disconnected");
   ctx.hub.sendToUser(blocker.id, "block_changed", { userId: blockedId, blocked: true });
   if (!ctx.hub.isOnline(blocker.id)) return;

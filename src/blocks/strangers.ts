@@ -4,7 +4,7 @@
 // never paired again (the queue's keep-apart set, as after a report); when it names the running
 // pairing, that pairing ends exactly as if the blocker pressed Stop.
 import { and, count, eq } from "drizzle-orm";
-import { rouletteBlocks } from "../../db/schema.ts";
+import { rouletteBlocks } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { transaction } from "../storage/index.ts";
 import { notFound } from "../http/errors.ts";
@@ -25,7 +25,7 @@ export async function blockStranger(ctx: AppContext, blockerId: number, roulette
   if (strangerId === undefined) throw notFound("That Video Roulette session is over or unknown");
   const now = Date.now();
   // Kept apart before the write is awaited, so no search meanwhile pairs the two again.
-  ctx.roulette.keepApart(blockerId, strangerId);
+  keepApartEverywhere(ctx, blockerId, strangerId);
   const [inserted] = await transaction(ctx.db, (tx) => tx
     .insert(rouletteBlocks)
     .values({ blockerId, blockedId: strangerId, rouletteId, createdAt: now })
@@ -53,6 +53,28 @@ export async function strangerCount(ctx: AppContext, blockerId: number): Promise
 export async function loadStrangerBlocks(ctx: Pick<AppContext, "db" | "roulette">): Promise<void> {
   const rows = await ctx.db.selectDistinct({ a: rouletteBlocks.blockerId, b: rouletteBlocks.blockedId }).from(rouletteBlocks);
   for (const row of rows) ctx.roulette.keepApart(row.a, row.b);
+}
+
+/**
+ * Keeps two people from being paired again in roulette, on this instance at once and, with
+ * several instances, on every other one over the bus (a search there may pair them otherwise).
+ * The queue's keep-apart set only grows, so a copy that missed a change (its subscription came
+ * back) reads the tables again (shareKeptApart) and nothing is undone.
+ */
+export function keepApartEverywhere(ctx: Pick<AppContext, "roulette" | "ports">, a: number, b: number): void {
+  ctx.roulette.keepApart(a, b);
+  if (ctx.ports.kind !== "local") ctx.ports.bus.publish(KEEP_APART, [a, b]);
+}
+
+const KEEP_APART = "roulette.keep_apart";
+
+/** Several instances: pairs kept apart on another instance (a report, a stranger blocked) are kept apart here too. */
+export function shareKeptApart(ctx: Pick<AppContext, "db" | "roulette" | "ports">, reloadReported: () => Promise<void>): void {
+  ctx.ports.bus.subscribe(KEEP_APART, (data) => {
+    const [a, b] = data as [number, number];
+    ctx.roulette.keepApart(a, b);
+  });
+  ctx.ports.bus.onResync(() => void Promise.all([loadStrangerBlocks(ctx), reloadReported()]).catch(() => {}));
 }
 
 /**

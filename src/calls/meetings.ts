@@ -3,7 +3,7 @@
 // answered call, read once per report. Rows older than MEETING_MEMORY_MS are forgotten, swept at
 // most once an hour from the write path, so the table holds only recent pairs.
 import { and, eq, gte, lt, sql } from "drizzle-orm";
-import { callMeetings } from "../../db/schema.ts";
+import { callMeetings } from "../storage/tables.ts";
 import { transaction, type Db } from "../storage/index.ts";
 
 /** A call this long ago still counts as having met. */

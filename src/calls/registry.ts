@@ -2,6 +2,8 @@
 // A ringing call carries its ring timer, so every way a call ends (answer, decline, hang-up,
 // a closed socket, a block) clears it in one place.
 export interface Call {
+  /** The call's id in Redis (src/cluster/calls-redis.ts); none in one process. */
+  id?: string;
   callerId: number;
   receiverId: number;
   /** The caller's tab that placed the call. */
@@ -15,6 +17,9 @@ export interface Call {
   pushed?: boolean;
   /** The caller's PeerJS id, for a tab that opens while the call rings by push. */
   callerPeerId?: string;
+  /** Several instances: the instances holding the caller's tab and the answering tab (socket ids are per instance). */
+  callerInstance?: string;
+  receiverInstance?: string | null;
 }
 
 /** Called once when a ringing call stops ringing: answered, declined, rung out or ended. */

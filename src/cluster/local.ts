@@ -184,6 +184,15 @@ export class LocalBus implements Bus {
     for (const listener of this.listeners.get(topic) ?? []) listener(data);
   }
 
+  async publishApplied(topic: string, data: unknown): Promise<boolean> {
+    this.publish(topic, data);
+    return true;
+  }
+
+  onResync(): () => void {
+    return () => {};
+  }
+
   subscribe(topic: string, listener: (data: unknown) => void): () => void {
     const set = this.listeners.get(topic) ?? new Set();
     set.add(listener);

@@ -8,6 +8,9 @@
 //   pu:<user>     set: instances holding a present socket of the user;  pi:<inst> its users
 //   su:<user>     set: instances holding any socket of the user (fan-out); si:<inst> its users
 //   ann           set: users announced online;  leave  sorted set: user -> when the grace ends
+//   pany          set: users with a present socket on some instance (pu:<user> not empty); its
+//                 changes are published on `all` as "q<1|0>|<number>|<user>" (numbered with annseq),
+//                 so every instance keeps a copy for hub.isPresent with no round trip
 //   annseq        counter: every change of `ann` takes the next number, published with it and
 //                 answered to the instance that made it (redis.ts orders the two by it)
 //   sl:<key>      hash: instance -> slots held (socket caps);  sli:<inst> the slot keys it holds
@@ -17,6 +20,11 @@
 // Channels: ch:<inst> (frames for one instance), all (broadcasts and presence), bus.
 
 const NOW = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)";
+
+/** After a SREM from pu:<uid>: the user has no present socket left anywhere (pany, published on `all`). */
+const PRESENT_GONE = `if redis.call('SCARD', P..'pu:'..uid) == 0 and redis.call('SREM', P..'pany', uid) == 1 then
+  redis.call('PUBLISH', P..'all', 'q0|'..redis.call('INCR', P..'annseq')..'|'..uid)
+end`;
 
 export const scripts = {
   /**
@@ -28,6 +36,9 @@ export const scripts = {
 local P, inst, uid = ARGV[1], ARGV[2], ARGV[3]
 redis.call('SADD', P..'pu:'..uid, inst)
 redis.call('SADD', P..'pi:'..inst, uid)
+if redis.call('SADD', P..'pany', uid) == 1 then
+  redis.call('PUBLISH', P..'all', 'q1|'..redis.call('INCR', P..'annseq')..'|'..uid)
+end
 redis.call('ZREM', P..'leave', uid)
 if redis.call('SADD', P..'ann', uid) == 1 then
   local seq = redis.call('INCR', P..'annseq')
@@ -41,6 +52,7 @@ return 0`,
 local P, inst, uid, grace = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 redis.call('SREM', P..'pu:'..uid, inst)
 redis.call('SREM', P..'pi:'..inst, uid)
+${PRESENT_GONE}
 if redis.call('SCARD', P..'pu:'..uid) > 0 or redis.call('SISMEMBER', P..'ann', uid) == 0 then return 0 end
 if grace == 0 then
   redis.call('SREM', P..'ann', uid)
@@ -77,6 +89,7 @@ local out = { redis.call('ZADD', P..'inst', now, inst) }
 for _, d in ipairs(redis.call('ZRANGEBYSCORE', P..'inst', '-inf', now - ttl)) do
   for _, uid in ipairs(redis.call('SMEMBERS', P..'pi:'..d)) do
     redis.call('SREM', P..'pu:'..uid, d)
+    ${PRESENT_GONE}
     if redis.call('SCARD', P..'pu:'..uid) == 0 and redis.call('SISMEMBER', P..'ann', uid) == 1 then
       redis.call('ZADD', P..'leave', 'NX', now, uid)
     end
@@ -98,12 +111,12 @@ end
 return out`,
 
   /**
-   * ARGV: P. Who is announced, read whole with the number of the last change it includes: the
+   * ARGV: P. Who is announced (and who is present anywhere), read whole with the number of the last change it includes: the
    * number orders the copy against the changes the `all` channel brings (redis.ts loadAnnounced).
    */
   announcedNow: `
 local P = ARGV[1]
-return { tonumber(redis.call('GET', P..'annseq') or '0'), redis.call('SMEMBERS', P..'ann') }`,
+return { tonumber(redis.call('GET', P..'annseq') or '0'), redis.call('SMEMBERS', P..'ann'), redis.call('SMEMBERS', P..'pany') }`,
 
   /** ARGV: P, inst, user, 1|0. This instance holds a socket of the user, or none any more. */
   hold: `

@@ -52,6 +52,12 @@ export interface PresencePort {
   offlineNow(userId: number): void;
   /** Online as everyone has been told (true during the grace). */
   isAnnounced(userId: number): boolean;
+  /**
+   * Whether some instance holds a present socket of the user, from this instance's copy (no round
+   * trip; kept by the channel the announced changes come on, so a change on another instance is
+   * seen here within a Redis hop). Absent in one process (the hub's own sockets answer).
+   */
+  presentAnywhere?(userId: number): boolean;
   /** Users announced online now, over every instance. */
   readonly announcedCount: number;
   /** Shutting down: nothing more is announced. */
@@ -104,9 +110,25 @@ export interface LimitsPort {
 /** Cache invalidation and moderation effects every instance hears, this one at once. */
 export interface Bus {
   publish(topic: string, data: unknown): void;
+  /**
+   * As publish, then resolves once every instance that heard it has run its listeners (true), or
+   * after `boundMs` when one has not said so yet (false). For changes that refuse something (a
+   * block, a privacy setting): the request that made it is answered only when every instance
+   * applies it. One process: the listeners run at once.
+   */
+  publishApplied(topic: string, data: unknown, boundMs?: number): Promise<boolean>;
   /** Answers the function that stops listening. */
   subscribe(topic: string, listener: (data: unknown) => void): () => void;
+  /**
+   * Called when this instance may have missed published changes (its subscription to the others
+   * came back after a loss, PUB/SUB being at most once): copies kept by the bus read their table
+   * again. Never called in one process.
+   */
+  onResync(listener: () => void): () => void;
 }
+
+/** How long a change that refuses something may wait for every instance to apply it. */
+export const APPLIED_BOUND_MS = 1000;
 
 /** One holder at a time over every instance (the session sweep, retention). */
 export interface Lease {
@@ -115,8 +137,26 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/**
+ * The Redis engine's own connections, for a feature that keeps state of its own in Redis with
+ * scripts of its own (PeerJS signalling, src/cluster/peerjs-redis.ts) rather than a new port
+ * method here. Commands go on `cmd`; `sub` may SUBSCRIBE further channels under `prefix`.
+ */
+export interface RedisLink {
+  cmd: import("ioredis").default;
+  sub: import("ioredis").default;
+  prefix: string;
+  instanceId: string;
+  /** An instance whose heartbeat (the `inst` sorted set, lua.ts) is older than this is dead. */
+  instanceTtlMs: number;
+  /** Reports a failed command (throttled to one line a few seconds). */
+  fail(error: unknown): void;
+}
+
 export interface Ports {
   kind: "local" | "redis";
+  /** Redis only: its connections, for features with scripts of their own. */
+  redis?: RedisLink;
   fanOut: FanOut;
   presence: PresenceFactory;
   limits: LimitsPort;

@@ -8,6 +8,7 @@ import Redis from "ioredis";
 import { unavailable } from "../http/errors.ts";
 import type { Announce, Bus, FanOut, Lease, LimitsPort, LocalDelivery, Ports, PresencePort, SlidingLimit, Slot, Slots, WindowLimit } from "./ports.ts";
 import { scripts, type ScriptName } from "./lua.ts";
+import { APPLIED_BOUND_MS } from "./ports.ts";
 
 export interface RedisPortsOptions {
   url: string;
@@ -116,6 +117,8 @@ export function redisPorts(options: RedisPortsOptions): Ports {
 
   // ---- presence ----
   const announced = new Set<number>();
+  /** Users with a present socket on some instance (Redis `pany`), kept by the `all` channel as `announced` is. */
+  const present = new Set<number>();
   let presence: RedisPresence | null = null;
 
   class RedisPresence implements PresencePort {
@@ -161,6 +164,10 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       return announced.has(userId);
     }
 
+    presentAnywhere(userId: number): boolean {
+      return present.has(userId);
+    }
+
     get announcedCount(): number {
       return announced.size;
     }
@@ -195,20 +202,28 @@ export function redisPorts(options: RedisPortsOptions): Ports {
     presence?.changed();
   }
 
+  /** Someone is present anywhere now, or no longer (the copy behind hub.isPresent). */
+  function mirrorPresent(userId: number, isPresent: boolean): void {
+    if (isPresent) present.add(userId);
+    else present.delete(userId);
+  }
+
   /** Changes the channel brought while a whole copy was being read (bounded; past it, read again). */
-  let meanwhile: [number, number, boolean][] | null = null;
+  let meanwhile: [number, number, boolean, boolean][] | null = null;
   const MEANWHILE_MAX = 10_000;
 
-  function heardChange(seq: number, userId: number, online: boolean): void {
+  /** `presentChange`: a change of `pany` (present anywhere), else of `ann` (announced). */
+  function heardChange(seq: number, userId: number, online: boolean, presentChange = false): void {
     if (meanwhile) {
-      if (meanwhile.length < MEANWHILE_MAX) meanwhile.push([seq, userId, online]);
+      if (meanwhile.length < MEANWHILE_MAX) meanwhile.push([seq, userId, online, presentChange]);
       else meanwhile = null; // too many: the copy in flight is dropped and read again
     }
     // Already in the last whole copy (or, after Redis restarted empty, numbered afresh below it:
     // the copy read once the subscriber is back brings those).
     if (seq <= heard) return;
     heard = seq;
-    mirror(userId, online);
+    if (presentChange) mirrorPresent(userId, online);
+    else mirror(userId, online);
   }
 
   /**
@@ -228,18 +243,21 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       for (let tries = 0; tries < 5; tries++) {
         loadAgain = false;
         meanwhile = [];
-        const [seq, ids] = (await cmd.announcedNow(P)) as [number, string[]];
+        const [seq, ids, presentIds] = (await cmd.announcedNow(P)) as [number, string[], string[]];
         const during = meanwhile;
         meanwhile = null;
         if (!during) continue;
         const now = new Set(ids.map(Number));
         for (const id of [...announced]) if (!now.has(id)) mirror(id, false);
         for (const id of now) mirror(id, true);
+        present.clear();
+        for (const id of presentIds) present.add(Number(id));
         heard = Number(seq);
-        for (const [s, userId, online] of during) {
+        for (const [s, userId, online, presentChange] of during) {
           if (s <= heard) continue;
           heard = s;
-          mirror(userId, online);
+          if (presentChange) mirrorPresent(userId, online);
+          else mirror(userId, online);
         }
         if (!loadAgain) return;
       }
@@ -341,16 +359,59 @@ export function redisPorts(options: RedisPortsOptions): Ports {
 
   // ---- bus ----
   const listeners = new Map<string, Set<(data: unknown) => void>>();
+  const resyncs = new Set<() => void>();
+  /**
+   * publishApplied's changes waiting for the others to say they applied them: nonce -> how many
+   * have not yet, and what to call when none is left. PUBLISH answers how many subscriber
+   * connections received the message (one per instance, this one's included); each other instance
+   * answers "k<nonce>" on this instance's channel once its listeners ran.
+   */
+  const awaiting = new Map<string, { acks: number; expected: number | undefined; done: (all: boolean) => void }>();
   const bus: Bus = {
     publish(topic, data) {
       for (const listener of listeners.get(topic) ?? []) listener(data);
       cmd.publish(`${P}bus`, JSON.stringify({ o: instanceId, t: topic, d: data })).catch(fail);
+    },
+    async publishApplied(topic, data, boundMs = APPLIED_BOUND_MS) {
+      for (const listener of listeners.get(topic) ?? []) listener(data);
+      const nonce = newId();
+      let settle: (all: boolean) => void = () => {};
+      const applied = new Promise<boolean>((resolve) => (settle = resolve));
+      const timer = setTimeout(() => {
+        awaiting.delete(nonce);
+        settle(false);
+      }, boundMs);
+      const entry = {
+        acks: 0,
+        expected: undefined as number | undefined,
+        done: (all: boolean) => {
+          clearTimeout(timer);
+          awaiting.delete(nonce);
+          settle(all);
+        },
+      };
+      awaiting.set(nonce, entry);
+      try {
+        const received = await cmd.publish(`${P}bus`, JSON.stringify({ o: instanceId, t: topic, d: data, a: nonce }));
+        // Answers may come before PUBLISH's own answer (they are counted meanwhile). This
+        // instance's own subscriber is among those reached unless it is away just now.
+        entry.expected = received - (sub.status === "ready" ? 1 : 0);
+        if (entry.acks >= entry.expected && awaiting.has(nonce)) entry.done(true);
+      } catch (error) {
+        fail(error);
+        entry.done(false);
+      }
+      return applied;
     },
     subscribe(topic, listener) {
       const set = listeners.get(topic) ?? new Set();
       set.add(listener);
       listeners.set(topic, set);
       return () => void set.delete(listener);
+    },
+    onResync(listener) {
+      resyncs.add(listener);
+      return () => void resyncs.delete(listener);
     },
   };
 
@@ -363,10 +424,14 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       const [head, text] = cut(message, 1);
       if (message[0] === "u") local?.toUser(Number(head), text);
       else if (message[0] === "s") local?.toSocket(head, text);
+      else if (message[0] === "k") {
+        const entry = awaiting.get(message.slice(1));
+        if (entry && ++entry.acks >= (entry.expected ?? Infinity)) entry.done(true);
+      }
     } else if (channel === `${P}all`) {
-      if (message[0] === "p") {
+      if (message[0] === "p" || message[0] === "q") {
         const [seq, userId] = cut(message, 3);
-        return heardChange(Number(seq), Number(userId), message[1] === "1");
+        return heardChange(Number(seq), Number(userId), message[1] === "1", message[0] === "q");
       }
       const [origin, rest] = cut(message, 1);
       if (origin === instanceId) return;
@@ -376,14 +441,18 @@ export function redisPorts(options: RedisPortsOptions): Ports {
       if (message[0] === "w") local?.toWatchers(Number(first), text, set ?? new Set());
       else local?.toAll(text, first === "" ? undefined : Number(first), set);
     } else if (channel === `${P}bus`) {
-      let parsed: { o: string; t: string; d: unknown };
+      let parsed: { o: string; t: string; d: unknown; a?: string };
       try {
         parsed = JSON.parse(message);
       } catch {
         return;
       }
       if (parsed.o === instanceId) return;
-      for (const listener of listeners.get(parsed.t) ?? []) listener(parsed.d);
+      try {
+        for (const listener of listeners.get(parsed.t) ?? []) listener(parsed.d);
+      } finally {
+        if (parsed.a) cmd.publish(`${P}ch:${parsed.o}`, `k${parsed.a}`).catch(fail);
+      }
     }
   });
 
@@ -410,7 +479,11 @@ export function redisPorts(options: RedisPortsOptions): Ports {
     if (subReadyOnce)
       sub
         .ping()
-        .then(() => loadAnnounced())
+        .then(() => {
+          // Bus changes published meanwhile are lost too: the copies kept by the bus read again.
+          for (const listener of resyncs) listener();
+          return loadAnnounced();
+        })
         .catch(fail);
     subReadyOnce = true;
   });
@@ -423,6 +496,7 @@ export function redisPorts(options: RedisPortsOptions): Ports {
 
   return {
     kind: "redis",
+    redis: { cmd, sub, prefix: P, instanceId, instanceTtlMs, fail },
     fanOut,
     presence(graceMs, announce, changed) {
       presence = new RedisPresence(graceMs, announce, changed);

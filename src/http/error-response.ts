@@ -8,6 +8,7 @@ import { requestIdOf } from "../observability/request-log.ts";
 import { gateError } from "./body/gate.ts";
 import { AppError } from "./errors.ts";
 import { unavailableFor } from "../storage/unavailable.ts";
+import { nulRefusalFor } from "./nul.ts";
 import { translateErrorBody } from "../i18n/errors.ts";
 import { localeOfRequest } from "../i18n/request.ts";
 
@@ -21,7 +22,8 @@ const plainJson = (status: number, body: unknown, headers: Record<string, string
 export function errorResponse(code: string | number | undefined, thrown: unknown, request: Request, log?: Logger): Response {
   // The body gate's refusals (401, 413, 415, 400) reach here wrapped in Elysia's ParseError.
   // A database that cannot be reached is 503 `unavailable`, not a 500 (storage/unavailable.ts).
-  const error = gateError(thrown) ?? unavailableFor(thrown) ?? thrown;
+  // PostgreSQL's refusal of a NUL that got past the edge's checks is the same 400 they give (http/nul.ts).
+  const error = gateError(thrown) ?? unavailableFor(thrown) ?? nulRefusalFor(thrown) ?? thrown;
   // `error` and `fields` in the visitor's language (API.md "Interests and languages"); `code` as it is.
   const locale = localeOfRequest(request);
   const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>

@@ -4,6 +4,7 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { validationError } from "./errors.ts";
+import { holdsNul, NUL_REFUSED } from "./nul.ts";
 
 /**
  * Schema options read here: `error`, the message shown when the field is wrong; `normalize`, a
@@ -51,6 +52,10 @@ export function validate<S extends TObject>(schema: S, input: unknown, options: 
     if (!check || fields[field] || typeof current !== "string") continue;
     const problem = check(current);
     if (problem) fields[field] = problem;
+  }
+  // After the field's own rules, which may say more (a name's rule names control characters).
+  for (const [field, current] of Object.entries(record)) {
+    if (!fields[field] && holdsNul(current)) fields[field] = NUL_REFUSED;
   }
   if (Object.keys(fields).length > 0) throw validationError(fields);
   return value as Static<S>;

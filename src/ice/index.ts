@@ -7,7 +7,7 @@ import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { IceServer } from "../config.ts";
 import type { AppContext } from "../context.ts";
-import { Budget } from "../http/rate-limit.ts";
+import { routeBudget } from "../cluster/budget.ts";
 import { iso } from "../time.ts";
 import { mintTurnCredential } from "./credentials.ts";
 
@@ -30,11 +30,11 @@ export function iceAnswerFor(ctx: AppContext, sessionId: string, now = Date.now(
 }
 
 export function iceRoutes(ctx: AppContext) {
-  const requests = new Budget(ICE_REQUESTS_PER_MINUTE, 60_000);
+  const requests = routeBudget(ctx.ports, "ice", ICE_REQUESTS_PER_MINUTE, 60_000);
   return new Elysia().use(authGuard(ctx)).get(
     "/api/ice",
-    ({ session, user, set }) => {
-      requests.take(user.id);
+    async ({ session, user, set }) => {
+      await requests.take(user.id);
       // Credentials are per session and short-lived: no cache may keep or share them.
       set.headers["cache-control"] = "no-store";
       return iceAnswerFor(ctx, session.id);

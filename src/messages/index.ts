@@ -10,7 +10,7 @@ import { notFound, validationError } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { iso } from "../time.ts";
 import { announceRead } from "./notify.ts";
-import { conversationPage, userName } from "./history.ts";
+import { cursorOf, readConversation, type Cursor } from "./history.ts";
 import { chatUsers, type ChatView, markRead, requireContact, unreadCount, unreadPerUser } from "./service.ts";
 
 export const PAGE_SIZE = 50;
@@ -50,11 +50,11 @@ function otherUserId(field: string, raw: string, selfId: number): number {
  */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function parseBefore(raw: string | undefined): number | undefined {
+function parseBefore(raw: string | undefined): Cursor | undefined {
   if (raw === undefined) return undefined;
   const ms = ISO_TIME.test(raw) ? Date.parse(raw) : NaN;
   if (Number.isNaN(ms)) throw validationError({ before: "before must be an ISO time such as 2026-11-22T10:31:00.123Z" });
-  return ms;
+  return cursorOf(raw, ms);
 }
 
 const time = t.String({ format: "date-time" });
@@ -70,15 +70,15 @@ export function messageRoutes(ctx: AppContext) {
     new Elysia()
       .use(authGuard(ctx))
       // Static paths first: they must never be read as a contact id (tests/messages pins this).
-      .get("/api/messages/chat-users-with-messages", ({ user }) => ({ users: chatUsers(ctx.db, user, viewOf(user.id)) }), {
+      .get("/api/messages/chat-users-with-messages", async ({ user }) => ({ users: await chatUsers(ctx.db, user, viewOf(user.id)) }), {
         detail: operation({
           tag: "Messages",
           summary: "My conversations, newest first, with the latest message and unread count",
           ok: { description: "One entry per person", schema: t.Object({ users: t.Array(chatUserWithLatest) }) },
         }),
       })
-      .get("/api/messages/chat-users", ({ user }) => ({
-        users: chatUsers(ctx.db, user, viewOf(user.id)).map(({ latest_message: _, ...rest }) => rest),
+      .get("/api/messages/chat-users", async ({ user }) => ({
+        users: (await chatUsers(ctx.db, user, viewOf(user.id))).map(({ latest_message: _, ...rest }) => rest),
       }), {
         detail: operation({
           tag: "Messages",
@@ -86,10 +86,10 @@ export function messageRoutes(ctx: AppContext) {
           ok: { description: "One entry per person", schema: t.Object({ users: t.Array(chatUser) }) },
         }),
       })
-      .get("/api/messages/unread/count", ({ user }) => ({ unread_count: unreadCount(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }), {
+      .get("/api/messages/unread/count", async ({ user }) => ({ unread_count: await unreadCount(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }), {
         detail: operation({ tag: "Messages", summary: "How many messages to me are unread", ok: { description: "The count", schema: t.Object({ unread_count: t.Integer() }) } }),
       })
-      .get("/api/messages/unread/per-user", ({ user }) => ({ items: unreadPerUser(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }), {
+      .get("/api/messages/unread/per-user", async ({ user }) => ({ items: await unreadPerUser(ctx.db, user.id, ctx.blocks.hiddenFrom(user.id)) }), {
         detail: operation({
           tag: "Messages",
           summary: "Unread messages to me, per sender",
@@ -103,7 +103,7 @@ export function messageRoutes(ctx: AppContext) {
         "/api/messages/mark-read/:senderId",
         async ({ params, user }) => {
           const senderId = otherUserId("senderId", params.senderId, user.id);
-          requireContact(ctx.db, user.id, senderId);
+          await requireContact(ctx.db, user.id, senderId);
           const readAt = Date.now();
           const rows = await markRead(ctx.db, user.id, senderId, readAt);
           announceRead(ctx, user.id, senderId, rows, readAt);
@@ -125,18 +125,18 @@ export function messageRoutes(ctx: AppContext) {
           }),
         },
       )
-      .get("/api/messages/:contactId", ({ params, query, user }) => {
+      .get("/api/messages/:contactId", async ({ params, query, user }) => {
         const contactId = otherUserId("contactId", params.contactId, user.id);
         const page = pageOf(query);
         // "At most 100": a larger limit is capped, as the contract describes it.
         const limit = page.limit === undefined ? PAGE_SIZE : Math.min(Number(page.limit), MAX_PAGE_SIZE);
         const before = parseBefore(page.before);
-        const name = userName(ctx.db, contactId);
-        if (name === undefined) throw notFound("That user does not exist");
+        const read = await readConversation(ctx.db, user, contactId, limit, before);
+        if (read === undefined) throw notFound("That user does not exist");
         // Past messages stay readable after a block. `contact`: the caller has written to this
         // person, so the client shows their pictures unblurred.
         return {
-          ...conversationPage(ctx.db, user, { id: contactId, name }, limit, before),
+          ...read,
           contact: ctx.contacts.hasWritten(user.id, contactId),
         };
       }, {

@@ -1,6 +1,6 @@
 // Telling people about stored messages. Both the socket and the HTTP upload calls use these, so
 // a file and a text message reach the other side the same way.
-import type { MessageRow, UserRow } from "../../db/schema.ts";
+import type { MessageRow, UserRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import type { Message } from "../realtime/protocol.ts";
 import { iso } from "../time.ts";
@@ -10,7 +10,10 @@ import { errorFields } from "../observability/log.ts";
 
 /** The delivery time to store with a new message: now, when the receiver has a socket open. */
 export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): number | null {
-  return ctx.hub.isConnected(receiverId) ? Date.now() : null;
+  // Several instances: a receiver whose tabs are all on other instances is known here too (the
+  // presence copy, no round trip), so the message is stored delivered as in one process, instead
+  // of a second write and a Redis question per message (deliveredElsewhere, for files and misses).
+  return ctx.hub.isConnected(receiverId) || ctx.hub.isPresent(receiverId) ? Date.now() : null;
 }
 
 /**
@@ -43,7 +46,7 @@ export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, e
     // already say delivered, and the mark is only what a later history page shows.
     const at = stored.deliveredAt!;
     messageWriter(ctx.db)
-      .submit((tx) => markDelivered(tx, row.id, at))
+      .submit((tx) => markDelivered(tx, row.id, at), { oneStatement: true })
       .catch((error: unknown) => ctx.log.error("a delivery mark was not saved", { message_id: row.id, ...errorFields(error) }));
   }
   const deliveredAt = stored.deliveredAt;
@@ -54,11 +57,36 @@ export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, e
   ctx.hub.sendTextToUser(row.receiverId, `{"event":"new_message","data":{"message":${receiverJson}}}`);
   if (deliveredAt !== null) {
     ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
+  } else if (ctx.ports.fanOut.distributed) {
+    // isConnected is this instance's view: the receiver's sockets may all be on another one.
+    void deliveredElsewhere(ctx, sender, stored, push);
   } else if (push) {
     // Nobody there to see it: their devices with notifications on hear who wrote (src/push/).
     void ctx.push.message(sender, stored);
   }
   return { message, json };
+}
+
+/**
+ * Several instances: the frame above went to every instance holding a socket of the receiver (the
+ * fan-out set in Redis). When one does, the message is delivered: it is marked as when they
+ * connect, and the sender hears `message_delivered` live (after the ack, which said not yet).
+ * When none does (or Redis cannot say), nothing is marked: the mark comes when they next connect,
+ * and their devices get the push as in one process.
+ */
+async function deliveredElsewhere(ctx: AppContext, sender: UserRow, row: MessageRow, push: boolean): Promise<void> {
+  if (!(await ctx.ports.fanOut.heldElsewhere(row.receiverId))) {
+    if (push) await ctx.push.message(sender, row);
+    return;
+  }
+  const at = Date.now();
+  try {
+    await messageWriter(ctx.db).submit((tx) => markDelivered(tx, row.id, at), { oneStatement: true });
+  } catch (error) {
+    ctx.log.error("a delivery mark was not saved", { message_id: row.id, ...errorFields(error) });
+    return;
+  }
+  ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(at), receiverId: row.receiverId });
 }
 
 /**

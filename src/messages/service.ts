@@ -1,29 +1,52 @@
 // One-to-one messages: storing (before anyone is told), delivery and read marks, paging a
 // conversation, and the chat list with unread counts read from the conversations table.
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { messages, users, type MessageRow, type NewMessageRow, type UserRow } from "../../db/schema.ts";
+import { messages, users, type MessageRow, type NewMessageRow, type UserRow } from "../storage/tables.ts";
 import { atomic, transaction, type Db, type Tx } from "../storage/index.ts";
 import { notFound, validationError } from "../http/errors.ts";
+import { NUL_REFUSED } from "../http/nul.ts";
 import type { Message, MessageReactions, MessageType, PublicUser, ReplyPreview } from "../realtime/protocol.ts";
 import { iso, isoOrNull } from "../time.ts";
-import { conversationList, conversationsAfterRead, conversationsAfterStore, unreadByPartner } from "./conversations.ts";
+import { conversationList, conversationsAfterRead, unreadByPartner } from "./conversations.ts";
 import { statements, userExists } from "./statements.ts";
 import { isBannedNow, toPublicUser } from "../users/service.ts";
 import { cachedUser } from "../users/cache.ts";
-import { extrasOf } from "./actions/extras.ts";
+import { extrasFrom, extrasOf } from "./actions/extras.ts";
 import { admitReply } from "./actions/reply.ts";
 
 export const MAX_TEXT = 4000;
 
 /**
+ * A message's text as stored, the same on both engines: trimmed; half a surrogate pair (which
+ * UTF-8 cannot hold, so SQLite would store U+FFFD and PostgreSQL refuse the row) becomes U+FFFD; a
+ * NUL (which PostgreSQL's text cannot hold) is refused with a clear error, not dropped unseen.
+ */
+export function messageText(raw: string): string {
+  // ES2024's String#toWellFormed, native in Bun; the project's lib stays ES2023 for the browsers.
+  const content = (raw.trim() as unknown as { toWellFormed(): string }).toWellFormed();
+  if (content.length < 1 || content.length > MAX_TEXT) {
+    throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
+  }
+  if (content.includes("\u0000")) throw validationError({ content: NUL_REFUSED });
+  return content;
+}
+
+/**
  * Message times strictly increase, even for ten files stored in one millisecond, so a time
- * cursor (`before`) never skips or repeats a message. One process writes, so a counter does.
+ * cursor (`before`) never skips or repeats a message. On SQLite one process writes, so a counter
+ * does. On PostgreSQL each instance counts for itself and two may share a millisecond: there the
+ * page cursor also carries the id (history.ts).
  */
 export class MessageClock {
   private last = 0;
-  constructor(db: Db) {
-    this.last = db.select({ max: sql<number | null>`max(${messages.createdAt})` }).from(messages).get()?.max ?? 0;
+  constructor(private readonly db: Db) {}
+
+  /** At start-up (context.ts loadContext): the newest stored time, which the next one passes. */
+  async load(): Promise<void> {
+    const [row] = await this.db.select({ max: sql<number | null>`max(${messages.createdAt})`.mapWith(Number) }).from(messages);
+    this.last = Math.max(this.last, row?.max ?? 0);
   }
+
   next(): number {
     this.last = Math.max(Date.now(), this.last + 1);
     return this.last;
@@ -74,14 +97,20 @@ export function toMessage(row: MessageRow, senderName: string, viewerId: number,
   };
 }
 
-export function requireContact(db: Db, senderId: number, receiverId: number): void {
+/** Refuses oneself and an unknown receiver; answers at once (no promise) for a receiver seen before. */
+export function requireContact(db: Db, senderId: number, receiverId: number): void | Promise<void> {
   if (receiverId === senderId) throw validationError({ receiverId: "You cannot send a message to yourself" });
-  if (!userExists(db, receiverId)) throw notFound("That user does not exist");
+  const exists = userExists(db, receiverId);
+  if (exists === true) return;
+  if (exists === false) throw notFound("That user does not exist");
+  return exists.then((found) => {
+    if (!found) throw notFound("That user does not exist");
+  });
 }
 
 /**
- * Every stored message passes here, text or file, so whatever must follow each insert (a
- * conversation's summary, a counter) has one place to go. `deliveredAt` is set when the receiver
+ * Every stored message passes here, text or file; the insert writes the conversation's summary
+ * with it (statements.ts). `deliveredAt` is set when the receiver
  * has a socket open now, so delivery costs no second write.
  */
 export async function insertMessage(db: Tx, values: NewValues): Promise<MessageRow> {
@@ -116,11 +145,11 @@ export async function insertUnlessStored(db: Tx, values: NewValues): Promise<Mes
     replyToId: values.replyToId ?? null,
     durationMs: values.durationMs ?? null,
   };
-  const { changes, lastInsertRowid } = statements(db).insert.run(bound);
-  if (changes === 0) return null;
-  const row: MessageRow = { id: Number(lastInsertRowid), ...bound, removedAt: null, readAt: null, editedAt: null, deletedAt: null };
-  await conversationsAfterStore(db, [row]);
-  return row;
+  const inserted = statements(db).insert(db, bound);
+  // SQLite answers at once: no await on the path every message takes.
+  const id = inserted instanceof Promise ? await inserted : inserted;
+  if (id === null) return null;
+  return { id, ...bound, removedAt: null, readAt: null, editedAt: null, deletedAt: null };
 }
 
 export interface TextInput {
@@ -146,23 +175,29 @@ export async function storeText(
   admit: (receiverId: number) => void = () => {},
   deliveredAt: (receiverId: number) => number | null = () => null,
 ): Promise<{ row: MessageRow; created: boolean; replyTo: ReplyPreview | null }> {
-  const content = input.content.trim();
-  if (content.length < 1 || content.length > MAX_TEXT) {
-    throw validationError({ content: `A message must be 1 to ${MAX_TEXT} characters` });
-  }
-  const nameOf = (id: number) => (id === sender.id ? sender.name : (cachedUser(db, id)?.name ?? ""));
+  const content = messageText(input.content);
+  // Its place in the conversation is taken on arrival, before any await: on PostgreSQL the checks
+  // below may read on different pooled connections, which answer in any order, and one sender's
+  // messages must keep the order they were sent in.
+  const createdAt = clock.next();
+  // The two people's names, for a reply's quote: read only for a reply or a retry.
+  const namesOf = async () => {
+    const receiver = await cachedUser(db, input.receiverId);
+    return (id: number) => (id === sender.id ? sender.name : (receiver?.name ?? ""));
+  };
   // A retry of a stored message gets that message back, even if it would now be refused.
-  const stored = () => {
-    const row = input.clientMessageId === undefined ? null : statements(db).byClientId.get({ senderId: sender.id, clientMessageId: input.clientMessageId });
-    return row ? { row, created: false, replyTo: extrasOf(db, [row], nameOf).get(row.id)!.replyTo } : null;
+  const stored = async () => {
+    const row = input.clientMessageId === undefined ? undefined : await statements(db).byClientId(db, sender.id, input.clientMessageId);
+    return row ? { row, created: false, replyTo: (await extrasOf(db, [row], await namesOf())).get(row.id)!.replyTo } : null;
   };
   let replyTo: ReplyPreview | null = null;
   try {
-    requireContact(db, sender.id, input.receiverId);
+    const known = requireContact(db, sender.id, input.receiverId);
+    if (known) await known;
     admit(input.receiverId);
-    if (input.replyToId !== undefined) replyTo = admitReply(db, sender.id, input.receiverId, input.replyToId, nameOf);
+    if (input.replyToId !== undefined) replyTo = await admitReply(db, sender.id, input.receiverId, input.replyToId, await namesOf());
   } catch (error) {
-    const retry = stored();
+    const retry = await stored();
     if (retry) return retry;
     throw error;
   }
@@ -176,14 +211,14 @@ export async function storeText(
       content,
       messageType: input.messageType ?? "text",
       clientMessageId: input.clientMessageId ?? null,
-      createdAt: clock.next(),
+      createdAt,
       deliveredAt: deliveredAt(input.receiverId),
       replyToId: replyTo?.id ?? null,
     }),
   );
   if (row) return { row, created: true, replyTo };
   // The insert met the client id already stored (an earlier try, maybe in this very batch).
-  return stored()!;
+  return (await stored())!;
 }
 
 export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId" | "durationMs">;
@@ -198,13 +233,13 @@ export async function storeFiles(db: Db, clock: MessageClock, senderId: number, 
 }
 
 /** Writes: run inside a transaction (the message writer's batch, see notify.ts and lifecycle.ts). */
-export function markDelivered(tx: Tx, messageId: number, at: number): void {
-  statements(tx).markDelivered.run({ id: messageId, at });
+export function markDelivered(tx: Tx, messageId: number, at: number): void | Promise<void> {
+  return statements(tx).markDelivered(tx, messageId, at);
 }
 
 /** Everything sent to a user while they were away, now marked delivered (inside a transaction). */
-export function deliverPending(tx: Tx, receiverId: number, at: number): MessageRow[] {
-  return statements(tx).deliverPending.all({ receiverId, at });
+export function deliverPending(tx: Tx, receiverId: number, at: number): MessageRow[] | Promise<MessageRow[]> {
+  return statements(tx).deliverPending(tx, receiverId, at);
 }
 
 /**
@@ -214,26 +249,23 @@ export function deliverPending(tx: Tx, receiverId: number, at: number): MessageR
 export async function markRead(db: Db, readerId: number, senderId: number, at: number, ids?: number[]): Promise<MessageRow[]> {
   if (ids?.length === 0) return [];
   const prepared = statements(db);
-  // The prepared statements run on the transaction's connection (SQLite's one connection).
   return transaction(db, async (tx) => {
-    const rows = ids
-      ? prepared.markReadIds.all({ readerId, senderId, at, ids: JSON.stringify(ids) })
-      : prepared.markReadAll.all({ readerId, senderId, at });
+    const rows = await (ids ? prepared.markReadIds(tx, readerId, senderId, at, ids) : prepared.markReadAll(tx, readerId, senderId, at));
     await conversationsAfterRead(tx, readerId, senderId, rows.length);
     return rows;
   });
 }
 
-export function senderNames(db: Db, ids: number[]): Map<number, string> {
+export async function senderNames(db: Db, ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, unique)).all();
+  const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, unique));
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-export function withNames(db: Db, rows: MessageRow[], viewerId: number): Message[] {
-  const names = senderNames(db, rows.flatMap((r) => [r.senderId, r.receiverId]));
-  const extras = extrasOf(db, rows, (id) => names.get(id) ?? "");
+export async function withNames(db: Db, rows: MessageRow[], viewerId: number): Promise<Message[]> {
+  const names = await senderNames(db, rows.flatMap((r) => [r.senderId, r.receiverId]));
+  const extras = await extrasOf(db, rows, (id) => names.get(id) ?? "");
   return rows.map((r) => toMessage(r, names.get(r.senderId) ?? "", viewerId, extras.get(r.id)));
 }
 
@@ -257,16 +289,19 @@ const OPEN_VIEW: ChatView = { hidden: new Set(), hasWritten: () => false };
  * message and the number of unread messages from them: one indexed read of the user's
  * conversation rows, whatever the number of messages behind them.
  */
-export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: ChatView = OPEN_VIEW): ChatUser[] {
+export async function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: ChatView = OPEN_VIEW): Promise<ChatUser[]> {
   const userId = self.id;
-  const rows = conversationList(db, userId);
+  const rows = await conversationList(db, userId);
   // Blocked conversations stay stored (they come back on unblock); they are only left out here,
   // as are conversations with someone banned (the messages stay readable by opening the chat).
   const now = Date.now();
   const shown = rows.filter(({ contact }) => !view.hidden.has(contact.id) && !isBannedNow(contact, now));
   const names = new Map<number, string>(shown.map(({ contact }) => [contact.id, contact.name]));
   names.set(self.id, self.name);
-  const extras = extrasOf(db, shown.map(({ message }) => message), (id) => names.get(id) ?? "");
+  const nameOf = (id: number) => names.get(id) ?? "";
+  const extras = shown.every((row) => row.extras)
+    ? new Map(shown.map(({ message, extras }) => [message.id, extrasFrom(extras!.replyTo, extras!.reactions, nameOf)]))
+    : await extrasOf(db, shown.map(({ message }) => message), nameOf);
   return shown
     .map(({ message, contact, unread }) => ({
       ...toPublicUser(contact),
@@ -277,18 +312,18 @@ export function chatUsers(db: Db, self: Pick<UserRow, "id" | "name">, view: Chat
 }
 
 /** Unread messages, leaving out senders kept apart by a block (their chat is hidden too). */
-export function unreadCount(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden): number {
-  return unreadPerUser(db, userId, hidden).reduce((sum, row) => sum + row.unread_count, 0);
+export async function unreadCount(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden): Promise<number> {
+  return (await unreadPerUser(db, userId, hidden)).reduce((sum, row) => sum + row.unread_count, 0);
 }
 
 /** Per sender, in sender id order; banned senders are left out like blocked ones. */
-export function unreadPerUser(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden) {
+export async function unreadPerUser(db: Db, userId: number, hidden: ReadonlySet<number> = OPEN_VIEW.hidden) {
   const now = Date.now();
-  return unreadByPartner(db, userId)
+  return (await unreadByPartner(db, userId))
     .filter((row) => !hidden.has(row.sender_id) && !isBannedNow(row, now))
     .map(({ sender_id, sender_name, unread_count }) => ({ sender_id, sender_name, unread_count }));
 }
 
-export function findByFilePath(db: Db, filePath: string): MessageRow | undefined {
-  return db.select().from(messages).where(eq(messages.filePath, filePath)).get();
+export async function findByFilePath(db: Db, filePath: string): Promise<MessageRow | undefined> {
+  return (await db.select().from(messages).where(eq(messages.filePath, filePath)).limit(1))[0];
 }

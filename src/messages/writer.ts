@@ -5,12 +5,16 @@
 //
 // One batch is in flight at a time: what is submitted while a batch commits waits for that commit
 // and then goes as the next batch (at most MAX_BATCH jobs each). Each batch is one
-// `transaction(db, ...)` of the seam, so it takes its turn with every other write of the process.
-import { perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
+// `transaction(db, ...)` of the seam, so it takes its turn with every other write of the process;
+// on PostgreSQL a batch whose jobs each write one statement needs none (`oneStatement`): its
+// statements commit as they run, the inserts of all its messages still as one.
+import { engine, perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
+import { autocommitHandle } from "../storage/pg-transactions.ts";
 import { AppError } from "../http/errors.ts";
 
 interface Job {
   store: (tx: Tx) => unknown;
+  oneStatement: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -35,9 +39,9 @@ export class MessageWriter {
    * checks first and inserts last), so the batch needs no savepoint per job; any other error may
    * come after a write, and then the batch is rolled back and replayed with one savepoint per job.
    */
-  submit<T>(store: (tx: Tx) => T | Promise<T>): Promise<T> {
+  submit<T>(store: (tx: Tx) => T | Promise<T>, options: SubmitOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ store, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ store, oneStatement: options.oneStatement === true, resolve: resolve as (value: unknown) => void, reject });
       if (this.pending.length >= MAX_BATCH) void this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
@@ -69,18 +73,37 @@ export class MessageWriter {
   }
 
   private async write(jobs: Job[]): Promise<void> {
-    try {
-      try {
-        await transaction(this.db, (tx) => this.run(tx, jobs, false));
-      } catch (error) {
-        if (!(error instanceof Replay)) throw error;
-        await transaction(this.db, (tx) => this.run(tx, jobs, true));
-      }
-    } catch (error) {
-      // The commit itself failed: nothing of this batch is stored, so every sender hears so.
-      for (const job of jobs) job.reject(error);
-      return;
+    if (PIPELINED && jobs.every((job) => job.oneStatement)) {
+      const again = await this.runAutocommitted(jobs);
+      if (again.length === 0) return this.settle(jobs);
+      // What failed wrote nothing (its one statement failed whole): it goes the usual way, where
+      // a replay isolates each job in its savepoint and a lost deadlock is tried again.
+      await this.writeInTransaction(again);
+      return this.settle(jobs.filter((job) => !again.includes(job)));
     }
+    await this.writeInTransaction(jobs);
+  }
+
+  /**
+   * PostgreSQL, a batch of one-statement jobs: started together on a handle whose statements
+   * commit alone (storage/pg-transactions.ts), so the batch's inserts still go as one statement
+   * (pg-store.ts) but without BEGIN and COMMIT, each a round trip waited for in turn. Answers the
+   * jobs that failed other than by refusal, to be written again in a transaction.
+   */
+  private async runAutocommitted(jobs: Job[]): Promise<Job[]> {
+    const handle = autocommitHandle(this.db);
+    const settled = await Promise.allSettled(jobs.map((job) => job.store(handle)));
+    const again: Job[] = [];
+    settled.forEach((result, i) => {
+      const job = jobs[i]!;
+      if (result.status === "fulfilled") job.outcome = { ok: true, value: result.value };
+      else if (result.reason instanceof AppError) job.outcome = { ok: false, error: result.reason };
+      else again.push(job);
+    });
+    return again;
+  }
+
+  private settle(jobs: Job[]): void {
     for (const job of jobs) {
       const outcome = job.outcome!;
       if (outcome.ok) job.resolve(outcome.value);
@@ -88,8 +111,32 @@ export class MessageWriter {
     }
   }
 
+  private async writeInTransaction(jobs: Job[]): Promise<void> {
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          try {
+            await transaction(this.db, (tx) => this.run(tx, jobs, false));
+          } catch (error) {
+            if (!(error instanceof Replay)) throw error;
+            await transaction(this.db, (tx) => this.run(tx, jobs, true));
+          }
+          break;
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !lostToAnother(error)) throw error;
+        }
+      }
+    } catch (error) {
+      // The commit itself failed: nothing of this batch is stored, so every sender hears so.
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    this.settle(jobs);
+  }
+
   /** The jobs in order, each awaited; acknowledged by `write` only after the commit. */
   private async run(tx: Tx, jobs: Job[], savepoints: boolean): Promise<void> {
+    if (PIPELINED && !savepoints) return this.runTogether(tx, jobs);
     for (const job of jobs) {
       try {
         // Nested in the batch's transaction, a transaction is a savepoint.
@@ -100,10 +147,49 @@ export class MessageWriter {
       }
     }
   }
+
+  /**
+   * PostgreSQL: every job started at once, so their statements go down the transaction's one
+   * connection back to back (postgres.js pipelines them) instead of one round trip after another;
+   * each job's own statements still run in its order, and the connection runs them in the order
+   * sent. A failure that is not an AppError has aborted the transaction: replayed as on SQLite.
+   */
+  private async runTogether(tx: Tx, jobs: Job[]): Promise<void> {
+    const settled = await Promise.allSettled(jobs.map((job) => job.store(tx)));
+    settled.forEach((result, i) => {
+      jobs[i]!.outcome = result.status === "fulfilled" ? { ok: true, value: result.value } : { ok: false, error: result.reason };
+    });
+    if (settled.some((result) => result.status === "rejected" && !(result.reason instanceof AppError))) throw new Replay();
+  }
 }
+
+export interface SubmitOptions {
+  /**
+   * The job writes with one statement at most (its reads may be more): PostgreSQL runs that
+   * statement atomically by itself, so a batch of such jobs needs no transaction around it.
+   * A job that writes twice must not say so: its two writes would commit apart.
+   */
+  oneStatement?: boolean;
+}
+
+/** On SQLite a job's statements answer at once, so there is nothing to overlap. */
+const PIPELINED = engine === "postgres";
 
 /** Thrown to roll back a batch whose failed job may have written part of itself. */
 class Replay extends Error {}
+
+/**
+ * A batch PostgreSQL rolled back because it deadlocked with another instance's: two batches that
+ * store into the same conversations in different orders lock their rows in different orders
+ * (each pair's two rows are taken in one order, conversations.ts, but a batch holds many pairs).
+ * Nothing of it was stored or told, so it runs again.
+ */
+const MAX_ATTEMPTS = 3;
+function lostToAnother(error: unknown): boolean {
+  const code = (e: unknown) => (e as { code?: unknown } | null)?.code;
+  const found = code(error) ?? code((error as { cause?: unknown } | null)?.cause);
+  return found === "40P01" || found === "40001";
+}
 
 /** This database's writer (one per database, so one batch per turn). */
 export const messageWriter: (db: Db) => MessageWriter = perDatabase((db) => new MessageWriter(db));

@@ -2,7 +2,7 @@
 // and the rules every action shares: a reason of 1 to 1000 characters, and nobody acts on
 // themselves or on someone of equal or higher rank (only the command line outranks an admin).
 import { eq } from "drizzle-orm";
-import { users, type UserRow } from "../../db/schema.ts";
+import { users, type UserRow } from "../storage/tables.ts";
 import type { Db } from "../storage/index.ts";
 import { AppError, forbidden, notFound, validationError } from "../http/errors.ts";
 

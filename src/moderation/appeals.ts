@@ -1,7 +1,7 @@
 // Appeals, filed from the link in the ban notice (no session needed): one per ban, while the ban
 // runs, at most 1000 characters. The console lists and decides them (ban-actions.ts).
 import { eq } from "drizzle-orm";
-import { appeals, bans, type AppealRow } from "../../db/schema.ts";
+import { appeals, bans, type AppealRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { transaction, type Db } from "../storage/index.ts";
 import { AppError, notFound } from "../http/errors.ts";

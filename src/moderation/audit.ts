@@ -1,6 +1,6 @@
 // The append-only audit log: one row per action, written in the same transaction as the action.
 // Nothing in the code updates or deletes these rows.
-import { auditLog, type AuditRow } from "../../db/schema.ts";
+import { auditLog, type AuditRow } from "../storage/tables.ts";
 import type { Tx } from "../storage/index.ts";
 
 export type AuditAction =

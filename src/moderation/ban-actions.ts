@@ -1,7 +1,7 @@
 // Ban, unban, and the decision on an appeal. Each runs its writes and its audit row in one
 // transaction, then acts on the open connections (effects.ts).
 import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { appeals, banDevices, bans, sessions, type BanRow } from "../../db/schema.ts";
+import { appeals, banDevices, bans, sessions, type BanRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
 import { assertMayActOn, checkActor, requireReason, requireTarget, type Actor, type BanDays } from "./actor.ts";

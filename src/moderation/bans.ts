@@ -2,7 +2,7 @@
 // (which every session check reads), lifting, and the bans a new visitor's device or address
 // falls under.
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { appeals, banDevices, bans, users, type BanRow } from "../../db/schema.ts";
+import { appeals, banDevices, bans, users, type BanRow } from "../storage/tables.ts";
 import { transaction, type Db, type Tx } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 import type { BanNotice } from "../realtime/protocol.ts";

@@ -2,7 +2,7 @@
 // avatar. The text and file fields are cleared and the file is deleted from disk; the row stays,
 // so the conversation keeps its shape and reports keep pointing at it.
 import { and, eq, isNull } from "drizzle-orm";
-import { messages, users } from "../../db/schema.ts";
+import { messages, users } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { assertMayActOn, checkActor, requireReason, requireTarget, type Actor } from "./actor.ts";
@@ -45,7 +45,7 @@ export async function removeMessage(ctx: Ctx, actor: Actor, messageId: number, r
       detail: { message_id: message.id, receiver_id: message.receiverId, message_type: message.messageType, had_file: message.filePath !== null },
     });
   });
-  deleteUpload(ctx.config.dataDir, message.filePath);
+  deleteUpload(ctx.config, message.filePath);
   for (const userId of [message.senderId, message.receiverId]) ctx.hub.sendToUser(userId, "message_removed", { messageId: message.id });
 }
 
@@ -54,16 +54,24 @@ export async function removeAvatar(ctx: Ctx, actor: Actor, userId: number, reaso
   const why = requireReason(reason);
   const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
-  if (target.avatarPath === null) throw new AppError(400, "validation", "This user has no avatar");
+  const none = () => new AppError(400, "validation", "This user has no avatar");
+  if (target.avatarPath === null) throw none();
   const ids = reportIdList(reportIds);
   assertAbout(await loadReports(ctx.db, ids), target.id);
   const now = Date.now();
   await transaction(ctx.db, async (tx) => {
-    await tx.update(users).set({ avatarPath: null }).where(eq(users.id, target.id));
+    // Still the avatar checked: another moderator may have removed it (or its owner changed it)
+    // meanwhile, and one removal is one audit row.
+    const changed = await tx
+      .update(users)
+      .set({ avatarPath: null })
+      .where(and(eq(users.id, target.id), eq(users.avatarPath, target.avatarPath!)))
+      .returning({ id: users.id });
+    if (changed.length === 0) throw none();
     await closeReports(tx, ids, "actioned", who.id, now);
     await writeAudit(tx, { at: now, actorId: who.id, action: "remove_avatar", targetUserId: target.id, reportIds: ids, reason: why });
   });
   // After the commit: a read in between must not cache the row as it was.
   forgetUser(ctx.db, target.id);
-  deleteUpload(ctx.config.dataDir, target.avatarPath);
+  deleteUpload(ctx.config, target.avatarPath);
 }

@@ -1,16 +1,16 @@
 // Deleting files a moderator or the retention sweep removes. Synchronous, so that when an action
 // returns the file is gone; paths come from our own rows and are checked again anyway.
 import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { uploadFile } from "../uploads/storage.ts";
+import { removeStillNow, type StillsPlace } from "../reports/evidence.ts";
+import { uploadFile, type UploadsPlace } from "../uploads/storage.ts";
 
-/** A chat file or avatar under DATA_DIR/uploads. */
-export function deleteUpload(dataDir: string, relPath: string | null): void {
-  const full = relPath ? uploadFile(dataDir, relPath) : null;
+/** A chat file or avatar under the uploads folder (UPLOADS_DIR, or DATA_DIR/uploads). */
+export function deleteUpload(place: UploadsPlace, relPath: string | null): void {
+  const full = relPath ? uploadFile(place, relPath) : null;
   if (full) rmSync(full, { force: true });
 }
 
-/** A report's still under DATA_DIR/evidence (the name src/reports/evidence.ts makes). */
-export function deleteStill(dataDir: string, relPath: string | null): void {
-  if (relPath && /^evidence\/[0-9a-f]{32}\.jpg$/.test(relPath)) rmSync(join(dataDir, relPath), { force: true });
+/** A report's still, wherever src/reports/evidence.ts keeps it (UPLOADS_DIR/evidence or DATA_DIR/evidence). */
+export function deleteStill(place: StillsPlace, relPath: string | null): void {
+  removeStillNow(place, relPath);
 }

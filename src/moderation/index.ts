@@ -1,7 +1,8 @@
 // HTTP for the person being moderated: their unacknowledged warnings, and acknowledging one.
 // (The console itself is server-rendered under /mod, in src/pages/mod.)
 import { Type as t } from "@sinclair/typebox";
-import { Budget, HOUR_MS } from "../http/rate-limit.ts";
+import { HOUR_MS } from "../http/rate-limit.ts";
+import { routeBudget } from "../cluster/budget.ts";
 import { Elysia } from "elysia";
 import { ref } from "../api-docs/answers.ts";
 import { operation } from "../api-docs/operation.ts";
@@ -15,12 +16,12 @@ export const WARNING_ACKS_PER_HOUR = 60;
 export const WARNING_READS_PER_HOUR = 600;
 
 export function moderationRoutes(ctx: AppContext) {
-  const acks = new Budget(WARNING_ACKS_PER_HOUR, HOUR_MS);
-  const reads = new Budget(WARNING_READS_PER_HOUR, HOUR_MS);
+  const acks = routeBudget(ctx.ports, "warning-acks", WARNING_ACKS_PER_HOUR, HOUR_MS);
+  const reads = routeBudget(ctx.ports, "warning-reads", WARNING_READS_PER_HOUR, HOUR_MS);
   return new Elysia()
     .use(authGuard(ctx))
     .get("/api/warnings", async ({ user }) => {
-      reads.take(user.id);
+      await reads.take(user.id);
       return { warnings: await unacknowledged(ctx.db, user.id) };
     }, {
       detail: operation({
@@ -32,7 +33,7 @@ export function moderationRoutes(ctx: AppContext) {
     })
     .post("/api/warnings/:id/acknowledge", async ({ params, user }) => {
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A warning id is a positive whole number" });
-      acks.take(user.id);
+      await acks.take(user.id);
       return { warning: await acknowledge(ctx.db, user.id, Number(params.id)) };
     }, {
       detail: operation({

@@ -1,7 +1,7 @@
 // Dismissing reports (nothing to act on) and deleting one (admins only; the way under-18 reports,
 // which retention keeps, are finally removed).
 import { eq } from "drizzle-orm";
-import { reports } from "../../db/schema.ts";
+import { reports } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
 import { assertMayActOn, checkActor, requireAdmin, requireReason, requireTarget, type Actor } from "./actor.ts";
@@ -51,5 +51,5 @@ export async function deleteReport(ctx: Ctx, actor: Actor, reportId: number): Pr
       detail: { reason: report.reason, context: report.context, reporter_id: report.reporterId, had_still: report.evidencePath !== null },
     });
   });
-  deleteStill(ctx.config.dataDir, report.evidencePath);
+  deleteStill(ctx.config, report.evidencePath);
 }

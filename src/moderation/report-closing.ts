@@ -2,7 +2,7 @@
 // open ones become "actioned" (or "dismissed") with who closed them and when. Reports closed
 // earlier keep their first outcome.
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { reports, type ReportRow } from "../../db/schema.ts";
+import { reports, type ReportRow } from "../storage/tables.ts";
 import type { Db, Tx } from "../storage/index.ts";
 import { notFound, validationError } from "../http/errors.ts";
 

@@ -3,7 +3,7 @@
 // kept until an admin deletes them (an operator may have to preserve and report such material).
 // Ended bans forget the address hash they kept.
 import { and, asc, inArray, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
-import { bans, reports } from "../../db/schema.ts";
+import { bans, reports } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { writeAudit } from "./audit.ts";
 import { transaction } from "../storage/index.ts";
@@ -30,7 +30,7 @@ export async function sweepRetention(ctx: Pick<AppContext, "db" | "config">, now
       .update(reports)
       .set({ transcript: null, evidencePath: null, details: "", purgedAt: now })
       .where(inArray(reports.id, batch.map((r) => r.id))));
-    for (const row of batch) deleteStill(ctx.config.dataDir, row.evidencePath);
+    for (const row of batch) deleteStill(ctx.config, row.evidencePath);
     purged += batch.length;
   }
   // The hashes forgotten and the audit row that counts them commit together.

@@ -1,6 +1,6 @@
 // Looking people up for the operator's command line (scripts/moderate.ts).
 import { eq } from "drizzle-orm";
-import { users, type UserRow } from "../../db/schema.ts";
+import { users, type UserRow } from "../storage/tables.ts";
 import type { Db } from "../storage/index.ts";
 
 /** Whatever the case it is typed in. */

@@ -1,9 +1,9 @@
 // Actions on a person short of a ban: warn, suspend from roulette (and lift it), end their
 // sessions now, and change their role (admins and the command line only).
-import { eq } from "drizzle-orm";
-import { users, warnings, type WarningRow } from "../../db/schema.ts";
+import { and, eq } from "drizzle-orm";
+import { users, warnings, type WarningRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
-import { AppError, validationError } from "../http/errors.ts";
+import { AppError, busy, validationError } from "../http/errors.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
 import { assertMayActOn, checkActor, requireAdmin, requireReason, requireTarget, ROLES, type Actor, type Role } from "./actor.ts";
 import { writeAudit } from "./audit.ts";
@@ -75,10 +75,18 @@ export async function liftRouletteSuspension(ctx: Ctx, actor: Actor, userId: num
   const why = requireReason(reason);
   const target = await requireTarget(ctx.db, userId);
   assertMayActOn(who, target);
-  if (target.rouletteSuspendedAt === null) throw new AppError(400, "validation", "This user is not suspended from Video Roulette");
+  const notSuspended = () => new AppError(400, "validation", "This user is not suspended from Video Roulette");
+  if (target.rouletteSuspendedAt === null) throw notSuspended();
   const now = Date.now();
   await transaction(ctx.db, async (tx) => {
-    await tx.update(users).set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null }).where(eq(users.id, target.id));
+    // Still the suspension checked (the audit row describes it): another moderator may have lifted
+    // it meanwhile, and one lifting is one audit row.
+    const changed = await tx
+      .update(users)
+      .set({ rouletteSuspendedAt: null, rouletteSuspendedUntil: null, rouletteSuspensionReason: null })
+      .where(and(eq(users.id, target.id), eq(users.rouletteSuspendedAt, target.rouletteSuspendedAt!)))
+      .returning({ id: users.id });
+    if (changed.length === 0) throw notSuspended();
     await writeAudit(tx, {
       at: now,
       actorId: who.id,
@@ -104,24 +112,39 @@ export async function endSessions(ctx: Ctx, actor: Actor, userId: number, reason
 
 const rank = (role: string) => ROLES.indexOf(role as Role);
 
+/** How often setRole reads the role again when another change came between its check and its write. */
+const ROLE_TRIES = 3;
+
 export async function setRole(ctx: Ctx, actor: Actor, userId: number, role: Role): Promise<void> {
   const who = await checkActor(ctx.db, actor);
   requireAdmin(who);
   if (!ROLES.includes(role)) throw validationError({ role: "A role is user, moderator or admin" });
-  const target = await requireTarget(ctx.db, userId);
-  assertMayActOn(who, target);
-  if (target.isGuest && role !== "user") throw validationError({ role: "A guest account cannot be a moderator or an admin" });
-  if (target.role === role) return;
-  const now = Date.now();
-  await transaction(ctx.db, async (tx) => {
-    await tx.update(users).set({ role }).where(eq(users.id, target.id));
-    await writeAudit(tx, {
-      at: now,
-      actorId: who.id,
-      action: rank(role) > rank(target.role) ? "grant_role" : "revoke_role",
-      targetUserId: target.id,
-      detail: { from: target.role, to: role },
+  for (let attempt = 0; attempt < ROLE_TRIES; attempt++) {
+    const target = await requireTarget(ctx.db, userId);
+    assertMayActOn(who, target);
+    if (target.isGuest && role !== "user") throw validationError({ role: "A guest account cannot be a moderator or an admin" });
+    if (target.role === role) return;
+    const now = Date.now();
+    // Written only over the role just read, so the audit row's "from" is true and a change made
+    // twice at once is written (and audited) once; otherwise read again, as if run after the other.
+    const written = await transaction(ctx.db, async (tx) => {
+      const changed = await tx
+        .update(users)
+        .set({ role })
+        .where(and(eq(users.id, target.id), eq(users.role, target.role)))
+        .returning({ id: users.id });
+      if (changed.length === 0) return false;
+      await writeAudit(tx, {
+        at: now,
+        actorId: who.id,
+        action: rank(role) > rank(target.role) ? "grant_role" : "revoke_role",
+        targetUserId: target.id,
+        detail: { from: target.role, to: role },
+      });
+      return true;
     });
-  });
-  forgetUser(ctx.db, target.id);
+    forgetUser(ctx.db, target.id);
+    if (written) return;
+  }
+  throw busy("The role kept changing meanwhile; try again", 1);
 }

@@ -1,7 +1,7 @@
 // Warnings as the user sees them: the unacknowledged ones (shown in a modal until acknowledged)
 // and acknowledging one's own.
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { warnings, type WarningRow } from "../../db/schema.ts";
+import { warnings, type WarningRow } from "../storage/tables.ts";
 import { transaction, type Db } from "../storage/index.ts";
 import { notFound } from "../http/errors.ts";
 import type { WarningNotice } from "../realtime/protocol.ts";

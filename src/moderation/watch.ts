@@ -3,7 +3,7 @@
 // made in this process were applied already; applying one again finds no socket and no session.
 // A lift needs nothing here: every check reads the database.
 import { asc, gt, max } from "drizzle-orm";
-import { bans } from "../../db/schema.ts";
+import { bans } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { isRunning } from "./bans.ts";
 import { expelBanned } from "./effects.ts";

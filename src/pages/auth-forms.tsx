@@ -127,7 +127,7 @@ export function authFormRoutes(ctx: AppContext) {
     )
     .post("/auth/logout", async ({ request }) => {
       if (!originAllowed(request, ctx.config)) return new Response("This form was sent from another site.", { status: 403 });
-      const session = sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
+      const session = await sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
       // Revoking closes the session's open sockets too (auth/sessions.ts onSessionsEnded).
       if (session) await revokeSession(ctx.db, session.id);
       return seeOther("/", [clearedSessionCookie(secure(request))]);

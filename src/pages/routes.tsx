@@ -29,7 +29,7 @@ const legalPages: Record<string, (props: { page: PageInfo }) => ReactElement> = 
 async function home(ctx: AppContext, request: Request): Promise<Response> {
   const secure = isSecure(request, ctx.config);
   const token = sessionCookieOf(request);
-  const session = sessionFor(ctx.db, ctx.config, token);
+  const session = await sessionFor(ctx.db, ctx.config, token);
   const page = pageInfo(ctx.config, request, undefined, session?.user.locale);
   if (!session || !token) {
     // A revoked or forged cookie is dropped, so later requests do not look it up again.
@@ -52,8 +52,8 @@ export function pageGetRoutes(ctx: AppContext) {
     .get("/login", () => seeOther("/"))
     .get("/register", () => seeOther("/"));
   for (const [path, Page] of Object.entries(legalPages)) {
-    app.get(path, ({ request }) => {
-      const session = sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
+    app.get(path, async ({ request }) => {
+      const session = await sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
       return htmlResponse(<Page page={pageInfo(ctx.config, request, undefined, session?.user.locale)} />);
     });
   }

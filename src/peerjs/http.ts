@@ -3,7 +3,7 @@
 // (the `cors` package with `origin: true`): the caller's origin reflected, no credentials.
 import { Elysia } from "elysia";
 import { SERVER_INFO } from "./protocol.ts";
-import type { PeerRegistry } from "./registry.ts";
+import type { PeerId } from "./protocol.ts";
 
 /** Reflecting any origin is safe here: nothing is private and credentials are not allowed. */
 function corsHeaders(request: Request, contentType?: string): Headers {
@@ -24,7 +24,7 @@ function preflight({ request }: { request: Request }): Response {
   return new Response(null, { status: 204, headers });
 }
 
-export function peerHttp(registry: PeerRegistry) {
+export function peerHttp(registry: { freshId(): PeerId }) {
   return new Elysia()
     .get("/peerjs", ({ request }) => new Response(JSON.stringify(SERVER_INFO), { headers: corsHeaders(request, "application/json; charset=utf-8") }))
     // Any key, as peer's `/:key/id` route. Peer labels the id text/html; it is plain text.

@@ -41,17 +41,26 @@ const heartbeat: Handler<{ type: typeof MessageType.HEARTBEAT }> = (_registry, c
   client.lastPing = now;
 };
 
-const transmit: Handler<{ type: RelayedType; dst?: string; payload?: unknown }> = (registry, client, message, now) => {
+/**
+ * The message a client's OFFER, ANSWER, CANDIDATE, LEAVE or EXPIRE becomes, or null when it is
+ * dropped. Under ICE_TRANSPORT_POLICY=relay no address but the relay's is passed on
+ * (ice/filter.ts); a message that cannot be made so is dropped, as peer drops what it cannot
+ * parse. Shared by both engines (engine.ts).
+ */
+export function outgoing(relayOnly: boolean, client: PeerClient, message: { type: RelayedType; dst?: string; payload?: unknown }): RelayedMessage | null {
   let payload = message.payload;
-  // Under ICE_TRANSPORT_POLICY=relay no address but the relay's is passed on (ice/filter.ts); a
-  // message that cannot be made so is dropped, as peer drops what it cannot parse.
-  if (registry.relayOnly && (message.type === MessageType.OFFER || message.type === MessageType.ANSWER || message.type === MessageType.CANDIDATE)) {
+  if (relayOnly && (message.type === MessageType.OFFER || message.type === MessageType.ANSWER || message.type === MessageType.CANDIDATE)) {
     const filtered = relayOnlyPeerPayload(message.type, payload);
-    if (filtered === null) return;
+    if (filtered === null) return null;
     payload = filtered;
   }
   // Built field by field in peer's order; `src` is the sender's own id, never the client's word.
-  relay(registry, { type: message.type, src: client.id, dst: message.dst, payload }, client.owner.userId, now);
+  return { type: message.type, src: client.id, dst: message.dst, payload };
+}
+
+const transmit: Handler<{ type: RelayedType; dst?: string; payload?: unknown }> = (registry, client, message, now) => {
+  const built = outgoing(registry.relayOnly, client, message);
+  if (built) relay(registry, built, client.owner.userId, now);
 };
 
 const handlers: HandlerMap = {
@@ -70,7 +79,7 @@ export function handleMessage(registry: PeerRegistry, client: PeerClient, messag
 }
 
 /** The "user" behind what the server itself sends; such messages are never queued. */
-const SERVER = 0;
+export const SERVER = 0;
 
 /** Answers each sender of expired queued messages with one EXPIRE per destination. */
 export function expireQueued(registry: PeerRegistry, expired: RelayedMessage[], now = Date.now()): void {

@@ -4,8 +4,8 @@
 // Who accepts messages only from contacts is held here too, so the whole "may A reach B" check
 // (typing included) never reads the database. The same pairs, taken either way round, say who has
 // a conversation with whom: presence goes to them (realtime/lifecycle.ts), not to everyone.
-import { eq, sql } from "drizzle-orm";
-import { messages, users } from "../../db/schema.ts";
+import { eq } from "drizzle-orm";
+import { messages, users } from "../storage/tables.ts";
 import type { Db } from "../storage/index.ts";
 import type { AllowFrom } from "../realtime/protocol.ts";
 import type { Bus } from "../cluster/ports.ts";
@@ -18,11 +18,17 @@ export class ContactRegistry {
   /** Users whose allow_from is "contacts". */
   private readonly contactsOnly = new Set<number>();
 
-  // Loaded at start-up, in the synchronous createContext: SQLite's .all() until start-up awaits.
-  constructor(db: Db) {
-    const rows = db.all<{ s: number; r: number }>(sql`SELECT DISTINCT sender_id AS s, receiver_id AS r FROM ${messages}`);
-    for (const row of rows) this.add(row.s, row.r);
-    for (const row of db.select({ id: users.id }).from(users).where(eq(users.allowFrom, "contacts")).all()) this.contactsOnly.add(row.id);
+  constructor(private readonly db: Db) {}
+
+  /** At start-up (context.ts loadContext): every pair that has a message, and who limits to contacts. */
+  async load(): Promise<void> {
+    const rows = await this.db.selectDistinct({ s: messages.senderId, r: messages.receiverId }).from(messages);
+    // Read from the shared database by every instance: nothing to tell the others.
+    for (const row of rows) this.addHere(row.s, row.r);
+    const limited = await this.db.select({ id: users.id }).from(users).where(eq(users.allowFrom, "contacts"));
+    // Read again after a lost bus subscription: a setting changed back to "everyone" meanwhile goes.
+    this.contactsOnly.clear();
+    for (const row of limited) this.contactsOnly.add(row.id);
   }
 
   /** Has `writerId` ever sent a message or file to `otherId`? */
@@ -44,6 +50,8 @@ export class ContactRegistry {
       const [userId, allowFrom] = data as [number, AllowFrom];
       this.allowFromHere(userId, allowFrom);
     });
+    // Changes published while this instance's subscription was away are lost: read them again.
+    bus.onResync(() => void this.load().catch(() => {}));
   }
 
   /** Called for every stored message (messages/notify.ts) and roulette's keep-in-touch. */
@@ -70,9 +78,10 @@ export class ContactRegistry {
   }
 
   /** Kept in step with users.allow_from by the privacy route (the only place that changes it). */
-  setAllowFrom(userId: number, allowFrom: AllowFrom): void {
-    if (this.bus) this.bus.publish("contacts.allow_from", [userId, allowFrom]);
-    else this.allowFromHere(userId, allowFrom);
+  setAllowFrom(userId: number, allowFrom: AllowFrom): Promise<void> | void {
+    // It refuses strangers: the change is answered once every instance applied it (as a block).
+    if (this.bus) return this.bus.publishApplied("contacts.allow_from", [userId, allowFrom]).then(() => {});
+    this.allowFromHere(userId, allowFrom);
   }
 
   private allowFromHere(userId: number, allowFrom: AllowFrom): void {

@@ -1,5 +1,6 @@
 // HTTP: the privacy setting "Who can message and call me" (API.md "Safety", Privacy).
-import { Budget, HOUR_MS } from "../http/rate-limit.ts";
+import { HOUR_MS } from "../http/rate-limit.ts";
+import { routeBudget } from "../cluster/budget.ts";
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { answers } from "../api-docs/answers.ts";
@@ -17,10 +18,10 @@ const privacyBody = t.Object({
 });
 
 export function privacyRoutes(ctx: AppContext) {
-  const changes = new Budget(PRIVACY_CHANGES_PER_HOUR, HOUR_MS);
+  const changes = routeBudget(ctx.ports, "privacy", PRIVACY_CHANGES_PER_HOUR, HOUR_MS);
   return new Elysia().use(authGuard(ctx)).put("/api/users/privacy", async ({ body, user }) => {
     const { allowFrom } = validate(privacyBody, body);
-    changes.take(user.id);
+    await changes.take(user.id);
     return { user: toOwnUser(await setAllowFrom(ctx.db, ctx.contacts, user.id, allowFrom)) };
   }, {
     detail: operation({

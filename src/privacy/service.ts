@@ -1,6 +1,6 @@
 // Who may message and call a user: stored on the user row and mirrored in ContactRegistry.
 import { eq } from "drizzle-orm";
-import { users, type UserRow } from "../../db/schema.ts";
+import { users, type UserRow } from "../storage/tables.ts";
 import { transaction, type Db } from "../storage/index.ts";
 import { notFound } from "../http/errors.ts";
 import type { AllowFrom } from "../realtime/protocol.ts";
@@ -11,6 +11,6 @@ export async function setAllowFrom(db: Db, contacts: ContactRegistry, userId: nu
   const [row] = await transaction(db, (tx) => tx.update(users).set({ allowFrom }).where(eq(users.id, userId)).returning());
   forgetUser(db, userId);
   if (!row) throw notFound("User not found");
-  contacts.setAllowFrom(userId, allowFrom);
+  await contacts.setAllowFrom(userId, allowFrom);
   return row;
 }

@@ -6,7 +6,7 @@
 // most QUEUE_LIMIT (past it a push is dropped and logged), so a flood costs bounded memory.
 import { eq } from "drizzle-orm";
 import webpush from "web-push";
-import { users, type MessageRow, type PushSubscriptionRow, type UserRow } from "../../db/schema.ts";
+import { users, type MessageRow, type PushSubscriptionRow, type UserRow } from "../storage/tables.ts";
 import type { Db } from "../storage/index.ts";
 import { WindowCounter } from "../http/rate-limit.ts";
 import { translator, type T } from "../i18n/catalogue.ts";
@@ -127,6 +127,9 @@ export class PushService {
     if (this.gates.isConnected(receiverId) || this.gates.refused(callerId, receiverId)) return null;
     const subs = await subscriptionsOf(this.db, receiverId);
     if (subs.length === 0) return null;
+    // A tab on another instance (even one that signed out, or is in roulette) is "a tab open", as
+    // here: the call is answered by the tabs' rules, never rung on the devices as well.
+    if (await this.gates.connectedElsewhere(receiverId)) return null;
     return { receiverId, subs, t: await receiverWords(this.db, receiverId) };
   }
 

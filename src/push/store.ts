@@ -2,7 +2,7 @@
 // ports one file. A subscription belongs to the session it was made in (a logout or an ended
 // session deletes it by the foreign key) and is unique by endpoint.
 import { and, count, eq, ne } from "drizzle-orm";
-import { pushSubscriptions, type PushSubscriptionRow } from "../../db/schema.ts";
+import { pushSubscriptions, type PushSubscriptionRow } from "../storage/tables.ts";
 import { transaction, type Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 

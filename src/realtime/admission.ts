@@ -2,6 +2,7 @@
 // user and per client address, and SOCKET_CONNECT_LIMIT new connections a minute per user, so one
 // account cannot hold thousands of sockets or flap presence by reconnecting.
 import { TokenBuckets } from "../http/rate-limit.ts";
+import type { WindowLimit } from "../cluster/ports.ts";
 import type { Hub } from "./hub.ts";
 
 export interface Refusal {
@@ -20,8 +21,29 @@ export class Admission {
     private readonly hub: Hub,
     private readonly cap: { perUser: number; perAddress: number },
     connectsPerMinute: number,
+    /**
+     * Several instances: SOCKET_CONNECT_LIMIT a minute per user counted over all of them (a fixed
+     * window of the limits port), after this instance's own bucket. Null in one process.
+     */
+    readonly everywhere: WindowLimit | null = null,
   ) {
     this.connects = new TokenBuckets(connectsPerMinute / 60, connectsPerMinute);
+  }
+
+  /**
+   * After admit/admitMove, with several instances: the user's new connections over every
+   * instance. While Redis cannot say, this instance's own bucket holds alone (as the socket cap
+   * does) rather than refusing everyone.
+   */
+  async admitEverywhere(userId: number): Promise<Refusal | null> {
+    if (!this.everywhere) return null;
+    let wait: number;
+    try {
+      wait = await this.everywhere.take(`user:${userId}`);
+    } catch {
+      return null;
+    }
+    return wait > 0 ? { retryAfter: Math.ceil(wait), message: "Too many new connections. Please wait a moment and try again." } : null;
   }
 
   /** At the upgrade: a refusal to answer with 429, or null to go ahead. */

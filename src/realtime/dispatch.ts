@@ -4,7 +4,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../http/errors.ts";
 import { translateError } from "../i18n/errors.ts";
-import type { UserRow } from "../../db/schema.ts";
+import type { UserRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { statements } from "../messages/statements.ts";
 import { messageWriter } from "../messages/writer.ts";
@@ -17,6 +17,7 @@ import { clientEvents, SocketErrorCode, type ClientEventName } from "./protocol.
 import type { ClientSocket } from "./socket.ts";
 import { socketLocale } from "./socket-locale.ts";
 import { unavailableFor } from "../storage/unavailable.ts";
+import { holdsNul, NUL_REFUSED, nulRefusalFor } from "../http/nul.ts";
 
 type Refusal = { code: string; message: string };
 
@@ -34,27 +35,44 @@ const touchedAt = new WeakMap<ClientSocket, number>();
 /**
  * The socket's user from the users cache (users/cache.ts): every write to a users row in this
  * process is pushed there, so a name, role or ban written here shows from the next frame, and one
- * written by another process within 2 s (the ban watcher's data_version check; a ban from there
+ * written by another process within 2 s (the ban watcher's tick, users/cache.ts; a ban from there
  * also closes the sockets then). The session was checked when the socket opened; its revocation
  * closes the socket by a push (auth/sessions.ts onSessionsEnded), and a session row deleted by
  * another process is seen at the next touch.
+ * Answers at once when the row is cached and no touch is due (always on SQLite but for the
+ * minute's session check), so most frames add no await.
  */
-function socketUser(app: AppContext, socket: ClientSocket, now: number): UserRow | null | "banned" {
-  const user = cachedUser(app.db, socket.userId);
+function socketUser(app: AppContext, socket: ClientSocket, now: number): Verdict | Promise<Verdict> {
+  const cached = cachedUser(app.db, socket.userId);
+  if (cached instanceof Promise) return cached.then((user) => checkUser(app, socket, now, user));
+  return checkUser(app, socket, now, cached);
+}
+
+type Verdict = UserRow | null | "banned";
+
+function checkUser(app: AppContext, socket: ClientSocket, now: number, user: UserRow | undefined): Verdict | Promise<Verdict> {
   if (!user) return null;
   if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return "banned";
   const last = touchedAt.get(socket);
   if (last === undefined) touchedAt.set(socket, now);
   else if (now - last > TOUCH_EVERY_MS) {
-    const s = statements(app.db);
-    if (!s.sessionExists.get({ id: socket.sessionId })) return null;
-    // The write goes with the message writer's next batch, which already takes its turn with every
-    // other write: a transaction of its own here would make this per-frame check wait for a
-    // commit. A touch that fails is tried again a minute later; it only moves the expiry.
-    const sessionId = socket.sessionId;
-    messageWriter(app.db).submit(() => s.touchSession.run({ id: sessionId, at: now })).catch(() => {});
     touchedAt.set(socket, now);
+    const exists = statements(app.db).sessionExists(app.db, socket.sessionId);
+    if (exists instanceof Promise) return exists.then((found) => touched(app, socket, now, user, found));
+    return touched(app, socket, now, user, exists);
   }
+  return user;
+}
+
+function touched(app: AppContext, socket: ClientSocket, now: number, user: UserRow, sessionExists: boolean): Verdict {
+  if (!sessionExists) return null;
+  // The write goes with the message writer's next batch, which already takes its turn with every
+  // other write: a transaction of its own here would make this per-frame check wait for a
+  // commit. A touch that fails is tried again a minute later; it only moves the expiry.
+  const sessionId = socket.sessionId;
+  messageWriter(app.db)
+    .submit((tx) => statements(tx).touchSession(tx, sessionId, now), { oneStatement: true })
+    .catch(() => {});
   return user;
 }
 
@@ -95,16 +113,22 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     const where = first?.path ? ` at ${first.path}` : "";
     return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: `Invalid data for ${event}${where}: ${first?.message ?? "wrong shape"}` });
   }
-  const user = socketUser(app, socket, now);
-  if (user === "banned") {
-    // A ban from another process (the moderation CLI) can be read here before the ban watcher's
-    // tick: the same notice and 4403 the watcher would send, so the page shows the ban, not the
-    // landing page a plain 4401 leads to.
-    const ban = await activeBan(app.db, socket.userId, now);
-    return ban ? await expelBanned(app, ban) : socket.close(4401, "Your session has ended");
-  }
-  if (!user) return socket.close(4401, "Your session has ended");
+  // Shaped by its schema, so shallow: a walk of a few fields (http/nul.ts says why).
+  if (holdsNul(data)) return refuse(socket, ack, event, { code: SocketErrorCode.validation, message: NUL_REFUSED });
   try {
+    // Inside the try: reading the user (a cache miss, the session's touch) fails like any handler
+    // when the database is away, and answers `unavailable`; outside it, the rejection went
+    // unhandled and ended the process (tests/cluster/faults.test.ts).
+    const found = socketUser(app, socket, now);
+    const user = found instanceof Promise ? await found : found;
+    if (user === "banned") {
+      // A ban from another process (the moderation CLI) can be read here before the ban watcher's
+      // tick: the same notice and 4403 the watcher would send, so the page shows the ban, not the
+      // landing page a plain 4401 leads to.
+      const ban = await activeBan(app.db, socket.userId, now);
+      return ban ? await expelBanned(app, ban) : socket.close(4401, "Your session has ended");
+    }
+    if (!user) return socket.close(4401, "Your session has ended");
     const handler = handlers[event] as (ctx: unknown, data: unknown) => object | void | Promise<object | void>;
     const result = await handler({ app, socket, user }, data);
     if (ack !== undefined) {
@@ -113,7 +137,7 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     if (event === "send_message") app.metrics.messageAck.observe((performance.now() - arrivedAt) / 1000);
   } catch (thrown) {
     // A database that cannot be reached answers `unavailable` (storage/unavailable.ts).
-    const error = unavailableFor(thrown) ?? thrown;
+    const error = unavailableFor(thrown) ?? nulRefusalFor(thrown) ?? thrown;
     if (error instanceof AppError) {
       const fields = error.extra.fields as Record<string, string> | undefined;
       const detail = fields && Object.values(fields)[0];

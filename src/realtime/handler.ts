@@ -1,6 +1,6 @@
 // The shape of an event handler. A handler returns the ack's data (or nothing) and throws
 // AppError for a refusal; the dispatcher turns that into the ack's error or an `error` event.
-import type { UserRow } from "../../db/schema.ts";
+import type { UserRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import type { ClientEventName, ClientEvents } from "./protocol.ts";
 import type { ClientSocket } from "./socket.ts";

@@ -30,8 +30,11 @@ export interface CloseListener {
 }
 
 export interface ExpelListener {
-  /** Called when a user is put out of this server (a ban, sessions ended): other transports (PeerJS) close theirs. */
-  (userId: number, code: number, reason: string): void;
+  /**
+   * Called when a user is put out of this server (a ban, sessions ended): other transports (PeerJS)
+   * close theirs, and /ws sockets still opening close with the same notice and code.
+   */
+  (userId: number, code: number, reason: string, notice: string | undefined): void;
 }
 
 export const encodeEvent = <K extends ServerEventName>(event: K, data: ServerEvents[K]): string =>
@@ -71,8 +74,8 @@ export class Hub {
     this.bus = ports.bus;
     // A ban or ended sessions put the user out of every instance: each closes its own sockets.
     this.bus.subscribe(EXPEL_TOPIC, (data) => {
-      const { userId, code, reason } = data as { userId: number; code: number; reason: string };
-      this.expelHere(userId, code, reason);
+      const { userId, code, reason, notice } = data as { userId: number; code: number; reason: string; notice?: string };
+      this.expelHere(userId, code, reason, notice);
     });
     this.byId = ports.fanOut.distributed ? new Map() : null;
     this.fanOut.attach({
@@ -94,6 +97,7 @@ export class Hub {
       for (const listener of this.publicListeners) listener(changes, at);
     };
     this.shown = new PublicPresence(batch, publish);
+    if (this.distributed) this.shareShown();
     // Every instance tells its own sockets the count it sees (the presence port keeps it shared).
     this.onlineCount = new OnlineCountTicker(onlineCountEveryMs, () => this.usersOnline, (online) =>
       this.broadcastHere(encodeEvent("online_count", { online })),
@@ -122,7 +126,7 @@ export class Hub {
     this.byId?.set(socket.id, socket);
     if (this.byUser.size(socket.userId) === 1) this.fanOut.holding(socket.userId, true);
     this.byAddress.set(socket.address, this.socketsAt(socket.address) + 1);
-    this.presence.update(socket.userId, this.isPresent(socket.userId));
+    this.presence.update(socket.userId, this.isPresentHere(socket.userId));
   }
 
   disconnect(socket: ClientSocket): void {
@@ -135,14 +139,14 @@ export class Hub {
     const last = this.byUser.size(socket.userId) === 0;
     if (last) this.fanOut.holding(socket.userId, false);
     for (const listener of this.closeListeners) listener(socket, last);
-    this.presence.update(socket.userId, this.isPresent(socket.userId));
+    this.presence.update(socket.userId, this.isPresentHere(socket.userId));
   }
 
   /** `user_logout` / `user_back_online` from one tab. */
   setPresent(socket: ClientSocket, present: boolean): void {
     if (socket.present === present) return;
     socket.present = present;
-    this.presence.update(socket.userId, this.isPresent(socket.userId));
+    this.presence.update(socket.userId, this.isPresentHere(socket.userId));
   }
 
   /** `presence_watch`: this socket now hears the presence of `userIds` (replacing what it watched). */
@@ -161,6 +165,39 @@ export class Hub {
     return this.shown.isShown(userId);
   }
 
+  /**
+   * Several instances: who is shown to strangers, read whole (`read`: the ids whose users row says
+   * online). Start-up and after a lost subscription (lifecycle.ts); the bus keeps it current.
+   */
+  loadShown(read: () => Promise<readonly number[]>): Promise<void> {
+    return this.shown.load(read);
+  }
+
+  /**
+   * Each presence change is announced, and batched for strangers, on one instance: what it
+   * publishes, and the roulette hiding and its end, go over the bus so every instance's copy
+   * (`isShown`) is the same, and the instance that announces a departure knows the user was shown.
+   */
+  private shareShown(): void {
+    const me = this.instanceId;
+    const shown = this.shown;
+    shown.share = {
+      published: (changes) => this.bus.publish(SHOWN_TOPIC, { o: me, c: [...changes].map(([id, online]) => [id, online ? 1 : 0]) }),
+      hid: (userId) => this.bus.publish(HIDE_TOPIC, { o: me, u: userId, h: 1 }),
+      visitEnded: (userId) => this.bus.publish(HIDE_TOPIC, { o: me, u: userId, h: 0 }),
+    };
+    this.bus.subscribe(SHOWN_TOPIC, (data) => {
+      const { o, c } = data as { o: string; c: [number, number][] };
+      if (o !== me) shown.mirror(c.map(([id, online]) => [id, online === 1] as const));
+    });
+    this.bus.subscribe(HIDE_TOPIC, (data) => {
+      const { o, u, h } = data as { o: string; u: number; h: number };
+      if (o === me) return;
+      if (h === 1) shown.hiddenElsewhere(u);
+      else shown.visitEndedElsewhere(u);
+    });
+  }
+
   /** A roulette search: strangers stop seeing this user until the visit ends (public-presence.ts). */
   hideFromStrangers(userId: number): void {
     this.shown.hide(userId);
@@ -171,8 +208,17 @@ export class Hub {
     this.shown.flush(true);
   }
 
-  /** Has a socket open now that has not sent `user_logout`: someone a call can reach. */
+  /**
+   * Has a socket open now that has not sent `user_logout`, on any instance: someone a call can
+   * reach. Memory only: this instance's sockets, then the presence port's copy of who is present
+   * elsewhere (kept current over Redis; none in one process).
+   */
   isPresent(userId: number): boolean {
+    return this.isPresentHere(userId) || (this.presence.presentAnywhere?.(userId) ?? false);
+  }
+
+  /** Has a present socket on this instance (what this instance tells the presence port). */
+  isPresentHere(userId: number): boolean {
     for (const socket of this.byUser.of(userId)) if (socket.present) return true;
     return false;
   }
@@ -287,6 +333,25 @@ export class Hub {
     return text !== null;
   }
 
+  /**
+   * Whether sendAbout with these arguments would reach a socket of this process now (with other
+   * instances: always, they are not known here). Lets a frame that needs a read (a name, on
+   * PostgreSQL) skip it when nobody would hear.
+   */
+  hasAudience(
+    subjectId: number,
+    userIds: ReadonlySet<number>,
+    hidden: ReadonlySet<number>,
+    { watchers = true, skip = NOBODY }: { watchers?: boolean; skip?: ReadonlySet<number> } = {},
+  ): boolean {
+    if (this.distributed) return true;
+    const left = (userId: number) => userId === subjectId || hidden.has(userId) || skip.has(userId);
+    for (const userId of userIds) if (!left(userId) && this.byUser.size(userId) > 0) return true;
+    if (!watchers) return false;
+    for (const socket of this.watches.watchersOf(subjectId)) if (!userIds.has(socket.userId) && !left(socket.userId)) return true;
+    return false;
+  }
+
   /** sendAbout with other instances: the people through the fan-out, the watchers on every instance. */
   private sendAboutEverywhere(
     subjectId: number,
@@ -310,18 +375,22 @@ export class Hub {
   }
 
   /**
-   * Closes every socket of a user, on every instance, and tells the other transports (PeerJS) to
-   * do the same; the user is announced offline at once. Over the bus: this instance at once.
+   * Closes every socket of a user, on every instance, after `notice` (an encoded frame: a ban's),
+   * and tells the other transports (PeerJS) and the sockets still opening to do the same; the
+   * user is announced offline at once. Over the bus: this instance at once.
    */
-  expel(userId: number, code: number, reason: string): void {
-    this.bus.publish(EXPEL_TOPIC, { userId, code, reason });
+  expel(userId: number, code: number, reason: string, notice?: string): void {
+    this.bus.publish(EXPEL_TOPIC, { userId, code, reason, notice });
     this.presence.offlineNow(userId);
   }
 
-  private expelHere(userId: number, code: number, reason: string): void {
-    for (const socket of this.socketsOf(userId)) socket.present = false;
+  private expelHere(userId: number, code: number, reason: string, notice: string | undefined): void {
+    for (const socket of this.socketsOf(userId)) {
+      socket.present = false;
+      if (notice !== undefined) socket.sendText(notice);
+    }
     this.closeUser(userId, code, reason);
-    for (const listener of this.expelListeners) listener(userId, code, reason);
+    for (const listener of this.expelListeners) listener(userId, code, reason, notice);
   }
 
   /** Shutting down: every socket closes and presence stops (start-up marks everyone offline). */
@@ -343,3 +412,6 @@ const NOBODY: ReadonlySet<number> = new Set();
 
 /** The bus topic of hub.expel. */
 const EXPEL_TOPIC = "hub.expel";
+/** Bus topics of the public presence copies (several instances): published batches; hides and visit ends. */
+const SHOWN_TOPIC = "hub.shown";
+const HIDE_TOPIC = "hub.hidden";

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { requestDevice } from "../auth/request-device.ts";
 import { liveSession } from "../auth/service.ts";
-import { checkSession, onSessionsEnded } from "../auth/sessions.ts";
+import { checkSession, onSessionsEnded, type Session } from "../auth/sessions.ts";
 import type { AppContext } from "../context.ts";
 import { clientAddress, originAllowed } from "../http/request.ts";
 import { localeOfRequest } from "../i18n/request.ts";
@@ -20,6 +20,7 @@ import type { PollSocket } from "./poll-socket.ts";
 import type { ClientSocket } from "./socket.ts";
 import { SocketGroups } from "./socket-groups.ts";
 import { setSocketLocale } from "./socket-locale.ts";
+import { errorFields } from "../observability/log.ts";
 
 /** Frames larger than this close the socket with 1009 (Bun enforces it). */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -36,6 +37,13 @@ export const BACKPRESSURE_LIMIT_BYTES = 256 * 1024;
 interface RawSocket extends CorkableSocket {
   close(code?: number, reason?: string): void;
 }
+
+/**
+ * Frames a socket may send while its opening checks the session (one read): a client sends a
+ * few at most before its first answer, so more than this is a flood, closed with 4429 rather
+ * than held or dropped unanswered.
+ */
+export const EARLY_FRAMES_MAX = 64;
 
 let lastSocketId = 0;
 
@@ -94,7 +102,12 @@ export function realtimeRoutes(ctx: AppContext) {
   wireLifecycle(ctx);
   // A wait for a shared interest that ends in a pairing: no frame asked for it, so it is told here.
   ctx.roulette.onLatePairing = announcePairing;
-  const admission = new Admission(ctx.hub, ctx.config.socketCap, ctx.config.socketConnectsPerMinute);
+  const admission = new Admission(
+    ctx.hub,
+    ctx.config.socketCap,
+    ctx.config.socketConnectsPerMinute,
+    ctx.ports.kind === "local" ? null : ctx.ports.limits.window("socket-connects", ctx.config.socketConnectsPerMinute, 60_000),
+  );
 
   // Silent sockets are closed; the client pings every 15 s, so 45 s means it is gone.
   const sweep = setInterval(() => {
@@ -114,13 +127,26 @@ export function realtimeRoutes(ctx: AppContext) {
   // Logout, a ban, "end sessions", the expiry sweep: every revoked session's sockets close now, on
   // every instance (the bus; with one process it calls the listener at once).
   const stopHearing = ctx.ports.bus.subscribe(SESSIONS_ENDED, (ids) => {
-    for (const id of ids as string[]) for (const socket of [...bySession.of(id)]) socket.close(4401, "Your session has ended");
+    for (const id of ids as string[]) {
+      for (const socket of [...bySession.of(id)]) socket.close(4401, "Your session has ended");
+      for (const upgrade of opening.get(id) ?? []) upgrade.revoked = true;
+    }
   });
   const stopPushing = onSessionsEnded(ctx.db, (ids) => ctx.ports.bus.publish(SESSIONS_ENDED, ids));
   const stopListening = () => {
     stopPushing();
     stopHearing();
   };
+
+  // Sockets whose opening is still reading their session, by session id: a revocation pushed
+  // meanwhile finds them here, since they are not in bySession yet.
+  const opening = new Map<string, Set<Upgrade>>();
+  // A ban or "end sessions" meanwhile too: the hub has no socket of theirs to close yet, and the
+  // revocation that follows would close them with a bare 4401, without the ban's notice. Rare,
+  // and few sockets are opening at any time: a scan.
+  ctx.hub.onExpel((userId, code, reason, notice) => {
+    for (const upgrades of opening.values()) for (const upgrade of upgrades) upgrade.expel(userId, { code, reason, notice });
+  });
 
   /**
    * Bun's `ws.data` for one /ws socket. Elysia's `.ws()` copies its whole request context into each
@@ -130,6 +156,14 @@ export function realtimeRoutes(ctx: AppContext) {
    */
   class Upgrade {
     socket: LiveSocket | PollSocket | null = null;
+    /** Frames that arrived while the opening read the session; null before and after. */
+    private early: (string | Buffer)[] | null = null;
+    /** The session ended while the opening read it. */
+    revoked = false;
+    /** The user was put out (hub.expel) while the opening read the session: how to close. */
+    private expelled: { code: number; reason: string; notice: string | undefined } | null = null;
+    /** Bun closed the socket before the opening ended. */
+    private gone = false;
 
     constructor(
       private readonly userId: number,
@@ -143,9 +177,48 @@ export function realtimeRoutes(ctx: AppContext) {
     ) {}
 
     open(ws: RawSocket): void {
-      // Revoked between the upgrade and now: the push that closes its sockets found none yet.
-      const found = liveSession(ctx.db, this.sessionId, ctx.config.sessionTtlMs);
-      if (!found || found.user.id !== this.userId) return ws.close(4401, "Please sign in");
+      // Revoked between the upgrade and now: the push that closes its sockets found none yet, so
+      // the session is read again. Bun calls this synchronously and the read is asynchronous:
+      // frames arriving meanwhile wait in `early`, and a revocation pushed meanwhile marks
+      // `revoked` (registered before the read starts, so none falls between the two).
+      this.early = [];
+      let waiting = opening.get(this.sessionId);
+      if (!waiting) opening.set(this.sessionId, (waiting = new Set()));
+      waiting.add(this);
+      liveSession(ctx.db, this.sessionId, ctx.config.sessionTtlMs).then(
+        (found) => this.checked(ws, found),
+        (error: unknown) => {
+          ctx.log.error("socket session check failed", errorFields(error));
+          this.checked(ws, undefined);
+        },
+      );
+    }
+
+    /** The opening's session read ended: `undefined` when it failed (the database away). */
+    private checked(ws: RawSocket, found: Session | null | undefined): void {
+      const waiting = opening.get(this.sessionId);
+      if (waiting?.delete(this) && waiting.size === 0) opening.delete(this.sessionId);
+      const early = this.early ?? [];
+      this.early = null;
+      if (this.gone) return;
+      const expelled = this.expelled;
+      if (expelled) {
+        if (expelled.notice !== undefined) ws.send(expelled.notice);
+        return ws.close(expelled.code, expelled.reason);
+      }
+      if (found === undefined) return ws.close(1013, "Please connect again");
+      if (this.revoked || !found || found.user.id !== this.userId) return ws.close(4401, "Please sign in");
+      this.admit(ws);
+      // In the order they came, each started before the next as Bun would have.
+      for (const frame of early) void this.message(ws, frame);
+    }
+
+    /** The first expulsion wins, as the first close reason of a LiveSocket does. */
+    expel(userId: number, how: { code: number; reason: string; notice: string | undefined }): void {
+      if (userId === this.userId) this.expelled ??= how;
+    }
+
+    private admit(ws: RawSocket): void {
       const poll = polls.find(this.resume, this.sessionId);
       if (this.resume !== null) {
         // It ended between the upgrade and now: the client connects afresh.
@@ -162,12 +235,22 @@ export function realtimeRoutes(ctx: AppContext) {
       socketOpened(ctx, socket);
     }
 
-    async message(_ws: RawSocket, message: string | Buffer): Promise<void> {
+    async message(ws: RawSocket, message: string | Buffer): Promise<void> {
+      const early = this.early;
+      if (early) {
+        if (early.length < EARLY_FRAMES_MAX) early.push(message);
+        else if (!this.gone) {
+          this.gone = true;
+          ws.close(4429, "Too many frames before the connection was ready");
+        }
+        return;
+      }
       const socket = this.socket;
       if (socket && !socket.closing) await dispatch(ctx, handlers, socket, parseFrame(message));
     }
 
     close(): void {
+      this.gone = true;
       const socket = this.socket;
       if (!socket) return;
       this.socket = null;
@@ -181,7 +264,7 @@ export function realtimeRoutes(ctx: AppContext) {
     .get("/ws", async ({ request, query, status, server, set }) => {
       if (!originAllowed(request, ctx.config)) return status(403, { error: "This origin may not connect", code: "forbidden" });
       // Answered once a write the check started (the touch, an expired row deleted) has committed.
-      const checked = checkSession(ctx.db, ctx.config, query.token);
+      const checked = await checkSession(ctx.db, ctx.config, query.token);
       if (checked.written) await checked.written;
       const found = checked.session;
       if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
@@ -190,7 +273,8 @@ export function realtimeRoutes(ctx: AppContext) {
       const resume = typeof query.resume === "string" ? query.resume : null;
       const moving = resume !== null && polls.find(resume, found.id)?.movable === true;
       if (resume !== null && !moving) return status(410, { error: "That connection has ended. Please connect again.", code: "gone" });
-      const refusal = moving ? admission.admitMove(found.user.id) : admission.admit(found.user.id, address);
+      let refusal = moving ? admission.admitMove(found.user.id) : admission.admit(found.user.id, address);
+      if (!refusal && admission.everywhere) refusal = await admission.admitEverywhere(found.user.id);
       if (refusal) {
         set.headers["retry-after"] = String(refusal.retryAfter);
         return status(429, { error: refusal.message, code: "rate_limited" });

@@ -2,7 +2,7 @@
 // who should hear it,
 // waiting messages delivered, and a closing tab's call and roulette pair ended.
 import type { AppContext } from "../context.ts";
-import { knowsOf, otherParty } from "../calls/registry.ts";
+import { endCallOfClosedSocket, endCallOfExpelled, ringNewTab } from "../calls/endings.ts";
 import { announceDelivered } from "../messages/notify.ts";
 import { deliverPending } from "../messages/service.ts";
 import { messageWriter } from "../messages/writer.ts";
@@ -10,7 +10,8 @@ import { cachedUser } from "../users/cache.ts";
 import { setPresence } from "../users/service.ts";
 import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
-import { transaction } from "../storage/index.ts";
+import { engine, transaction } from "../storage/index.ts";
+import type { UserRow } from "../storage/tables.ts";
 import { wireSharedCaps } from "./shared-caps.ts";
 import { errorFields } from "../observability/log.ts";
 
@@ -19,26 +20,35 @@ const claims = new WeakMap<AppContext, ((socket: ClientSocket) => void) | null>(
 
 export function wireLifecycle(ctx: AppContext): void {
   claims.set(ctx, wireSharedCaps(ctx));
-  // From the user cache (synchronous, as the socket handlers read users): the frame is built only
-  // when someone hears it, and presence frames leave in the order the changes happened.
-  const name = (userId: number) => cachedUser(ctx.db, userId)?.name ?? "";
+  const named = withNames(ctx);
   // At once (after the grace), to the people with a conversation with the user (a message either
   // way), as the contract has it: they know the account already.
   // Called only when the announced presence changes (hub.ts, presence.ts), so a flapping account
   // neither floods anyone nor rewrites its row. People kept apart by a block never hear about each
   // other's presence.
   ctx.hub.onPresence((userId, online) => {
-    ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
-      watchers: false,
-    });
+    const partnersOnly = { watchers: false };
+    named(
+      userId,
+      (name) => ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name() }), partnersOnly),
+      () => ctx.hub.hasAudience(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), partnersOnly),
+    );
   });
   // Everyone else who may hear it (watchers without a conversation) hears it in
   // the next batch (public-presence.ts), and the users row, which every list and profile reads,
   // changes with that batch and carries its time as last_seen: timing a roulette partner's
   // departure against a list must not name their account (issue 18).
-  // The frames leave once the rows have committed, so a list read on hearing one shows the change;
-  // batches commit in the order they were made (transactions take turns), so frames keep it too.
-  ctx.hub.onPublicPresence(async (changes, at) => {
+  // The frames leave once the rows have committed, so a list read on hearing one shows the change.
+  // Each batch starts once the one before has committed and handed its frames on: on PostgreSQL
+  // transactions do not take turns, and two batches committing out of order would leave a row,
+  // and its watchers, with the older state (online after offline).
+  let previous: Promise<void> = Promise.resolve();
+  ctx.hub.onPublicPresence((changes, at) => {
+    previous = previous
+      .then(() => publishBatch(changes, at))
+      .catch((error: unknown) => ctx.log.error("presence batch not announced", errorFields(error)));
+  });
+  async function publishBatch(changes: ReadonlyMap<number, boolean>, at: number): Promise<void> {
     try {
       await transaction(ctx.db, async (tx) => {
         for (const [userId, online] of changes) await setPresence(tx, userId, online, at);
@@ -48,36 +58,57 @@ export function wireLifecycle(ctx: AppContext): void {
       ctx.log.error("presence batch not saved", errorFields(error));
     }
     for (const [userId, online] of changes) {
-      ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name(userId) }), {
-        skip: ctx.contacts.partnersOf(userId),
-      });
+      const to = () => ({ skip: ctx.contacts.partnersOf(userId) });
+      named(
+        userId,
+        (name) => ctx.hub.sendAbout(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), online ? "user_online" : "user_offline", () => ({ userId, name: name() }), to()),
+        () => ctx.hub.hasAudience(userId, ctx.contacts.partnersOf(userId), ctx.blocks.hiddenFrom(userId), to()),
+      );
     }
-  });
+  }
 
   // A ban or ended sessions end a call at once, ringing or not: nobody can time that at will.
-  ctx.hub.onExpel((userId) => {
-    const call = ctx.calls.of(userId);
-    if (!call) return;
-    ctx.calls.end(call);
-    const other = otherParty(call, userId);
-    if (knowsOf(call, other)) ctx.hub.sendToUser(other, "call_ended", {});
-  });
+  ctx.hub.onExpel((userId) => endCallOfExpelled(ctx, userId));
 
   ctx.hub.onClose((socket, lastOfUser) => {
     if (ctx.roulette.socketOf(socket.userId) === socket) leaveRoulette(ctx, socket.userId, "roulette_partner_disconnected");
-    const call = ctx.calls.of(socket.userId);
-    if (call) {
-      const mine = call.callerId === socket.userId ? call.callerSocketId : call.receiverSocketId;
-      // A callee who leaves while it rings ends it at once only for someone in a conversation; anyone
-      // else hears "no answer" at the ring time, so a call never times a stranger's departure.
-      const ringingEverywhereGone = mine === null && lastOfUser && ctx.contacts.talked(socket.userId, otherParty(call, socket.userId));
-      if (mine === socket.id || ringingEverywhereGone) {
-        ctx.calls.end(call);
-        const other = otherParty(call, socket.userId);
-        if (knowsOf(call, other)) ctx.hub.sendToUser(other, "call_ended", {});
-      }
-    }
+    endCallOfClosedSocket(ctx, socket, lastOfUser);
   });
+}
+
+/**
+ * Runs `send` with the user's name from the user cache (synchronous on SQLite, as the socket
+ * handlers read users): there the frame is built, and the name read, only when someone hears it.
+ * On PostgreSQL a miss is a read (a presence change forgets the row, so it often is), made only
+ * when `hears` says someone would (otherwise every idle socket's opening would read and cache its
+ * user's row), and the frames of one user wait for each other's reads: presence frames leave in
+ * the order the changes happened on both engines.
+ */
+function withNames(ctx: AppContext): (userId: number, send: (name: () => string) => void, hears: () => boolean) => void {
+  if (engine === "sqlite") {
+    return (userId, send) => send(() => (cachedUser(ctx.db, userId) as UserRow | undefined)?.name ?? "");
+  }
+  const queued = new Map<number, Promise<void>>();
+  return (userId, send, hears) => {
+    const before = queued.get(userId);
+    // With a frame of this user still waiting, this one waits behind it and is sent (or not) then.
+    if (!before && !hears()) return;
+    const found = cachedUser(ctx.db, userId);
+    if (!before && !(found instanceof Promise)) return send(() => found?.name ?? "");
+    // Read now, used once the frame before is sent: a failure meanwhile (the database away) must
+    // not count as unhandled, which would end the process; it is handled below (no name).
+    if (found instanceof Promise) found.catch(() => {});
+    const sent = (before ?? Promise.resolve())
+      .then(() => found)
+      .then(
+        (row) => send(() => row?.name ?? ""),
+        () => send(() => ""),
+      );
+    queued.set(userId, sent);
+    void sent.finally(() => {
+      if (queued.get(userId) === sent) queued.delete(userId);
+    });
+  };
 }
 
 /** A new socket: registered (presence), then everything sent while away is delivered. */
@@ -85,12 +116,7 @@ export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
   ctx.hub.connect(socket);
   claims.get(ctx)?.(socket);
   // A tab opened (from the notification, say) while a call rings by push rings too.
-  const call = ctx.calls.ringingFor(socket.userId);
-  if (call?.pushed && call.callerPeerId !== undefined) {
-    call.silent = false;
-    const caller = cachedUser(ctx.db, call.callerId);
-    if (caller) ctx.hub.send(socket, "incoming_call", { callerId: caller.id, callerName: caller.name, callerPeerId: call.callerPeerId });
-  }
+  ringNewTab(ctx, socket);
   // Marked in the message writer's next batch, told once committed: Bun calls this synchronously
   // as the socket opens, the batch takes its turn with every other write, and the openings of a
   // reconnecting crowd share one commit instead of a transaction each.

@@ -70,13 +70,14 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
     .post("/ws/poll/open", async ({ request, server }) => {
       if (!originAllowed(request, ctx.config)) return forbidden();
       // Answered once a write the check started (the touch, an expired row deleted) has committed.
-      const checked = checkSession(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
+      const checked = await checkSession(ctx.db, ctx.config, bearerToken(request.headers.get("authorization")));
       if (checked.written) await checked.written;
       const found = checked.session;
       if (!found) return unauthorized();
       const deviceId = await requestDevice(ctx.db, request, found.id);
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
-      const refused = admission.admit(found.user.id, address);
+      let refused = admission.admit(found.user.id, address);
+      if (!refused && admission.everywhere) refused = await admission.admitEverywhere(found.user.id);
       if (refused) {
         const response = refusal(429, "rate_limited", refused.message);
         response.headers.set("retry-after", String(refused.retryAfter));

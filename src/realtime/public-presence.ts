@@ -10,6 +10,9 @@
 //   HIDE_MAX after the search, so neither the search nor the session's end can be timed.
 // docs/DECISIONS.md "Issue 18: presence timing" has the attack model and the measured figures.
 // Memory: one entry per shown user, per user in roulette this visit, and per pending change.
+// Several instances (issue 23): each change is announced, and so batched, on one instance; what
+// it publishes, a roulette search's hiding and a visit's end are shared (`share`, over the bus in
+// hub.ts), so every instance's copy of who is shown, and who is hidden, is the same.
 
 export interface BatchWindow {
   /** Least and most time between two ticks; 0 and 0 publish every change at once (tests). */
@@ -22,6 +25,16 @@ export const HIDE_MAX_MS = 10 * 60_000;
 
 /** Called once per tick with the users whose shown state changed, and the tick's time. */
 export type Publish = (changes: ReadonlyMap<number, boolean>, at: number) => void;
+
+/** What the other instances must hear (several instances; none in one process). */
+export interface ShownShare {
+  /** This instance published these changes (the other instances mirror them). */
+  published(changes: ReadonlyMap<number, boolean>): void;
+  /** A roulette search here: the user is hidden from strangers on every instance. */
+  hid(userId: number): void;
+  /** The hidden user went offline here: their visit is over on every instance. */
+  visitEnded(userId: number): void;
+}
 
 interface Pending {
   online: boolean;
@@ -36,6 +49,10 @@ export class PublicPresence {
   private readonly hidden = new Set<number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  /** Several instances: what the others must hear. */
+  share: ShownShare | null = null;
+  /** While a whole copy is read (load): the changes made meanwhile, applied again on top of it. */
+  private meanwhile: Map<number, boolean> | null = null;
 
   constructor(
     private readonly window: BatchWindow,
@@ -55,6 +72,7 @@ export class PublicPresence {
       // The visit is over. A hidden user was either never shown this visit (nothing to say) or has
       // a delayed "offline" pending, which keeps its own time.
       this.hidden.delete(userId);
+      this.share?.visitEnded(userId);
       return;
     }
     this.queue(userId, online, 0);
@@ -64,9 +82,46 @@ export class PublicPresence {
   hide(userId: number): void {
     if (this.stopped || this.hidden.has(userId)) return;
     this.hidden.add(userId);
+    this.share?.hid(userId);
     // An arrival not yet published never will be.
     if (!this.shown.has(userId)) return void this.pending.delete(userId);
     this.queue(userId, false, this.batched ? this.random() * HIDE_MAX_MS : 0);
+  }
+
+  /** Another instance published these changes: this copy follows, publishing nothing. */
+  mirror(changes: Iterable<readonly [number, boolean]>): void {
+    for (const [userId, online] of changes) this.set(userId, online);
+  }
+
+  /** Another instance hid this user (a roulette search there): arrivals are not shown here either. */
+  hiddenElsewhere(userId: number): void {
+    if (this.stopped) return;
+    this.hidden.add(userId);
+    if (!this.shown.has(userId)) this.pending.delete(userId);
+  }
+
+  /** The hidden user's visit ended on another instance; a delayed "offline" here keeps its time. */
+  visitEndedElsewhere(userId: number): void {
+    this.hidden.delete(userId);
+  }
+
+  /**
+   * Several instances: who is shown, read whole (from the users rows, which every batch writes),
+   * at start-up and after changes from the others may have been lost. `read` resolves to the ids;
+   * changes published or mirrored while it reads are applied again on top.
+   */
+  async load(read: () => Promise<readonly number[]>): Promise<void> {
+    const during = new Map<number, boolean>();
+    this.meanwhile = during;
+    try {
+      const ids = await read();
+      if (this.meanwhile !== during) return; // a later load replaced this one
+      this.shown.clear();
+      for (const id of ids) this.shown.add(id);
+      for (const [userId, online] of during) this.set(userId, online);
+    } finally {
+      if (this.meanwhile === during) this.meanwhile = null;
+    }
   }
 
   /** Online as strangers have been told. */
@@ -120,10 +175,17 @@ export class PublicPresence {
     const changes = new Map<number, boolean>();
     for (const [userId, online] of candidates) {
       if (this.shown.has(userId) === online) continue;
-      if (online) this.shown.add(userId);
-      else this.shown.delete(userId);
+      this.set(userId, online);
       changes.set(userId, online);
     }
-    if (changes.size > 0) this.publish(changes, Date.now());
+    if (changes.size === 0) return;
+    this.publish(changes, Date.now());
+    this.share?.published(changes);
+  }
+
+  private set(userId: number, online: boolean): void {
+    if (online) this.shown.add(userId);
+    else this.shown.delete(userId);
+    this.meanwhile?.set(userId, online);
   }
 }

@@ -1,11 +1,15 @@
 // Evidence captured when a report is made, so that nobody can remove it later: the still of a
 // call or roulette partner's video (checked by content, re-encoded as JPEG without metadata and
-// kept under DATA_DIR/evidence, never under /uploads), and text transcripts.
+// kept under <root>/evidence, never served under /uploads), and text transcripts. The root is
+// UPLOADS_DIR when it is set (the folder every instance shares, so a moderator's page served by
+// any instance finds the still; /uploads serves only files/ and avatars/, uploads/storage.ts), else
+// DATA_DIR as before.
+import { existsSync, rmSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { and, desc, eq } from "drizzle-orm";
 import sharp from "sharp";
-import { messages } from "../../db/schema.ts";
+import { messages } from "../storage/tables.ts";
 import type { Db } from "../storage/index.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import type { Session } from "../roulette/sessions.ts";
@@ -55,17 +59,52 @@ export async function cleanStill(file: File): Promise<Uint8Array> {
   }
 }
 
-/** Writes the still; returns its path relative to DATA_DIR ("evidence/<random>.jpg"). */
-export async function saveStill(dataDir: string, bytes: Uint8Array): Promise<string> {
-  const folder = join(dataDir, "evidence");
+/** Where stills are kept: what evidenceRoot needs of the config. */
+export interface StillsPlace {
+  dataDir: string;
+  uploadsDir: string;
+}
+
+/** The path a still's row holds; anything else in the column is never read or removed. */
+export const STILL_PATH = /^evidence\/[0-9a-f]{32}\.jpg$/;
+
+/** UPLOADS_DIR when set (shared by every instance), else DATA_DIR (one server, as before). */
+export function evidenceRoot(place: StillsPlace): string {
+  return place.uploadsDir === join(place.dataDir, "uploads") ? place.dataDir : place.uploadsDir;
+}
+
+/** Writes the still; returns its path relative to evidenceRoot ("evidence/<random>.jpg"). */
+export async function saveStill(place: StillsPlace, bytes: Uint8Array): Promise<string> {
+  const root = evidenceRoot(place);
+  const folder = join(root, "evidence");
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const relPath = `evidence/${randomFileName("jpg")}`;
-  await writeFile(join(dataDir, relPath), bytes, { flag: "wx", mode: 0o600 });
+  await writeFile(join(root, relPath), bytes, { flag: "wx", mode: 0o600 });
   return relPath;
 }
 
-export async function removeStill(dataDir: string, relPath: string | null): Promise<void> {
-  if (relPath && /^evidence\/[0-9a-f]{32}\.jpg$/.test(relPath)) await rm(join(dataDir, relPath), { force: true });
+/**
+ * The still's file, or null: under evidenceRoot, or under DATA_DIR for a still written before
+ * UPLOADS_DIR was set (the same relative path).
+ */
+export function stillFile(place: StillsPlace, relPath: string | null): string | null {
+  if (!relPath || !STILL_PATH.test(relPath)) return null;
+  for (const root of new Set([evidenceRoot(place), place.dataDir])) {
+    const full = join(root, relPath);
+    if (existsSync(full)) return full;
+  }
+  return null;
+}
+
+export async function removeStill(place: StillsPlace, relPath: string | null): Promise<void> {
+  if (!relPath || !STILL_PATH.test(relPath)) return;
+  for (const root of new Set([evidenceRoot(place), place.dataDir])) await rm(join(root, relPath), { force: true });
+}
+
+/** The same, synchronous (a moderator's action returns once the file is gone). */
+export function removeStillNow(place: StillsPlace, relPath: string | null): void {
+  if (!relPath || !STILL_PATH.test(relPath)) return;
+  for (const root of new Set([evidenceRoot(place), place.dataDir])) rmSync(join(root, relPath), { force: true });
 }
 
 export interface TranscriptMessage {

@@ -2,9 +2,9 @@
 // evidence captured now, and what follows (never paired again, the roulette session ended, and
 // perhaps an automatic suspension).
 import { and, desc, eq, gte, or } from "drizzle-orm";
-import { messages, reports, type ReportRow, type UserRow } from "../../db/schema.ts";
+import { messages, reports, type ReportRow, type UserRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
-import { transaction } from "../storage/index.ts";
+import { transaction, type Db, type Tx } from "../storage/index.ts";
 import { AppError, notFound, rateLimited, validationError } from "../http/errors.ts";
 import { leaveRoulette } from "../realtime/handlers/roulette.ts";
 import { iso } from "../time.ts";
@@ -18,7 +18,9 @@ import {
   type ReportSummary,
 } from "./model.ts";
 import { metReported } from "./contact.ts";
+import { lockReporter } from "./reporter-lock.ts";
 import { checkSuspension } from "./suspension.ts";
+import { keepApartEverywhere } from "../blocks/strangers.ts";
 import { reporterWeight } from "./weights.ts";
 
 /** Where a report was made from, for one vote per network and per device (weights.ts). */
@@ -74,8 +76,8 @@ async function checkMessage(ctx: AppContext, reporterId: number, reportedId: num
   if (!row) throw notFound("Message not found");
 }
 
-async function earlierReport(ctx: AppContext, reporterId: number, reportedId: number, context: string, now: number): Promise<ReportRow | undefined> {
-  const [row] = await ctx.db
+async function earlierReport(db: Db | Tx, reporterId: number, reportedId: number, context: string, now: number): Promise<ReportRow | undefined> {
+  const [row] = await db
     .select()
     .from(reports)
     .where(
@@ -110,10 +112,10 @@ async function transcriptFor(ctx: AppContext, reporterId: number, reportedId: nu
 }
 
 /** Adds to the earlier report: details appended, newer evidence kept, a severe reason kept. */
-async function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, origin: ReportOrigin, now: number): Promise<ReportRow | undefined> {
+async function merge(tx: Tx, earlier: ReportRow, body: ReportBody, transcript: string | null, evidencePath: string | null, weight: number, origin: ReportOrigin, now: number): Promise<ReportRow | undefined> {
   const details = [earlier.details, body.details?.trim() ?? ""].filter(Boolean).join("\n\n").slice(0, MAX_MERGED_DETAILS);
   const reason = isSevere(earlier.reason) || !isSevere(body.reason) ? earlier.reason : body.reason;
-  const [row] = await transaction(ctx.db, (tx) => tx
+  const [row] = await tx
     .update(reports)
     .set({
       details,
@@ -128,7 +130,7 @@ async function merge(ctx: AppContext, earlier: ReportRow, body: ReportBody, tran
       updatedAt: now,
     })
     .where(eq(reports.id, earlier.id))
-    .returning());
+    .returning();
   return row;
 }
 
@@ -142,20 +144,19 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
     assertStillSize(evidence);
   }
   // Merges are free: only a new report spends the hourly budget, and it is spent before the work.
-  if (!(await earlierReport(ctx, reporter.id, reportedId, body.context, now))) await takeBudget(ctx, reporter.id);
-  const evidencePath = evidence ? await saveStill(ctx.config.dataDir, await cleanStill(evidence)) : null;
+  if (!(await earlierReport(ctx.db, reporter.id, reportedId, body.context, now))) await takeBudget(ctx, reporter.id);
+  const evidencePath = evidence ? await saveStill(ctx.config, await cleanStill(evidence)) : null;
   const transcript = await transcriptFor(ctx, reporter.id, reportedId, body);
   // Without contact the report still reaches moderators, but weighs nothing toward a suspension.
   const weight = (await metReported(ctx, reporter.id, reportedId, body, now)) ? reporterWeight(reporter, now) : 0;
 
-  // Looked up again: another request may have filed the first report while the still was cleaned.
-  const earlier = await earlierReport(ctx, reporter.id, reportedId, body.context, now);
-  let row: ReportRow | undefined;
-  if (earlier) {
-    row = await merge(ctx, earlier, body, transcript, evidencePath, weight, origin, now);
-    if (evidencePath && earlier.evidencePath) await removeStill(ctx.config.dataDir, earlier.evidencePath);
-  } else {
-    [row] = await transaction(ctx.db, (tx) => tx
+  // Looked up again, with the reporter's other reports waiting: another request may have filed
+  // the first report while the still was cleaned, or be filing it now.
+  const { earlier, row } = await transaction(ctx.db, async (tx) => {
+    await lockReporter(tx, reporter.id);
+    const earlier = await earlierReport(tx, reporter.id, reportedId, body.context, now);
+    if (earlier) return { earlier, row: await merge(tx, earlier, body, transcript, evidencePath, weight, origin, now) };
+    const [row] = await tx
       .insert(reports)
       .values({
         reporterId: reporter.id,
@@ -175,13 +176,15 @@ export async function fileReport(ctx: AppContext, reporter: UserRow, body: Repor
         createdAt: now,
         updatedAt: now,
       })
-      .returning());
-  }
+      .returning();
+    return { earlier, row };
+  });
+  if (earlier && evidencePath && earlier.evidencePath) await removeStill(ctx.config, earlier.evidencePath);
   if (!row) throw new AppError(500, "internal", "The report could not be stored");
 
   // Whoever reports someone never meets them in roulette again; a roulette report also ends the
   // session for the reporter, as Next does.
-  ctx.roulette.keepApart(reporter.id, reportedId);
+  keepApartEverywhere(ctx, reporter.id, reportedId);
   if (body.context === "roulette" && ctx.roulette.sessionOf(reporter.id)?.id === body.rouletteId) {
     leaveRoulette(ctx, reporter.id, "roulette_partner_next");
   }

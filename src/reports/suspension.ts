@@ -4,9 +4,9 @@
 // contact not at all (weights.ts). A suspension also follows the person's browser (issue 18):
 // accounts made from it since are suspended alike.
 import { and, eq, gt, gte, inArray, isNotNull, isNull, ne, or } from "drizzle-orm";
-import { reports, sessions, users } from "../../db/schema.ts";
+import { reports, sessions, users } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
-import { transaction } from "../storage/index.ts";
+import { engine, transaction } from "../storage/index.ts";
 import { leaveRoulette, suspendedError } from "../realtime/handlers/roulette.ts";
 import { SEVERE_REASONS } from "./model.ts";
 import { reachesSuspension, SUSPENSION_WINDOW_MS, voiceWeights } from "./weights.ts";
@@ -58,18 +58,9 @@ function endSearch(ctx: AppContext, userId: number): void {
   leaveRoulette(ctx, userId, "roulette_partner_disconnected");
 }
 
-/**
- * Whether an earlier account of the browser `userId` was made from is suspended from roulette
- * now (read live, so a moderator lifting it lifts this too). Answered with the automatic
- * suspension's words, never the earlier account's reason: a shared browser must not show
- * someone else's, and the new account must not learn that this is why.
- */
-// Still synchronous (SQLite's .get()): roulette_search checks it and joins the queue in the same
-// turn, so a socket closing meanwhile cannot leave an entry behind; it converts with that handler.
-export function carriedSuspension(ctx: Pick<AppContext, "db" | "blocks">, userId: number, now = Date.now()): boolean {
-  const carriers = ctx.blocks.carriersOf(userId);
-  if (carriers.length === 0) return false;
-  const row = ctx.db
+/** Whether one of `carriers` is suspended from roulette at `now`: the query, for either engine. */
+const suspendedAmong = (ctx: Pick<AppContext, "db">, carriers: readonly number[], now: number) =>
+  ctx.db
     .select({ id: users.id })
     .from(users)
     .where(
@@ -79,6 +70,24 @@ export function carriedSuspension(ctx: Pick<AppContext, "db" | "blocks">, userId
         or(isNull(users.rouletteSuspendedUntil), gt(users.rouletteSuspendedUntil, now)),
       ),
     )
-    .get();
-  return row !== undefined;
+    .limit(1);
+
+/**
+ * Whether an earlier account of the browser `userId` was made from is suspended from roulette
+ * now (read live, so a moderator lifting it lifts this too). Answered with the automatic
+ * suspension's words, never the earlier account's reason: a shared browser must not show
+ * someone else's, and the new account must not learn that this is why.
+ *
+ * roulette_search checks it and joins the queue in the same turn, so a socket closing (or
+ * stopping its search) meanwhile cannot leave an entry behind. So the answer is at once whenever
+ * it can be: false for an account without carriers (nearly all), and always on SQLite (one
+ * synchronous read); only on PostgreSQL, for an account with carriers, is it a promise, and the
+ * handler checks after it that the search still stands.
+ */
+export function carriedSuspension(ctx: Pick<AppContext, "db" | "blocks">, userId: number, now = Date.now()): boolean | Promise<boolean> {
+  const carriers = ctx.blocks.carriersOf(userId);
+  if (carriers.length === 0) return false;
+  const query = suspendedAmong(ctx, carriers, now);
+  if (engine === "sqlite") return query.get() !== undefined;
+  return query.then((rows) => rows.length > 0);
 }

@@ -14,7 +14,7 @@
 //   - reporters who share a network (an IPv4 address or an IPv6 /64) or a device, where they
 //     reported from or where they signed in from, are one voice, however they chain (voiceWeights),
 //     with the weight of the heaviest among them.
-import type { UserRow } from "../../db/schema.ts";
+import type { UserRow } from "../storage/tables.ts";
 
 export const ESTABLISHED_AFTER_MS = 24 * 60 * 60_000;
 export const SUSPENSION_WINDOW_MS = 24 * 60 * 60_000;

@@ -134,6 +134,11 @@ export class WaitingIndex<S> {
     return this.tags.size;
   }
 
+  /** Everyone waiting, in no set order (a leader dropping a dead instance's people). */
+  values(): IterableIterator<Entry<S>> {
+    return this.entries.values();
+  }
+
   has(userId: number): boolean {
     return this.entries.has(userId);
   }

@@ -7,10 +7,12 @@
 // loses at most the last second's pairings and lines; start-up reads the rest back. Each step is
 // one transaction of the storage seam, so it takes its turn with every other write; steps run one
 // after another (a step starts once the one before has committed and noted its rows).
+// SQLite writes with bun:sqlite's prepared statements (the new row from lastInsertRowid);
+// PostgreSQL with the transaction's own builders, each kind of change one statement.
 import type { Database } from "bun:sqlite";
-import { getTableColumns, getTableName } from "drizzle-orm";
-import { rouletteSessions } from "../../db/schema.ts";
-import { transaction, type Db } from "../storage/index.ts";
+import { and, eq, getTableColumns, getTableName, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { rouletteSessions } from "../storage/tables.ts";
+import { engine, transaction, type Db, type Tx } from "../storage/index.ts";
 import { errorFields, type Logger } from "../observability/log.ts";
 import { SESSION_RETAIN_MS, type RouletteSessions, type Session, type SessionChanges, type TextLine } from "./sessions.ts";
 
@@ -41,6 +43,77 @@ export interface SessionStore {
   flush(): Promise<boolean>;
   /** Stops the timer and writes the last changes. */
   stop(): Promise<void>;
+}
+
+/** A changed session and its text as stored. */
+interface Change {
+  session: Session;
+  lines: string;
+}
+
+/** What the store does to the table, in the running engine's form. */
+interface Table {
+  /** Drops the rows that ended before `before`: at start-up, before any request. */
+  expire(before: number): Promise<void>;
+  /** Every row, ended oldest first, then the ones that ran when the process stopped: the order restore() wants. */
+  all(): Promise<StoredRow[]>;
+  /** Inside the step's transaction: deletes `gone`, writes `changed`, answers their rows (the same order). */
+  write(tx: Tx, gone: readonly number[], changed: readonly Change[]): Promise<number[]> | number[];
+}
+
+function onSqlite(db: Db): Table {
+  const q = statements(db.$client as Database);
+  return {
+    // At start-up no transaction of this process can be open yet.
+    expire: async (before) => void q.expire.run({ before }),
+    all: async () => q.all.all(),
+    // The prepared statements run on the transaction's connection (SQLite's one connection).
+    write: (_tx, gone, changed) => {
+      for (const row of gone) q.remove.run({ row });
+      return changed.map(({ session: s, lines }) => {
+        if (s.row !== 0) {
+          q.update.run({ row: s.row, endedAt: s.endedAt, lines });
+          return s.row;
+        }
+        return Number(q.insert.run({ id: s.id, a: s.a, b: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines }).lastInsertRowid);
+      });
+    },
+  };
+}
+
+/** Rows per insert on PostgreSQL: six values each. */
+const INSERT_ROWS = 5_000;
+/** Rows per delete on PostgreSQL: one value each. */
+const DELETE_ROWS = 30_000;
+
+function onPostgres(db: Db): Table {
+  const t = rouletteSessions;
+  return {
+    expire: async (before) => {
+      await transaction(db, (tx) => tx.delete(t).where(and(isNotNull(t.endedAt), lte(t.endedAt, before))));
+    },
+    all: () =>
+      db
+        .select({ row: t.row, id: t.id, a: t.userA, b: t.userB, startedAt: t.startedAt, endedAt: t.endedAt, lines: t.lines })
+        .from(t)
+        .orderBy(sql`${t.endedAt} IS NULL`, t.endedAt, t.row),
+    write: async (tx, gone, changed) => {
+      for (let i = 0; i < gone.length; i += DELETE_ROWS) await tx.delete(t).where(inArray(t.row, gone.slice(i, i + DELETE_ROWS)));
+      for (const { session: s, lines } of changed) if (s.row !== 0) await tx.update(t).set({ endedAt: s.endedAt, lines }).where(eq(t.row, s.row));
+      const fresh = changed.filter(({ session }) => session.row === 0);
+      // New rows a few thousand per insert (PostgreSQL binds at most 65,535 values to one
+      // statement), matched back by pairing id (one row per session in a step).
+      const made = new Map<string, number>();
+      for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
+        const rows = await tx
+          .insert(t)
+          .values(fresh.slice(i, i + INSERT_ROWS).map(({ session: s, lines }) => ({ id: s.id, userA: s.a, userB: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines })))
+          .returning({ row: t.row, id: t.id });
+        for (const r of rows) made.set(r.id, r.row);
+      }
+      return changed.map(({ session: s }) => (s.row !== 0 ? s.row : made.get(s.id)!));
+    },
+  };
 }
 
 function statements(sqlite: Database) {
@@ -85,28 +158,15 @@ function toSession(row: StoredRow): Session {
  * Reads back what an earlier process left (dropping what expired meanwhile), then records every
  * change of `sessions` and writes it every PERSIST_EVERY_MS until stop().
  */
-export function persistRouletteSessions(sessions: RouletteSessions, db: Db, log: Logger, now: () => number = Date.now): SessionStore {
-  const q = statements(db.$client as Database);
-  // At start-up, before the server takes a request: no transaction of this process can be open yet.
-  q.expire.run({ before: now() - SESSION_RETAIN_MS });
+export async function persistRouletteSessions(sessions: RouletteSessions, db: Db, log: Logger, now: () => number = Date.now): Promise<SessionStore> {
+  const table = (engine === "postgres" ? onPostgres : onSqlite)(db);
+  // At start-up, before the server takes a request.
+  await table.expire(now() - SESSION_RETAIN_MS);
   sessions.record();
-  sessions.restore(q.all.all().map(toSession));
+  sessions.restore((await table.all()).map(toSession));
 
-  /**
-   * Answers the rows the changed sessions have now (the same order). The prepared statements run
-   * on the transaction's connection (SQLite's one connection), so the body needs no await.
-   */
-  const writeBatch = (gone: readonly number[], changed: readonly { session: Session; lines: string }[]): Promise<number[]> =>
-    transaction(db, () => {
-      for (const row of gone) q.remove.run({ row });
-      return changed.map(({ session: s, lines }) => {
-        if (s.row !== 0) {
-          q.update.run({ row: s.row, endedAt: s.endedAt, lines });
-          return s.row;
-        }
-        return Number(q.insert.run({ id: s.id, a: s.a, b: s.b, startedAt: s.startedAt, endedAt: s.endedAt, lines }).lastInsertRowid);
-      });
-    });
+  /** Answers the rows the changed sessions have now (the same order). */
+  const writeBatch = (gone: readonly number[], changed: readonly Change[]): Promise<number[]> => transaction(db, (tx) => table.write(tx, gone, changed));
 
   /** The step before: the next one picks its rows only once that one has noted its new rows. */
   let previous: Promise<boolean> = Promise.resolve(true);
@@ -116,7 +176,7 @@ export function persistRouletteSessions(sessions: RouletteSessions, db: Db, log:
   /** Writes up to `maxRows` rows (and about `maxChars` of text) taken from `work`; false, with all of `work` noted again, if that failed. */
   const stepNow = async (work: SessionChanges, maxRows: number, maxChars: number): Promise<boolean> => {
     const gone: number[] = [];
-    const changed: { session: Session; lines: string }[] = [];
+    const changed: Change[] = [];
     let chars = 0;
     while (work.gone.length > 0 && gone.length < maxRows) gone.push(work.gone.pop()!);
     while (work.changed.length > 0 && gone.length + changed.length < maxRows && chars < maxChars) {

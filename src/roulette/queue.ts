@@ -38,17 +38,25 @@ export interface Pair {
   socket: ClientSocket;
   session: Session;
   partner: Pair;
+  /**
+   * Several instances (cluster.ts): set on the partner's side when another instance holds their
+   * socket. Its `socket` then sends there; what must also change that instance's copy of the
+   * session (text, keep in touch, the end) goes as a message instead.
+   */
+  remote?: { instance: string; socket: string };
 }
 
 export class RouletteQueue {
   /** The longest-waiting suitable partner is offered first. */
   private readonly waiting = new WaitingIndex<ClientSocket>();
-  private readonly pairs = new Map<number, Pair>();
+  protected readonly pairs = new Map<number, Pair>();
   private readonly parted: RecentlyParted;
   /** Places in the line per client network and per device (origins.ts). */
   private readonly origins: WaitingOrigins;
-  /** Pairs that must never meet again: one reported the other. */
-  private readonly apart = new Set<number | string>();
+  /** Pairs that must never meet again: one reported the other (shared with a leader's queue in cluster.ts). */
+  protected readonly apart: Set<number | string>;
+  /** False here; true for the queue of several instances (cluster.ts): the handlers check it once. */
+  readonly distributed: boolean = false;
   readonly sessions: RouletteSessions;
   /** Pairings made since start, for /metrics. */
   pairsFormed = 0;
@@ -65,15 +73,18 @@ export class RouletteQueue {
    */
   onLatePairing: ((pairing: Pairing) => void) | null = null;
   /** Whether two may meet: the last rule a search gave (the handler always gives the app's). */
-  private mayMeet: MayMeet = () => true;
+  protected mayMeet: MayMeet = () => true;
 
   constructor(
     private readonly now: () => number = Date.now,
     caps: WaitingCaps = UNCAPPED,
     /** ROULETTE_INTEREST_WAIT_SECONDS in ms: how long a search with interests holds out for a shared one. */
     readonly interestWaitMs = 10_000,
+    apart: Set<number | string> = new Set(),
+    sessions: RouletteSessions = new RouletteSessions(now),
   ) {
-    this.sessions = new RouletteSessions(now);
+    this.apart = apart;
+    this.sessions = sessions;
     this.parted = new RecentlyParted(now);
     this.origins = new WaitingOrigins(caps);
   }
@@ -85,6 +96,11 @@ export class RouletteQueue {
 
   get waitingCount(): number {
     return this.waiting.size;
+  }
+
+  /** Users with a running pairing (each pair counts twice): bounded by who is here. */
+  get pairedCount(): number {
+    return this.pairs.size;
   }
 
   isWaiting(userId: number): boolean {
@@ -256,9 +272,17 @@ export class RouletteQueue {
     return { offerer: me, answerer: partner, session, sharedInterests: sharedInterests(me.filters.interests, partner.filters.interests) };
   }
 
-  /** Leaves the queue and ends a pair; returns the former partner's id and socket. */
-  leave(userId: number): Pair | undefined {
+  /**
+   * Leaves the queue and ends a pair; returns the former partner's id and socket. `why` is for
+   * cluster.ts, which tells a partner on another instance itself (and then returns nothing).
+   */
+  leave(userId: number, _why?: "next" | "disconnected"): Pair | undefined {
     this.unwait(userId);
+    return this.endPair(userId);
+  }
+
+  /** Ends `userId`'s pair (if any) without touching a place in the line they may hold again. */
+  endPair(userId: number): Pair | undefined {
     const pair = this.pairs.get(userId);
     if (!pair) return undefined;
     this.pairs.delete(userId);
@@ -266,6 +290,25 @@ export class RouletteQueue {
     this.sessions.end(pair.session);
     this.parted.record(userId, pair.partnerId);
     return pair.partner;
+  }
+
+  /**
+   * Takes out everyone waiting or paired whose socket `gone` names (an instance that died, in a
+   * leader's queue): memory follows who is still there. Answers how many went.
+   */
+  dropWhere(gone: (socket: ClientSocket) => boolean): number {
+    let dropped = 0;
+    for (const entry of [...this.waiting.values()]) {
+      if (!gone(entry.socket)) continue;
+      this.unwait(entry.profile.userId);
+      dropped += 1;
+    }
+    for (const [userId, pair] of [...this.pairs]) {
+      if (this.pairs.get(userId) !== pair || !gone(pair.socket)) continue;
+      this.leave(userId);
+      dropped += 1;
+    }
+    return dropped;
   }
 
   /** Every way out of the line passes here, so a place and its origin counts leave together. */

@@ -83,6 +83,19 @@ export class RouletteSessions {
     return session;
   }
 
+  /**
+   * This instance's copy of a session another instance's matchmaker started (cluster.ts): the
+   * same id and times, so reports and blocks by pairing id work wherever each partner is.
+   */
+  adopt(id: string, a: number, b: number, startedAt: number): Session {
+    const known = this.sessions.get(id);
+    if (known) return known;
+    const session: Session = { id, a, b, startedAt, endedAt: null, lines: NO_LINES, chars: 0, keep: 0, row: 0 };
+    this.sessions.set(id, session);
+    this.dirty?.add(session);
+    return session;
+  }
+
   /** The session as its pair holds it, so no lookup by id: a running one is always in the map (only ended ones are forgotten). */
   end(session: Session): void {
     if (session.endedAt !== null) return;
@@ -200,5 +213,24 @@ export class RouletteSessions {
       this.dirty.delete(session);
       if (session.row !== 0) this.gone.push(session.row);
     }
+  }
+}
+
+/**
+ * Several instances (cluster.ts): the sessions whose partners are on this instance, as above
+ * (these are persisted), and copies of every other instance's sessions in `others` (not persisted:
+ * a partner's instance writes them), so that a report or a stranger block by pairing id, which may
+ * reach any instance, finds the session and its lines.
+ */
+export class ClusterSessions extends RouletteSessions {
+  readonly others: RouletteSessions;
+
+  constructor(now: () => number) {
+    super(now);
+    this.others = new RouletteSessions(now);
+  }
+
+  override find(id: string): Session | undefined {
+    return super.find(id) ?? this.others.find(id);
   }
 }

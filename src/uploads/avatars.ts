@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { users } from "../../db/schema.ts";
+import { users } from "../storage/tables.ts";
 import { answers } from "../api-docs/answers.ts";
 import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
@@ -57,11 +57,11 @@ export function avatarRoutes(ctx: AppContext) {
           const found = await detectFile(file.path);
           if (found.kind !== "raster") throw unsupported();
           const cleaned = await cleanSpooled(ctx, user.id, file, found.mime, received);
-          const path = await placeUpload(ctx.config.dataDir, "avatars", cleaned.ext, cleaned.path).catch((error) => {
+          const path = await placeUpload(ctx.config, "avatars", cleaned.ext, cleaned.path).catch((error) => {
             throw asStorageError(error);
           });
           const old = await swapAvatar(ctx.db, user.id, path);
-          await removeUpload(ctx.config.dataDir, old);
+          await removeUpload(ctx.config, old);
           ctx.metrics.uploads.avatar.inc();
           return { avatar_url: avatarUrl(path) };
         } finally {
@@ -84,7 +84,7 @@ export function avatarRoutes(ctx: AppContext) {
       "/api/users/avatar",
       async ({ user }) => {
         const old = await swapAvatar(ctx.db, user.id, null);
-        await removeUpload(ctx.config.dataDir, old);
+        await removeUpload(ctx.config, old);
         return { success: true };
       },
       {

@@ -2,7 +2,7 @@
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { randomUUID } from "node:crypto";
-import type { UserRow } from "../../db/schema.ts";
+import type { UserRow } from "../storage/tables.ts";
 import { answers } from "../api-docs/answers.ts";
 import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";

@@ -2,7 +2,7 @@
 // messages at start (one grouped query), kept in memory, and re-read for one user from the
 // database before a refusal, so files a moderator removed meanwhile are no longer counted.
 import { eq, isNotNull, sql } from "drizzle-orm";
-import { messages } from "../../db/schema.ts";
+import { messages } from "../storage/tables.ts";
 import type { Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 
@@ -17,13 +17,23 @@ export class StorageLedger {
   private readonly pending = new Map<number, number>();
   /** Moves with every change to `stored`: a refresh that read an older total leaves it alone. */
   private changes = 0;
+  /**
+   * Several instances (context.ts): files stored through another instance are not in `stored`, so
+   * every check reads the user's total from the database first (one grouped query per upload; an
+   * upload is rare next to a message). Uploads in flight on another instance at that moment are
+   * not counted: with N instances a user can pass the quota by at most the uploads in flight on
+   * the others when theirs was checked.
+   */
+  everywhere = false;
 
   constructor(
     private readonly db: Db,
     readonly quotaBytes: number,
-  ) {
-    // Read once at start-up, in the synchronous createContext: SQLite's .all() until start-up awaits.
-    const rows = db.select({ userId: messages.senderId, bytes: total }).from(messages).where(isNotNull(messages.filePath)).groupBy(messages.senderId).all();
+  ) {}
+
+  /** At start-up (context.ts loadContext): each sender's stored bytes, in one grouped query. */
+  async load(): Promise<void> {
+    const rows = await this.db.select({ userId: messages.senderId, bytes: total }).from(messages).where(isNotNull(messages.filePath)).groupBy(messages.senderId);
     for (const row of rows) this.stored.set(row.userId, Number(row.bytes));
   }
 
@@ -40,14 +50,14 @@ export class StorageLedger {
 
   /** Before reading a body: refuses at once when nothing more fits. */
   async assertRoom(userId: number): Promise<void> {
-    if (this.usedBy(userId) < this.quotaBytes) return;
+    if (!this.everywhere && this.usedBy(userId) < this.quotaBytes) return;
     await this.refresh(userId);
     if (this.usedBy(userId) >= this.quotaBytes) throw this.exceeded(userId, null);
   }
 
   /** Counts `bytes` as pending for the user, or throws 413 quota_exceeded. */
   async reserve(userId: number, bytes: number): Promise<void> {
-    if (this.usedBy(userId) + bytes > this.quotaBytes) await this.refresh(userId);
+    if (this.everywhere || this.usedBy(userId) + bytes > this.quotaBytes) await this.refresh(userId);
     if (this.usedBy(userId) + bytes > this.quotaBytes) throw this.exceeded(userId, bytes);
     this.pending.set(userId, (this.pending.get(userId) ?? 0) + bytes);
   }

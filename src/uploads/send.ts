@@ -1,7 +1,7 @@
 // Sending files to a person: checked, counted against the per-user budget and quota, cleaned,
 // placed under random names, stored as messages in one transaction and announced like text.
 // A failure at any step removes what was placed, so no file exists without its message.
-import type { UserRow } from "../../db/schema.ts";
+import type { UserRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { rateLimited } from "../http/errors.ts";
 import { announceStored } from "../messages/notify.ts";
@@ -34,7 +34,7 @@ export async function sendFiles(
   prepare: (file: Received["files"][number]) => Promise<PreparedFile> = (file) => prepareChatFile(ctx, sender.id, file, received),
 ): Promise<Message[]> {
   for (const file of received.files) assertSize(file, MAX_FILE_BYTES, field);
-  requireContact(ctx.db, sender.id, receiverId);
+  await requireContact(ctx.db, sender.id, receiverId);
   admitMessage(ctx, sender.id, receiverId);
   await takeUploads(ctx, sender.id, received.files.length);
   // One at a time: each picture waits for its turn in the decode queue anyway.
@@ -45,7 +45,7 @@ export async function sendFiles(
   const paths: string[] = [];
   let rows;
   try {
-    for (const file of prepared) paths.push(await placeUpload(ctx.config.dataDir, "files", file.ext, file.path));
+    for (const file of prepared) paths.push(await placeUpload(ctx.config, "files", file.ext, file.path));
     rows = await storeFiles(
       ctx.db,
       ctx.clock,
@@ -65,7 +65,7 @@ export async function sendFiles(
   } catch (error) {
     // No message points at these files, so nobody could ever fetch them.
     ctx.uploads.ledger.release(sender.id, total);
-    await Promise.all(paths.map((path) => removeUpload(ctx.config.dataDir, path)));
+    await Promise.all(paths.map((path) => removeUpload(ctx.config, path)));
     throw asStorageError(error);
   }
   ctx.uploads.ledger.commit(sender.id, total);

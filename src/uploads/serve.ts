@@ -30,9 +30,9 @@ function relPathOf(request: Request): string | null {
 }
 
 /** Images in <img> send the cookie; scripts and tools may send the bearer instead. */
-function askerId(ctx: AppContext, request: Request): number | null {
+async function askerId(ctx: AppContext, request: Request): Promise<number | null> {
   for (const token of [bearerToken(request.headers.get("authorization")), sessionCookieOf(request)]) {
-    const session = token ? sessionFor(ctx.db, ctx.config, token) : null;
+    const session = token ? await sessionFor(ctx.db, ctx.config, token) : null;
     if (session) return session.user.id;
   }
   return null;
@@ -47,14 +47,15 @@ function disposition(kind: "inline" | "attachment", name: string | null): string
 
 async function serve(ctx: AppContext, request: Request, withBody: boolean): Promise<Response> {
   const relPath = relPathOf(request);
-  const full = relPath ? uploadFile(ctx.config.dataDir, relPath) : null;
+  const full = relPath ? uploadFile(ctx.config, relPath) : null;
   if (!relPath || !full) throw notFound();
   const isAvatar = relPath.startsWith("avatars/");
   let name: string | null = null;
   let voiceMime: string | null = null;
   if (!isAvatar) {
-    const message = findByFilePath(ctx.db, relPath);
-    const asker = askerId(ctx, request);
+    // Awaited: the read is a round trip on PostgreSQL.
+    const message = await findByFilePath(ctx.db, relPath);
+    const asker = await askerId(ctx, request);
     if (!message || asker === null || (asker !== message.senderId && asker !== message.receiverId)) throw notFound();
     name = message.fileName;
     // Checked by content when stored (voice.ts), so the inline player may have its real type.

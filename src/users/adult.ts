@@ -1,6 +1,6 @@
 // The 18+ rule (API.md "Safety", Adult): calls and roulette need a recorded confirmation.
 import { eq } from "drizzle-orm";
-import { users, type UserRow } from "../../db/schema.ts";
+import { users, type UserRow } from "../storage/tables.ts";
 import { transaction, type Db } from "../storage/index.ts";
 import { AppError } from "../http/errors.ts";
 import { forgetUser } from "./cache.ts";

@@ -3,7 +3,7 @@
 // above or below it (someone coming online) therefore never shift the rest by one, and the query
 // walks the presence index from that point instead of counting past every earlier row.
 import { sql, type SQL } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
+import { users } from "../storage/tables.ts";
 
 export interface UserCursor {
   online: boolean;
@@ -22,6 +22,10 @@ export function decodeCursor(text: string): UserCursor {
   return { online: online === "1", lastSeen: Number(lastSeen), id: Number(id) };
 }
 
-/** Rows after the cursor in the list's order (online first, then newest last_seen, then highest id). */
+/**
+ * Rows after the cursor in the list's order (online first, then newest last_seen, then highest id).
+ * The flag is bound as the column binds it (1/0 on SQLite, a boolean on PostgreSQL, which
+ * refuses to compare a boolean with an integer).
+ */
 export const afterCursor = (c: UserCursor): SQL =>
-  sql`(${users.isOnline}, ${users.lastSeen}, ${users.id}) < (${c.online ? 1 : 0}, ${c.lastSeen}, ${c.id})`;
+  sql`(${users.isOnline}, ${users.lastSeen}, ${users.id}) < (${sql.param(c.online, users.isOnline)}, ${c.lastSeen}, ${c.id})`;

@@ -6,7 +6,8 @@ import { operation } from "../api-docs/operation.ts";
 import { authGuard } from "../auth/guard.ts";
 import type { AppContext } from "../context.ts";
 import { notFound, rateLimited, validationError } from "../http/errors.ts";
-import { Budget, HOUR_MS, TokenBuckets } from "../http/rate-limit.ts";
+import { HOUR_MS, TokenBuckets } from "../http/rate-limit.ts";
+import { routeBudget } from "../cluster/budget.ts";
 import { validate } from "../http/validate.ts";
 import { confirmAdult } from "./adult.ts";
 import { MAX_SUGGESTIONS, SUGGEST_MIN_USES, suggestInterests } from "./interests.ts";
@@ -40,12 +41,12 @@ const suggestionsQuery = t.Object({
 });
 
 export function userRoutes(ctx: AppContext) {
-  const confirmations = new Budget(CONFIRM_ADULT_PER_HOUR, HOUR_MS);
+  const confirmations = routeBudget(ctx.ports, "adult-confirmations", CONFIRM_ADULT_PER_HOUR, HOUR_MS);
   // Profiles one by one are for people looking at people: a script walking ids is held back.
-  const profileReads = new Budget(ctx.config.profileReadsPerMinute, 60_000);
-  const blurChanges = new Budget(NUDITY_BLUR_CHANGES_PER_HOUR, HOUR_MS);
+  const profileReads = routeBudget(ctx.ports, "profile-reads", ctx.config.profileReadsPerMinute, 60_000);
+  const blurChanges = routeBudget(ctx.ports, "blur-changes", NUDITY_BLUR_CHANGES_PER_HOUR, HOUR_MS);
   const listReads = new TokenBuckets(LIST_READS.perSecond, LIST_READS.burst);
-  const profileChanges = new Budget(PROFILE_CHANGES_PER_HOUR, HOUR_MS);
+  const profileChanges = routeBudget(ctx.ports, "profile-changes", PROFILE_CHANGES_PER_HOUR, HOUR_MS);
   const suggestionReads = new TokenBuckets(SUGGESTION_READS.perSecond, SUGGESTION_READS.burst);
   return new Elysia()
     .use(authGuard(ctx))
@@ -66,7 +67,7 @@ export function userRoutes(ctx: AppContext) {
       detail: operation({ tag: "Users", summary: "My avatar's address", ok: { description: "null without one", schema: answers.avatar } }),
     })
     .get("/api/users/:id", async ({ params, user }) => {
-      profileReads.take(user.id);
+      await profileReads.take(user.id);
       if (!/^[1-9]\d{0,15}$/.test(params.id)) throw validationError({ id: "A user id is a positive whole number" });
       const id = Number(params.id);
       // Someone who blocked you is simply not there; the blocker can still open your profile.
@@ -84,7 +85,7 @@ export function userRoutes(ctx: AppContext) {
     })
     .put("/api/users/profile", async ({ body, user }) => {
       const input = validate(profileBody, body);
-      profileChanges.take(user.id);
+      await profileChanges.take(user.id);
       return { user: toOwnUser(await updateProfile(ctx.db, user, input)) };
     }, {
       detail: operation({
@@ -112,7 +113,7 @@ export function userRoutes(ctx: AppContext) {
     })
     .put("/api/users/nudity-blur", async ({ body, user }) => {
       const input = validate(nudityBlurBody, body);
-      blurChanges.take(user.id);
+      await blurChanges.take(user.id);
       return { user: toOwnUser(await setBlurNudity(ctx.db, user.id, input.blur_nudity)) };
     }, {
       detail: operation({
@@ -127,7 +128,7 @@ export function userRoutes(ctx: AppContext) {
     .post(
       "/api/users/confirm-adult",
       async ({ user }) => {
-        confirmations.take(user.id);
+        await confirmations.take(user.id);
         return { user: toOwnUser((await confirmAdult(ctx.db, user.id, Date.now())) ?? (await requireUser(ctx.db, user.id))) };
       },
       // Nothing is read from the body: the act of calling is the confirmation.

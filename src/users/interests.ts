@@ -2,7 +2,7 @@
 // languages", the JSON columns on users, and the per-tag counts that suggestions read.
 import ISO6391 from "iso-639-1";
 import { asc, desc, gte, and, lt, sql, inArray } from "drizzle-orm";
-import { interestTags, type UserRow } from "../../db/schema.ts";
+import { interestTags, type UserRow } from "../storage/tables.ts";
 import type { Db, Tx } from "../storage/index.ts";
 import { validationError } from "../http/errors.ts";
 import { INTEREST_RULE, isInterest, MAX_INTERESTS, MAX_LANGUAGES, normaliseInterest } from "./values.ts";

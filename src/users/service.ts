@@ -1,7 +1,7 @@
 // People: the public shape of a user, the people list, profiles and presence columns.
-import { and, count, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
-import { users, type UserRow } from "../../db/schema.ts";
-import { transaction, type Db, type Tx } from "../storage/index.ts";
+import { and, count, desc, eq, gte, isNotNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { users, type UserRow } from "../storage/tables.ts";
+import { engine, transaction, type Db, type Tx } from "../storage/index.ts";
 import { countryName } from "../geo/countries.ts";
 import { notFound, validationError } from "../http/errors.ts";
 import type { OwnUser, PublicUser } from "../realtime/protocol.ts";
@@ -46,8 +46,7 @@ export const toOwnUser = (row: UserRow): OwnUser => ({
 });
 
 /** A ban in force (users.banned mirrors it): such a person leaves every list and presence. */
-export const notBanned = (now: number): SQL =>
-  sql`(${users.banned} = 0 OR (${users.bannedUntil} IS NOT NULL AND ${users.bannedUntil} <= ${now}))`;
+export const notBanned = (now: number): SQL => or(eq(users.banned, false), and(isNotNull(users.bannedUntil), lte(users.bannedUntil, now)))!;
 
 export const isBannedNow = (row: Pick<UserRow, "banned" | "bannedUntil">, now = Date.now()): boolean =>
   row.banned && (row.bannedUntil === null || row.bannedUntil > now);
@@ -86,6 +85,12 @@ export interface UserPage {
   online?: number;
 }
 
+/**
+ * Case-insensitive matching: SQLite's `LIKE` ignores case (ASCII letters); PostgreSQL's `LIKE`
+ * does not and `ILIKE` does (every letter it knows).
+ */
+const LIKE = sql.raw(engine === "postgres" ? "ILIKE" : "LIKE");
+
 /** `LIKE` with the user's text taken literally: % and _ match only themselves. */
 const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
 
@@ -94,7 +99,7 @@ function filterCondition(callerId: number, filters: UserFilters): SQL | undefine
   if (filters.hidden && filters.hidden.size > 0) where.push(notInArray(users.id, [...filters.hidden]));
   if (filters.q) {
     const pattern = contains(filters.q);
-    where.push(sql`(${users.name} LIKE ${pattern} ESCAPE '\\' OR ${users.username} LIKE ${pattern} ESCAPE '\\')`);
+    where.push(sql`(${users.name} ${LIKE} ${pattern} ESCAPE '\\' OR ${users.username} ${LIKE} ${pattern} ESCAPE '\\')`);
   }
   if (filters.gender) where.push(eq(users.gender, filters.gender));
   if (filters.orientation) where.push(eq(users.orientation, filters.orientation));

@@ -65,7 +65,7 @@ export class BodyGate {
     const entry = this.entries.get(`${request.method} ${route}`);
     // Only before seal() (an app still being built) or for a method the router maps oddly.
     if (!entry) throw new AppError(413, "too_large", "This address takes no request body");
-    if (entry.bearer) authenticate(this.ctx, request);
+    if (entry.bearer) await authenticate(this.ctx, request);
     const { rule } = entry;
     switch (rule.kind) {
       case "own":

@@ -733,6 +733,7 @@ export const ar: Catalogue = {
   "error.edit_own": "يمكنك تعديل رسائلك فقط",
   "error.delete_own": "يمكنك حذف رسائلك فقط",
   "error.message_length": "يجب أن تتكوّن الرسالة من 1 إلى {max} حرف",
+  "error.text_nul": "لا يمكن أن يحتوي النص على محرف NUL",
   "error.edit_window": "يمكن تعديل الرسالة خلال 15 دقيقة من إرسالها",
   "error.react_with": "تفاعل بأحد هذه: {list}",
   "error.voice_format": "يجب أن تكون الرسالة الصوتية صوت Opus بصيغة WebM أو Ogg",

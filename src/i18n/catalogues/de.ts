@@ -732,6 +732,7 @@ export const de: Catalogue = {
   "error.edit_own": "Du kannst nur deine eigenen Nachrichten bearbeiten",
   "error.delete_own": "Du kannst nur deine eigenen Nachrichten löschen",
   "error.message_length": "Eine Nachricht muss 1 bis {max} Zeichen lang sein",
+  "error.text_nul": "Text darf kein NUL-Zeichen enthalten",
   "error.edit_window": "Eine Nachricht kann bis 15 Minuten nach dem Senden bearbeitet werden",
   "error.react_with": "Reagiere mit einem von: {list}",
   "error.voice_format": "Eine Sprachnachricht muss Opus-Audio in WebM oder Ogg sein",

@@ -751,6 +751,7 @@ export const en = {
   "error.edit_own": "You can only edit your own messages",
   "error.delete_own": "You can only delete your own messages",
   "error.message_length": "A message must be 1 to {max} characters",
+  "error.text_nul": "Text cannot contain a NUL character",
   "error.edit_window": "A message can be edited for 15 minutes after it was sent",
   "error.react_with": "React with one of {list}",
   "error.voice_format": "A voice message must be Opus audio in WebM or Ogg",

@@ -732,6 +732,7 @@ export const es: Catalogue = {
   "error.edit_own": "Solo puedes editar tus propios mensajes",
   "error.delete_own": "Solo puedes eliminar tus propios mensajes",
   "error.message_length": "Un mensaje debe tener entre 1 y {max} caracteres",
+  "error.text_nul": "El texto no puede contener un carácter NUL",
   "error.edit_window": "Un mensaje se puede editar durante los 15 minutos siguientes a su envío",
   "error.react_with": "Reacciona con uno de estos: {list}",
   "error.voice_format": "Un mensaje de voz debe ser audio Opus en WebM u Ogg",

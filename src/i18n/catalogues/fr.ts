@@ -732,6 +732,7 @@ export const fr: Catalogue = {
   "error.edit_own": "Tu ne peux modifier que tes propres messages",
   "error.delete_own": "Tu ne peux supprimer que tes propres messages",
   "error.message_length": "Un message doit compter de 1 à {max} caractères",
+  "error.text_nul": "Le texte ne peut pas contenir de caractère NUL",
   "error.edit_window": "Un message peut être modifié pendant les 15 minutes qui suivent son envoi",
   "error.react_with": "Réagis avec l’un de ceux-ci : {list}",
   "error.voice_format": "Un message vocal doit être un audio Opus en WebM ou Ogg",

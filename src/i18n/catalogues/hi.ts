@@ -732,6 +732,7 @@ export const hi: Catalogue = {
   "error.edit_own": "आप सिर्फ़ अपने संदेश संपादित कर सकते हैं",
   "error.delete_own": "आप सिर्फ़ अपने संदेश हटा सकते हैं",
   "error.message_length": "संदेश 1 से {max} अक्षरों का होना चाहिए",
+  "error.text_nul": "टेक्स्ट में NUL अक्षर नहीं हो सकता",
   "error.edit_window": "संदेश भेजने के बाद 15 मिनट तक ही संपादित किया जा सकता है",
   "error.react_with": "इनमें से किसी एक से प्रतिक्रिया दें: {list}",
   "error.voice_format": "वॉइस संदेश WebM या Ogg में Opus ऑडियो होना चाहिए",

@@ -732,6 +732,7 @@ export const id: Catalogue = {
   "error.edit_own": "Kamu hanya bisa mengedit pesanmu sendiri",
   "error.delete_own": "Kamu hanya bisa menghapus pesanmu sendiri",
   "error.message_length": "Pesan harus terdiri dari 1 sampai {max} karakter",
+  "error.text_nul": "Teks tidak boleh berisi karakter NUL",
   "error.edit_window": "Pesan dapat diedit selama 15 menit setelah dikirim",
   "error.react_with": "Beri reaksi dengan salah satu dari {list}",
   "error.voice_format": "Pesan suara harus berupa audio Opus dalam WebM atau Ogg",

@@ -732,6 +732,7 @@ export const pt: Catalogue = {
   "error.edit_own": "Você só pode editar suas próprias mensagens",
   "error.delete_own": "Você só pode apagar suas próprias mensagens",
   "error.message_length": "Uma mensagem deve ter de 1 a {max} caracteres",
+  "error.text_nul": "O texto não pode conter um caractere NUL",
   "error.edit_window": "Uma mensagem pode ser editada por até 15 minutos depois de enviada",
   "error.react_with": "Reaja com um destes: {list}",
   "error.voice_format": "Uma mensagem de voz deve ser áudio Opus em WebM ou Ogg",

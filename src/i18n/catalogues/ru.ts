@@ -732,6 +732,7 @@ export const ru: Catalogue = {
   "error.edit_own": "Изменять можно только свои сообщения",
   "error.delete_own": "Удалять можно только свои сообщения",
   "error.message_length": "Сообщение должно содержать от 1 до {max} символов",
+  "error.text_nul": "Текст не может содержать символ NUL",
   "error.edit_window": "Сообщение можно изменить в течение 15 минут после отправки",
   "error.react_with": "Выбери одну из реакций: {list}",
   "error.voice_format": "Голосовое сообщение должно быть аудио Opus в WebM или Ogg",

@@ -732,6 +732,7 @@ export const tr: Catalogue = {
   "error.edit_own": "Yalnızca kendi mesajlarını düzenleyebilirsin",
   "error.delete_own": "Yalnızca kendi mesajlarını silebilirsin",
   "error.message_length": "Bir mesaj 1 ile {max} karakter arasında olmalı",
+  "error.text_nul": "Metin NUL karakteri içeremez",
   "error.edit_window": "Bir mesaj gönderildikten sonraki 15 dakika içinde düzenlenebilir",
   "error.react_with": "Şunlardan biriyle tepki ver: {list}",
   "error.voice_format": "Sesli mesaj WebM veya Ogg içinde Opus ses olmalı",

@@ -1,10 +1,10 @@
 // Deleting for everyone: own messages. The row stays (its id, times and place in the
 // conversation) with its text and file fields emptied; its reactions go. A message still unread
 // leaves the receiver's unread count, and is never counted or marked read again.
-import type { MessageRow } from "../../../db/schema.ts";
+import type { MessageRow } from "../../storage/tables.ts";
 import { transaction, type Db } from "../../storage/index.ts";
 import { conversationsAfterRead } from "../conversations.ts";
-import { ownLiveMessage } from "./lookup.ts";
+import { assertLive, ownLiveMessage } from "./lookup.ts";
 import { actionStatements } from "./statements.ts";
 
 export interface Deleted {
@@ -17,13 +17,13 @@ export interface Deleted {
 /** Checks and stores the deletion in one transaction. `admit` refuses across a block or the privacy setting. */
 export async function deleteMessage(db: Db, userId: number, messageId: number, now: number, admit: (row: MessageRow) => void): Promise<Deleted> {
   const prepared = actionStatements(db);
-  // Checked inside the transaction: two deletions at once leave the unread count right. The
-  // prepared statements run on the transaction's connection (SQLite's one connection).
+  // Checked inside the transaction: two deletions at once leave the unread count right.
   const row = await transaction(db, async (tx) => {
-    const row = ownLiveMessage(tx, userId, messageId, "delete");
+    const row = await ownLiveMessage(tx, userId, messageId, "delete");
     admit(row);
-    prepared.delete.run(row.id, now);
-    prepared.removeAllReactions.run(row.id);
+    // Deleted (or removed) by another connection since the check: as if it had been before.
+    if (!(await prepared.delete(tx, row.id, now))) assertLive({ ...row, deletedAt: now });
+    await prepared.removeAllReactions(tx, row.id);
     if (row.readAt === null) await conversationsAfterRead(tx, row.receiverId, row.senderId, 1);
     return row;
   });

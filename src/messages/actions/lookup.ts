@@ -1,19 +1,19 @@
 // The message an action names, and who may act on it.
-import type { MessageRow } from "../../../db/schema.ts";
-import type { Db } from "../../storage/index.ts";
+import type { MessageRow } from "../../storage/tables.ts";
+import type { Db, Tx } from "../../storage/index.ts";
 import { AppError, forbidden, notFound } from "../../http/errors.ts";
 import { messageById } from "./statements.ts";
 
 /** A message of the user's own conversations; anyone else's is answered as if it did not exist. */
-export function messageOfConversation(db: Db, userId: number, messageId: number): MessageRow {
-  const row = Number.isSafeInteger(messageId) ? messageById(db, messageId) : undefined;
+export async function messageOfConversation(db: Db | Tx, userId: number, messageId: number): Promise<MessageRow> {
+  const row = Number.isSafeInteger(messageId) ? await messageById(db, messageId) : undefined;
   if (!row || (row.senderId !== userId && row.receiverId !== userId)) throw notFound("Message not found");
   return row;
 }
 
 /** The user's own message, still there (neither deleted by them nor removed by a moderator). */
-export function ownLiveMessage(db: Db, userId: number, messageId: number, verb: string): MessageRow {
-  const row = messageOfConversation(db, userId, messageId);
+export async function ownLiveMessage(db: Db | Tx, userId: number, messageId: number, verb: string): Promise<MessageRow> {
+  const row = await messageOfConversation(db, userId, messageId);
   if (row.senderId !== userId) throw forbidden(`You can only ${verb} your own messages`);
   assertLive(row);
   return row;

@@ -1,6 +1,6 @@
 // Reactions: one per person per message, one of the quick reactions; the same emoji again
 // removes it, another replaces it.
-import type { MessageRow } from "../../../db/schema.ts";
+import type { MessageRow } from "../../storage/tables.ts";
 import { transaction, type Db } from "../../storage/index.ts";
 import { validationError } from "../../http/errors.ts";
 import { QUICK_REACTIONS } from "../../realtime/protocol.ts";
@@ -28,17 +28,16 @@ export async function toggleReaction(
   const emoji = quickReaction(rawEmoji);
   const prepared = actionStatements(db);
   // Checked, read and written in one transaction, so two tabs toggling at once end in one state.
-  // The prepared statements run on the transaction's connection (SQLite's one connection).
-  return transaction(db, (tx) => {
-    const row = messageOfConversation(tx, userId, messageId);
+  return transaction(db, async (tx) => {
+    const row = await messageOfConversation(tx, userId, messageId);
     assertLive(row);
     admit(row);
-    const current = prepared.reactionOf.get(row.id, userId)?.emoji;
+    const current = await prepared.reactionOf(tx, row.id, userId);
     if (current === emoji) {
-      prepared.removeReaction.run(row.id, userId);
+      await prepared.removeReaction(tx, row.id, userId);
       return { row, emoji: null };
     }
-    prepared.setReaction.run(row.id, userId, emoji, now);
+    await prepared.setReaction(tx, row.id, userId, emoji, now);
     return { row, emoji };
   });
 }

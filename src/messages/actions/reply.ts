@@ -1,5 +1,5 @@
 // Replying: the replied-to message must be of the same conversation and not deleted.
-import type { Db } from "../../storage/index.ts";
+import type { Db, Tx } from "../../storage/index.ts";
 import { notFound } from "../../http/errors.ts";
 import type { ReplyPreview } from "../../realtime/protocol.ts";
 import { replyPreview } from "./extras.ts";
@@ -11,8 +11,8 @@ import { messageById } from "./statements.ts";
  * conversation is answered as unknown (404), a deleted or removed one as a validation error.
  * One indexed read, made only for replies.
  */
-export function admitReply(db: Db, senderId: number, receiverId: number, replyToId: number, nameOf: (userId: number) => string): ReplyPreview {
-  const target = Number.isSafeInteger(replyToId) ? messageById(db, replyToId) : undefined;
+export async function admitReply(db: Db | Tx, senderId: number, receiverId: number, replyToId: number, nameOf: (userId: number) => string): Promise<ReplyPreview> {
+  const target = Number.isSafeInteger(replyToId) ? await messageById(db, replyToId) : undefined;
   const samePair = target && target.pairLo === Math.min(senderId, receiverId) && target.pairHi === Math.max(senderId, receiverId);
   if (!target || !samePair) throw notFound("The message you reply to is not in this conversation");
   assertLive(target);

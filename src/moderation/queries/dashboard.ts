@@ -1,7 +1,7 @@
 // The numbers on the console's home page: how much waits, how old the oldest is, and how fast
 // moderators act. Each is one aggregate query; the median reads only the middle row or two.
 import { and, count, eq, gte, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
-import { appeals, bans, reports } from "../../../db/schema.ts";
+import { appeals, bans, reports } from "../../storage/tables.ts";
 import type { Db } from "../../storage/index.ts";
 
 const DAY = 24 * 60 * 60_000;

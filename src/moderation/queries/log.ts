@@ -1,6 +1,6 @@
 // Read-only queries for the appeals list and the audit log, both paged.
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import { appeals, auditLog, bans, users, type AppealRow, type AuditRow, type BanRow } from "../../../db/schema.ts";
+import { appeals, auditLog, bans, users, type AppealRow, type AuditRow, type BanRow } from "../../storage/tables.ts";
 import { alias, type Db } from "../../storage/index.ts";
 import { PAGE_SIZE, pageCount, type Paged } from "./reports.ts";
 

@@ -1,7 +1,7 @@
 // Read-only queries about people for the console: the search, a user's record (bans, warnings,
 // sessions) and the short summary shown beside a report. Lists are capped.
 import { count, desc, eq, or, sql } from "drizzle-orm";
-import { bans, sessions, users, warnings, type BanRow, type UserRow, type WarningRow } from "../../../db/schema.ts";
+import { bans, sessions, users, warnings, type BanRow, type UserRow, type WarningRow } from "../../storage/tables.ts";
 import type { Db } from "../../storage/index.ts";
 import { activeBan } from "../bans.ts";
 import { countReports } from "./reports.ts";

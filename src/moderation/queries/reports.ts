@@ -2,7 +2,7 @@
 // actions (../actions.ts) change rows and write the audit log; these only look. Every list is
 // capped, so no page holds more than one page of rows in memory.
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { messages, reports, users } from "../../../db/schema.ts";
+import { messages, reports, users } from "../../storage/tables.ts";
 import { alias, type Db } from "../../storage/index.ts";
 import type { ReportReason } from "../../reports/model.ts";
 

@@ -1,6 +1,6 @@
 // The page behind a ban's appeal link: the ban's reason and end, then the appeal form, or the
 // appeal's status and the moderator's answer once it was sent. Plain HTML, no script.
-import type { AppealRow, BanRow } from "../../../db/schema.ts";
+import type { AppealRow, BanRow } from "../../storage/tables.ts";
 import type { T } from "../../i18n/catalogue.ts";
 import { Document } from "../layout/Document.tsx";
 import { Footer } from "../layout/Footer.tsx";

@@ -8,7 +8,7 @@ import { AppError } from "../../http/errors.ts";
 import { clientAddress, originAllowed } from "../../http/request.ts";
 import { WindowCounter } from "../../http/rate-limit.ts";
 import { activeBan, appealFor, appealUrl, banIdOfAppealToken, fileAppeal } from "../../moderation/actions.ts";
-import type { BanRow } from "../../../db/schema.ts";
+import type { BanRow } from "../../storage/tables.ts";
 import { findBan } from "../../moderation/queries/people.ts";
 import { translateError } from "../../i18n/errors.ts";
 import { errorText } from "../mod/error-text.ts";

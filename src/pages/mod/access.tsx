@@ -19,8 +19,8 @@ export interface Viewer {
 
 export const isModRole = (role: string): role is ModRole => role === "moderator" || role === "admin";
 
-export function viewerOf(ctx: AppContext, request: Request): Viewer | null {
-  const session = sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
+export async function viewerOf(ctx: AppContext, request: Request): Promise<Viewer | null> {
+  const session = await sessionFor(ctx.db, ctx.config, sessionCookieOf(request));
   if (!session || !isModRole(session.user.role)) return null;
   return { sessionId: session.id, id: session.user.id, username: session.user.username, role: session.user.role };
 }

@@ -49,7 +49,7 @@ export function modRoutes(ctx: AppContext) {
     );
 
   async function get(request: Request): Promise<Response> {
-    const viewer = viewerOf(ctx, request);
+    const viewer = await viewerOf(ctx, request);
     if (!viewer) return hiddenConsole(ctx, request);
     const url = new URL(request.url);
     const flash = modFlashOf(request);
@@ -59,7 +59,7 @@ export function modRoutes(ctx: AppContext) {
   }
 
   async function post(request: Request): Promise<Response> {
-    const viewer = viewerOf(ctx, request);
+    const viewer = await viewerOf(ctx, request);
     if (!viewer) return hiddenConsole(ctx, request);
     const path = new URL(request.url).pathname;
     const found = postActions.map((a) => ({ action: a, match: a.pattern.exec(path) })).find((f) => f.match !== null);
@@ -96,7 +96,7 @@ export function modRoutes(ctx: AppContext) {
     .get("/mod", ({ request }) => get(request))
     .get("/mod/*", ({ request }) => get(request))
     .get("/mod/reports/:id/still", async ({ request, params }) => {
-      const viewer = viewerOf(ctx, request);
+      const viewer = await viewerOf(ctx, request);
       const id = positiveId(params.id);
       return (viewer && id !== null ? await stillResponse(ctx, id) : null) ?? hiddenConsole(ctx, request);
     })

@@ -1,19 +1,16 @@
-// The evidence still of a report, for the console only. It lives under DATA_DIR/evidence, which
-// nothing else serves; the answer is never cached and never sniffed as anything but a JPEG.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+// The evidence still of a report, for the console only. It lives under UPLOADS_DIR/evidence (or
+// DATA_DIR/evidence without UPLOADS_DIR: src/reports/evidence.ts), which nothing else serves; the answer is never cached and never sniffed as anything but a JPEG.
 import type { AppContext } from "../../context.ts";
 import { findReport } from "../../moderation/queries/reports.ts";
-
-/** The path the reports module writes; anything else in the column is not served. */
-const STILL_PATH = /^evidence\/[0-9a-f]{32}\.jpg$/;
+import { stillFile } from "../../reports/evidence.ts";
 
 /** The still as a response, or null when there is none to show (the caller answers 404). */
 export async function stillResponse(ctx: AppContext, reportId: number): Promise<Response | null> {
   const report = await findReport(ctx.db, reportId);
-  if (!report?.evidencePath || report.purgedAt !== null || !STILL_PATH.test(report.evidencePath)) return null;
-  const file = join(ctx.config.dataDir, report.evidencePath);
-  if (!existsSync(file)) return null;
+  if (!report?.evidencePath || report.purgedAt !== null) return null;
+  // Only the path the reports module writes is ever read (stillFile checks it).
+  const file = stillFile(ctx.config, report.evidencePath);
+  if (!file) return null;
   return new Response(Bun.file(file), {
     headers: {
       "content-type": "image/jpeg",

@@ -1,7 +1,7 @@
 // edit_message, delete_message and react: each checks the message (actions/*), the block and
 // privacy gate as send_message does, stores, then tells every socket of both people. The socket
 // rate limit is the dispatcher's, shared with every other event.
-import type { MessageRow } from "../../../db/schema.ts";
+import type { MessageRow } from "../../storage/tables.ts";
 import { deleteMessage } from "../../messages/actions/delete.ts";
 import { editMessage } from "../../messages/actions/edit.ts";
 import { partnerOf } from "../../messages/actions/lookup.ts";
@@ -39,7 +39,7 @@ export const messageActionHandlers: HandlerMap<"edit_message" | "delete_message"
     if (filePath !== null) {
       app.uploads.ledger.freed(user.id, fileSize);
       // The deletion is stored and told: a file left behind is logged, not answered as a failure.
-      await removeUpload(app.config.dataDir, filePath).catch((error: unknown) =>
+      await removeUpload(app.config, filePath).catch((error: unknown) =>
         app.log.error("a deleted message's file could not be removed", { message_id: row.id, file_path: filePath, ...errorFields(error) }),
       );
     }

@@ -35,12 +35,14 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
         (receiverId) => admitMessage(app, user.id, receiverId),
         (receiverId) => deliveredNow(app, receiverId),
       ),
+      // Its one write is the insert (with both conversation rows, in the same statement).
+      { oneStatement: true },
     );
     // After submit, so the release comes after the writer's flush in the same turn.
     holdSends();
     const { row, created, replyTo } = await stored;
     const extras = { replyTo, reactions: [] };
-    if (!created) return { message: toMessage(row, user.name, user.id, { replyTo, reactions: reactionsOf(app.db, row.id) }) };
+    if (!created) return { message: toMessage(row, user.name, user.id, { replyTo, reactions: await reactionsOf(app.db, row.id) }) };
     app.metrics.messagesStored.inc();
     return new EncodedAck(`{"message":${announceOne(app, user, row, extras).json}}`);
   },
@@ -55,7 +57,7 @@ export const messagingHandlers: HandlerMap<"send_message" | "typing_start" | "ty
     }
     const senderId = toId(data.senderId);
     if (senderId === user.id) throw validationError({ senderId: "senderId must be the other person" });
-    requireContact(app.db, user.id, senderId);
+    await requireContact(app.db, user.id, senderId);
     const readAt = Date.now();
     const rows = await markRead(app.db, user.id, senderId, readAt, data.messageIds.map(toId));
     // Across a block the rows are still marked read; announceRead drops only the event.

@@ -12,7 +12,7 @@ import { forgetUser } from "../../users/cache.ts";
 import { errorFields } from "../../observability/log.ts";
 import { findUser, toPublicUser } from "../../users/service.ts";
 import { eq } from "drizzle-orm";
-import { users, type UserRow } from "../../../db/schema.ts";
+import { users, type UserRow } from "../../storage/tables.ts";
 import type { AppContext } from "../../context.ts";
 import { transaction } from "../../storage/index.ts";
 import { ROULETTE_TEXT_MAX, type RoulettePartner } from "../protocol.ts";
@@ -20,6 +20,7 @@ import { toId, type HandlerMap, type HandlerContext } from "../handler.ts";
 import type { ClientSocket } from "../socket.ts";
 import { encodeEvent } from "../hub.ts";
 import type { Pair, Pairing } from "../../roulette/queue.ts";
+import type { ClusterRoulette } from "../../roulette/cluster.ts";
 import { acceptInterests, interestsView, isLanguageCode, languagesView } from "../../users/interests.ts";
 import type { ClientEvents } from "../protocol.ts";
 import { relayOnlyDescription, relayOnlyIceCandidate } from "../../ice/filter.ts";
@@ -61,7 +62,8 @@ async function clearSuspension(app: AppContext, userId: number): Promise<void> {
 
 /** Ends the caller's pair or search; the partner learns why. */
 export function leaveRoulette(app: AppContext, userId: number, partnerEvent: "roulette_partner_disconnected" | "roulette_partner_next"): void {
-  const former = app.roulette.leave(userId);
+  // Several instances: a partner on another instance is told by their own (roulette/cluster.ts).
+  const former = app.roulette.leave(userId, partnerEvent === "roulette_partner_next" ? "next" : "disconnected");
   if (former) former.socket.sendText(partnerEvent === "roulette_partner_next" ? NEXT_FRAME : DISCONNECTED_FRAME);
 }
 
@@ -151,6 +153,38 @@ function current(ctx: HandlerContext, partnerId: string): Pair {
   return pair;
 }
 
+/**
+ * Counts each socket's roulette frames that start or end a search: a search that had to wait for
+ * a read (carriedSuspension on PostgreSQL) goes on only if none came since and the socket is open.
+ */
+const searchTurns = new WeakMap<ClientSocket, number>();
+const nextSearchTurn = (socket: ClientSocket): number => {
+  const turn = (searchTurns.get(socket) ?? 0) + 1;
+  searchTurns.set(socket, turn);
+  return turn;
+};
+
+function search(ctx: HandlerContext, data: ClientEvents["roulette_search"]) {
+  const { app, user, socket } = ctx;
+  if (app.roulette.partnerOf(user.id) !== undefined) leaveRoulette(app, user.id, "roulette_partner_disconnected");
+  // Strangers' presence must not time a roulette session (issue 18, realtime/public-presence.ts).
+  app.hub.hideFromStrangers(user.id);
+  const filters = searchFilters(user, data.filters);
+  const mayMeet = (a: number, b: number) => mayMeetInRoulette(app, a, b);
+  const profile = profileOf(user);
+  // Several instances: the matchmaker may be elsewhere; the partner's frame is sent before the ack.
+  if (app.roulette.distributed) {
+    return (app.roulette as ClusterRoulette).searchAcross(profile, filters, socket).then((status) => (status === "paired" ? PAIRED : SEARCHING));
+  }
+  const pairing = app.roulette.search(profile, filters, socket, mayMeet);
+  if (!pairing) return SEARCHING;
+  // No cork needed: Bun corks the searcher's socket while its frame is handled, so its frame and
+  // the ack leave in one write, and the partner gets this one frame only (one write either way;
+  // strace counted 5 sends per pairing in bench/roulette.ts, one per socket per frame in).
+  announcePairing(pairing);
+  return PAIRED;
+}
+
 const relayOnly = (ctx: HandlerContext): boolean => ctx.app.config.iceTransportPolicy === "relay";
 
 export const rouletteHandlers: HandlerMap<
@@ -171,29 +205,27 @@ export const rouletteHandlers: HandlerMap<
     requireAdult(user);
     const suspended = rouletteSuspension(app, user);
     if (suspended) throw suspended;
-    if (carriedSuspension(app, user.id)) throw suspendedError();
-    if (app.roulette.partnerOf(user.id) !== undefined) leaveRoulette(app, user.id, "roulette_partner_disconnected");
-    // Strangers' presence must not time a roulette session (issue 18, realtime/public-presence.ts).
-    app.hub.hideFromStrangers(user.id);
-    const filters = searchFilters(user, data.filters);
-    const mayMeet = (a: number, b: number) => mayMeetInRoulette(app, a, b);
-    const profile = profileOf(user);
-    const pairing = app.roulette.search(profile, filters, socket, mayMeet);
-    if (!pairing) return SEARCHING;
-    // No cork needed: Bun corks the searcher's socket while its frame is handled, so its frame and
-    // the ack leave in one write, and the partner gets this one frame only (one write either way;
-    // strace counted 5 sends per pairing in bench/roulette.ts, one per socket per frame in).
-    announcePairing(pairing);
-    return PAIRED;
+    const turn = nextSearchTurn(socket);
+    const carried = carriedSuspension(app, user.id);
+    if (carried === true) throw suspendedError();
+    if (carried === false) return search(ctx, data);
+    return carried.then((yes) => {
+      if (yes) throw suspendedError();
+      // Stopped, searched again or closed while the read ran: this search no longer stands.
+      if (searchTurns.get(socket) !== turn || !app.hub.socketsOf(user.id).includes(socket)) return undefined;
+      return search(ctx, data);
+    });
   },
 
   roulette_stop_search: (ctx, data) => {
     assertSelf(ctx, data.userId);
+    nextSearchTurn(ctx.socket);
     leaveRoulette(ctx.app, ctx.user.id, "roulette_partner_disconnected");
   },
 
   roulette_next: (ctx, data) => {
     assertSelf(ctx, data.userId);
+    nextSearchTurn(ctx.socket);
     leaveRoulette(ctx.app, ctx.user.id, "roulette_partner_next");
   },
 
@@ -227,8 +259,12 @@ export const rouletteHandlers: HandlerMap<
     }
     const at = Date.now();
     // Kept only so that a report made during the session or soon after can carry it.
-    ctx.app.roulette.sessions.addLine(session, { senderId: ctx.user.id, text, at });
-    ctx.app.hub.send(partner.socket, "roulette_text", { text, at: iso(at) });
+    const line = { senderId: ctx.user.id, text, at };
+    ctx.app.roulette.sessions.addLine(session, line);
+    // A partner on another instance gets it from theirs; several instances all keep it in their
+    // copy of the session (a report by pairing id may reach any of them).
+    if (!partner.remote) ctx.app.hub.send(partner.socket, "roulette_text", { text, at: iso(at) });
+    if (ctx.app.roulette.distributed) (ctx.app.roulette as ClusterRoulette).relayLine(partner.partner, line);
     return { text, at: iso(at) };
   },
 
@@ -236,6 +272,11 @@ export const rouletteHandlers: HandlerMap<
     const mine = current(ctx, data.partnerId);
     const { session, partnerId } = mine;
     const { app, user } = ctx;
+    // A partner on another instance: each instance tells its own user once both pressed.
+    if (mine.partner.remote) {
+      (app.roulette as ClusterRoulette).pressKeep(mine, user.id);
+      return {};
+    }
     const before = session.keep;
     session.keep |= session.a === user.id ? KEEP_A : KEEP_B;
     // One press alone is never revealed: nothing is sent until both have pressed.

@@ -1,7 +1,7 @@
 // The actions on one person, as one form: the open reports about them (all ticked, so one
 // action closes them together), then warn, ban, remove content, suspend from roulette and
 // dismiss, each with its own button posting to its own address.
-import type { UserRow } from "../../../../db/schema.ts";
+import type { UserRow } from "../../../storage/tables.ts";
 import type { ReportListItem } from "../../../moderation/queries/reports.ts";
 import { contextLabel, reasonLabel } from "../format.ts";
 import type { ModView } from "../view.ts";

@@ -1,5 +1,5 @@
 // One report: the two people, what was reported with its evidence, and the actions.
-import type { ReportRow } from "../../../../db/schema.ts";
+import type { ReportRow } from "../../../storage/tables.ts";
 import type { PersonSummary } from "../../../moderation/queries/people.ts";
 import type { ReportListItem } from "../../../moderation/queries/reports.ts";
 import { ACTIONS_FORM, ActionPanel, EnterGuard } from "../components/ActionPanel.tsx";

@@ -1,5 +1,5 @@
 // One person's record: profile, sessions, bans, warnings, reports both ways, and every action.
-import type { BanRow, UserRow, WarningRow } from "../../../../db/schema.ts";
+import type { BanRow, UserRow, WarningRow } from "../../../storage/tables.ts";
 import type { SessionSummary } from "../../../moderation/queries/people.ts";
 import type { ReportListItem } from "../../../moderation/queries/reports.ts";
 import { ActionPanel } from "../components/ActionPanel.tsx";

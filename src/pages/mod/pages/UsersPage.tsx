@@ -1,5 +1,5 @@
 // Search people by username, e-mail or id.
-import type { UserRow } from "../../../../db/schema.ts";
+import type { UserRow } from "../../../storage/tables.ts";
 import { ModPage } from "../components/ModPage.tsx";
 import { Time } from "../components/Time.tsx";
 import type { ModView } from "../view.ts";
