@@ -252,7 +252,7 @@ describe("sessions", () => {
   test("a banned user cannot log in: 403 banned with the end of the ban", async () => {
     const { user } = await registerUser(t);
     const until = Date.now() + 3_600_000;
-    t.ctx.sqlite.run("UPDATE users SET banned = 1, banned_until = ? WHERE id = ?", [until, user.id]);
+    await t.sql("UPDATE users SET banned = ?, banned_until = ? WHERE id = ?", true, until, user.id);
     const r = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ code: "banned", until: new Date(until).toISOString() });

@@ -2,7 +2,7 @@
 // moderator chose it, a banned address (API.md "Moderation").
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { bans, sessions, users } from "../../db/schema.ts";
+import { bans, sessions, users } from "../../src/storage/tables.ts";
 import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
 import { form, guestEntry, registration, setCookie } from "../pages/helpers.ts";
 import { makeTestApp, type TestApp } from "../support/app.ts";

@@ -109,7 +109,7 @@ describe("guests", () => {
     expect(r.status).toBe(201);
     const username = r.body.data.user.username as string;
     expect(username).toMatch(/^Guest_[a-z0-9]{6}$/);
-    const row = t.ctx.sqlite.query<{ s: string | null }, [string]>("SELECT username_skeleton AS s FROM users WHERE username = ?").get(username);
+    const [row] = await t.sql<{ s: string | null }>("SELECT username_skeleton AS s FROM users WHERE username = ?", username);
     expect(row?.s).toBeTruthy();
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
 import { connect, heardAbout } from "../support/ws.ts";
+import { until } from "../support/until.ts";
 import { fileOf, storedFiles, uploadForm } from "../uploads/fixtures.ts";
 
 // Presence at once (no grace), so the block's effect on presence is seen without waiting.
@@ -34,8 +35,8 @@ async function blockedPair() {
 
 
 /** The messages stored between two users. */
-const messagesBetween = (a: number, b: number) =>
-  (t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE (sender_id = ?1 AND receiver_id = ?2) OR (sender_id = ?2 AND receiver_id = ?1)").get(a, b) as { n: number }).n;
+const messagesBetween = async (a: number, b: number) =>
+  Number((await t.sql<{ n: number }>("SELECT count(*) AS n FROM messages WHERE (sender_id = ? AND receiver_id = ?) OR (sender_id = ? AND receiver_id = ?)", a, b, b, a))[0]!.n);
 
 const closeAll = (...people: Person[]) => people.forEach((p) => p.s.close());
 const ids = (list: { id: number }[]) => list.map((u) => u.id);
@@ -48,15 +49,15 @@ describe("a block refuses messages and files both ways", () => {
       expect(r.error).toEqual({ code: "blocked", message: "You can't message this person" });
       expect(await to.s.silent("new_message", from.s)).toBe(true);
     }
-    const stored = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE content = 'can you read this?'").get() as { n: number };
-    expect(stored.n).toBe(0);
+    const [stored] = await t.sql<{ n: number }>("SELECT count(*) AS n FROM messages WHERE content = 'can you read this?'");
+    expect(Number(stored!.n)).toBe(0);
     closeAll(blocker, blocked);
   });
 
   test("uploads answer 403 blocked in both directions and store no file", async () => {
     const { blocker, blocked } = await blockedPair();
     const filesBefore = storedFiles(t.dataDir).length;
-    const messagesBefore = messagesBetween(blocker.user.id, blocked.user.id);
+    const messagesBefore = await messagesBetween(blocker.user.id, blocked.user.id);
     for (const [from, to] of [[blocked, blocker], [blocker, blocked]] as const) {
       const one = await t.call("POST", "/api/messages/upload", { token: from.token, body: uploadForm(to.user.id, "file", [fileOf("x", "a.txt")]) });
       expect(one.status).toBe(403);
@@ -67,7 +68,7 @@ describe("a block refuses messages and files both ways", () => {
       expect(await to.s.silent("new_message")).toBe(true);
     }
     expect(storedFiles(t.dataDir).length).toBe(filesBefore);
-    expect(messagesBetween(blocker.user.id, blocked.user.id)).toBe(messagesBefore);
+    expect(await messagesBetween(blocker.user.id, blocked.user.id)).toBe(messagesBefore);
     closeAll(blocker, blocked);
   });
 });
@@ -84,7 +85,7 @@ describe("a block drops typing and read events", () => {
 
   test("a read still marks the messages read, but the sender hears nothing, over the socket and over HTTP", async () => {
     const { blocker, blocked } = await blockedPair();
-    const unread = t.ctx.sqlite.query("SELECT id FROM messages WHERE sender_id = ? AND receiver_id = ? AND read_at IS NULL").all(blocked.user.id, blocker.user.id) as { id: number }[];
+    const unread = await t.sql<{ id: number }>("SELECT id FROM messages WHERE sender_id = ? AND receiver_id = ? AND read_at IS NULL", blocked.user.id, blocker.user.id);
     expect(unread.length).toBe(1);
     const r = await blocker.s.ask("messages_read", { senderId: blocked.user.id, receiverId: blocker.user.id, readAt: new Date().toISOString(), messageIds: unread.map((m) => m.id) });
     expect(r.data).toEqual({ updatedCount: 1 });
@@ -103,10 +104,15 @@ describe("a block hides delivery", () => {
     const sent = await sender.s.ask("send_message", { receiverId: away.user.id, content: "while you were out" });
     await t.call("POST", "/api/blocks", { token: away.token, json: { userId: sender.user.id } });
     const back = await connect(t.wsUrl, away.token);
+    // The delivery on connect commits on its own turn (on PostgreSQL after the socket's opening):
+    // waited for first, so the silence checked next comes after it.
+    const delivered = async () => {
+      const [row] = await t.sql<{ delivered_at: number | null }>("SELECT delivered_at FROM messages WHERE id = ?", sent.data.message.id);
+      return row!.delivered_at !== null;
+    };
+    await until(delivered, "the waiting message marked delivered");
     expect(await heardAbout(sender.s, "user_online", away.user.id, back)).toBe(false);
     expect(sender.s.frames.some((f) => f.event === "message_delivered")).toBe(false);
-    const row = t.ctx.sqlite.query("SELECT delivered_at FROM messages WHERE id = ?").get(sent.data.message.id) as { delivered_at: number | null };
-    expect(row.delivered_at).not.toBeNull();
     back.close();
     sender.s.close();
   });

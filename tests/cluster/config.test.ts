@@ -19,7 +19,7 @@ const CLUSTER = {
   REDIS_URL: "redis://127.0.0.1:6379",
   DATABASE_URL: "postgres://root@127.0.0.1:5432/test",
   JWT_SECRET: "cluster-secret-cluster-secret-cluster-secret",
-  UPLOADS_DIR: "/srv/shared/uploads",
+  UPLOADS_DIR: dir(),
 };
 
 describe("a cluster configuration", () => {
@@ -51,7 +51,7 @@ describe("a cluster configuration", () => {
     expect(lines[0]).toContain("DATABASE_URL");
   }, 30_000);
 
-  test("with everything set the server still refuses, as its storage is SQLite only: one line naming DATABASE_URL, exit code 1", async () => {
+  test("with everything set the server still refuses, as several instances are a preview: one line naming REDIS_URL, exit code 1", async () => {
     const child = Bun.spawn(["node_modules/.bin/bun", "src/server.ts"], {
       env: { PATH: process.env.PATH, DATA_DIR: dir(), PORT: "0", ...CLUSTER },
       stdout: "pipe",
@@ -60,6 +60,21 @@ describe("a cluster configuration", () => {
     expect(await child.exited).toBe(1);
     const lines = (await new Response(child.stderr).text()).trim().split("\n");
     expect(lines.length).toBe(1);
-    expect(lines[0]).toContain("DATABASE_URL is not supported by this build");
+    expect(lines[0]).toContain("REDIS_URL (several instances) is still a preview");
+    expect(lines[0]).toContain("CLUSTER_PREVIEW=1");
   }, 30_000);
+
+  test("CLUSTER_PREVIEW is off unless set, and a yes or no", () => {
+    expect(loadConfig({ DATA_DIR: dir(), ...CLUSTER }).clusterPreview).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), ...CLUSTER, CLUSTER_PREVIEW: "1" }).clusterPreview).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: dir(), ...CLUSTER, CLUSTER_PREVIEW: "maybe" })).toThrow(/CLUSTER_PREVIEW/);
+  });
+
+  test("UPLOADS_DIR is where stored files go; it must be an existing folder (a missing mount is refused, not made)", () => {
+    const d = dir();
+    expect(loadConfig({ DATA_DIR: d }).uploadsDir).toBe(join(d, "uploads"));
+    const shared = dir();
+    expect(loadConfig({ DATA_DIR: dir(), UPLOADS_DIR: shared }).uploadsDir).toBe(shared);
+    expect(() => loadConfig({ DATA_DIR: dir(), UPLOADS_DIR: join(shared, "not-mounted") })).toThrow(/UPLOADS_DIR/);
+  });
 });

@@ -4,46 +4,24 @@
 // (PUB/SUB is at-most-once; clients catch up from the database); once it is back, instances
 // re-subscribe by themselves and write back what they hold, so frames and presence work again.
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Subprocess } from "bun";
 import type { LocalDelivery } from "../../src/cluster/ports.ts";
 import { AppError } from "../../src/http/errors.ts";
 import { redisEngine, type Engine } from "../support/cluster.ts";
+import { ThrowawayRedis } from "../support/throwaway-redis.ts";
 import { until } from "../support/until.ts";
 
-let server: Subprocess | null = null;
+let server: ThrowawayRedis | null = null;
 let engine: Engine | null = null;
-const dir = mkdtempSync(join(tmpdir(), "webchat-redis-"));
 
 afterEach(async () => {
   await engine?.cleanup().catch(() => {});
-  server?.kill(9);
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await server?.remove();
 });
 
-async function startRedis(port: number): Promise<Subprocess> {
-  const child = Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const reader = child.stdout.getReader();
-  let out = "";
-  while (!out.includes("Ready to accept connections")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`redis-server on ${port} did not start: ${out}`);
-    out += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return child;
-}
-
 test("Redis restarts empty under traffic: limits refuse with 503 meanwhile, then frames and presence work again by themselves", async () => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  server = await startRedis(port);
-  engine = redisEngine(`redis://127.0.0.1:${port}`);
+  server = new ThrowawayRedis();
+  await server.start();
+  engine = redisEngine(server.url);
   const a = engine.instance();
   const b = engine.instance();
   await Promise.all([a.ready(), b.ready()]);
@@ -63,8 +41,7 @@ test("Redis restarts empty under traffic: limits refuse with 503 meanwhile, then
   a.fanOut.toUser(7, "before");
   await until(() => heard.includes("before"), "a frame before the outage");
 
-  server.kill(9);
-  await server.exited;
+  await server.stop();
   const window = a.limits.window("signups", 10, 60_000);
   const refused = await window.take("10.0.0.1").then(
     () => null,
@@ -75,7 +52,7 @@ test("Redis restarts empty under traffic: limits refuse with 503 meanwhile, then
   expect((refused as AppError).code).toBe("unavailable");
   a.fanOut.toUser(7, "during"); // dropped or delivered later: never a crash
 
-  server = await startRedis(port);
+  await server.start();
   // Redis came back empty: b writes back that it holds user 7, a's frames reach b again.
   let n = 0;
   await until(() => {

@@ -1,19 +1,22 @@
-// Two instances of the whole app in one test, sharing one Redis (a fresh key prefix) and, for
-// storage, ONE SQLite file opened by both (PostgreSQL support is not on this branch; API.md says a
-// real cluster runs on PostgreSQL, and start-up refuses REDIS_URL without it). What it shows: a
+// Two instances of the whole app in one test, sharing one Redis (a fresh key prefix) and one
+// database: on the PostgreSQL pass one PostgreSQL database, on the SQLite pass ONE SQLite file
+// opened by both (only here: a real cluster runs on PostgreSQL, and start-up refuses REDIS_URL
+// without it; real servers behind HAProxy are tests/cluster/haproxy.test.ts). What it shows: a
 // message from a user on instance A reaches the other user on instance B (and the sender's own tab
 // on B), presence announced by one instance is heard on the other and is the same on both, a
 // logout or an expel on one closes sockets on the other, and limits (sign-ups, the socket cap)
 // count across both.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { redisEngine, type Engine } from "../support/cluster.ts";
+import type { Engine } from "../support/cluster.ts";
+import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
 import { about, connect, type TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 
 const ENV = { PRESENCE_GRACE_SECONDS: "0", SOCKET_CAP: "2:50", SIGNUP_RATE_LIMIT: "1000" };
 
 let engine: Engine;
+let pair: TwoInstances;
 let a: TestApp;
 let b: TestApp;
 let urlA: string;
@@ -21,19 +24,13 @@ let urlB: string;
 const open: TestSocket[] = [];
 
 beforeAll(async () => {
-  engine = redisEngine();
-  a = makeTestApp(ENV, { ports: engine.instance() });
-  b = makeTestApp(ENV, { ports: engine.instance(), dataDir: a.dataDir });
-  await Promise.all([a.ctx.ports.ready(), b.ctx.ports.ready()]);
-  urlA = a.listen().wsUrl;
-  urlB = b.listen().wsUrl;
+  pair = await twoInstances(ENV);
+  ({ engine, a, b, urlA, urlB } = pair);
 });
 
 afterAll(async () => {
   for (const socket of open) socket.close();
-  await b.close();
-  await a.close();
-  await engine.cleanup();
+  await pair.close();
 });
 
 async function on(url: string, token: string): Promise<TestSocket> {

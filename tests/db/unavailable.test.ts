@@ -8,7 +8,9 @@ import { TEST_POSTGRES_URL } from "../../scripts/machine/postgres.ts";
 import { errorResponse } from "../../src/http/error-response.ts";
 import { dispatch } from "../../src/realtime/dispatch.ts";
 import type { HandlerMap } from "../../src/realtime/handler.ts";
+import { engine } from "../../src/storage/engine.ts";
 import { isDatabaseUnavailable } from "../../src/storage/unavailable.ts";
+import { forgetUser } from "../../src/users/cache.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { fakeSocket } from "../support/fake-socket.ts";
 
@@ -92,6 +94,28 @@ describe("a socket event meeting a database that is away", () => {
       expect(heard.map((text) => JSON.parse(text))).toEqual([{ ack: 7, error: { code: "unavailable", message: "The service is briefly unavailable. Please try again in a moment." } }]);
     } finally {
       await t.close();
+    }
+  });
+
+  // Found by tests/cluster/faults.test.ts: the sender's row, not cached (a presence change forgets
+  // it), was read before the handler's try, and the failed read went unhandled and ended the
+  // process. The pool ended is postgres.js's CONNECTION_ENDED, an outage like a refused connection.
+  test.skipIf(engine !== "postgres")("also when reading the sender's own row fails (not cached): answered, never thrown", async () => {
+    const t = makeTestApp();
+    try {
+      const { user } = await registerUser(t);
+      forgetUser(t.ctx.db, user.id);
+      await (t.ctx.db as unknown as { $client: { end(o: { timeout: number }): Promise<void> } }).$client.end({ timeout: 0 });
+      const heard: string[] = [];
+      const handlers = { ping: () => ({}) } as unknown as HandlerMap;
+      const answered = await dispatch(t.ctx, handlers, fakeSocket(user.id, { heard }), { event: "ping", data: {}, ack: 8 }).then(
+        () => "answered",
+        (error: unknown) => `threw ${(error as Error)?.message}`,
+      );
+      expect(answered).toBe("answered");
+      expect(heard.map((text) => JSON.parse(text))).toEqual([{ ack: 8, error: { code: "unavailable", message: "The service is briefly unavailable. Please try again in a moment." } }]);
+    } finally {
+      await t.close().catch(() => {});
     }
   });
 });

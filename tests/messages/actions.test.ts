@@ -25,7 +25,7 @@ async function send(from: ConnectedUser, to: ConnectedUser, content: string, ext
 const page = async (viewer: ConnectedUser, other: ConnectedUser) =>
   (await t.call("GET", `/api/messages/${other.user.id}`, { token: viewer.token })).body.messages as any[];
 
-const ageMessage = (id: number, ms: number) => t.ctx.sqlite.run("UPDATE messages SET created_at = created_at - ? WHERE id = ?", [ms, id]);
+const ageMessage = (id: number, ms: number) => t.sql("UPDATE messages SET created_at = created_at - ? WHERE id = ?", ms, id);
 
 const closeAll = (...people: ConnectedUser[]) => people.forEach((p) => p.s.close());
 
@@ -68,8 +68,8 @@ describe("replies", () => {
       const ack = await a.s.ask("send_message", { receiverId: b.user.id, content: "reply", replyToId });
       expect(ack.error?.code).toBe(replyToId === ours.id ? "validation" : "not_found");
     }
-    const count = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE sender_id = ? AND content = 'reply'").get(a.user.id) as { n: number };
-    expect(count.n).toBe(0);
+    const [count] = await t.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages WHERE sender_id = ? AND content = 'reply'", a.user.id);
+    expect(count!.n).toBe(0);
     closeAll(a, b, c);
   });
 
@@ -111,7 +111,7 @@ describe("edit_message", () => {
     expect((await a.s.ask("edit_message", { messageId: mine.id, content: "   " })).error?.code).toBe("validation");
     const upload = await t.call("POST", "/api/messages/upload", { token: a.token, body: uploadForm(b.user.id, "file", [fileOf("a file", "note.txt")]) });
     expect((await a.s.ask("edit_message", { messageId: upload.body.message.id, content: "x" })).error?.code).toBe("validation");
-    ageMessage(mine.id, 15 * 60 * 1000 + 1000);
+    await ageMessage(mine.id, 15 * 60 * 1000 + 1000);
     expect((await a.s.ask("edit_message", { messageId: mine.id, content: "late" })).error?.code).toBe("forbidden");
     expect(await b.s.silent("message_edited", a.s, outsider.s)).toBe(true);
     expect((await page(a, b)).find((m) => m.id === mine.id)).toMatchObject({ content: "mine", edited_at: null });
@@ -121,7 +121,7 @@ describe("edit_message", () => {
   test("an edit 14 minutes after sending is still accepted", async () => {
     const { a, b } = await pair();
     const mine = await send(a, b, "early");
-    ageMessage(mine.id, 14 * 60 * 1000);
+    await ageMessage(mine.id, 14 * 60 * 1000);
     expect((await a.s.ask("edit_message", { messageId: mine.id, content: "in time" })).error).toBeUndefined();
     closeAll(a, b);
   });
@@ -283,12 +283,13 @@ describe("reports keep messages as they were when reported", () => {
     const report = await t.call("POST", "/api/reports", { token: b.token, json: { reportedUserId: a.user.id, context: "chat", reason: "harassment" } });
     expect(report.status).toBe(201);
     await a.s.ask("edit_message", { messageId: later.id, content: "changed after the report" });
-    const row = t.ctx.sqlite.query("SELECT transcript FROM reports WHERE id = ?").get(report.body.id ?? report.body.report?.id) as { transcript: string };
-    const lines = JSON.parse(row.transcript) as any[];
+    const [row] = await t.sql<{ transcript: string }>("SELECT transcript FROM reports WHERE id = ?", report.body.id ?? report.body.report?.id);
+    if (!row) throw new Error("the report was not stored");
+    const lines = JSON.parse(row.transcript) as { id: number; content: string; edited_at: string | null; deleted_at: string | null }[];
     expect(lines.find((l) => l.id === edited.id)).toMatchObject({ content: "second words", deleted_at: null });
-    expect(lines.find((l) => l.id === edited.id).edited_at).toMatch(/Z$/);
+    expect(lines.find((l) => l.id === edited.id)?.edited_at).toMatch(/Z$/);
     expect(lines.find((l) => l.id === deleted.id)).toMatchObject({ content: "", edited_at: null });
-    expect(lines.find((l) => l.id === deleted.id).deleted_at).toMatch(/Z$/);
+    expect(lines.find((l) => l.id === deleted.id)?.deleted_at).toMatch(/Z$/);
     expect(lines.find((l) => l.id === later.id)).toMatchObject({ content: "still here", edited_at: null });
     closeAll(a, b);
   });

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chatUsers, markRead, storeFiles, storeText, unreadCount } from "../../src/messages/service.ts";
 import { removeMessage } from "../../src/moderation/actions.ts";
+import { engine } from "../../src/storage/engine.ts";
 import { requireUser } from "../../src/users/service.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 
@@ -34,8 +35,13 @@ function expected(all: MessageFacts[]): Row[] {
   return [...rows.values()].sort((a, b) => a.owner_id - b.owner_id || a.partner_id - b.partner_id);
 }
 
-const stored = (db: Database) => db.query("SELECT * FROM conversations ORDER BY owner_id, partner_id").all() as Row[];
-const facts = (db: Database) => db.query("SELECT id, sender_id, receiver_id, created_at, read_at FROM messages").all() as MessageFacts[];
+type Query = (text: string) => Promise<Record<string, unknown>[]> | Record<string, unknown>[];
+const onFile = (db: Database): Query => (text) => db.query(text).all() as Record<string, unknown>[];
+/** Numbers as numbers: PostgreSQL's bigint columns arrive as strings through raw SQL. */
+const numbers = <T>(rows: Record<string, unknown>[]) =>
+  rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? null : Number(value)]))) as T[];
+const stored = async (query: Query) => numbers<Row>(await query("SELECT * FROM conversations ORDER BY owner_id, partner_id"));
+const facts = async (query: Query) => numbers<MessageFacts>(await query("SELECT id, sender_id, receiver_id, created_at, read_at FROM messages"));
 
 /** A small deterministic generator, so a failure replays the same mix. */
 function random(seed: number) {
@@ -82,19 +88,17 @@ describe("the conversations table", () => {
         await markRead(t.ctx.db, to, from, Date.now());
       } else if (action < 9) {
         // Some of the unread ones, as the socket's messages_read does (a stale id among them).
-        const unread = t.ctx.sqlite
-          .query("SELECT id FROM messages WHERE sender_id = ? AND receiver_id = ? AND read_at IS NULL")
-          .all(from, to) as { id: number }[];
+        const unread = await t.sql<{ id: number }>("SELECT id FROM messages WHERE sender_id = ? AND receiver_id = ? AND read_at IS NULL", from, to);
         await markRead(t.ctx.db, to, from, Date.now(), [...unread.filter(() => next(2) === 0).map((r) => r.id), 99_999_999]);
       } else {
-        const live = t.ctx.sqlite.query("SELECT id FROM messages WHERE removed_at IS NULL ORDER BY id DESC LIMIT 5").all() as { id: number }[];
+        const live = await t.sql<{ id: number }>("SELECT id FROM messages WHERE removed_at IS NULL ORDER BY id DESC LIMIT 5");
         if (live.length > 0) await removeMessage(t.ctx, { id: null, role: "cli" }, live[next(live.length)]!.id, "test");
       }
     }
-    const rows = stored(t.ctx.sqlite);
+    const rows = await stored(t.sql);
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.some((r) => r.unread_count > 0)).toBe(true);
-    expect(rows).toEqual(expected(facts(t.ctx.sqlite)));
+    expect(rows).toEqual(expected(await facts(t.sql)));
   });
 
   test("reading twice does not count twice, and a read never goes below zero", async () => {
@@ -102,9 +106,9 @@ describe("the conversations table", () => {
     await storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a), { receiverId: b, content: "once" });
     await markRead(t.ctx.db, b, a, Date.now());
     await markRead(t.ctx.db, b, a, Date.now());
-    const row = stored(t.ctx.sqlite).find((r) => r.owner_id === b && r.partner_id === a)!;
+    const row = (await stored(t.sql)).find((r) => r.owner_id === b && r.partner_id === a)!;
     expect(row.unread_count).toBe(0);
-    expect(stored(t.ctx.sqlite)).toEqual(expected(facts(t.ctx.sqlite)));
+    expect(await stored(t.sql)).toEqual(expected(await facts(t.sql)));
   });
 });
 
@@ -116,17 +120,18 @@ describe("the chat list over the conversations table", () => {
       await storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "first" });
       const { row } = await storeText(t.ctx.db, t.ctx.clock, await requireUser(t.ctx.db, a.user.id), { receiverId: b.user.id, content: "vile" });
       await removeMessage(t.ctx, { id: null, role: "cli" }, row.id, "test");
-      const [entry] = chatUsers(t.ctx.db, await requireUser(t.ctx.db, b.user.id));
+      const [entry] = await chatUsers(t.ctx.db, await requireUser(t.ctx.db, b.user.id));
       expect(entry).toMatchObject({ id: a.user.id, unread_count: 2, latest_message: { id: row.id, content: "", is_removed: true } });
-      expect(unreadCount(t.ctx.db, b.user.id)).toBe(2);
+      expect(await unreadCount(t.ctx.db, b.user.id)).toBe(2);
     } finally {
-      t.close();
+      await t.close();
     }
   });
 });
 
-describe("the conversations migration", () => {
-  test("backfills every existing conversation, so an upgraded server shows the same list", () => {
+// About SQLite's migration files: PostgreSQL databases start from their own schema, with the table.
+describe.skipIf(engine !== "sqlite")("the conversations migration", () => {
+  test("backfills every existing conversation, so an upgraded server shows the same list", async () => {
     const folder = join(import.meta.dir, "..", "..", "db", "migrations");
     const files = readdirSync(folder).filter((f) => f.endsWith(".sql")).sort();
     const apply = (db: Database, file: string) => {
@@ -147,8 +152,8 @@ describe("the conversations migration", () => {
       message.run(from, to, 1_000 + i, next(3) === 0 ? null : 2_000 + i);
     }
     for (const file of files.slice(upgrade)) apply(db, file);
-    expect(stored(db)).toEqual(expected(facts(db)));
-    expect(stored(db)).toHaveLength(12);
+    expect(await stored(onFile(db))).toEqual(expected(await facts(onFile(db))));
+    expect(await stored(onFile(db))).toHaveLength(12);
     db.close();
   });
 });

@@ -1,39 +1,61 @@
-// Pins what one message costs the database (issue 11): no SQL prepared per message (every query
-// of the path is prepared once) and one insert (it carries the delivery time; no update follows)
-// besides the two conversation rows (messages/conversations), and no read of the sender's user row
-// per frame (users/cache.ts).
+// Pins what one message costs the database (issue 11): no read of the sender's user row per
+// frame (users/cache.ts), on either engine; and on SQLite, no SQL prepared per message (every
+// query of the path is prepared once) and one insert (it carries the delivery time; no update
+// follows) besides the two conversation rows (messages/conversations).
 import { describe, expect, test } from "bun:test";
 import { statements } from "../../src/messages/statements.ts";
+import { engine } from "../../src/storage/engine.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 
 const t = listeningApp({ SOCKET_RATE_LIMIT: "100:200" });
 
-const totalChanges = () => (t.ctx.sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
+const totalChanges = () => (t.ctx.sqlite!.query("SELECT total_changes() AS n").get() as { n: number }).n;
+
+/** Two connected people, after a first message that loads the path (statements, the receiver's existence). */
+async function warmPair() {
+  const a = await registerUser(t);
+  const b = await registerUser(t);
+  const sa = await connect(t.wsUrl, a.token);
+  const sb = await connect(t.wsUrl, b.token);
+  await sa.ask("send_message", { receiverId: b.user.id, content: "warm up", clientMessageId: "warm" });
+  return { a, b, sa, sb };
+}
 
 describe("the cost of one message", () => {
-  test("prepares no statement and writes one row per message to a connected receiver", async () => {
-    const a = await registerUser(t);
-    const b = await registerUser(t);
-    const sa = await connect(t.wsUrl, a.token);
-    const sb = await connect(t.wsUrl, b.token);
-    // The first message prepares the path's statements and learns that the receiver exists.
-    await sa.ask("send_message", { receiverId: b.user.id, content: "warm up", clientMessageId: "warm" });
-    const sqlite = t.ctx.sqlite;
+  test("reads no user row per message", async () => {
+    const { b, sa, sb } = await warmPair();
+    const s = statements(t.ctx.db);
+    const readUser = s.userById;
+    let userReads = 0;
+    s.userById = (...args) => {
+      userReads += 1;
+      return readUser(...args);
+    };
+    try {
+      for (let i = 0; i < 5; i++) {
+        const ack = await sa.ask("send_message", { receiverId: b.user.id, content: `counted ${i}`, clientMessageId: `u-${i}` });
+        expect(ack.data.message.is_delivered).toBe(true);
+      }
+      expect(userReads).toBe(0);
+    } finally {
+      s.userById = readUser;
+      sa.close();
+      sb.close();
+    }
+  });
+
+  // bun:sqlite's own counters; PostgreSQL prepares per connection and has no total_changes().
+  test.skipIf(engine !== "sqlite")("prepares no statement and writes one row per message to a connected receiver (SQLite)", async () => {
+    const { b, sa, sb } = await warmPair();
+    const sqlite = t.ctx.sqlite!;
     const prepare = sqlite.prepare.bind(sqlite);
     let prepared = 0;
     sqlite.prepare = ((sql: string, ...rest: []) => {
       prepared += 1;
       return prepare(sql, ...rest);
     }) as typeof sqlite.prepare;
-    const userById = statements(t.ctx.db).userById;
-    const readUser = userById.get.bind(userById);
-    let userReads = 0;
-    userById.get = ((...args: Parameters<typeof readUser>) => {
-      userReads += 1;
-      return readUser(...args);
-    }) as typeof userById.get;
     try {
       const before = totalChanges();
       for (let i = 0; i < 5; i++) {
@@ -43,10 +65,8 @@ describe("the cost of one message", () => {
       // Per message: its row, delivery time included, and each side's conversation row.
       expect(totalChanges() - before).toBe(5 * 3);
       expect(prepared).toBe(0);
-      expect(userReads).toBe(0);
     } finally {
       sqlite.prepare = prepare;
-      userById.get = readUser;
       sa.close();
       sb.close();
     }

@@ -27,7 +27,7 @@ test("the row an insert hands on is the row stored, for a text and for a file", 
     deliveredAt: 1_700_000_000_003,
   }),
   );
-  const stored = historyPage(t.ctx.db, a.user.id, b.user.id, 10);
+  const stored = await historyPage(t.ctx.db, a.user.id, b.user.id, 10);
   expect(stored.find((row) => row.id === text.id)).toStrictEqual(text);
   expect(stored.find((row) => row.id === file.id)).toStrictEqual(file);
 });

@@ -3,7 +3,7 @@
 import { transaction } from "../../src/storage/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { bans, messages, users, warnings } from "../../db/schema.ts";
+import { bans, messages, users, warnings } from "../../src/storage/tables.ts";
 import { makeTestApp } from "../support/app.ts";
 import { auditOf, csrfOf, page, person, post, fileReport, reportRow, userRow, type Person } from "../support/moderation.ts";
 

@@ -2,7 +2,7 @@
 // one appeal per ban, a decision with a message the person reads.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { appeals, bans } from "../../db/schema.ts";
+import { appeals, bans } from "../../src/storage/tables.ts";
 import { appealUrl } from "../../src/moderation/actions.ts";
 import { APPEAL_POSTS_PER_HOUR } from "../../src/pages/appeal/routes.tsx";
 import { makeTestApp, type TestApp } from "../support/app.ts";

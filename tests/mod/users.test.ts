@@ -2,7 +2,7 @@
 // roulette suspension, end sessions).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { sessions } from "../../db/schema.ts";
+import { sessions } from "../../src/storage/tables.ts";
 import { makeTestApp } from "../support/app.ts";
 import { auditOf, csrfOf, page, person, post, fileReport, userRow, type Person } from "../support/moderation.ts";
 

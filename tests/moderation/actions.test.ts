@@ -2,7 +2,7 @@
 import { transaction } from "../../src/storage/index.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { bans, users, warnings } from "../../db/schema.ts";
+import { bans, users, warnings } from "../../src/storage/tables.ts";
 import {
   banUser,
   dismissReports,

@@ -3,7 +3,7 @@
 import { transaction } from "../../src/storage/index.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { appeals, bans } from "../../db/schema.ts";
+import { appeals, bans } from "../../src/storage/tables.ts";
 import { appealFor, appealUrl, banIdOfAppealToken, banUser, decideAppeal, fileAppeal } from "../../src/moderation/actions.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { auditOf, staff } from "../support/moderation.ts";

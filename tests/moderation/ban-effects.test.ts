@@ -4,7 +4,7 @@ import { banUser } from "../../src/moderation/actions.ts";
 import { closeOf, openPeerSocket } from "../peerjs/client.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
-import { connect, settled } from "../support/ws.ts";
+import { about, connect, settled } from "../support/ws.ts";
 import { staff } from "../support/moderation.ts";
 
 const t = listeningApp();
@@ -40,10 +40,16 @@ describe("a ban", () => {
     const a = await connectedUser(t, { gender: "male" });
     const b = await connectedUser(t, { gender: "female" });
     const friend = await connectedUser(t);
+    const watcher = await connectedUser(t);
+    await watcher.s.ask("presence_watch", { userIds: [b.user.id] });
     await b.s.ask("send_message", { receiverId: friend.user.id, content: "hi", messageType: "text" });
     await a.s.ask("roulette_search", { userId: a.user.id, filters: { gender: "any", country: "any" } });
     await b.s.ask("roulette_search", { userId: b.user.id, filters: { gender: "any", country: "any" } });
     await a.s.next("roulette_partner_found");
+    // b's search hid b from strangers (issue 18): that batch's user_offline reaches whoever watches
+    // b once its row has committed, which on PostgreSQL may come after the pairing. a watches once
+    // it has gone, so what a hears below is the ban's doing.
+    await watcher.s.next("user_offline", undefined, about(b.user.id));
     // Roulette partners are strangers: a watch hears nothing that times the pair's end (issue 18).
     await a.s.ask("presence_watch", { userIds: [b.user.id] });
     await ban(mod.actor, b.user.id);

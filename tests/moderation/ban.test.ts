@@ -1,7 +1,7 @@
 import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { bans, users } from "../../db/schema.ts";
+import { bans, users } from "../../src/storage/tables.ts";
 import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
 import { findByUsername } from "../../src/moderation/service.ts";
 import { registerUser } from "../support/app.ts";

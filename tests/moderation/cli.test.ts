@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
+import { users } from "../../src/storage/tables.ts";
 import { watchBans } from "../../src/moderation/watch.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
@@ -22,7 +22,8 @@ const script = join(import.meta.dir, "..", "..", "scripts", "moderate.ts");
 
 async function moderate(...args: string[]) {
   const child = Bun.spawn([process.execPath, script, ...args], {
-    env: { ...process.env, DATA_DIR: t.dataDir, JWT_SECRET: t.ctx.config.secret },
+    // On a PostgreSQL run the app's own database (the run's is in process.env).
+    env: { ...process.env, DATA_DIR: t.dataDir, JWT_SECRET: t.ctx.config.secret, ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}) },
     stdout: "pipe",
     stderr: "pipe",
   });

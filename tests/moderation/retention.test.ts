@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { bans, sessions } from "../../db/schema.ts";
+import { bans, sessions } from "../../src/storage/tables.ts";
 import { banUser, deleteReport, sweepRetention } from "../../src/moderation/actions.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { auditOf, cli, fileReport, reportRow, staff } from "../support/moderation.ts";

@@ -3,7 +3,7 @@
 // person's browser shows the end and the appeal link, never the account's reason.
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
+import { users } from "../../src/storage/tables.ts";
 import { banUser, type Actor } from "../../src/moderation/actions.ts";
 import { makeTestApp } from "../support/app.ts";
 import { cookiesOf, form, guestEntry, registration } from "./helpers.ts";

@@ -147,8 +147,8 @@ export class Transcript {
 
 export type Scenario = (t: Transcript) => Promise<void>;
 
-/** Runs the scenario against both servers at once; returns [reference, ours]. */
-export async function both(reference: Server, ours: Server, scenario: Scenario): Promise<[string[], string[]]> {
+/** Runs the scenario against every server at once; returns each one's transcript, in order. */
+export async function runAll(servers: Server[], scenario: Scenario): Promise<string[][]> {
   const run = async (server: Server) => {
     const t = new Transcript(server);
     try {
@@ -158,5 +158,5 @@ export async function both(reference: Server, ours: Server, scenario: Scenario):
     }
     return t.lines;
   };
-  return Promise.all([run(reference), run(ours)]);
+  return Promise.all(servers.map(run));
 }

@@ -7,7 +7,8 @@ import { PeerServer } from "peer";
 import { peerRoutes } from "../../src/peerjs/index.ts";
 import { MAX_FRAME_BYTES } from "../../src/realtime/index.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
-import { both, type Scenario, type Server } from "./lab.ts";
+import { redisEngine } from "../support/cluster.ts";
+import { runAll, type Scenario, type Server } from "./lab.ts";
 
 export const TIMINGS = { expireTimeoutMs: 300, cleanupIntervalMs: 100, aliveTimeoutMs: 1500, aliveCheckIntervalMs: 300 };
 
@@ -52,9 +53,11 @@ export async function startReference(): Promise<Running> {
   };
 }
 
-/** Our routes over a real app context (its database, its sessions), with the short timings. */
-export async function startOurs(): Promise<Running & { token: string }> {
-  const t = makeTestApp();
+/** Our routes over a real app context; `engineName` "redis": its ports over the machine's Redis (one instance). */
+export async function startOurs(engineName: "local" | "redis" = "local"): Promise<Running & { token: string }> {
+  const cluster = engineName === "redis" ? redisEngine() : null;
+  const t = makeTestApp({}, { ports: cluster?.instance() });
+  await t.ctx.ports.ready();
   const { token } = await registerUser(t);
   // The same websocket settings as buildApp, since they are global to the Bun server.
   const app = new Elysia({ websocket: { maxPayloadLength: MAX_FRAME_BYTES, idleTimeout: 120 } })
@@ -72,27 +75,32 @@ export async function startOurs(): Promise<Running & { token: string }> {
     async stop() {
       await app.stop(true);
       await t.close();
+      await cluster?.cleanup();
     },
   };
 }
 
 /**
- * Starts both servers around a test file and returns its comparison: the scenario's transcript
- * from peer must equal `expected` (so the scenario proves something) and ours must equal peer's.
+ * Starts the servers around a test file and returns its comparison: the scenario's transcript
+ * from peer must equal `expected` (so the scenario proves something), and ours must equal peer's
+ * on both engines of src/peerjs/engine.ts: one process, and over Redis (one instance; a fresh key
+ * prefix; tests/cluster/peerjs.test.ts runs two).
  */
 export function differential(): (scenario: Scenario, expected: string[]) => Promise<void> {
   let reference: Running | undefined;
   let ours: Running | undefined;
+  let oursOverRedis: Running | undefined;
   beforeAll(async () => {
-    [reference, ours] = await Promise.all([startReference(), startOurs()]);
+    [reference, ours, oursOverRedis] = await Promise.all([startReference(), startOurs("local"), startOurs("redis")]);
   });
   afterAll(async () => {
-    await Promise.all([reference?.stop(), ours?.stop()]);
+    await Promise.all([reference?.stop(), ours?.stop(), oursOverRedis?.stop()]);
   });
   return async (scenario, expected) => {
-    if (!reference || !ours) throw new Error("servers not started");
-    const [theirs, mine] = await both(reference.server, ours.server, scenario);
+    if (!reference || !ours || !oursOverRedis) throw new Error("servers not started");
+    const [theirs, mine, mineOverRedis] = await runAll([reference.server, ours.server, oursOverRedis.server], scenario);
     expect(theirs).toEqual(expected);
     expect(mine).toEqual(theirs);
+    expect(mineOverRedis).toEqual(theirs);
   };
 }

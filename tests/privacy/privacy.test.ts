@@ -48,7 +48,9 @@ describe("PUT /api/users/privacy", () => {
     const me = await registerUser(t);
     const stranger = await registerUser(t);
     await setPrivacy(me.token, "contacts");
-    expect(new ContactRegistry(t.ctx.db).accepts(me.user.id, stranger.user.id)).toBe(false);
+    const restarted = new ContactRegistry(t.ctx.db);
+    await restarted.load();
+    expect(restarted.accepts(me.user.id, stranger.user.id)).toBe(false);
   });
 });
 
@@ -66,7 +68,7 @@ describe("people I have written to", () => {
     const many = await t.call("POST", "/api/messages/upload-multiple", { token: stranger.token, body: uploadForm(picky.user.id, "files", [fileOf("y", "b.txt")]) });
     expect(many.body.code).toBe("not_accepting");
     expect(await picky.s.silent("new_message")).toBe(true);
-    const stored = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE receiver_id = ?").get(picky.user.id) as { n: number };
+    const stored = (await t.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages WHERE receiver_id = ?", picky.user.id))[0]!;
     expect(stored.n).toBe(0);
     picky.s.close();
     stranger.s.close();

@@ -9,7 +9,10 @@ const t = listeningApp();
 async function two() {
   const caller = await registerUser(t, { name: "Caller Cat" });
   const callee = await registerUser(t, { name: "Callee Cal" });
-  return { caller, callee, c: await connect(t.wsUrl, caller.token), r: await connect(t.wsUrl, callee.token) };
+  const [c, r] = [await connect(t.wsUrl, caller.token), await connect(t.wsUrl, callee.token)];
+  // Both held by the server (their pongs): a call to someone whose socket is still opening rings nobody.
+  await settled(c, r);
+  return { caller, callee, c, r };
 }
 
 describe("calls", () => {

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { storeText } from "../../src/messages/service.ts";
 import { MessageWriter } from "../../src/messages/writer.ts";
-import type { Tx } from "../../src/storage/index.ts";
+import { engine, type Tx } from "../../src/storage/index.ts";
 import { findUser } from "../../src/users/service.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
@@ -13,34 +13,42 @@ import { connect } from "../support/ws.ts";
 
 const t = listeningApp({ SOCKET_RATE_LIMIT: "50:100" });
 
-const count = (sqlite: Database, content: string) => (sqlite.query("SELECT count(*) AS n FROM messages WHERE content = ?").get(content) as { n: number }).n;
+/** Messages with this text, as another connection than the writer's sees them (committed ones). */
+async function count(content: string): Promise<number> {
+  if (engine === "sqlite") {
+    const other = new Database(join(t.dataDir, "chat.sqlite"), { readonly: true });
+    try {
+      return (other.query("SELECT count(*) AS n FROM messages WHERE content = ?").get(content) as { n: number }).n;
+    } finally {
+      other.close();
+    }
+  }
+  // The pool's other connections: the batch's transaction holds one of its own.
+  const [row] = await t.sql<{ n: string }>("SELECT count(*) AS n FROM messages WHERE content = ?", content);
+  return Number(row!.n);
+}
 
 describe("the message writer", () => {
   test("stores one turn's messages in one transaction and answers each only after its commit", async () => {
     const a = await registerUser(t);
     const b = await registerUser(t);
     const writer = new MessageWriter(t.ctx.db);
-    const inTransaction: boolean[] = [];
+    const seenWhileStoring: number[] = [];
     const sender = (await findUser(t.ctx.db, a.user.id))!;
     const send = (content: string) =>
-      writer.submit((tx) => {
-        inTransaction.push(t.ctx.sqlite.inTransaction);
-        return storeText(tx, t.ctx.clock, sender, { receiverId: b.user.id, content });
+      writer.submit(async (tx) => {
+        const stored = await storeText(tx, t.ctx.clock, sender, { receiverId: b.user.id, content });
+        // Written, not committed: nobody else sees either message of the batch yet.
+        seenWhileStoring.push((await count("batch one")) + (await count("batch two")));
+        return stored;
       });
-    const other = new Database(join(t.dataDir, "chat.sqlite"), { readonly: true });
-    try {
-      const first = send("batch one").then((r) => ({ row: r.row, seenByOthers: count(other, "batch one") }));
-      const second = send("batch two");
-      // Nothing is written while the turn is still running.
-      expect(count(t.ctx.sqlite, "batch one")).toBe(0);
-      const done = await first;
-      await second;
-      expect(inTransaction).toEqual([true, true]);
-      // Committed (visible to another connection) by the time the sender is answered.
-      expect(done.seenByOthers).toBe(1);
-    } finally {
-      other.close();
-    }
+    const first = send("batch one").then(async (r) => ({ row: r.row, seenByOthers: await count("batch one") }));
+    const second = send("batch two");
+    const done = await first;
+    await second;
+    expect(seenWhileStoring).toEqual([0, 0]);
+    // Committed (visible to another connection) by the time the sender is answered.
+    expect(done.seenByOthers).toBe(1);
   });
 
   test("one failing message fails alone; the rest of its batch is stored", async () => {
@@ -51,8 +59,8 @@ describe("the message writer", () => {
     const send = (receiverId: number, content: string) => writer.submit((tx) => storeText(tx, t.ctx.clock, sender, { receiverId, content }));
     const results = await Promise.allSettled([send(b.user.id, "kept before"), send(b.user.id, "   "), send(999_999, "to nobody"), send(b.user.id, "kept after")]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
-    expect(count(t.ctx.sqlite, "kept before") + count(t.ctx.sqlite, "kept after")).toBe(2);
-    expect(count(t.ctx.sqlite, "to nobody")).toBe(0);
+    expect((await count("kept before")) + (await count("kept after"))).toBe(2);
+    expect(await count("to nobody")).toBe(0);
   });
 
   test("a job that fails after writing leaves nothing of itself; the rest of its batch is stored", async () => {
@@ -70,8 +78,8 @@ describe("the message writer", () => {
       writer.submit((tx) => store(tx, "replayed after")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect(count(t.ctx.sqlite, "half written")).toBe(0);
-    expect(count(t.ctx.sqlite, "replayed before") + count(t.ctx.sqlite, "replayed after")).toBe(2);
+    expect(await count("half written")).toBe(0);
+    expect((await count("replayed before")) + (await count("replayed after"))).toBe(2);
   });
 });
 
@@ -94,7 +102,7 @@ describe("send_message in one burst", () => {
     expect(acks[2]!.error?.code).toBe("not_found");
     expect(acks[3]!.data.message.id).toBe(acks[0]!.data.message.id);
     expect(acks[4]!.data.message.content).toBe("burst two");
-    expect(count(t.ctx.sqlite, "burst")).toBe(1);
+    expect(await count("burst")).toBe(1);
     await sb.next("new_message", undefined, (f) => f.data.message.content === "burst two");
     expect(sb.frames.filter((f) => f.event === "new_message" && f.data.message.content === "burst")).toHaveLength(1);
     sa.close();

@@ -53,7 +53,7 @@ describe("send_message", () => {
     expect(again.data.message.client_message_id).toBe("c-123");
     expect(again.data.message.clientMessageId).toBe("c-123");
     expect(await b1.silent("new_message", a1)).toBe(true);
-    const count = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE client_message_id = 'c-123'").get() as { n: number };
+    const count = (await t.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages WHERE client_message_id = 'c-123'"))[0]!;
     expect(count.n).toBe(1);
     a1.close();
     b1.close();
@@ -70,7 +70,7 @@ describe("send_message", () => {
     expect(retry.data.message.id).toBe(first.data.message.id);
     const fresh = await a1.ask("send_message", { receiverId: b.user.id, content: "after", clientMessageId: "c-new" });
     expect(fresh.error).toBeDefined();
-    const count = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE sender_id = ?").get(a.user.id) as { n: number };
+    const count = (await t.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages WHERE sender_id = ?", a.user.id))[0]!;
     expect(count.n).toBe(1);
     a1.close();
   });
@@ -98,7 +98,7 @@ describe("send_message", () => {
     const ack = await a1.ask("send_message", { receiverId: b.user.id, content: "ok", ...change });
     expect(ack.error?.code).toBe(code);
     expect(ack.error?.message).toBeString();
-    const n = t.ctx.sqlite.query("SELECT count(*) AS n FROM messages WHERE sender_id = ?").get(a.user.id) as { n: number };
+    const n = (await t.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages WHERE sender_id = ?", a.user.id))[0]!;
     expect(n.n).toBe(0);
     a1.close();
   });
@@ -162,7 +162,7 @@ describe("read receipts", () => {
     const c1 = await connect(t.wsUrl, c.token);
     const stranger = await c1.ask("messages_read", { senderId: a.user.id, messageIds: [m.id] });
     expect(stranger.data).toEqual({ updatedCount: 0 });
-    const row = t.ctx.sqlite.query("SELECT read_at FROM messages WHERE id = ?").get(m.id) as { read_at: number | null };
+    const row = (await t.sql<{ read_at: number | null }>("SELECT read_at FROM messages WHERE id = ?", m.id))[0]!;
     expect(row.read_at).toBeNull();
     a1.close();
     c1.close();
@@ -190,7 +190,7 @@ describe("rate limits", () => {
       for (const f of refused) expect(f.data).toMatchObject({ code: "rate_limited", event: "send_message" });
       const passed = sent - refused.length;
       expect(passed).toBeGreaterThanOrEqual(5);
-      const n = local.ctx.sqlite.query("SELECT count(*) AS n FROM messages").get() as { n: number };
+      const n = (await local.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages"))[0]!;
       expect(n.n).toBe(passed);
       await settled(b1);
       expect(b1.frames.filter((f) => f.event === "new_message")).toHaveLength(passed);

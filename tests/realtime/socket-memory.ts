@@ -3,7 +3,9 @@
 // subtracted. Used by socket-memory.test.ts; runnable alone: bun tests/realtime/socket-memory.ts 2000
 import { heapStats } from "bun:jsc";
 import { createGuest } from "../../src/auth/service.ts";
+import { messageWriter } from "../../src/messages/writer.ts";
 import { makeTestApp } from "../support/app.ts";
+import { until } from "../support/until.ts";
 
 async function settledHeap(): Promise<number> {
   for (let i = 0; i < 3; i++) {
@@ -33,9 +35,11 @@ async function closeAll(sockets: WebSocket[]): Promise<void> {
   await Promise.all(sockets.map((ws) => new Promise((done) => ((ws.onclose = done), ws.close()))));
 }
 
-async function bytesPerSocket(urls: string[]): Promise<number> {
+/** `opened`: waits until the server is done opening the sockets (the client's open comes first). */
+async function bytesPerSocket(urls: string[], opened = async () => {}): Promise<number> {
   const before = await settledHeap();
   const sockets = await openAll(urls);
+  await opened();
   const after = await settledHeap();
   await closeAll(sockets);
   return (after - before) / urls.length;
@@ -60,7 +64,15 @@ export async function heapPerSocket(count: number): Promise<{ app: number; bare:
       const { token } = await createGuest(t.ctx.db, t.ctx.config.secret, i % 2 ? "male" : "female");
       urls.push(`${wsUrl}/ws?token=${encodeURIComponent(token)}`);
     }
-    const appBytes = await bytesPerSocket(urls);
+    // An opening reads the session, then a presence batch writes the users row and the message
+    // writer marks waiting messages delivered: on PostgreSQL each is a round trip still under way
+    // when the client sees the socket open, and its promises and buffers are not the idle
+    // socket's. No frame tells of them (a ping would make the socket busy, and cache its user).
+    const appBytes = await bytesPerSocket(urls, async () => {
+      await until(() => t.ctx.hub.allSockets().length === count, "the server counting every socket");
+      await until(async () => Number((await t.sql<{ n: number | string }>("SELECT count(*) AS n FROM users WHERE is_online = ?", true))[0]!.n) === count, "every presence batch committed", 60_000, 50);
+      await messageWriter(t.ctx.db).flush();
+    });
     return { app: appBytes - bareBytes, bare: bareBytes };
   } finally {
     await t.close();

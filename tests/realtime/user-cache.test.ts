@@ -5,18 +5,39 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { banUser, setRole, type Actor } from "../../src/moderation/actions.ts";
 import { BanWatcher } from "../../src/moderation/watch.ts";
-import { openStorage } from "../../src/db.ts";
-import { createContext } from "../../src/context.ts";
+import { engine } from "../../src/storage/engine.ts";
+import { makeTestApp } from "../support/app.ts";
 import { cachedUser, forgetUser } from "../../src/users/cache.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 
 const t = listeningApp();
 const cli: Actor = { id: null, role: "cli" };
 
+/**
+ * A write from another connection than the app's: SQLite's data_version moves only for those.
+ * On PostgreSQL every statement may run on another pooled connection, and the cache is emptied at
+ * each watcher tick whatever wrote (users/cache.ts).
+ */
+async function writeElsewhere(text: string, ...values: (number | boolean)[]): Promise<void> {
+  if (engine !== "sqlite") {
+    await t.sql(text, ...values);
+    return;
+  }
+  const other = new Database(join(t.dataDir, "chat.sqlite"));
+  try {
+    other.query(text).run(...values);
+  } finally {
+    other.close();
+  }
+}
+
 describe("the users cache", () => {
   test("a name edit shows in the very next frame", async () => {
     const a = await connectedUser(t);
     const b = await connectedUser(t);
+    // Typing goes to the receiver's sockets the server holds: b's is held once its opening has
+    // read the session (its pong says so; on PostgreSQL that comes after the client's open).
+    await b.s.settle();
     a.s.send("typing_start", { receiverId: b.user.id });
     expect((await b.s.next("user_typing")).data.name).toBe(a.user.name);
     const edited = await t.call("PUT", "/api/users/profile", { token: a.token, json: { name: "Renamed Person" } });
@@ -31,11 +52,11 @@ describe("the users cache", () => {
     const a = await connectedUser(t);
     const b = await connectedUser(t);
     await a.s.ask("presence_watch", { userIds: [b.user.id] });
-    expect(cachedUser(t.ctx.db, a.user.id)?.role).toBe("user");
+    expect((await cachedUser(t.ctx.db, a.user.id))?.role).toBe("user");
     await setRole(t.ctx, cli, a.user.id, "moderator");
-    expect(cachedUser(t.ctx.db, a.user.id)?.role).toBe("moderator");
+    expect((await cachedUser(t.ctx.db, a.user.id))?.role).toBe("moderator");
     await banUser(t.ctx, cli, a.user.id, { days: 1, reason: "Spam", banAddress: false });
-    expect(cachedUser(t.ctx.db, a.user.id)?.banned).toBe(true);
+    expect((await cachedUser(t.ctx.db, a.user.id))?.banned).toBe(true);
     expect((await a.s.closed).code).toBe(4403);
     b.s.close();
   });
@@ -44,12 +65,7 @@ describe("the users cache", () => {
     const a = await connectedUser(t);
     await a.s.ask("presence_watch", { userIds: [] });
     const watcher = await BanWatcher.start(t.ctx);
-    const other = new Database(join(t.dataDir, "chat.sqlite"));
-    try {
-      other.run("UPDATE users SET banned = 1 WHERE id = ?", [a.user.id]);
-    } finally {
-      other.close();
-    }
+    await writeElsewhere("UPDATE users SET banned = ? WHERE id = ?", true, a.user.id);
     await watcher.check();
     a.s.send("presence_watch", { userIds: [] });
     expect((await a.s.closed).code).toBe(4401);
@@ -59,11 +75,12 @@ describe("the users cache", () => {
     const a = await connectedUser(t);
     await a.s.ask("presence_watch", { userIds: [] });
     // As scripts/moderate.ts does: its own connection and context (no sockets of its own).
-    const other = openStorage(t.dataDir);
+    const other = makeTestApp({}, { dataDir: t.dataDir });
     try {
-      await banUser(createContext(t.ctx.config, other), cli, a.user.id, { days: 7, reason: "Spam everywhere", banAddress: false });
+      await other.ready;
+      await banUser(other.ctx, cli, a.user.id, { days: 7, reason: "Spam everywhere", banAddress: false });
     } finally {
-      other.sqlite.close();
+      await other.close();
     }
     // Another process's write reaches this one's cache only at the watcher's check: a row read
     // afresh (here, forgotten as a presence flip would) already says banned.

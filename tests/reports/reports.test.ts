@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { reports, users } from "../../db/schema.ts";
+import { reports, users } from "../../src/storage/tables.ts";
 import { storeText } from "../../src/messages/service.ts";
 import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";

@@ -5,7 +5,7 @@
 import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { reports, users } from "../../db/schema.ts";
+import { reports, users } from "../../src/storage/tables.ts";
 import { addressHash } from "../../src/auth/device.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";

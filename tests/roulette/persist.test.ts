@@ -1,39 +1,38 @@
 // Roulette sessions saved to the database and read back by the next process (src/roulette/persist.ts):
 // the copy on disk follows memory, within the same 10 minutes and budgets.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openStorage, type Storage } from "../../src/db.ts";
 import { createLogger } from "../../src/observability/log.ts";
 import { persistRouletteSessions } from "../../src/roulette/persist.ts";
 import { MAX_ENDED_SESSIONS, RouletteSessions, SESSION_RETAIN_MS } from "../../src/roulette/sessions.ts";
+import { makeTestApp, type TestApp } from "../support/app.ts";
 import { until } from "../support/until.ts";
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+// A test app only for its database, whichever engine the run uses.
+const apps: TestApp[] = [];
+afterAll(() => Promise.all(apps.map((t) => t.close())));
 const silent = createLogger({ level: "silent", format: "text" });
 
-function storage(): Storage {
-  const dir = mkdtempSync(join(tmpdir(), "webchat-roulette-persist-"));
-  dirs.push(dir);
-  return openStorage(dir);
+async function storage(): Promise<TestApp> {
+  const t = makeTestApp();
+  apps.push(t);
+  await t.ready;
+  return t;
 }
 
 /** One "process": sessions in memory over the database, on a clock the test moves. */
-function boot(store: Storage, clock: { now: number }) {
+async function boot(store: TestApp, clock: { now: number }) {
   const sessions = new RouletteSessions(() => clock.now);
-  const saved = persistRouletteSessions(sessions, store.db, silent, () => clock.now);
+  const saved = await persistRouletteSessions(sessions, store.ctx.db, silent, () => clock.now);
   return { sessions, saved };
 }
 
-const rows = (store: Storage) => (store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions").get() as { n: number }).n;
+const rows = async (store: TestApp) => Number((await store.sql<{ n: number }>("SELECT count(*) AS n FROM roulette_sessions"))[0]!.n);
 
 describe("saved roulette sessions", () => {
   test("come back after a restart with who, when and the text, running ones ended at the restart", async () => {
-    const store = storage();
+    const store = await storage();
     const clock = { now: 1_000_000 };
-    const one = boot(store, clock);
+    const one = await boot(store, clock);
     const ended = one.sessions.start(1, 2);
     one.sessions.addLine(ended, { senderId: 2, text: "hello", at: clock.now });
     one.sessions.end(ended);
@@ -41,7 +40,7 @@ describe("saved roulette sessions", () => {
     await one.saved.flush();
 
     clock.now += 60_000;
-    const two = boot(store, clock);
+    const two = await boot(store, clock);
     expect(two.sessions.strangerOf(ended.id, 1)).toBe(2);
     expect(two.sessions.find(ended.id)?.lines).toEqual([{ senderId: 2, text: "hello", at: 1_000_000 }]);
     expect(two.sessions.find(ended.id)?.endedAt).toBe(1_000_000);
@@ -50,24 +49,26 @@ describe("saved roulette sessions", () => {
   });
 
   test("a session saved while it ran is updated in its one row when it ends and gets text", async () => {
-    const store = storage();
+    const store = await storage();
     const clock = { now: 4_000_000 };
-    const one = boot(store, clock);
+    const one = await boot(store, clock);
     const session = one.sessions.start(1, 2);
     await one.saved.flush();
     one.sessions.addLine(session, { senderId: 1, text: "hi", at: clock.now });
     clock.now += 5_000;
     one.sessions.end(session);
     await one.saved.flush();
-    expect(store.sqlite.query("SELECT id, ended_at AS endedAt, lines FROM roulette_sessions").all()).toEqual([
+    const stored = await store.sql<{ id: string; endedAt: number | string; lines: string }>('SELECT id, ended_at AS "endedAt", lines FROM roulette_sessions');
+    // bigint comes back from postgres.js as a string.
+    expect(stored.map((r) => ({ ...r, endedAt: Number(r.endedAt) }))).toEqual([
       { id: session.id, endedAt: 4_005_000, lines: JSON.stringify([{ senderId: 1, text: "hi", at: 4_000_000 }]) },
     ]);
   });
 
   test("are gone, from memory and the table, 10 minutes after they ended, even across a restart", async () => {
-    const store = storage();
+    const store = await storage();
     const clock = { now: 5_000_000 };
-    const one = boot(store, clock);
+    const one = await boot(store, clock);
     const old = one.sessions.start(1, 2);
     one.sessions.end(old);
     await one.saved.flush();
@@ -75,74 +76,75 @@ describe("saved roulette sessions", () => {
     const fresh = one.sessions.start(3, 4);
     one.sessions.end(fresh);
     await one.saved.flush();
-    expect(rows(store)).toBe(2);
+    expect(await rows(store)).toBe(2);
 
     clock.now += 1;
-    const two = boot(store, clock);
+    const two = await boot(store, clock);
     expect(two.sessions.find(old.id)).toBeUndefined();
     expect(two.sessions.find(fresh.id)).toBeDefined();
-    expect(rows(store)).toBe(1);
+    expect(await rows(store)).toBe(1);
 
     clock.now += SESSION_RETAIN_MS;
     const later = two.sessions.start(5, 6);
     two.sessions.end(later); // ending sweeps
     await two.saved.flush();
     expect(two.sessions.find(fresh.id)).toBeUndefined();
-    expect(store.sqlite.query("SELECT id FROM roulette_sessions").all()).toEqual([{ id: later.id }]);
+    expect(await store.sql("SELECT id FROM roulette_sessions")).toEqual([{ id: later.id }]);
   });
 
   test("leave the table when memory's budget forgets them", async () => {
-    const store = storage();
+    const store = await storage();
     const clock = { now: 9_000_000 };
-    const one = boot(store, clock);
+    const one = await boot(store, clock);
     const first = one.sessions.start(1, 2);
     one.sessions.end(first);
     await one.saved.flush();
-    expect(rows(store)).toBe(1);
+    expect(await rows(store)).toBe(1);
     for (let i = 0; i < MAX_ENDED_SESSIONS; i++) one.sessions.end(one.sessions.start(10 + i, 20 + i));
     await one.saved.flush();
     expect(one.sessions.find(first.id)).toBeUndefined();
-    expect(rows(store)).toBe(MAX_ENDED_SESSIONS);
+    expect(await rows(store)).toBe(MAX_ENDED_SESSIONS);
     // One more pushes out the oldest of them, which was saved: its row goes too.
     one.sessions.end(one.sessions.start(7, 8));
     await one.saved.flush();
-    expect(rows(store)).toBe(MAX_ENDED_SESSIONS);
-    expect(store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions WHERE id = ?").get(first.id)).toEqual({ n: 0 });
+    expect(await rows(store)).toBe(MAX_ENDED_SESSIONS);
+    expect(await store.sql("SELECT id FROM roulette_sessions WHERE id = ?", first.id)).toEqual([]);
   });
 
   test("a pairing that memory forgets before the next save is never written", async () => {
-    const store = storage();
+    const store = await storage();
     const clock = { now: 3_000_000 };
-    const one = boot(store, clock);
+    const one = await boot(store, clock);
     const first = one.sessions.start(1, 2);
     one.sessions.end(first);
     for (let i = 0; i < MAX_ENDED_SESSIONS; i++) one.sessions.end(one.sessions.start(10 + i, 20 + i));
-    const changes = () => (store.sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
-    const before = changes();
     await one.saved.flush();
-    expect(changes() - before).toBe(MAX_ENDED_SESSIONS);
-    expect(store.sqlite.query("SELECT count(*) AS n FROM roulette_sessions WHERE id = ?").get(first.id)).toEqual({ n: 0 });
+    // Exactly MAX_ENDED_SESSIONS rows were ever inserted into the empty table: the row keys run
+    // 1..MAX without a gap, so none was written and deleted again.
+    const [keys] = await store.sql<{ n: number; low: number; high: number }>('SELECT count(*) AS n, min("row") AS low, max("row") AS high FROM roulette_sessions');
+    expect([Number(keys!.n), Number(keys!.low), Number(keys!.high)]).toEqual([MAX_ENDED_SESSIONS, 1, MAX_ENDED_SESSIONS]);
+    expect(await store.sql("SELECT id FROM roulette_sessions WHERE id = ?", first.id)).toEqual([]);
   });
 
   test("are saved by the timer every second, a busy second in several steps", async () => {
-    const store = storage();
+    const store = await storage();
     const clock = { now: Date.now() };
-    const one = boot(store, clock);
+    const one = await boot(store, clock);
     for (let i = 0; i < 2_500; i++) one.sessions.end(one.sessions.start(2 * i + 1, 2 * i + 2));
-    await until(() => rows(store) >= 2_500, "the timer saving every session");
-    expect(rows(store)).toBe(2_500);
+    await until(async () => (await rows(store)) >= 2_500, "the timer saving every session");
+    expect(await rows(store)).toBe(2_500);
     await one.saved.stop();
   });
 
   test("a save that fails is tried again at the next pass", async () => {
-    const store = storage();
+    const store = await storage();
     const clock = { now: 2_000_000 };
-    const one = boot(store, clock);
+    const one = await boot(store, clock);
     const session = one.sessions.start(1, 2);
-    store.sqlite.exec("ALTER TABLE roulette_sessions RENAME TO roulette_sessions_away");
+    await store.sql("ALTER TABLE roulette_sessions RENAME TO roulette_sessions_away");
     expect(await one.saved.flush()).toBe(false);
-    store.sqlite.exec("ALTER TABLE roulette_sessions_away RENAME TO roulette_sessions");
+    await store.sql("ALTER TABLE roulette_sessions_away RENAME TO roulette_sessions");
     expect(await one.saved.flush()).toBe(true);
-    expect(store.sqlite.query("SELECT user_a AS a, user_b AS b, ended_at AS endedAt FROM roulette_sessions WHERE id = ?").get(session.id)).toEqual({ a: 1, b: 2, endedAt: null });
+    expect(await store.sql('SELECT user_a AS a, user_b AS b, ended_at AS "endedAt" FROM roulette_sessions WHERE id = ?', session.id)).toEqual([{ a: 1, b: 2, endedAt: null }]);
   });
 });

@@ -3,7 +3,7 @@
 import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
+import { users } from "../../src/storage/tables.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { settled, type TestSocket } from "../support/ws.ts";
 import { pairUp, rouletteSearch } from "../support/roulette.ts";

@@ -1,11 +1,9 @@
 // What a restart of the real server keeps and what it forgets (issue 18, items 12 and 13):
 // nobody is online until a socket opens, and a roulette partner can still be reported (or
 // blocked) by the pairing id for the 10 minutes the contract gives.
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { TestResponse } from "../support/app.ts";
-import { removeServerData, startServer, type ServerProcess } from "../support/server-process.ts";
+import { removeServerData, serverSql, startServer, type ServerProcess } from "../support/server-process.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 
@@ -34,7 +32,10 @@ describe("presence after a restart", () => {
         const online = await first.guest("female");
         const watcher = await first.guest("male");
         const socket = await connect(first.wsUrl, online.token);
-        expect((await listed(first, watcher.token, online.user.id))?.is_online).toBe(true);
+        // The list reads the users row, which the presence batch writes once the opening (a
+        // session read, a round trip on PostgreSQL) has made the user present: waited for.
+        const shownOnline = (server: ServerProcess) => async () => (await listed(server, watcher.token, online.user.id))?.is_online === true;
+        await until(shownOnline(first), "the user listed online");
         const before = (await listed(first, watcher.token, online.user.id))!.last_seen;
         const stoppedAt = Date.now();
         first.proc.kill(how);
@@ -52,7 +53,7 @@ describe("presence after a restart", () => {
 
         // Online again as soon as a socket opens.
         const again = await connect(second.wsUrl, online.token);
-        expect((await listed(second, watcher.token, online.user.id))?.is_online).toBe(true);
+        await until(shownOnline(second), "the user listed online again");
         again.close();
       } finally {
         await first.kill();
@@ -61,16 +62,6 @@ describe("presence after a restart", () => {
     }, 40_000);
   }
 });
-
-/** Reads the server's database file beside it (read-only) and closes it again. */
-function readDb<T>(server: ServerProcess, read: (db: Database) => T): T {
-  const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-  try {
-    return read(db);
-  } finally {
-    db.close();
-  }
-}
 
 /** Two guests paired in roulette who exchanged a line of text each; answers the pairing id. */
 async function pairAndChat(server: ServerProcess) {
@@ -98,8 +89,8 @@ describe("roulette pairings after a restart", () => {
         const { a, b, sockets, rouletteId } = await pairAndChat(first);
         if (how === "SIGKILL") {
           // A crash keeps what was saved: wait for the second's save to hold both lines.
-          const saved = () => readDb(first, (db) => db.query("SELECT lines FROM roulette_sessions WHERE id = ?").get(rouletteId) as { lines: string } | null);
-          await until(() => (JSON.parse(saved()?.lines ?? "[]") as unknown[]).length === 2, "the pairing being saved");
+          const saved = async () => (await serverSql<{ lines: string }>(first.dataDir, "SELECT lines FROM roulette_sessions WHERE id = ?", rouletteId))[0];
+          await until(async () => (JSON.parse((await saved())?.lines ?? "[]") as unknown[]).length === 2, "the pairing being saved");
         }
         first.proc.kill(how);
         await first.exited(10_000);
@@ -108,7 +99,8 @@ describe("roulette pairings after a restart", () => {
         second = await startServer({ dataDir: first.dataDir });
         const r = await api(second, a.token, "/api/reports", { method: "POST", body: JSON.stringify({ context: "roulette", rouletteId, reason: "harassment" }) });
         expect(r.status).toBe(201);
-        const stored = readDb(second, (db) => db.query("SELECT reported_id AS reportedId, transcript FROM reports WHERE id = ?").get(r.body.report.id) as { reportedId: number; transcript: string });
+        const [stored] = await serverSql<{ reportedId: number; transcript: string }>(second.dataDir, 'SELECT reported_id AS "reportedId", transcript FROM reports WHERE id = ?', r.body.report.id);
+        if (!stored) throw new Error("the report was not stored");
         expect(stored.reportedId).toBe(b.user.id);
         expect((JSON.parse(stored.transcript) as { sender_id: number; text: string }[]).map((l) => [l.sender_id, l.text])).toEqual([
           [b.user.id, "you will regret this"],

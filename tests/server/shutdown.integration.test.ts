@@ -1,12 +1,11 @@
 // SIGTERM whatever clients do: the real server exits within a few seconds, and an upload cut off
 // by it leaves no partial file and no half-stored message (issue 18, item 11).
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { connect as tcp, type Socket } from "node:net";
 import { join } from "node:path";
 import { openPeerSocket } from "../peerjs/client.ts";
-import { removeServerData, startServer, type ServerProcess } from "../support/server-process.ts";
+import { removeServerData, serverSql, startServer, type ServerProcess } from "../support/server-process.ts";
 import { connect } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 
@@ -67,12 +66,7 @@ describe("SIGTERM", () => {
 
       expect(readdirSync(spool(server.dataDir))).toEqual([]);
       expect(existsSync(join(server.dataDir, "uploads", "files")) ? readdirSync(join(server.dataDir, "uploads", "files")) : []).toEqual([]);
-      const db = new Database(join(server.dataDir, "chat.sqlite"), { readonly: true });
-      try {
-        expect(db.query("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
-      } finally {
-        db.close();
-      }
+      expect(await serverSql(server.dataDir, "SELECT CAST(count(*) AS INTEGER) AS n FROM messages")).toEqual([{ n: 0 }]);
     } finally {
       await server.kill();
     }

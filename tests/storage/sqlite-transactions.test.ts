@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { interestTags } from "../../db/schema.ts";
-import { openStorage, perDatabase, type Db } from "../../src/db.ts";
+import { openStorage, type Db } from "../../src/db.ts";
+import { perDatabase } from "../../src/storage/per-database.ts";
 import { atomic, databaseOf, transaction } from "../../src/storage/sqlite-transactions.ts";
 
 let dir: string;

@@ -7,6 +7,11 @@ import { buildApp, type App } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createContext, loadContext, type AppContext } from "../../src/context.ts";
 import { openStorage } from "../../src/db.ts";
+import { engine } from "../../src/storage/engine.ts";
+import { openPostgres } from "../../src/storage/postgres.ts";
+import type { OpenStorage } from "../../src/storage/open.ts";
+import type { Db } from "../../src/db.ts";
+import { cloneDatabase, dropDatabase } from "./pg-clone.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
 
 export interface TestApp {
@@ -18,6 +23,13 @@ export interface TestApp {
   call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
   listen(): { url: string; wsUrl: string; port: number };
   close(): Promise<void>;
+  /**
+   * Raw SQL on this app's database, whichever engine runs it (`?` for each value): for a test
+   * that sets up or reads what no route exposes. Rows come back as PostgreSQL or SQLite give them.
+   */
+  sql<Row = Record<string, unknown>>(text: string, ...values: unknown[]): Promise<Row[]>;
+  /** DATABASE_URL of this app's own database on a PostgreSQL run; null on SQLite. */
+  databaseUrl: string | null;
 }
 
 export interface CallOptions {
@@ -44,8 +56,19 @@ export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: 
   const dataDir = shared.dataDir ?? mkdtempSync(join(tmpdir(), "webchat-test-"));
   // Presence reaches strangers at once unless a test asks for the batches (PRESENCE_BATCH_SECONDS),
   // so tests about who hears what need not wait for a tick.
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-secret-test-secret-test-secret-1234", LOG_LEVEL: "silent", PRESENCE_BATCH_SECONDS: "0", ...env });
-  const storage = openStorage(dataDir);
+  // On a PostgreSQL run (tests/support/pg-clone.ts) the app gets a database of its own, or shares
+  // the one of the app whose folder it shares.
+  const databaseUrl = engine === "postgres" ? (shared.dataDir ? sharedDatabases.get(shared.dataDir)! : cloneDatabase()) : null;
+  if (databaseUrl && !shared.dataDir) sharedDatabases.set(dataDir, databaseUrl);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: "test-secret-test-secret-test-secret-1234",
+    LOG_LEVEL: "silent",
+    PRESENCE_BATCH_SECONDS: "0",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const storage = openTestStorage(dataDir, config.database);
   const ctx = createContext(config, storage, { ports: shared.ports });
   const ready = loadContext(ctx);
   const app = buildApp(ctx);
@@ -84,11 +107,35 @@ export function makeTestApp(env: Record<string, string> = {}, shared: { ports?: 
       ctx.hub.closeAll(1001, "test over");
       if (listening) await app.stop(true);
       await ctx.ports.close();
-      storage.sqlite.close();
+      await storage.close();
       ctx.roulette.close();
-      if (!shared.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!shared.dataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        sharedDatabases.delete(dataDir);
+        if (databaseUrl) dropDatabase(databaseUrl);
+      }
+    },
+    databaseUrl,
+    async sql<Row>(text: string, ...values: unknown[]): Promise<Row[]> {
+      if (storage.sqlite) return storage.sqlite.query(text).all(...(values as never[])) as Row[];
+      let n = 0;
+      const client = (storage.db as unknown as { $client: { unsafe(q: string, v: unknown[]): Promise<Row[]> } }).$client;
+      return [...(await client.unsafe(text.replace(/\?/g, () => `$${++n}`), values))];
     },
   };
+}
+
+/** A PostgreSQL run: the database of each data folder, for apps that share one. */
+const sharedDatabases = new Map<string, string>();
+
+/** SQLite in the folder, or a pool on the app's PostgreSQL database (its schema came with the clone). */
+function openTestStorage(dataDir: string, database: ReturnType<typeof loadConfig>["database"]): Pick<OpenStorage, "db" | "sqlite" | "close"> {
+  if (!database) {
+    const { db, sqlite } = openStorage(dataDir);
+    return { db, sqlite, close: async () => sqlite.close() };
+  }
+  const pg = openPostgres({ ...database, pool: 4 });
+  return { db: pg.db as unknown as Db, sqlite: null, close: () => pg.close(1) };
 }
 
 let counter = 0;

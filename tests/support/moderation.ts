@@ -4,7 +4,7 @@
 // database: the tests are about moderation, and a report's time must be set to test the queue.
 import { transaction } from "../../src/storage/index.ts";
 import { eq } from "drizzle-orm";
-import { auditLog, reports, users, type AuditRow, type NewReportRow, type ReportRow, type UserRow } from "../../db/schema.ts";
+import { auditLog, reports, users, type AuditRow, type NewReportRow, type ReportRow, type UserRow } from "../../src/storage/tables.ts";
 import type { Actor } from "../../src/moderation/actions.ts";
 import { registerUser, type TestApp, type TestResponse } from "./app.ts";
 

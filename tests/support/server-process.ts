@@ -8,6 +8,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import postgres from "postgres";
+import { cloneDatabase, dropDatabase, templateUrl } from "./pg-clone.ts";
 
 const root = join(import.meta.dir, "..", "..");
 
@@ -26,10 +29,45 @@ export interface ServerProcess {
 }
 
 const made: string[] = [];
+/** On a PostgreSQL run: each data folder's own database, so a restart on the same folder finds its data. */
+const databases = new Map<string, string>();
 
-/** Removes every data folder startServer made; call from afterAll. */
+/** Removes every data folder startServer made (and their databases); call from afterAll. */
 export function removeServerData(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const url of databases.values()) dropDatabase(url);
+  databases.clear();
+}
+
+/**
+ * Raw SQL (`?` for each value) on the database of the server that runs on `dataDir`: its SQLite
+ * file, opened read-only and closed again, or its own PostgreSQL database on a PostgreSQL run.
+ */
+export async function serverSql<Row = Record<string, unknown>>(dataDir: string, text: string, ...values: unknown[]): Promise<Row[]> {
+  const url = databases.get(dataDir);
+  if (!url) {
+    const db = new Database(join(dataDir, "chat.sqlite"), { readonly: true });
+    try {
+      return db.query(text).all(...(values as never[])) as Row[];
+    } finally {
+      db.close();
+    }
+  }
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    let n = 0;
+    return [...(await sql.unsafe<Row[]>(text.replace(/\?/g, () => `$${++n}`), values as never[]))];
+  } finally {
+    await sql.end();
+  }
+}
+
+/** DATABASE_URL for a server on this folder: its own clone on a PostgreSQL run, none on SQLite. */
+function databaseFor(dataDir: string): Record<string, string> {
+  if (!templateUrl) return {};
+  let url = databases.get(dataDir);
+  if (!url) databases.set(dataDir, (url = cloneDatabase()));
+  return { DATABASE_URL: url };
 }
 
 export function freePort(): number {
@@ -53,7 +91,7 @@ export function spawnServer(options: { dataDir?: string; env?: Record<string, st
   const proc = Bun.spawn([process.execPath, "src/server.ts"], {
     cwd: root,
     // Presence reaches strangers at once unless a test asks for the batches, as in tests/support/app.ts.
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: process.env.TEST_SERVER_LOG_LEVEL ?? "warn", PRESENCE_BATCH_SECONDS: "0", ...options.env },
+    env: { ...process.env, ...databaseFor(dataDir), DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: process.env.TEST_SERVER_LOG_LEVEL ?? "warn", PRESENCE_BATCH_SECONDS: "0", ...options.env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

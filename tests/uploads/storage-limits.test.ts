@@ -58,6 +58,7 @@ describe("the per-user storage quota", () => {
     expect((await upload(alice.token, bob.user.id, fileOf(new Uint8Array(600 * KB), "a.bin"))).status).toBe(201);
     expect((await upload(bob.token, alice.user.id, fileOf(new Uint8Array(300 * KB), "b.bin"))).status).toBe(201);
     const ledger = new StorageLedger(t.ctx.db, 1024 * KB);
+    await ledger.load();
     expect(ledger.usedBy(alice.user.id)).toBe(600 * KB);
     expect(ledger.usedBy(bob.user.id)).toBe(300 * KB);
     expect(ledger.usedBy(carol.user.id)).toBe(0);

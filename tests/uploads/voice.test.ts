@@ -150,7 +150,7 @@ describe("POST /api/messages/upload with kind=voice", () => {
     const { deleteMessage } = await import("../../src/messages/actions/delete.ts");
     const { removeUpload } = await import("../../src/uploads/storage.ts");
     const deleted = await deleteMessage(t.ctx.db, alice.user.id, r.body.message.id, Date.now(), () => {});
-    await removeUpload(t.dataDir, deleted.filePath);
+    await removeUpload(t.ctx.config, deleted.filePath);
     expect(existsSync(onDisk)).toBe(false);
     const history = await t.call("GET", `/api/messages/${alice.user.id}`, { token: bob.token });
     expect(history.body.messages.at(-1)).toMatchObject({ id: r.body.message.id, message_type: "voice", file_path: null, duration_ms: null });

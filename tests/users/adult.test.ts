@@ -12,7 +12,7 @@ const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000" });
 /** An account from before the rule: no confirmation recorded. */
 async function legacyUser(overrides: Record<string, unknown> = {}) {
   const u = await registerUser(t, overrides);
-  t.ctx.sqlite.run("UPDATE users SET adult_confirmed_at = NULL WHERE id = ?", [u.user.id]);
+  await t.sql("UPDATE users SET adult_confirmed_at = NULL WHERE id = ?", u.user.id);
   return u;
 }
 

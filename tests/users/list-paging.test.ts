@@ -24,17 +24,19 @@ interface Person {
 }
 
 /** People written straight to the table: registering dozens through the API would hash dozens of passwords. */
-function seed(people: Person[]): number[] {
-  const insert = t.ctx.sqlite.prepare(
-    `INSERT INTO users (username, username_key, name, gender, age, country_code, country_name, is_online, last_seen, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-  );
-  return people.map((p, i) => {
+async function seed(people: Person[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [i, p] of people.entries()) {
     const username = p.username ?? `seed_${Math.random().toString(36).slice(2, 10)}`;
     const [code, country] = p.country ?? ["DE", "Germany"];
-    const row = insert.get(username, username.toLowerCase(), p.name, p.gender ?? "female", p.age === undefined ? 30 : p.age, code, country, p.online ? 1 : 0, p.lastSeen ?? base + i, base) as { id: number };
-    return row.id;
-  });
+    const [row] = await t.sql<{ id: number }>(
+      `INSERT INTO users (username, username_key, name, gender, age, country_code, country_name, is_online, last_seen, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      username, username.toLowerCase(), p.name, p.gender ?? "female", p.age === undefined ? 30 : p.age, code, country, p.online === true, p.lastSeen ?? base + i, base,
+    );
+    ids.push(row!.id);
+  }
+  return ids;
 }
 
 const list = (query: string, token = me.token) => t.call("GET", `/api/users?${query}`, { token });
@@ -63,7 +65,7 @@ describe("paging the people list", () => {
   freshCaller();
   test("walks a stable set page by page in the list's order, never repeating or skipping anyone", async () => {
     // Ties on last_seen too: the cursor's id keeps their order strict.
-    const ids = seed(Array.from({ length: 23 }, (_, i) => ({ name: `Walker ${i}`, online: i % 4 === 0, lastSeen: base + Math.floor(i / 3) })));
+    const ids = await seed(Array.from({ length: 23 }, (_, i) => ({ name: `Walker ${i}`, online: i % 4 === 0, lastSeen: base + Math.floor(i / 3) })));
     const whole = await list("q=walker&limit=500");
     expect(whole.body.nextCursor).toBeNull();
     expect(whole.body.total).toBe(23);
@@ -75,7 +77,7 @@ describe("paging the people list", () => {
   });
 
   test("counts the whole filtered set on the first page and leaves the counts out of later pages", async () => {
-    seed(Array.from({ length: 7 }, (_, i) => ({ name: `Counted ${i}`, online: i < 3 })));
+    await seed(Array.from({ length: 7 }, (_, i) => ({ name: `Counted ${i}`, online: i < 3 })));
     const first = await list("q=counted&limit=2");
     expect(first.body).toMatchObject({ total: 7, online: 3 });
     expect(first.body.users).toHaveLength(2);
@@ -86,18 +88,18 @@ describe("paging the people list", () => {
   });
 
   test("someone coming online between pages neither shifts nor repeats the others", async () => {
-    const ids = seed(Array.from({ length: 9 }, (_, i) => ({ name: `Mover ${i}`, lastSeen: base + 100 - i })));
+    const ids = await seed(Array.from({ length: 9 }, (_, i) => ({ name: `Mover ${i}`, lastSeen: base + 100 - i })));
     const first = await list("q=mover&limit=3");
     expect(first.body.users.map((u: { id: number }) => u.id)).toEqual(ids.slice(0, 3));
     // The first person of the next page comes online: they move to the top, already passed.
-    t.ctx.sqlite.run("UPDATE users SET is_online = 1, last_seen = ? WHERE id = ?", [Date.now(), ids[3]!]);
+    await t.sql("UPDATE users SET is_online = ?, last_seen = ? WHERE id = ?", true, Date.now(), ids[3]!);
     const next = await list(`q=mover&limit=10&cursor=${encodeURIComponent(first.body.nextCursor)}`);
     expect(next.body.users.map((u: { id: number }) => u.id)).toEqual(ids.slice(4));
   });
 
   test("pages a filtered set (gender, age, online) to the end", async () => {
-    const wanted = seed(Array.from({ length: 8 }, (_, i) => ({ name: `Filtered ${i}`, gender: "male", age: 40 + i, online: true })));
-    seed([{ name: "Filtered off", gender: "male", age: 41 }, { name: "Filtered young", gender: "male", age: 20, online: true }, { name: "Filtered woman", age: 41, online: true }]);
+    const wanted = await seed(Array.from({ length: 8 }, (_, i) => ({ name: `Filtered ${i}`, gender: "male", age: 40 + i, online: true })));
+    await seed([{ name: "Filtered off", gender: "male", age: 41 }, { name: "Filtered young", gender: "male", age: 20, online: true }, { name: "Filtered woman", age: 41, online: true }]);
     const { ids } = await walk("q=filtered&gender=male&minAge=40&maxAge=60&online=1", 3);
     expect(new Set(ids)).toEqual(new Set(wanted));
     expect(ids).toHaveLength(8);
@@ -107,7 +109,7 @@ describe("paging the people list", () => {
 describe("filters", () => {
   freshCaller();
   test("matches q in the name or the username, any case, with % and _ taken literally", async () => {
-    const [percent, underscore, plain, byUsername] = seed([
+    const [percent, underscore, plain, byUsername] = await seed([
       { name: "Half 50% off" },
       { name: "snake_case fan" },
       { name: "Plain 500 offx" },
@@ -122,14 +124,14 @@ describe("filters", () => {
   });
 
   test("takes a country by code or by name in any case", async () => {
-    const [iceland] = seed([{ name: "Islander", country: ["IS", "Iceland"] }]);
+    const [iceland] = await seed([{ name: "Islander", country: ["IS", "Iceland"] }]);
     for (const country of ["IS", "is", "Iceland", "iceland"]) {
       expect((await list(`country=${country}`)).body.users.map((u: { id: number }) => u.id)).toEqual([iceland]);
     }
   });
 
   test("leaves out people without an age once an age bound is set", async () => {
-    const [ageless] = seed([{ name: "Ageless One", age: null }]);
+    const [ageless] = await seed([{ name: "Ageless One", age: null }]);
     expect((await list("q=ageless")).body.users.map((u: { id: number }) => u.id)).toEqual([ageless]);
     expect((await list("q=ageless&minAge=18")).body.users).toEqual([]);
   });

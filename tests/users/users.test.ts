@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const setPresence = (id: number, online: boolean, lastSeen: number, app: TestApp = t) =>
-  app.ctx.sqlite.run("UPDATE users SET is_online = ?, last_seen = ? WHERE id = ?", [online ? 1 : 0, lastSeen, id]);
+  app.sql("UPDATE users SET is_online = ?, last_seen = ? WHERE id = ?", online, lastSeen, id);
 
 describe("the people list", () => {
   test("lists everyone but the caller, online first (most recently seen first), then by last_seen", async () => {
@@ -23,10 +23,10 @@ describe("the people list", () => {
       const c = await registerUser(t, { name: "Charlie" });
       const d = await registerUser(t, { name: "Delta" });
       const now = Date.now();
-      setPresence(a.user.id, false, now - 1000, t);
-      setPresence(b.user.id, true, now - 5000, t);
-      setPresence(c.user.id, true, now - 100, t);
-      setPresence(d.user.id, false, now - 100, t);
+      await setPresence(a.user.id, false, now - 1000, t);
+      await setPresence(b.user.id, true, now - 5000, t);
+      await setPresence(c.user.id, true, now - 100, t);
+      await setPresence(d.user.id, false, now - 100, t);
       const r = await t.call("GET", "/api/users", { token: me.token });
       expect(r.status).toBe(200);
       const ids = r.body.users.map((u: { id: number }) => u.id);
@@ -47,8 +47,8 @@ describe("the people list", () => {
   test("filters by name, gender, orientation, country, age bounds and online", async () => {
     const x = await registerUser(t, { name: "Zed Filterable", gender: "male", age: 40, country_code: "JP", orientation: "bisexual" });
     await registerUser(t, { name: "No Age Person", gender: "male", country_code: "JP" });
-    t.ctx.sqlite.run("UPDATE users SET age = NULL WHERE name = 'No Age Person'");
-    setPresence(x.user.id, true, Date.now());
+    await t.sql("UPDATE users SET age = NULL WHERE name = 'No Age Person'");
+    await setPresence(x.user.id, true, Date.now());
     const get = async (query: string) => (await t.call("GET", `/api/users?${query}`, { token: me.token })).body.users.map((u: { name: string }) => u.name);
     expect(await get("q=filterABLE")).toEqual(["Zed Filterable"]);
     expect(await get("q=zed&gender=female")).toEqual([]);

@@ -1,5 +1,6 @@
 // Accounts for browser tests, made through the real API (the landing page's own forms are tested
-// in landing.e2e.ts): every suite registers its people and signs them in the same way.
+// in landing.e2e.ts): every suite registers its people and signs them in the same way. The
+// register form's entries are here too, for the suites that sign up as a visitor does.
 import { expect } from "bun:test";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { DESKTOP } from "./browser.ts";
@@ -40,6 +41,33 @@ export async function registerAccount(
   });
   if (response.status !== 201) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
   return (await response.json()) as Account;
+}
+
+export interface RegisterFormEntries {
+  username: string;
+  /** Display name; "Dana" unless given. */
+  name?: string;
+  /** PASSWORD unless given; `confirm` is the password unless given (a different one: a mismatch). */
+  password?: string;
+  confirm?: string;
+  gender?: "female" | "male";
+  age?: number;
+}
+
+/**
+ * Fills the landing page's register form (its tab open) and ticks the 18+ box. The country is left
+ * to the caller: a plain select without JavaScript, the searching picker with it.
+ */
+export async function fillRegisterForm(page: Page, entries: RegisterFormEntries): Promise<void> {
+  const password = entries.password ?? PASSWORD;
+  await page.fill("#reg-username", entries.username);
+  await page.fill("#reg-name", entries.name ?? "Dana");
+  await page.fill("#reg-email", `${entries.username}@example.com`);
+  await page.fill("#reg-password", password);
+  await page.fill("#reg-confirm", entries.confirm ?? password);
+  await page.selectOption("#reg-gender", entries.gender ?? "female");
+  await page.selectOption("#reg-age", String(entries.age ?? 29));
+  await page.check("#reg-adult");
 }
 
 export interface OpenOptions {

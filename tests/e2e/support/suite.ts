@@ -16,8 +16,11 @@ import { DESKTOP, launchBrowser } from "./browser.ts";
 import { serverIdle, startServer, type RunningServer } from "./server.ts";
 
 export interface SuiteOptions {
-  /** Extra server environment (limits, grace periods), or a function that gives it when the server starts. */
-  env?: Record<string, string> | (() => Record<string, string>);
+  /**
+   * Extra server environment (limits, grace periods), or a function that gives it when the server
+   * starts; an async one is awaited first (a database made for the file, say: DATABASE_URL).
+   */
+  env?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** Accounts and roles, once the server is up. */
   setup?: (server: RunningServer) => Promise<unknown>;
   /** How long starting and `setup` may take together. */
@@ -71,7 +74,7 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
   };
 
   beforeAll(async () => {
-    server = await startServer(typeof options.env === "function" ? options.env() : options.env);
+    server = await startServer(await (typeof options.env === "function" ? options.env() : options.env));
     browser = await launchBrowser();
     await options.setup?.(server);
   }, options.setupTimeout ?? 120_000);
