@@ -7,9 +7,9 @@
 //   TOTAL=200000 RUNS=300 bun bench/chat-list.ts
 import { loadavg } from "node:os";
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import { messages, users } from "../db/schema.ts";
+import { messages, users } from "../src/storage/tables.ts";
 import { openStorage, type Db } from "../src/db.ts";
-import { conversationPage } from "../src/messages/history.ts";
+import { readConversation } from "../src/messages/history.ts";
 import { chatUsers, toMessage, unreadCount, unreadPerUser, withNames } from "../src/messages/service.ts";
 import { notBanned, toPublicUser } from "../src/users/service.ts";
 import { removeFolder, tempFolder } from "./compare/proc.ts";
@@ -132,14 +132,14 @@ function legacyHistory(d: Db, userId: number, contactId: number, before?: number
   return withNames(d, rows.slice(0, 50).reverse(), userId);
 }
 
-function time(run: () => unknown): { p50: number; p99: number } {
-  for (let i = 0; i < Math.min(50, RUNS); i++) JSON.stringify(run());
+async function time(run: () => unknown): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < Math.min(50, RUNS); i++) JSON.stringify(await run());
   // Garbage left by seeding or by the previous figure is collected here, not inside this one.
   Bun.gc(true);
   const took: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    JSON.stringify(run());
+    JSON.stringify(await run());
     took.push(performance.now() - t0);
   }
   took.sort((a, b) => a - b);
@@ -171,20 +171,20 @@ try {
     const name = `user${id}`;
     const { partner, middle } = busiestPartner(id);
     const label = `${who} (${count(id).toLocaleString("en")} messages)`;
-    report(`after  ${label} chat list`, time(() => chatUsers(db, { id, name })));
-    report(`after  ${label} unread count + per user`, time(() => [unreadCount(db, id), unreadPerUser(db, id)]));
-    report(`after  ${label} history, latest page`, time(() => conversationPage(db, { id, name: "owner" }, { id: partner, name: "partner" }, 50)));
-    report(`after  ${label} history, middle page`, time(() => conversationPage(db, { id, name: "owner" }, { id: partner, name: "partner" }, 50, middle)));
+    report(`after  ${label} chat list`, await time(() => chatUsers(db, { id, name })));
+    report(`after  ${label} unread count + per user`, await time(() => Promise.all([unreadCount(db, id), unreadPerUser(db, id)])));
+    report(`after  ${label} history, latest page`, await time(() => readConversation(db, { id, name: "owner" }, partner, 50)));
+    report(`after  ${label} history, middle page`, await time(() => readConversation(db, { id, name: "owner" }, partner, 50, { at: middle, idLow: null })));
   }
   sqlite.exec("CREATE INDEX messages_pair_hi ON messages (pair_hi, pair_lo)");
   for (const [who, id] of [["1k", quiet], ["100k", busy]] as const) {
     const name = `user${id}`;
     const { partner, middle } = busiestPartner(id);
     const label = `${who} (${count(id).toLocaleString("en")} messages)`;
-    report(`before ${label} chat list`, time(() => legacyChatList(db, id, name)));
-    report(`before ${label} unread per user`, time(() => legacyUnreadPerUser(db, id)));
-    report(`before ${label} history, latest page`, time(() => legacyHistory(db, id, partner)));
-    report(`before ${label} history, middle page`, time(() => legacyHistory(db, id, partner, middle)));
+    report(`before ${label} chat list`, await time(() => legacyChatList(db, id, name)));
+    report(`before ${label} unread per user`, await time(() => legacyUnreadPerUser(db, id)));
+    report(`before ${label} history, latest page`, await time(() => legacyHistory(db, id, partner)));
+    report(`before ${label} history, middle page`, await time(() => legacyHistory(db, id, partner, middle)));
   }
   console.log(rows.join("\n"));
   console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);

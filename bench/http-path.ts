@@ -9,7 +9,7 @@ import { sessionFor } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/config.ts";
 import { createContext, loadContext } from "../src/context.ts";
 import { openStorage } from "../src/db.ts";
-import { conversationPage } from "../src/messages/history.ts";
+import { readConversation } from "../src/messages/history.ts";
 import { chatUsers, storeText } from "../src/messages/service.ts";
 import { requireUser } from "../src/users/service.ts";
 import { removeFolder, tempFolder } from "./compare/proc.ts";
@@ -70,8 +70,8 @@ const get = (path: string) => async () => {
 
 console.log(`http-path: ${MESSAGES} messages in the conversation, ${RUNS} calls each, load ${loadavg()[0]!.toFixed(2)}`);
 await time("session check alone", () => sessionFor(ctx.db, config, alice.token));
-await time("history queries + JSON alone", () => JSON.stringify(conversationPage(ctx.db, { id: alice.user.id, name: "alice" }, { id: bob.user.id, name: "bob" }, 50)));
-await time("chat list queries + JSON alone", () => JSON.stringify(chatUsers(ctx.db, sender)));
+await time("history queries + JSON alone", async () => JSON.stringify(await readConversation(ctx.db, { id: alice.user.id, name: "alice" }, bob.user.id, 50)));
+await time("chat list queries + JSON alone", async () => JSON.stringify(await chatUsers(ctx.db, sender)));
 await time("GET /api/messages/:id (app.handle)", get(`/api/messages/${bob.user.id}`));
 await time("GET chat-users-with-messages", get("/api/messages/chat-users-with-messages"));
 await time("GET /healthz (no session)", get("/healthz"));

@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "webchat-roulette-persist-bench-"));
 try {
   const storage = openStorage(dir);
   const sessions = new RouletteSessions(Date.now);
-  const store = saving ? persistRouletteSessions(sessions, storage.db, createLogger({ level: "silent", format: "text" })) : null;
+  const store = saving ? await persistRouletteSessions(sessions, storage.db, createLogger({ level: "silent", format: "text" })) : null;
   let user = 1;
   let made = 0;
   let longestTurn = 0;

@@ -1,13 +1,23 @@
 // Child processes of the comparison bench and what /proc says about them. Every child and
 // temporary folder is registered here: children are killed and folders removed when the bench
 // ends, fails or is interrupted.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 
 const children = new Set<Subprocess>();
 const folders = new Set<string>();
+/** Asynchronous clean-ups (PostgreSQL databases) run on an interrupt, for at most 5 s. */
+const cleanups: (() => Promise<void>)[] = [];
+let stopping = false;
+
+/** True once interrupted: the bench goes on running until its clean-ups end, but starts nothing new. */
+export const interrupted = (): boolean => stopping;
+
+export function onInterrupt(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
 
 function killAll(): void {
   for (const child of children) child.kill("SIGKILL");
@@ -31,8 +41,9 @@ export function removeFolder(dir: string): void {
 process.on("exit", killAll);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
+    stopping = true;
     killAll();
-    process.exit(130);
+    void Promise.race([Promise.allSettled(cleanups.map((c) => c())), Bun.sleep(5000)]).finally(() => process.exit(130));
   });
 }
 
@@ -62,6 +73,7 @@ function collect(stream: ReadableStream<Uint8Array>, keep: (text: string) => voi
 }
 
 export function spawnChild(cmd: string[], env: Record<string, string>, cwd?: string): Child {
+  if (stopping) throw new Error("interrupted");
   const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   children.add(proc);
   let tail = "";
@@ -101,6 +113,26 @@ export function cpuMicros(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1e6) / 100;
+}
+
+/**
+ * CPU time of a PostgreSQL server on this machine: its postmaster and every process it started
+ * (backends, WAL writer, checkpointer), in microseconds. A backend that exits in between takes
+ * its time with it; the pools of the systems keep theirs open.
+ */
+export function treeCpuMicros(rootPid: number): number {
+  let total = cpuMicros(rootPid);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The parent's pid is the second field after the command name.
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === rootPid) total += cpuMicros(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /** Resident memory of a process, in KB. */

@@ -1,14 +1,15 @@
 // The figures measured on the project alone: roulette pairings with many people waiting, and the
-// history page and chat list of a user with many messages (seeded straight into the SQLite file
-// while the server is stopped, then read through the running server).
+// history page and chat list of a user with many messages, on either engine (seeded straight into
+// the SQLite file or the PostgreSQL database while the server is stopped, then read through the
+// running server).
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HistoryResult } from "../load/history.ts";
 import type { RouletteResult } from "../load/roulette.ts";
-import { removeFolder, tempFolder } from "./proc.ts";
 import { runLoad } from "./run-load.ts";
+import { seedMessagesPg, settle } from "./seed-pg.ts";
 import { openTuned, seedMessages, type Account } from "./seed.ts";
-import { start } from "./systems.ts";
+import { dropStore, freshStore, start, type Store } from "./systems.ts";
 
 export interface RouletteOptions {
   waiting: number;
@@ -53,11 +54,24 @@ function projectDbFile(dir: string): string {
   return join(dir, found);
 }
 
-export async function history(o: HistoryOptions): Promise<HistoryFigures> {
-  const dir = tempFolder("webchat-compare-history-");
+/** `count` messages between `a` and `b`, into the stopped project's file or database. */
+async function seed(store: Store, pairs: [number, number, number][]): Promise<void> {
+  if (store.database) {
+    for (const [a, b, count] of pairs) if (count > 0) await seedMessagesPg(store.database.url, a, b, count);
+    await settle(store.database.url);
+    return;
+  }
+  const db = openTuned(projectDbFile(store.dataDir));
+  for (const [a, b, count] of pairs) if (count > 0) seedMessages(db, a, b, count);
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
+export async function history(o: HistoryOptions, name: "project" | "project-pg" = "project"): Promise<HistoryFigures> {
+  const store = await freshStore(name);
   try {
     // First start: migrations and six signed-up users (busy, contact, quiet, contact, two fillers).
-    const first = await start("project", 6, dir);
+    const first = await start(name, 6, store);
     await first.stop();
     const [busy, busyContact, quiet, quietContact, fillA, fillB] = Array.from({ length: 6 }, (_, i) => {
       const account = first.accounts[i];
@@ -65,14 +79,13 @@ export async function history(o: HistoryOptions): Promise<HistoryFigures> {
       return account;
     }) as [Account, Account, Account, Account, Account, Account];
     const seeding = performance.now();
-    const db = openTuned(projectDbFile(dir));
-    seedMessages(db, busy.id, busyContact.id, o.big);
-    seedMessages(db, quiet.id, quietContact.id, o.small);
-    if (o.filler > 0) seedMessages(db, fillA.id, fillB.id, o.filler);
-    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    db.close();
+    await seed(store, [
+      [busy.id, busyContact.id, o.big],
+      [quiet.id, quietContact.id, o.small],
+      [fillA.id, fillB.id, o.filler],
+    ]);
     const seedSeconds = (performance.now() - seeding) / 1000;
-    const server = await start("project", 0, dir);
+    const server = await start(name, 0, store);
     try {
       const request = (label: string, path: string, token: string) => ({ label, path, token });
       const result = await runLoad<HistoryResult>("history", {
@@ -90,6 +103,6 @@ export async function history(o: HistoryOptions): Promise<HistoryFigures> {
       await server.stop();
     }
   } finally {
-    removeFolder(dir);
+    await dropStore(store);
   }
 }

@@ -25,11 +25,15 @@ export interface Target {
   protocol: Protocol;
   /** http://127.0.0.1:port */
   base: string;
+  /** Headers for the socket's upgrade request (the cluster run steers HAProxy to an instance with one); raw protocol only. */
+  headers?: Record<string, string>;
 }
 
-function rawClient(base: string, token: string, limitMs: number): Promise<Client> {
+function rawClient(base: string, token: string, limitMs: number, headers?: Record<string, string>): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${base.replace("http", "ws")}/ws?token=${encodeURIComponent(token)}`);
+    const url = `${base.replace("http", "ws")}/ws?token=${encodeURIComponent(token)}`;
+    // Bun's WebSocket takes upgrade headers in an options object.
+    const ws = headers ? new WebSocket(url, { headers } as unknown as string[]) : new WebSocket(url);
     const waiting = new Map<number, (answer: Answer) => void>();
     const listeners = new Map<string, (data: Record<string, unknown>) => void>();
     let nextAck = 1;
@@ -107,7 +111,7 @@ function ioClient(base: string, token: string, limitMs: number): Promise<Client>
 }
 
 export const connect = (target: Target, token: string, limitMs = 10_000): Promise<Client> =>
-  target.protocol === "raw" ? rawClient(target.base, token, limitMs) : ioClient(target.base, token, limitMs);
+  target.protocol === "raw" ? rawClient(target.base, token, limitMs, target.headers) : ioClient(target.base, token, limitMs);
 
 /** Runs `task` for 0..n-1, `width` at a time, until `deadline` (ms since epoch); answers what finished. */
 export async function inBatches<T>(n: number, width: number, deadline: number, task: (i: number) => Promise<T>): Promise<T[]> {

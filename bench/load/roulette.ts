@@ -3,6 +3,8 @@
 // loop: search, wait for roulette_partner_found, roulette_next. A woman whose partner left
 // searches again, so the queue stays about `waiting` long. Counts pairings in the measured
 // window and times join (roulette_search sent) to pair (roulette_partner_found received).
+// With `seekersTarget` (the cluster run) the men connect there and the women to `target`: every
+// pairing is across instances.
 //   bun bench/load/roulette.ts <spec.json>     (written by bench/compare.ts)
 import { connect, inBatches, quantile, type Client, type Target } from "./clients.ts";
 
@@ -10,6 +12,8 @@ export interface RouletteSpec {
   target: Target;
   waiting: string[];
   seekers: string[];
+  /** Where the seekers connect, when not to `target`. */
+  seekersTarget?: Target;
   warmupMs: number;
   measureMs: number;
 }
@@ -41,7 +45,7 @@ const queued = await Promise.all(
     return answer.data?.status === "searching";
   }),
 );
-const men = await inBatches(spec.seekers.length, 100, deadline, (i) => connect(spec.target, spec.seekers[i]!));
+const men = await inBatches(spec.seekers.length, 100, deadline, (i) => connect(spec.seekersTarget ?? spec.target, spec.seekers[i]!));
 
 let measuring = false;
 let stopping = false;

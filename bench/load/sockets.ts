@@ -5,6 +5,11 @@
 // With `holdMs` (the "idle sockets held" figure, raw protocol only) it also counts how many were
 // still open after holding them that long; several of these processes share one count, since one
 // process may hold at most about 19,900 sockets (the open-files limit here is 20,000, hard).
+// With `rehearse` (the cluster run, whose accounts are seeded straight into the database) every
+// socket is opened and closed once first, so the figures are of signed-in users the server has
+// seen, as after the single-instance runs' sign-ups: a user's first sign-in reads and caches their
+// rows and leaves garbage the heap keeps (about 35 KB a socket here, on either engine); the cold
+// figure is reported too.
 //   bun bench/load/sockets.ts <spec.json>     (written by bench/compare.ts)
 import { cpuMicros, rssKb } from "../compare/proc.ts";
 import { connect, inBatches, type Client, type Target } from "./clients.ts";
@@ -15,6 +20,7 @@ export interface SocketsSpec {
   limitMs: number;
   serverPid: number;
   holdMs?: number;
+  rehearse?: boolean;
 }
 
 export interface SocketsResult {
@@ -29,6 +35,9 @@ export interface SocketsResult {
   /** With `holdMs`: sockets still open at the end of the hold, and the server's RSS then. */
   stillOpen?: number;
   rssHeldKb?: number;
+  /** With `rehearse`: the first opening's RSS growth per socket (each user's first sign-in), and its time. */
+  coldKbPerSocket?: number;
+  coldOpenMs?: number;
 }
 
 /** Waits at least 2 s, then until the server used under 5% of a core for half a second (at most 10 s more). */
@@ -47,6 +56,19 @@ interface Held {
   open(): boolean;
 }
 
+/**
+ * Held sockets ping every 15 s, as the browser does: the server closes a /ws socket silent for
+ * WS_IDLE_TIMEOUT_SECONDS (45 s), which an opening of many thousands on a slow machine outlasts.
+ * One timer for all: each second a fifteenth of them.
+ */
+const PING = JSON.stringify({ event: "ping", data: {} });
+const pinged: WebSocket[] = [];
+let pingTurn = 0;
+setInterval(() => {
+  const turn = pingTurn++ % 15;
+  for (let i = turn; i < pinged.length; i += 15) if (pinged[i]!.readyState === WebSocket.OPEN) pinged[i]!.send(PING);
+}, 1000).unref();
+
 /** A bare WebSocket that only records whether it is still open: the cheapest client to hold many of. */
 function hold(base: string, token: string, limitMs: number): Promise<Held> {
   return new Promise((resolve, reject) => {
@@ -57,6 +79,7 @@ function hold(base: string, token: string, limitMs: number): Promise<Held> {
     }, limitMs);
     ws.onopen = () => {
       clearTimeout(timer);
+      pinged.push(ws);
       resolve({ close: () => ws.close(), open: () => ws.readyState === WebSocket.OPEN });
     };
     ws.onerror = () => {
@@ -67,21 +90,39 @@ function hold(base: string, token: string, limitMs: number): Promise<Held> {
 }
 
 const spec = (await Bun.file(process.argv[2]!).json()) as SocketsSpec;
-const rssBeforeKb = rssKb(spec.serverPid);
-const started = performance.now();
-const deadline = Date.now() + spec.limitMs;
 let failed = 0;
-const open = (i: number): Promise<Client | Held> =>
-  spec.holdMs !== undefined ? hold(spec.target.base, spec.tokens[i]!, Math.max(1000, deadline - Date.now())) : connect(spec.target, spec.tokens[i]!, Math.max(1000, deadline - Date.now()));
-const opened = (
-  await inBatches(spec.tokens.length, 100, deadline, (i) =>
-    open(i).catch(() => {
-      failed++;
-      return null;
-    }),
-  )
-).filter((c): c is Client | Held => c !== null);
-const openMs = performance.now() - started;
+
+async function openAll(): Promise<{ opened: (Client | Held)[]; openMs: number }> {
+  const started = performance.now();
+  const deadline = Date.now() + spec.limitMs;
+  failed = 0;
+  const open = (i: number): Promise<Client | Held> =>
+    spec.holdMs !== undefined ? hold(spec.target.base, spec.tokens[i]!, Math.max(1000, deadline - Date.now())) : connect(spec.target, spec.tokens[i]!, Math.max(1000, deadline - Date.now()));
+  const opened = (
+    await inBatches(spec.tokens.length, 100, deadline, (i) =>
+      open(i).catch(() => {
+        failed++;
+        return null;
+      }),
+    )
+  ).filter((c): c is Client | Held => c !== null);
+  return { opened, openMs: performance.now() - started };
+}
+
+let cold: Pick<SocketsResult, "coldKbPerSocket" | "coldOpenMs"> = {};
+if (spec.rehearse) {
+  const before = rssKb(spec.serverPid);
+  const first = await openAll();
+  // Progress on stderr: the bench shows the tail when this process fails or runs past its time.
+  console.error(`first opening: ${first.opened.length} of ${spec.tokens.length} in ${(first.openMs / 1000).toFixed(1)} s`);
+  await quietServer(spec.serverPid);
+  cold = { coldKbPerSocket: first.opened.length > 0 ? (rssKb(spec.serverPid) - before) / first.opened.length : NaN, coldOpenMs: first.openMs };
+  for (const client of first.opened) client.close();
+  await quietServer(spec.serverPid);
+}
+const rssBeforeKb = rssKb(spec.serverPid);
+const { opened, openMs } = await openAll();
+console.error(`opened: ${opened.length} of ${spec.tokens.length} in ${(openMs / 1000).toFixed(1)} s`);
 await quietServer(spec.serverPid);
 const rssAfterKb = rssKb(spec.serverPid);
 let held: Pick<SocketsResult, "stillOpen" | "rssHeldKb"> = {};
@@ -99,6 +140,7 @@ const result: SocketsResult = {
   rssAfterKb,
   kbPerSocket: opened.length > 0 ? (rssAfterKb - rssBeforeKb) / opened.length : NaN,
   ...held,
+  ...cold,
 };
 console.log(JSON.stringify(result));
 process.exit(0);
