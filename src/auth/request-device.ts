@@ -7,9 +7,12 @@ import type { Db } from "../storage/index.ts";
 import { cookieValue } from "../http/request.ts";
 import { DEVICE_COOKIE, DEVICE_ID } from "./device.ts";
 
-export async function requestDevice(db: Db, request: Request, sessionId: string): Promise<string | null> {
+/** `session`: its id, or the session as read (auth/sessions.ts), which carries its device: no query then. */
+export async function requestDevice(db: Db, request: Request, session: string | { id: string; deviceId: string | null }): Promise<string | null> {
   const given = cookieValue(request.headers.get("cookie"), DEVICE_COOKIE);
   if (given !== null && DEVICE_ID.test(given)) return given;
+  if (typeof session !== "string") return session.deviceId;
+  const sessionId = session;
   const [row] = await db.select({ deviceId: sessions.deviceId }).from(sessions).where(eq(sessions.id, sessionId)).limit(1);
   return row?.deviceId ?? null;
 }

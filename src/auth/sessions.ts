@@ -23,6 +23,8 @@ import { errorFields, type Logger } from "../observability/log.ts";
 export interface Session {
   id: string;
   user: UserRow;
+  /** The device the session began on (requestDevice's fallback when a request carries no cookie). */
+  deviceId: string | null;
 }
 
 /** What reading a token needs: the signing secret and how long an unused session lives. */
@@ -36,6 +38,7 @@ const p = sql.placeholder;
 interface LiveRow {
   id: string;
   lastUsedAt: number;
+  deviceId: string | null;
   user: UserRow;
 }
 
@@ -51,7 +54,7 @@ interface Statements {
 
 const liveQuery = (db: Engine) =>
   db
-    .select({ id: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
+    .select({ id: sessions.id, lastUsedAt: sessions.lastUsedAt, deviceId: sessions.deviceId, user: users })
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
     .where(eq(sessions.id, p("id")));
@@ -147,7 +150,7 @@ async function checkLive(db: Db, sessionId: string, ttlMs: number, now: number):
   const written = now - row.lastUsedAt > TOUCH_EVERY_MS ? messageWriter(db).submit((tx) => s.touch(tx, sessionId, now), { oneStatement: true }).catch(() => {}) : null;
   // The row's own copy of the id: `sessionId` is a slice of the token, and a socket that holds
   // its session id for hours would keep the whole token alive with it (issue 11).
-  return { session: { id: row.id, user }, written };
+  return { session: { id: row.id, user, deviceId: row.deviceId }, written };
 }
 
 /** Whether this browser (its device cookie) has a live session of this user: it signed in here before. */

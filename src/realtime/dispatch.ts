@@ -53,19 +53,29 @@ type Verdict = UserRow | null | "banned";
 function checkUser(app: AppContext, socket: ClientSocket, now: number, user: UserRow | undefined): Verdict | Promise<Verdict> {
   if (!user) return null;
   if (user.banned && (user.bannedUntil === null || user.bannedUntil > now)) return "banned";
+  const alive = sessionAlive(app, socket, now);
+  if (alive instanceof Promise) return alive.then((found) => (found ? user : null));
+  return alive ? user : null;
+}
+
+/**
+ * Whether the socket's session still exists: asked of the database at most once a minute (and
+ * its expiry moved then, the touch); true in between, when a revocation closes the socket by a push.
+ */
+function sessionAlive(app: AppContext, socket: ClientSocket, now: number): boolean | Promise<boolean> {
   const last = touchedAt.get(socket);
   if (last === undefined) touchedAt.set(socket, now);
   else if (now - last > TOUCH_EVERY_MS) {
     touchedAt.set(socket, now);
     const exists = statements(app.db).sessionExists(app.db, socket.sessionId);
-    if (exists instanceof Promise) return exists.then((found) => touched(app, socket, now, user, found));
-    return touched(app, socket, now, user, exists);
+    if (exists instanceof Promise) return exists.then((found) => touched(app, socket, now, found));
+    return touched(app, socket, now, exists);
   }
-  return user;
+  return true;
 }
 
-function touched(app: AppContext, socket: ClientSocket, now: number, user: UserRow, sessionExists: boolean): Verdict {
-  if (!sessionExists) return null;
+function touched(app: AppContext, socket: ClientSocket, now: number, sessionExists: boolean): boolean {
+  if (!sessionExists) return false;
   // The write goes with the message writer's next batch, which already takes its turn with every
   // other write: a transaction of its own here would make this per-frame check wait for a
   // commit. A touch that fails is tried again a minute later; it only moves the expiry.
@@ -73,7 +83,7 @@ function touched(app: AppContext, socket: ClientSocket, now: number, user: UserR
   messageWriter(app.db)
     .submit((tx) => statements(tx).touchSession(tx, sessionId, now), { oneStatement: true })
     .catch(() => {});
-  return user;
+  return true;
 }
 
 /**
@@ -119,6 +129,17 @@ export async function dispatch(app: AppContext, handlers: HandlerMap, socket: Cl
     // Inside the try: reading the user (a cache miss, the session's touch) fails like any handler
     // when the database is away, and answers `unavailable`; outside it, the rejection went
     // unhandled and ended the process (tests/cluster/faults.test.ts).
+    // A ping only keeps the socket and its session alive: it needs the session's minute check,
+    // not the user's row, whose read (a miss of the users cache, emptied every 2 s on
+    // PostgreSQL) was most of what thousands of idle sockets cost. A ban still closes the socket
+    // by the ban watcher's push.
+    if (event === "ping") {
+      const alive = sessionAlive(app, socket, now);
+      if (!(alive instanceof Promise ? await alive : alive)) return socket.close(4401, "Your session has ended");
+      app.hub.send(socket, "pong", {});
+      if (ack !== undefined) socket.sendText(JSON.stringify({ ack, data: {} }));
+      return;
+    }
     const found = socketUser(app, socket, now);
     const user = found instanceof Promise ? await found : found;
     if (user === "banned") {

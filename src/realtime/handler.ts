@@ -14,7 +14,10 @@ export interface HandlerContext {
 
 export type Handler<K extends ClientEventName> = (ctx: HandlerContext, data: ClientEvents[K]) => object | void | Promise<object | void>;
 
-export type HandlerMap<K extends ClientEventName = ClientEventName> = { [E in K]: Handler<E> };
+/** Every event but `ping`, which the dispatcher answers itself: it needs no user row (dispatch.ts). */
+export type UserEventName = Exclude<ClientEventName, "ping">;
+
+export type HandlerMap<K extends ClientEventName = UserEventName> = { [E in K]: Handler<E> };
 
 /**
  * Ack data already encoded as JSON: a handler that has encoded what it answers (send_message's

@@ -268,7 +268,7 @@ export function realtimeRoutes(ctx: AppContext) {
       if (checked.written) await checked.written;
       const found = checked.session;
       if (!found) return status(401, { error: "Please sign in", code: "unauthorized" });
-      const deviceId = await requestDevice(ctx.db, request, found.id);
+      const deviceId = await requestDevice(ctx.db, request, found);
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
       const resume = typeof query.resume === "string" ? query.resume : null;
       const moving = resume !== null && polls.find(resume, found.id)?.movable === true;

@@ -74,7 +74,7 @@ export function pollRoutes(ctx: AppContext, { admission, bySession, sessions }: 
       if (checked.written) await checked.written;
       const found = checked.session;
       if (!found) return unauthorized();
-      const deviceId = await requestDevice(ctx.db, request, found.id);
+      const deviceId = await requestDevice(ctx.db, request, found);
       const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config);
       let refused = admission.admit(found.user.id, address);
       if (!refused && admission.everywhere) refused = await admission.admitEverywhere(found.user.id);

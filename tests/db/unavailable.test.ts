@@ -88,8 +88,8 @@ describe("a socket event meeting a database that is away", () => {
       const { user } = await registerUser(t);
       const away = postgres("postgres://root@127.0.0.1:1/none", { max: 1, connect_timeout: 2 });
       const heard: string[] = [];
-      const handlers = { ping: () => away`SELECT 1` } as unknown as HandlerMap;
-      await dispatch(t.ctx, handlers, fakeSocket(user.id, { heard }), { event: "ping", data: {}, ack: 7 });
+      const handlers = { user_back_online: () => away`SELECT 1` } as unknown as HandlerMap;
+      await dispatch(t.ctx, handlers, fakeSocket(user.id, { heard }), { event: "user_back_online", data: {}, ack: 7 });
       await away.end({ timeout: 0 });
       expect(heard.map((text) => JSON.parse(text))).toEqual([{ ack: 7, error: { code: "unavailable", message: "The service is briefly unavailable. Please try again in a moment." } }]);
     } finally {
@@ -107,8 +107,8 @@ describe("a socket event meeting a database that is away", () => {
       forgetUser(t.ctx.db, user.id);
       await (t.ctx.db as unknown as { $client: { end(o: { timeout: number }): Promise<void> } }).$client.end({ timeout: 0 });
       const heard: string[] = [];
-      const handlers = { ping: () => ({}) } as unknown as HandlerMap;
-      const answered = await dispatch(t.ctx, handlers, fakeSocket(user.id, { heard }), { event: "ping", data: {}, ack: 8 }).then(
+      const handlers = { user_back_online: () => ({}) } as unknown as HandlerMap;
+      const answered = await dispatch(t.ctx, handlers, fakeSocket(user.id, { heard }), { event: "user_back_online", data: {}, ack: 8 }).then(
         () => "answered",
         (error: unknown) => `threw ${(error as Error)?.message}`,
       );

@@ -175,7 +175,9 @@ describe("frames", () => {
     // which this app does not run; the row may be cached already (on PostgreSQL the presence
     // frames read the name as the socket opens). Forgotten here, as the tick would.
     forgetUser(t.ctx.db, user.id);
-    s.send("ping");
+    // Not a ping: it keeps the socket alive without reading the row (tests/realtime/ping.test.ts),
+    // and the ban watcher's tick ends the socket within 2 s then.
+    s.send("user_back_online");
     expect((await s.closed).code).toBe(4401);
   });
 });

@@ -1,10 +1,8 @@
-// ping / pong, one tab's presence (user_logout, user_back_online) and whose presence it watches.
+// One tab's presence (user_logout, user_back_online) and whose presence it watches. Its ping is
+// answered by the dispatcher (dispatch.ts), without the user's row.
 import { toId, type HandlerMap } from "../handler.ts";
 
-export const presenceHandlers: HandlerMap<"ping" | "user_logout" | "user_back_online" | "presence_watch"> = {
-  ping: ({ app, socket }) => {
-    app.hub.send(socket, "pong", {});
-  },
+export const presenceHandlers: HandlerMap<"user_logout" | "user_back_online" | "presence_watch"> = {
   user_logout: ({ app, socket }) => {
     app.hub.setPresent(socket, false);
   },
