@@ -12,7 +12,27 @@ export interface PostgresRun {
   drop(): Promise<void>;
 }
 
+/**
+ * Copies whose run database is gone: a run drops its copies and then itself, but a copy made by a
+ * test's child process after that list was read outlives it (one copy in some whole runs). No run
+ * still going has lost its own database, so these belong to none; dropped before a new run.
+ */
+async function dropOrphanCopies(): Promise<void> {
+  const sql = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
+  try {
+    const names = (await sql<{ datname: string }[]>`SELECT datname FROM pg_database WHERE datname LIKE ${"t\\_run\\_%"}`).map((r) => r.datname);
+    const runs = new Set(names.filter((name) => /^t_run_[0-9a-f]+$/.test(name)));
+    for (const name of names) {
+      const parent = /^(t_run_[0-9a-f]+)_\d+_\d+$/.exec(name)?.[1];
+      if (parent && !runs.has(parent)) await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
 export async function preparePostgresRun(): Promise<PostgresRun> {
+  await dropOrphanCopies();
   const run = await freshDatabase("t_run_");
   await migratePostgres(run.url);
   return {
