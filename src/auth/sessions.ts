@@ -15,6 +15,7 @@ import type { Config } from "../config.ts";
 import type { Db as Engine } from "../db.ts";
 import { messageWriter } from "../messages/writer.ts";
 import { engine, perDatabase, transaction, type Db, type Tx } from "../storage/index.ts";
+import { namedStatement } from "../storage/pg-client.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
 import { recordDevice } from "./user-devices.ts";
@@ -83,16 +84,13 @@ function onSqlite(db: Engine): Statements {
   };
 }
 
-/** Named statements a pooled connection prepares once; a statement made on the database runs outside any transaction, so writes use the transaction's builders. */
-interface Named {
-  prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown[]> };
-}
 
 function onPostgres(db: Engine): Statements {
-  const live = (liveQuery(db) as unknown as Named).prepare("session_live");
-  const known = (knownDeviceQuery(db) as unknown as Named).prepare("session_known_device");
+  // Named statements on the pool (a write inside a transaction uses the transaction's builders).
+  const live = namedStatement<LiveRow>(liveQuery(db), "session_live");
+  const known = namedStatement<{ id: string }>(knownDeviceQuery(db), "session_known_device");
   return {
-    live: async (id) => (await live.execute({ id }))[0] as LiveRow | undefined,
+    live: async (id) => (await live.execute({ id }))[0],
     touch: (tx, id, at) => tx.update(sessions).set({ lastUsedAt: at }).where(eq(sessions.id, id)),
     revoke: async (tx, id) => (await tx.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id })).map((r) => r.id),
     knownDevice: async (userId, deviceId, since) => (await known.execute({ userId, deviceId, since })).length > 0,

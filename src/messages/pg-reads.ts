@@ -7,6 +7,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { conversations, messageReactions, messages, users, type MessageRow } from "../storage/tables.ts";
 import { alias, perDatabase, type Db } from "../storage/index.ts";
+import { namedStatement } from "../storage/pg-client.ts";
 import type { ChatRow } from "./conversations.ts";
 import type { ReactionRow, ReplyTarget } from "./actions/extras.ts";
 
@@ -32,14 +33,10 @@ const reactions = sql<ReactionRow[] | null>`(SELECT json_agg(json_build_object('
     ORDER BY ${messageReactions.createdAt}, ${messageReactions.userId})
   FROM ${messageReactions} WHERE ${messageReactions.messageId} = ${outer("id")})`;
 
-interface Named<Row> {
-  execute(values: Record<string, unknown>): Promise<Row[]>;
-}
-const named = <Row>(query: { prepare(name: string): unknown }, name: string) => query.prepare(name) as Named<Row>;
 
 function statements(db: Db) {
   // The page before (at, id) in (created_at, id) order, newest first (history.ts explains the cursor).
-  const page = named<RowWithExtras & { contactName: string }>(
+  const page = namedStatement<RowWithExtras & { contactName: string }>(
     db
       .select({ message: messages, replyTo, reactions, contactName: sql<string>`(SELECT ${users.name} FROM ${users} WHERE ${users.id} = ${p("contact")})` })
       .from(messages)
@@ -48,7 +45,7 @@ function statements(db: Db) {
       .limit(p("limit")),
     "history_page",
   );
-  const list = named<ChatRow & Omit<RowWithExtras, "message">>(
+  const list = namedStatement<ChatRow & Omit<RowWithExtras, "message">>(
     db
       .select({ message: messages, contact: users, unread: conversations.unreadCount, replyTo, reactions })
       .from(conversations)

@@ -9,6 +9,7 @@ import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import { messages, sessions, users, type MessageRow, type UserRow } from "../storage/tables.ts";
 import type { Db as Engine } from "../db.ts";
 import { engine, perDatabase, type Db, type Tx } from "../storage/index.ts";
+import { namedStatement } from "../storage/pg-client.ts";
 import { upsertBothOnSqlite } from "./conversations.ts";
 import { CombinedInserts, combinedInsert } from "./pg-store.ts";
 
@@ -116,11 +117,6 @@ function onSqlite(db: Engine): Statements {
   };
 }
 
-/** A statement each pooled connection prepares once under its name (auth/sessions.ts does the same). */
-interface Named {
-  prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown[]> };
-}
-
 /**
  * Drizzle's builders on the handle given: reads on the database or the transaction, writes on the
  * transaction. The user read asked on the database itself (the users cache's misses: every frame of
@@ -128,7 +124,7 @@ interface Named {
  * CPU of thousands of idle sockets.
  */
 function onPostgres(root: Db): Statements {
-  const userByIdNamed = (root.select().from(users).where(eq(users.id, p("id"))).limit(1) as unknown as Named).prepare("user_by_id");
+  const userByIdNamed = namedStatement<UserRow>(root.select().from(users).where(eq(users.id, p("id"))).limit(1), "user_by_id");
   const combined = new CombinedInserts(combinedInsert(INSERTED.map(([key]) => key)));
   const unreadFrom = (readerId: number, senderId: number) =>
     and(eq(messages.receiverId, readerId), eq(messages.senderId, senderId), isNull(messages.readAt), isNull(messages.deletedAt));
@@ -139,7 +135,7 @@ function onPostgres(root: Db): Statements {
     insert: (tx, row) => combined.insert(tx, row),
     userExists: async (db, id) => (await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1)).length > 0,
     userById: async (db, id) =>
-      db === root ? ((await userByIdNamed.execute({ id }))[0] as UserRow | undefined) : (await db.select().from(users).where(eq(users.id, id)).limit(1))[0],
+      db === root ? (await userByIdNamed.execute({ id }))[0] : (await db.select().from(users).where(eq(users.id, id)).limit(1))[0],
     markDelivered: async (tx, id, at) => {
       await tx.update(messages).set({ deliveredAt: at }).where(and(eq(messages.id, id), isNull(messages.deliveredAt)));
     },

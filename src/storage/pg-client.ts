@@ -11,3 +11,17 @@ export function pgClient(handle: object): Sql {
   if (!client) throw new Error("pgClient: not a drizzle PostgreSQL handle");
   return client;
 }
+
+/** A statement each pooled connection prepares once under its name, then only binds values. */
+export interface NamedStatement<Row> {
+  execute(values: Record<string, unknown>): Promise<Row[]>;
+}
+
+/**
+ * A drizzle query (its values as `sql.placeholder`s) made a named prepared statement on the pool.
+ * Made on the database, it runs outside any transaction: writes inside one use the transaction's
+ * builders. Takes the query untyped because the seam's handle types both engines' builders.
+ */
+export function namedStatement<Row>(query: unknown, name: string): NamedStatement<Row> {
+  return (query as { prepare(name: string): NamedStatement<Row> }).prepare(name);
+}
