@@ -5,28 +5,54 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { untilPrinted } from "./children.ts";
+
+/**
+ * Below Linux's ephemeral range (32768 and up): the kernel never hands these out to outgoing
+ * connections, which on a busy machine took a port picked above it (a start failed with "Address
+ * already in use" under a whole run beside another).
+ */
+const PORTS = { from: 20_000, count: 12_000 };
+const pick = () => PORTS.from + Math.floor(Math.random() * PORTS.count);
+/** A first start whose port a listener of another process holds tries another. */
+const FIRST_START_TRIES = 5;
 
 export class ThrowawayRedis {
-  readonly port = 20_000 + Math.floor(Math.random() * 20_000);
-  readonly url = `redis://127.0.0.1:${this.port}`;
+  private chosen = pick();
+  private started = false;
   private readonly dir = mkdtempSync(join(tmpdir(), "webchat-redis-"));
   private child: Subprocess<"ignore", "pipe", "pipe"> | null = null;
 
+  get port(): number {
+    return this.chosen;
+  }
+
+  /** Fixed once started: a restart comes back on the same port, as a restarted server does. */
+  get url(): string {
+    return `redis://127.0.0.1:${this.chosen}`;
+  }
+
   /** Resolves once the server says it accepts connections. */
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.spawn();
+        this.started = true;
+        return;
+      } catch (error) {
+        if (this.started || attempt === FIRST_START_TRIES || !/Address already in use/.test(String(error))) throw error;
+        this.chosen = pick();
+      }
+    }
+  }
+
+  private async spawn(): Promise<void> {
     const child = Bun.spawn(["redis-server", "--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir], {
       stdout: "pipe",
       stderr: "pipe",
     });
     this.child = child;
-    const reader = child.stdout.getReader();
-    let out = "";
-    while (!out.includes("Ready to accept connections")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`redis-server on ${this.port} did not start: ${out}`);
-      out += new TextDecoder().decode(value);
-    }
-    reader.releaseLock();
+    await untilPrinted(child.stdout, "Ready to accept connections", `redis-server on ${this.port}`);
   }
 
   /** kill -9: gone at once, with everything it held. */
