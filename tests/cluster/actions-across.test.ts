@@ -8,14 +8,13 @@
 // uploaded through one and served by the other; a block or privacy setting made on one instance
 // refuses the actions on the other; and voice uploads spend one upload budget and one storage
 // quota over both (a deletion through one instance frees room on the other).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { registerUser, type TestApp } from "../support/app.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
-import { until } from "../support/until.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
+import type { TestSocket } from "../support/ws.ts";
 import { fileOf, pngBytes, uploadForm } from "../uploads/fixtures.ts";
 import type { Message } from "../../src/realtime/protocol.ts";
 import type { ChatUser } from "../../src/messages/service.ts";
@@ -32,38 +31,10 @@ const ENV = {
 };
 const QUOTA_BYTES = 1024 * 1024;
 
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-const open: TestSocket[] = [];
-
-beforeAll(async () => {
-  pair = await twoInstances(ENV);
-  ({ a, b } = pair);
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await pair.close();
-  rmSync(sharedUploads, { recursive: true, force: true });
-});
+const { a, b, tabKnownToBoth: on } = twoInstancesForFile(ENV);
+afterAll(() => rmSync(sharedUploads, { recursive: true, force: true }));
 
 type Person = Awaited<ReturnType<typeof registerUser>>;
-
-/**
- * A socket of `person` on `app`, once both instances know it is there: Redis does not run two
- * instances' commands in the order they were sent, so an event sent before the socket's instance
- * noted it would find nobody there (the fan-out is at most once; the store is what counts).
- */
-async function on(app: TestApp, person: Person): Promise<TestSocket> {
-  const socket = await connect(app === a ? pair.urlA : pair.urlB, person.token);
-  open.push(socket);
-  await until(() => app.ctx.hub.socketCount(person.user.id) >= 1, "the socket registered on its instance");
-  await app.ctx.ports.settled();
-  const other = app === a ? b : a;
-  await until(() => other.ctx.ports.fanOut.heldElsewhere(person.user.id), "the other instance hears of the socket");
-  return socket;
-}
 
 /** Ann writes through instance A, Ben through instance B; both have a tab open. */
 async function across(): Promise<{ ann: Person; ben: Person; annA: TestSocket; benB: TestSocket }> {

@@ -1,26 +1,16 @@
 // The bus and lease ports' contract (src/cluster/ports.ts), against both engines: a message on the
 // bus reaches every instance once (the sender's own listeners at once), in order; one instance
 // holds a lease at a time, and another takes it over once the holder stops renewing.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { whileLeader } from "../../src/cluster/leader.ts";
-import { engines, type Engine } from "../support/cluster.ts";
+import { enginePerTest, engines } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
 
 describe.each(engines)("bus and lease (%s)", (_name, make) => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
-
-  async function three() {
-    engine = make();
-    const list = [engine.instance(), engine.instance(), engine.instance()];
-    await Promise.all(list.map((p) => p.ready()));
-    return list;
-  }
+  const cluster = enginePerTest(make);
 
   test("a ban published on one instance reaches every instance once, in order; the sender's own listener at once", async () => {
-    const instances = await three();
+    const instances = await cluster.instances(3);
     const distinct = [...new Set(instances)];
     const heard = distinct.map(() => [] as unknown[]);
     distinct.forEach((ports, i) => ports.bus.subscribe("ban", (data) => void heard[i]!.push(data)));
@@ -36,12 +26,12 @@ describe.each(engines)("bus and lease (%s)", (_name, make) => {
   });
 
   test("one holder at a time; when it stops renewing another takes over, and a release hands over at once", async () => {
-    const [a, b] = await three();
+    const [a, b] = await cluster.instances(3);
     const la = a!.lease("sweep", 300);
     const lb = b!.lease("sweep", 300);
     expect(await la.hold()).toBe(true);
     expect(await la.hold()).toBe(true); // renewing
-    if (!engine.shared) return expect(await lb.hold()).toBe(true); // one process: it is the only holder
+    if (!cluster.engine.shared) return expect(await lb.hold()).toBe(true); // one process: it is the only holder
     expect(await lb.hold()).toBe(false);
     // a stops renewing: within the lease's time b holds it, and then a does not.
     let taken = false;
@@ -59,16 +49,10 @@ describe.each(engines)("bus and lease (%s)", (_name, make) => {
 });
 
 describe.each(engines)("work under a lease (%s)", (_name, make) => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
+  const cluster = enginePerTest(make);
 
   test("runs on one instance at a time, and moves to another when the holder stops", async () => {
-    engine = make();
-    const a = engine.instance();
-    const b = engine.instance();
-    await Promise.all([a.ready(), b.ready()]);
+    const [a, b] = await cluster.two();
     const running = new Set<string>();
     const work = (name: string) => () => {
       running.add(name);
@@ -77,7 +61,7 @@ describe.each(engines)("work under a lease (%s)", (_name, make) => {
     const stopA = whileLeader(a.lease("sweep", 600), 600, work("a"));
     await until(() => running.has("a"), "the work running on a");
     const stopB = whileLeader(b.lease("sweep", 600), 600, work("b"));
-    if (!engine.shared) {
+    if (!cluster.engine.shared) {
       // One process: the lease is always held, the work runs wherever it is asked for.
       stopA();
       stopB();

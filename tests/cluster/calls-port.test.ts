@@ -2,38 +2,37 @@
 // Redis (instances of one prefix; with local, the one process plays every instance). Then what only
 // several instances can show: the ring time kept when the instance that started the call is gone,
 // a dead instance's calls ended once by a live one, and what each instance keeps staying bounded.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { LocalCalls } from "../../src/calls/local.ts";
 import type { CallsPort } from "../../src/calls/port.ts";
 import type { Call } from "../../src/calls/registry.ts";
 import { redisCalls, type RedisCallsPort } from "../../src/cluster/calls-redis.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
 import { join } from "node:path";
-import { engines, REDIS_TEST_URL, redisEngine, type Engine } from "../support/cluster.ts";
+import { enginePerTest, engines, REDIS_TEST_URL, redisEngine, type Engine } from "../support/cluster.ts";
+import { spawnReady } from "../support/children.ts";
 import { until } from "../support/until.ts";
 
 const nobody = { present: () => false, shown: () => false, otherTabs: () => {} };
 
+/** The Redis calls port of an instance that holds no sockets. */
+const redisCallsOf = (ports: Ports): RedisCallsPort => redisCalls(ports.redis!, ports.bus, { presentHere: () => false, socketsOf: () => [], shownRow: async () => false });
+
 function callsOn(engine: Engine, ports: Ports, local: { port: LocalCalls | null }): CallsPort {
   if (engine.name === "local") return (local.port ??= new LocalCalls(nobody));
-  return redisCalls(ports.redis!, ports.bus, { presentHere: () => false, socketsOf: () => [], shownRow: async () => false });
+  return redisCallsOf(ports);
 }
 
 let nextUser = 1000;
 const call = (callerId: number, receiverId: number, socket = `s${callerId}`): Call => ({ callerId, receiverId, callerSocketId: socket, receiverSocketId: null, answered: false, callerPeerId: `peer-${callerId}` });
 
 describe.each(engines)("the calls port (%s)", (_name, make) => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
+  const cluster = enginePerTest(make);
 
   async function two(): Promise<[CallsPort, CallsPort]> {
-    engine = make();
     const local = { port: null as LocalCalls | null };
-    const [pa, pb] = [engine.instance(), engine.instance()];
-    await Promise.all([pa.ready(), pb.ready()]);
-    return [callsOn(engine, pa, local), callsOn(engine, pb, local)];
+    const [pa, pb] = await cluster.two();
+    return [callsOn(cluster.engine, pa, local), callsOn(cluster.engine, pb, local)];
   }
 
   test("one call per user: a second call involving the caller or the callee is refused, from either instance", async () => {
@@ -129,16 +128,10 @@ describe.each(engines)("the calls port (%s)", (_name, make) => {
 });
 
 describe("calls when an instance is gone (redis)", () => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
+  const cluster = enginePerTest(redisEngine);
 
   async function instances(n: number): Promise<{ ports: Ports; calls: RedisCallsPort }[]> {
-    engine = redisEngine();
-    const made = Array.from({ length: n }, () => engine.instance());
-    await Promise.all(made.map((ports) => ports.ready()));
-    return made.map((ports) => ({ ports, calls: redisCalls(ports.redis!, ports.bus, { presentHere: () => false, socketsOf: () => [], shownRow: async () => false }) }));
+    return (await cluster.instances(n)).map((ports) => ({ ports, calls: redisCallsOf(ports) }));
   }
 
   /** As a kill -9 looks from Redis: no more heartbeats, no more commands. */
@@ -194,19 +187,8 @@ describe("calls when an instance is gone (redis)", () => {
     live!.calls.onLost((c) => lost.push(c.receiverId));
     other!.calls.onLost((c) => lost.push(c.receiverId));
     const [caller, callee] = [nextUser++, nextUser++];
-    const child = Bun.spawn(["node_modules/.bin/bun", join(import.meta.dir, "calls-instance.fixture.ts")], {
-      env: { ...process.env, REDIS_URL: REDIS_TEST_URL, PREFIX: live!.ports.redis!.prefix, CALLER: String(caller), CALLEE: String(callee) },
-      stdout: "pipe",
-      stderr: "inherit",
-    });
+    const child = await spawnReady(join(import.meta.dir, "calls-instance.fixture.ts"), { REDIS_URL: REDIS_TEST_URL, PREFIX: live!.ports.redis!.prefix, CALLER: String(caller), CALLEE: String(callee) });
     try {
-      const reader = child.stdout.getReader();
-      let out = "";
-      while (!out.includes("ready")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error("the instance ended before it was ready");
-        out += new TextDecoder().decode(value);
-      }
       expect((await live!.calls.answer(caller, callee, "callee-tab"))?.callerId).toBe(caller);
       child.kill(9);
       await child.exited;

@@ -4,40 +4,22 @@
 // tabs of the callee answering at once on two instances get one winner; the ring time holds; a
 // call whose other side's instance dies ends for the survivor within 10 s; and a call leaves
 // nothing behind in Redis once it ends.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { redisEngine, type Engine } from "../support/cluster.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
-import { connect, settled, type TestSocket } from "../support/ws.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
+import { settled, type TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 import type { RedisLink } from "../../src/cluster/ports.ts";
 
 const ENV = { PRESENCE_GRACE_SECONDS: "0" };
 
-let engine: Engine;
-let instances: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-const urls = new Map<TestApp, string>();
-const open: TestSocket[] = [];
+const { engine, a, b, urlA, urlB, socket } = twoInstancesForFile(ENV);
+const urls = new Map<TestApp, string>([
+  [a, urlA],
+  [b, urlB],
+]);
 
-beforeAll(async () => {
-  instances = await twoInstances(ENV);
-  ({ engine, a, b } = instances);
-  urls.set(a, instances.urlA);
-  urls.set(b, instances.urlB);
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await instances.close();
-});
-
-async function on(app: TestApp, token: string): Promise<TestSocket> {
-  const socket = await connect(urls.get(app)!, token);
-  open.push(socket);
-  return socket;
-}
+const on = (app: TestApp, token: string): Promise<TestSocket> => socket(urls.get(app)!, token);
 
 type Person = Awaited<ReturnType<typeof registerUser>>;
 
@@ -68,6 +50,15 @@ async function pair(from: TestApp = a, to: TestApp = b, apps = [a, b]) {
   return { caller, callee, c, r };
 }
 
+/** pair(), and a second tab of the callee on the caller's instance (`r2`), applied everywhere. */
+async function pairWithSecondTab(from: TestApp = a, to: TestApp = b, apps = [a, b]) {
+  const made = await pair(from, to, apps);
+  const r2 = await on(from, made.callee.token);
+  await settled(r2);
+  await applied(...apps);
+  return { ...made, r2 };
+}
+
 const busyOn = async (app: TestApp, userId: number) => await app.ctx.calls.isBusy(userId);
 
 /** Keys the calls port keeps in Redis under this test's prefix (calls-lua.ts): none once every call ended. */
@@ -87,10 +78,7 @@ async function callKeys(link: RedisLink): Promise<{ calls: number; users: number
 
 describe("calls across two instances over one Redis", () => {
   test("a call from a user on A to one on B rings, is answered (the callee's tab on A stops ringing), and ends for both", async () => {
-    const { caller, callee, c, r } = await pair();
-    const r2 = await on(a, callee.token);
-    await settled(r2);
-    await applied();
+    const { caller, callee, c, r, r2 } = await pairWithSecondTab();
     expect((await c.ask("call_user", { receiverId: callee.user.id, callerPeerId: "peer-caller" })).data).toEqual({ status: "ringing" });
     expect((await r.next("incoming_call")).data).toEqual({ callerId: caller.user.id, callerName: "Caller Across", callerPeerId: "peer-caller" });
     await r2.next("incoming_call");
@@ -164,10 +152,7 @@ describe("calls across two instances over one Redis", () => {
   });
 
   test("two tabs of the callee on two instances answering at once: one wins, the other is told the call was answered elsewhere", async () => {
-    const { caller, callee, c, r } = await pair();
-    const rA = await on(a, callee.token);
-    await settled(rA);
-    await applied();
+    const { caller, callee, c, r, r2: rA } = await pairWithSecondTab();
     await c.ask("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");
     await rA.next("incoming_call");
@@ -200,10 +185,7 @@ describe("calls across two instances over one Redis", () => {
   });
 
   test("the callee's last tab anywhere closing while it rings ends it for a caller in a conversation; a tab left on the other instance keeps it ringing", async () => {
-    const { caller, callee, c, r } = await pair();
-    const rA = await on(a, callee.token);
-    await settled(rA);
-    await applied();
+    const { caller, callee, c, r, r2: rA } = await pairWithSecondTab();
     await c.ask("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");
     await rA.next("incoming_call");
@@ -272,33 +254,15 @@ describe("calls across two instances over one Redis", () => {
 });
 
 describe("the ring time across instances", () => {
-  let c: TestApp;
-  let d: TestApp;
   // A storage of their own, so a Redis prefix of their own too: user ids of two databases must not
   // meet on one bus (the contacts copy would take one database's pairs for the other's).
-  let own: Engine;
-
-  beforeAll(async () => {
-    const env = { ...ENV, CALL_RING_SECONDS: "1" };
-    own = redisEngine();
-    c = makeTestApp(env, { ports: own.instance() });
-    d = makeTestApp(env, { ports: own.instance(), dataDir: c.dataDir });
-    await Promise.all([c.ctx.ports.ready(), d.ctx.ports.ready()]);
-    urls.set(c, c.listen().wsUrl);
-    urls.set(d, d.listen().wsUrl);
-  });
-
-  afterAll(async () => {
-    await d.close();
-    await c.close();
-    await own.cleanup();
-  });
+  const ringing = twoInstancesForFile({ ...ENV, CALL_RING_SECONDS: "1" });
+  const { a: c, b: d } = ringing;
+  urls.set(c, ringing.urlA);
+  urls.set(d, ringing.urlB);
 
   test("a call from C to D nobody answers rings out: the caller hears no_answer, the callee's tabs on both instances call_ended", async () => {
-    const { caller, callee, c: cs, r } = await pair(c, d, [c, d]);
-    const rC = await on(c, callee.token);
-    await settled(rC);
-    await applied(c, d);
+    const { caller, callee, c: cs, r, r2: rC } = await pairWithSecondTab(c, d, [c, d]);
     const started = Date.now();
     await cs.ask("call_user", { receiverId: callee.user.id, callerPeerId: "p1" });
     await r.next("incoming_call");

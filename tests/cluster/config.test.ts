@@ -1,19 +1,12 @@
 // REDIS_URL turns on several instances (API.md "Several instances"); start-up refuses a cluster
 // configuration that lacks DATABASE_URL (PostgreSQL), JWT_SECRET or UPLOADS_DIR, with one line
 // naming it.
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config.ts";
+import { tempDirsForFile } from "../support/temp-dirs.ts";
 
-const dirs: string[] = [];
-const dir = () => {
-  const d = mkdtempSync(join(tmpdir(), "webchat-cluster-config-"));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const dir = tempDirsForFile("webchat-cluster-config-");
 
 const CLUSTER = {
   REDIS_URL: "redis://127.0.0.1:6379",
@@ -21,6 +14,19 @@ const CLUSTER = {
   JWT_SECRET: "cluster-secret-cluster-secret-cluster-secret",
   UPLOADS_DIR: dir(),
 };
+
+/** The server started on `env` alone (and a fresh DATA_DIR, PATH to find bun): it must exit 1 with one line on stderr, which is returned. */
+async function refusedStart(env: Record<string, string>): Promise<string> {
+  const child = Bun.spawn(["node_modules/.bin/bun", "src/server.ts"], {
+    env: { PATH: process.env.PATH, DATA_DIR: dir(), PORT: "0", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  expect(await child.exited).toBe(1);
+  const lines = (await new Response(child.stderr).text()).trim().split("\n");
+  expect(lines.length).toBe(1);
+  return lines[0]!;
+}
 
 describe("a cluster configuration", () => {
   test("without REDIS_URL there is none; with everything it names the Redis and the prefix", () => {
@@ -40,28 +46,13 @@ describe("a cluster configuration", () => {
   });
 
   test("the server refuses to start with REDIS_URL but no DATABASE_URL: one line, exit code 1", async () => {
-    const child = Bun.spawn(["node_modules/.bin/bun", "src/server.ts"], {
-      env: { PATH: process.env.PATH, DATA_DIR: dir(), PORT: "0", REDIS_URL: CLUSTER.REDIS_URL, JWT_SECRET: CLUSTER.JWT_SECRET, UPLOADS_DIR: CLUSTER.UPLOADS_DIR },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(await child.exited).toBe(1);
-    const lines = (await new Response(child.stderr).text()).trim().split("\n");
-    expect(lines.length).toBe(1);
-    expect(lines[0]).toContain("DATABASE_URL");
+    expect(await refusedStart({ REDIS_URL: CLUSTER.REDIS_URL, JWT_SECRET: CLUSTER.JWT_SECRET, UPLOADS_DIR: CLUSTER.UPLOADS_DIR })).toContain("DATABASE_URL");
   }, 30_000);
 
   test("with everything set the server still refuses, as several instances are a preview: one line naming REDIS_URL, exit code 1", async () => {
-    const child = Bun.spawn(["node_modules/.bin/bun", "src/server.ts"], {
-      env: { PATH: process.env.PATH, DATA_DIR: dir(), PORT: "0", ...CLUSTER },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(await child.exited).toBe(1);
-    const lines = (await new Response(child.stderr).text()).trim().split("\n");
-    expect(lines.length).toBe(1);
-    expect(lines[0]).toContain("REDIS_URL (several instances) is still a preview");
-    expect(lines[0]).toContain("CLUSTER_PREVIEW=1");
+    const line = await refusedStart(CLUSTER);
+    expect(line).toContain("REDIS_URL (several instances) is still a preview");
+    expect(line).toContain("CLUSTER_PREVIEW=1");
   }, 30_000);
 
   test("CLUSTER_PREVIEW is off unless set, and a yes or no", () => {

@@ -2,9 +2,9 @@
 // every instance that holds the user's sockets, in the order they were sent; one socket is reached
 // on its own instance; a broadcast reaches every instance once, minus the user it leaves out and the
 // hidden ones; watchers hear about a subject wherever they are.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { LocalDelivery, Ports } from "../../src/cluster/ports.ts";
-import { engines, type Engine } from "../support/cluster.ts";
+import { enginePerTest, engines } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
 
 interface Heard {
@@ -27,19 +27,13 @@ function recorder(ports: Ports): Heard {
 }
 
 describe.each(engines)("fan-out (%s)", (_name, make) => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
+  const cluster = enginePerTest(make);
 
   /** Two instances and what each delivered locally (local: one process, so one of each). */
   async function two() {
-    engine = make();
-    const a = engine.instance();
-    const b = engine.instance();
+    const [a, b] = await cluster.two();
     const heardA = recorder(a);
     const heardB = a === b ? heardA : recorder(b);
-    await Promise.all([a.ready(), b.ready()]);
     return { a, b, heardA, heardB };
   }
 

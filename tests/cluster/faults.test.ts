@@ -21,7 +21,7 @@ import { ownPostgres, type OwnPostgres } from "../support/pg-cluster.ts";
 import { pairUp } from "../support/roulette.ts";
 import { ThrowawayRedis } from "../support/throwaway-redis.ts";
 import { until } from "../support/until.ts";
-import { connect, type Frame, type TestSocket } from "../support/ws.ts";
+import type { Frame, TestSocket } from "../support/ws.ts";
 
 /** The longest any one wait for the cluster may take: generous, the machine's 2 cores are shared. */
 const WITHIN = 30_000;

@@ -1,25 +1,14 @@
 // The limits port's contract (src/cluster/ports.ts), against both engines: windows, sliding
 // windows and slots are exact under concurrent calls from two instances (with one process, two
 // callers of the same one), and give back what they promise.
-import { afterEach, describe, expect, test } from "bun:test";
-import { engines, type Engine } from "../support/cluster.ts";
+import { describe, expect, test } from "bun:test";
+import { enginePerTest, engines } from "../support/cluster.ts";
 
 describe.each(engines)("limits (%s)", (_name, make) => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
-
-  async function two() {
-    engine = make();
-    const a = engine.instance();
-    const b = engine.instance();
-    await Promise.all([a.ready(), b.ready()]);
-    return { a, b };
-  }
+  const cluster = enginePerTest(make);
 
   test("a window of 10: 60 concurrent takes from two instances, exactly 10 fit, the rest learn the wait", async () => {
-    const { a, b } = await two();
+    const [a, b] = await cluster.two();
     const wa = a.limits.window("signups", 10, 60_000);
     const wb = b.limits.window("signups", 10, 60_000);
     const waits = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? wa : wb).take("10.0.0.1")));
@@ -37,7 +26,7 @@ describe.each(engines)("limits (%s)", (_name, make) => {
   });
 
   test("a window starts over once it has passed", async () => {
-    const { a, b } = await two();
+    const [a, b] = await cluster.two();
     const wa = a.limits.window("reports", 1, 200);
     const wb = b.limits.window("reports", 1, 200);
     expect(await wa.take("u1")).toBe(0);
@@ -48,7 +37,7 @@ describe.each(engines)("limits (%s)", (_name, make) => {
   });
 
   test("a sliding window of 10 (failed logins): 40 concurrent reservations from two instances, exactly 10; a release gives one back", async () => {
-    const { a, b } = await two();
+    const [a, b] = await cluster.two();
     const la = a.limits.sliding("logins", 60_000);
     const lb = b.limits.sliding("logins", 60_000);
     const keys = [
@@ -72,7 +61,7 @@ describe.each(engines)("limits (%s)", (_name, make) => {
   });
 
   test("slots (socket caps): 20 concurrent acquisitions from two instances under a cap of 3 take exactly 3; releasing frees one", async () => {
-    const { a, b } = await two();
+    const [a, b] = await cluster.two();
     const sa = a.limits.slots("sockets");
     const sb = b.limits.slots("sockets");
     const cap = [

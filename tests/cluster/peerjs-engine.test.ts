@@ -11,6 +11,7 @@ import { DEFAULT_PEER_OPTIONS } from "../../src/peerjs/options.ts";
 import type { PeerClient } from "../../src/peerjs/registry.ts";
 import { join as joinPath } from "node:path";
 import { REDIS_TEST_URL, redisEngine, type Engine } from "../support/cluster.ts";
+import { spawnReady } from "../support/children.ts";
 import { until } from "../support/until.ts";
 import { FakeSocket } from "../peerjs/fake-socket.ts";
 
@@ -114,19 +115,8 @@ describe("the Redis PeerJS engine", () => {
   test("kill -9 an instance: a frame to its peer is answered LEAVE once its heartbeat is past the TTL, its ids come free, a sweep gives back its cap places", async () => {
     const a = await node();
     const prefix = a.ports.redis!.prefix;
-    const child = Bun.spawn(["node_modules/.bin/bun", joinPath(import.meta.dir, "peerjs-child.ts")], {
-      env: { ...process.env, REDIS_URL: REDIS_TEST_URL, PREFIX: prefix, USER_ID: "7", IDS: "zed,yan" },
-      stdout: "pipe",
-      stderr: "inherit",
-    });
+    const child = await spawnReady(joinPath(import.meta.dir, "peerjs-child.ts"), { REDIS_URL: REDIS_TEST_URL, PREFIX: prefix, USER_ID: "7", IDS: "zed,yan" });
     try {
-      const reader = child.stdout.getReader();
-      let out = "";
-      while (!out.includes("ready")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error("the child instance ended before it was ready");
-        out += new TextDecoder().decode(value);
-      }
       const { cmd } = a.ports.redis!;
       expect(Number(await cmd.get(`${prefix}pj:n:u:7`))).toBe(2);
       const refused = new FakeSocket();

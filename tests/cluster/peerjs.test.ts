@@ -5,10 +5,9 @@
 // id reaches it when it connects on the other instance, or expires with EXPIRE; the caps count
 // both instances; what waits stays within the bounds whoever sends it; and a dead instance's peers
 // are let go (their ids free, messages to them answered as for a peer that left).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import type { Engine } from "../support/cluster.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
 import { until } from "../support/until.ts";
 import { closeOf, openPeerSocket, roundTrip, type PeerTestSocket } from "../peerjs/client.ts";
 import { DEFAULT_PEER_OPTIONS } from "../../src/peerjs/options.ts";
@@ -17,25 +16,16 @@ import { peerScripts } from "../../src/cluster/peerjs-lua.ts";
 // Bursts big enough for the floods below: the socket-event bucket is per instance on purpose.
 const ENV = { PRESENCE_GRACE_SECONDS: "0", SOCKET_RATE_LIMIT: "200:400" };
 
-let engine: Engine;
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-let urlA: string;
-let urlB: string;
 const open: PeerTestSocket[] = [];
 let ids = 0;
 
-beforeAll(async () => {
-  pair = await twoInstances(ENV);
-  ({ engine, a, b, urlA, urlB } = pair);
-});
-
+// Registered before the instances' afterAll, so it runs first: every peer's close is seen through while its server still runs.
 afterAll(async () => {
   for (const socket of open) socket.close();
   await Promise.all(open.map((socket) => closeOf(socket)));
-  await pair.close();
 });
+
+const { engine, a, b, urlA, urlB } = twoInstancesForFile(ENV);
 
 const freshId = (name: string) => `${name}-${process.pid}-${++ids}`;
 

@@ -6,33 +6,13 @@
 // presence.shown). Found by tests/cluster/faults.test.ts (a dead instance's users stayed online in
 // the row); this is the everyday case of the same fault, and an instance started later (a rolling restart)
 // reads whom the rows show online.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
 import { until } from "../support/until.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
 
 const ENV = { PRESENCE_GRACE_SECONDS: "0", PROFILE_RATE_LIMIT: "100000" };
-let instances: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-const open: TestSocket[] = [];
-
-beforeAll(async () => {
-  instances = await twoInstances(ENV);
-  ({ a, b } = instances);
-});
-
-afterAll(async () => {
-  for (const s of open) s.close();
-  await instances.close();
-});
-
-async function on(url: string, token: string): Promise<TestSocket> {
-  const s = await connect(url, token);
-  open.push(s);
-  return s;
-}
+const { engine, a, b, urlA, urlB, socket: on } = twoInstancesForFile(ENV);
 
 /** `is_online` in the users row, as a stranger reads it through `app`. */
 async function rowOnline(app: TestApp, asker: string, id: number): Promise<boolean> {
@@ -44,10 +24,10 @@ async function rowOnline(app: TestApp, asker: string, id: number): Promise<boole
 test("online through A, last tab closed on B: offline in the users row and shown offline on both instances", async () => {
   const dana = await registerUser(a, { name: "Dana Tabs" });
   const stranger = await registerUser(b, { name: "Evan Reads" });
-  const onA = await on(instances.urlA, dana.token);
+  const onA = await on(urlA, dana.token);
   await until(async () => (await rowOnline(b, stranger.token, dana.user.id)) && a.ctx.hub.isShown(dana.user.id), "Dana online in the users row", undefined, 20);
   // A second tab on B, then the first (on A) closes: still online, nothing changes.
-  const onB = await on(instances.urlB, dana.token);
+  const onB = await on(urlB, dana.token);
   await until(() => b.ctx.hub.socketCount(dana.user.id) === 1, "B holding Dana's tab");
   await Promise.all([a.ctx.ports.settled(), b.ctx.ports.settled()]);
   onA.close();
@@ -63,10 +43,10 @@ test("online through A, last tab closed on B: offline in the users row and shown
 test("an instance started later knows whom the others showed: a user's last tab closing on it takes them offline in the row", async () => {
   const erin = await registerUser(a, { name: "Erin Early" });
   const reader = await registerUser(b, { name: "Finn Reads" });
-  const onA = await on(instances.urlA, erin.token);
+  const onA = await on(urlA, erin.token);
   await until(async () => await rowOnline(b, reader.token, erin.user.id), "Erin online in the users row", undefined, 20);
   // A third instance starts now, as one does in a rolling restart, and Erin opens a tab on it.
-  const c = makeTestApp(ENV, { ports: instances.engine.instance(), dataDir: a.dataDir });
+  const c = makeTestApp(ENV, { ports: engine.instance(), dataDir: a.dataDir });
   try {
     await Promise.all([c.ctx.ports.ready(), c.ready]);
     expect(c.ctx.hub.isShown(erin.user.id)).toBe(true);

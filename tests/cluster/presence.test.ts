@@ -1,19 +1,17 @@
 // The presence port's contract (src/cluster/ports.ts), against both engines: a user is announced
 // once however many instances hold their sockets, goes offline a grace after the last present
 // socket anywhere, and a dead instance's users go offline by themselves once its heartbeat stops.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Ports, PresencePort } from "../../src/cluster/ports.ts";
-import { engines, redisEngine, REDIS_TEST_URL, type Engine } from "../support/cluster.ts";
+import { enginePerTest, engines, redisEngine, REDIS_TEST_URL } from "../support/cluster.ts";
+import { spawnReady } from "../support/children.ts";
 import { until } from "../support/until.ts";
 
 type Change = [number, boolean];
 
 describe.each(engines)("presence (%s)", (_name, make) => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
+  const cluster = enginePerTest(make);
 
   /** An instance's presence, with every change it announced and how often its count moved. */
   function watch(ports: Ports, graceMs: number) {
@@ -24,10 +22,7 @@ describe.each(engines)("presence (%s)", (_name, make) => {
   }
 
   async function two(graceMs: number) {
-    engine = make();
-    const a = engine.instance();
-    const b = engine.instance();
-    await Promise.all([a.ready(), b.ready()]);
+    const [a, b] = await cluster.two();
     const pa = watch(a, graceMs);
     const pb = a === b ? pa : watch(b, graceMs);
     return { a, b, pa, pb, all: () => (pa === pb ? pa.told : [...pa.told, ...pb.told]) };
@@ -102,33 +97,17 @@ describe.each(engines)("presence (%s)", (_name, make) => {
 });
 
 describe("presence when an instance dies (redis)", () => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
+  const cluster = enginePerTest(redisEngine);
 
   test("kill -9 an instance: its users go offline by themselves, announced once by a live one, and its socket slots come free", async () => {
-    engine = redisEngine();
-    const live = engine.instance();
-    await live.ready();
+    const live = (await cluster.instances(1))[0]!;
     const told: Change[] = [];
     const presence = live.presence(0, (userId, online) => void told.push([userId, online]), () => {});
     presence.update(21, true); // also here: must stay online
     // The prefix is only known inside the engine: read it back from a key the live instance wrote.
     await live.settled();
     const prefix = await prefixOf(live);
-    const child = Bun.spawn(["node_modules/.bin/bun", join(import.meta.dir, "fixtures/instance.ts")], {
-      env: { ...process.env, REDIS_URL: REDIS_TEST_URL, PREFIX: prefix, USERS: "21,22,23" },
-      stdout: "pipe",
-      stderr: "inherit",
-    });
-    const reader = child.stdout.getReader();
-    let out = "";
-    while (!out.includes("ready")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the instance ended before it was ready");
-      out += new TextDecoder().decode(value);
-    }
+    const child = await spawnReady(join(import.meta.dir, "fixtures/instance.ts"), { REDIS_URL: REDIS_TEST_URL, PREFIX: prefix, USERS: "21,22,23" });
     await until(() => presence.isAnnounced(22) && presence.isAnnounced(23), "the other instance's users online here");
     const slots = live.limits.slots("sockets");
     expect(await slots.held("user:22")).toBe(1);
@@ -147,16 +126,10 @@ describe("presence when an instance dies (redis)", () => {
 });
 
 describe("an instance that stalls past the TTL (redis)", () => {
-  let engine: Engine;
-  afterEach(async () => {
-    await engine.cleanup();
-  });
+  const cluster = enginePerTest(redisEngine);
 
   test("reaped while its event loop was blocked, it writes back what it holds at its next beat: frames reach it again", async () => {
-    engine = redisEngine();
-    const a = engine.instance();
-    const b = engine.instance();
-    await Promise.all([a.ready(), b.ready()]);
+    const [a, b] = await cluster.two();
     const heard: string[] = [];
     b.fanOut.attach({ toUser: (_u, text) => void heard.push(text), toSocket() {}, toAll() {}, toWatchers() {} });
     const presence = b.presence(0, () => {}, () => {});

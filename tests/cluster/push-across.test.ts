@@ -9,29 +9,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { registerUser, type TestApp } from "../support/app.ts";
 import { browserSubscription, decryptPush, localPushService, type BrowserSubscription } from "../support/push-service.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
 import { until } from "../support/until.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import type { TestSocket } from "../support/ws.ts";
 
 const service = localPushService();
 const ENV = { ...service.env, PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000" };
 
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-const open: TestSocket[] = [];
-
-beforeAll(async () => {
-  await service.start();
-  pair = await twoInstances(ENV);
-  ({ a, b } = pair);
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await pair.close();
-  await service.stop();
-});
+// Registered before the instances' beforeAll and after their afterAll: the service outlives them.
+beforeAll(() => service.start());
+const { a, b, tabKnownToBoth: tab } = twoInstancesForFile(ENV);
+afterAll(() => service.stop());
 
 type Person = Awaited<ReturnType<typeof registerUser>>;
 
@@ -48,17 +36,6 @@ async function device(app: TestApp, person: Person): Promise<{ sub: BrowserSubsc
   const sub = await browserSubscription(service.url(path));
   expect((await app.call("POST", "/api/push/subscriptions", { token: person.token, json: sub.json })).status).toBe(201);
   return { sub, path };
-}
-
-/** A tab of `person` on `app`, once the other instance knows it is there (Redis orders no two instances' commands). */
-async function tab(app: TestApp, person: Person): Promise<TestSocket> {
-  const socket = await connect(app === a ? pair.urlA : pair.urlB, person.token);
-  open.push(socket);
-  await until(() => app.ctx.hub.socketCount(person.user.id) >= 1, "the tab registered on its instance");
-  await app.ctx.ports.settled();
-  const other = app === a ? b : a;
-  await until(() => other.ctx.ports.fanOut.heldElsewhere(person.user.id), "the other instance hears of the tab");
-  return socket;
 }
 
 /** The tab closed, and neither instance holds a socket of the person any more. */
@@ -161,11 +138,7 @@ describe("calls ring by push across instances", () => {
 });
 
 describe("a call nobody answers", () => {
-  let short: TwoInstances;
-  beforeAll(async () => {
-    short = await twoInstances({ ...ENV, CALL_RING_SECONDS: "1" });
-  });
-  afterAll(() => short.close());
+  const short = twoInstancesForFile({ ...ENV, CALL_RING_SECONDS: "1" });
 
   test("rings by one push and, at the ring time, one call_ended closes it", async () => {
     const alice = await registerUser(short.a, { name: "Caller rings out" });
@@ -173,8 +146,7 @@ describe("a call nobody answers", () => {
     const path = `/push/device-${++devices}`;
     const sub = await browserSubscription(service.url(path));
     expect((await short.b.call("POST", "/api/push/subscriptions", { token: bob.token, json: sub.json })).status).toBe(201);
-    const aliceA = await connect(short.urlA, alice.token);
-    open.push(aliceA);
+    const aliceA = await short.socket(short.urlA, alice.token);
     expect((await aliceA.ask("call_user", { receiverId: bob.user.id, callerPeerId: "peer-out" })).data).toEqual({ status: "ringing" });
     expect((await aliceA.next("call_rejected")).data).toEqual({ reason: "no_answer" });
     // The ring ended on exactly one instance, whose ring-end listeners ran before the caller was told.

@@ -1,56 +1,26 @@
 // Roulette's places and interests across instances (src/roulette/cluster.ts): the waiting caps per
 // network count the searches of every instance (the matchmaker holds them all), and a wait for a
 // shared interest ends on the matchmaker's timer with a pairing announced on both instances.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { registerUser, type TestApp } from "../support/app.ts";
-import type { Engine } from "../support/cluster.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { clusterRoulette as roulette, matchmakerChosen, twoInstancesForFile } from "../support/two-instances.ts";
 import { until } from "../support/until.ts";
 import { rouletteSearch, type RouletteFilters } from "../support/roulette.ts";
-import type { ClusterRoulette } from "../../src/roulette/cluster.ts";
 
 setDefaultTimeout(30_000);
 
 // Every test socket comes from 127.0.0.1: two places in the line for that network, over both instances.
 const ENV = { SIGNUP_RATE_LIMIT: "1000", ROULETTE_WAITING_PER_ADDRESS: "2", ROULETTE_INTEREST_WAIT_SECONDS: "1" };
 
-let engine: Engine;
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-let urlA: string;
-let urlB: string;
-const open: TestSocket[] = [];
-const roulette = (app: TestApp) => app.ctx.roulette as ClusterRoulette;
-
-beforeAll(async () => {
-  pair = await twoInstances(ENV);
-  ({ engine, a, b, urlA, urlB } = pair);
-  await until(() => roulette(a).leading || roulette(b).leading, "one instance is the matchmaker");
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await pair.close();
-});
-
-async function player(app: TestApp, url: string, profile: Record<string, unknown> = {}) {
-  const registered = await registerUser(app, profile);
-  const s = await connect(url, registered.token);
-  open.push(s);
-  await until(() => app.ctx.hub.socketCount(registered.user.id) === 1, "socket registered");
-  await app.ctx.ports.settled();
-  return { ...registered, s };
-}
+const { a, b, urlB, socket, player } = twoInstancesForFile(ENV);
+beforeAll(() => matchmakerChosen(a, b));
 
 const only = (country: string, extra: Partial<RouletteFilters> = {}): RouletteFilters => ({ gender: "any", country, ...extra });
 
 describe("roulette limits and interests across instances", () => {
   test("the places per network count the searches waiting on every instance", async () => {
-    const ann = await player(a, urlA, { country_code: "FR" });
-    const bob = await player(b, urlB, { country_code: "IT" });
-    const cleo = await player(a, urlA, { country_code: "ES" });
+    const ann = await player(a, { country_code: "FR" });
+    const bob = await player(b, { country_code: "IT" });
+    const cleo = await player(a, { country_code: "ES" });
     // Each waits for a country nobody here is from: two places taken, one on each instance.
     expect((await rouletteSearch(ann.s, ann.user.id, only("PT"))).data.status).toBe("searching");
     expect((await rouletteSearch(bob.s, bob.user.id, only("PT"))).data.status).toBe("searching");
@@ -69,8 +39,8 @@ describe("roulette limits and interests across instances", () => {
   });
 
   test("a shared interest pairs at once across instances, and says which", async () => {
-    const ann = await player(a, urlA, { country_code: "BE" });
-    const bob = await player(b, urlB, { country_code: "BE" });
+    const ann = await player(a, { country_code: "BE" });
+    const bob = await player(b, { country_code: "BE" });
     expect((await rouletteSearch(ann.s, ann.user.id, only("BE", { interests: ["chess", "go"] }))).data.status).toBe("searching");
     expect((await rouletteSearch(bob.s, bob.user.id, only("BE", { interests: ["go"] }))).data.status).toBe("paired");
     expect((await ann.s.next("roulette_partner_found")).data.partner.sharedInterests).toEqual(["go"]);
@@ -80,8 +50,8 @@ describe("roulette limits and interests across instances", () => {
   });
 
   test("a wait for a shared interest ends on the matchmaker's timer, and both instances hear the pairing", async () => {
-    const ann = await player(a, urlA, { country_code: "AT" });
-    const bob = await player(b, urlB, { country_code: "AT" });
+    const ann = await player(a, { country_code: "AT" });
+    const bob = await player(b, { country_code: "AT" });
     expect((await rouletteSearch(ann.s, ann.user.id, only("AT", { interests: ["knitting"] }))).data.status).toBe("searching");
     // Bob has no interests: he does not take Ann while she waits for someone who shares hers.
     expect((await rouletteSearch(bob.s, bob.user.id, only("AT", { interests: [] }))).data.status).toBe("searching");
@@ -96,9 +66,9 @@ describe("roulette limits and interests across instances", () => {
   });
 
   test("an instance the matchmaker took for dead (an outage) sends its waiting searches again when it is heard", async () => {
-    const [leader, other, urlLeader, urlOther] = roulette(a).leading ? [a, b, urlA, urlB] : [b, a, urlB, urlA];
-    const ann = await player(other, urlOther, { country_code: "CH" });
-    const bob = await player(leader, urlLeader, { country_code: "CH" });
+    const [leader, other] = roulette(a).leading ? [a, b] : [b, a];
+    const ann = await player(other, { country_code: "CH" });
+    const bob = await player(leader, { country_code: "CH" });
     expect((await rouletteSearch(ann.s, ann.user.id, only("CH"))).data.status).toBe("searching");
     const queue = roulette(leader).matchmakerQueue!;
     // As after five silent seconds: the matchmaker drops the other instance's people.
@@ -114,10 +84,9 @@ describe("roulette limits and interests across instances", () => {
   });
 
   test("a search from a second tab on another instance replaces the first; the first tab closing leaves it alone", async () => {
-    const ann = await player(a, urlA, { country_code: "DK" });
-    const annOnB = await connect(urlB, ann.token);
-    open.push(annOnB);
-    const bob = await player(a, urlA, { country_code: "DK" });
+    const ann = await player(a, { country_code: "DK" });
+    const annOnB = await socket(urlB, ann.token);
+    const bob = await player(a, { country_code: "DK" });
     expect((await rouletteSearch(ann.s, ann.user.id, only("DK"))).data.status).toBe("searching");
     expect((await rouletteSearch(annOnB, ann.user.id, only("DK"))).data.status).toBe("searching");
     ann.s.close();

@@ -3,55 +3,23 @@
 // (src/roulette/cluster.ts); users waiting on different instances meet, talk and part as on one
 // process, filters and keep-apart rules hold across both, and a partner whose instance dies hears
 // roulette_partner_disconnected within 10 s.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import type { Engine } from "../support/cluster.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
-import { connect, settled, type TestSocket } from "../support/ws.ts";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { makeTestApp } from "../support/app.ts";
+import { clusterRoulette as roulette, matchmakerChosen, twoInstancesForFile } from "../support/two-instances.ts";
+import { settled } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 import { pairUp, rouletteSearch, type RouletteFilters } from "../support/roulette.ts";
-import type { ClusterRoulette } from "../../src/roulette/cluster.ts";
 
 setDefaultTimeout(30_000);
 
 const ENV = { PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000" };
 
-let engine: Engine;
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-let urlA: string;
-let urlB: string;
-const open: TestSocket[] = [];
+const { engine, a, b, sockets, player } = twoInstancesForFile(ENV);
+beforeAll(() => matchmakerChosen(a, b));
 
-const roulette = (app: TestApp) => app.ctx.roulette as ClusterRoulette;
 const matchmaker = () => roulette(a).matchmakerQueue ?? roulette(b).matchmakerQueue;
-
-beforeAll(async () => {
-  pair = await twoInstances(ENV);
-  ({ engine, a, b, urlA, urlB } = pair);
-  await until(() => roulette(a).leading || roulette(b).leading, "one instance is the matchmaker");
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await pair.close();
-});
-
-/** A user signed up on `app` with a socket on it; `heard` keeps every raw frame. */
-async function player(app: TestApp, url: string, profile: Record<string, unknown> = {}) {
-  const registered = await registerUser(app, profile);
-  const s = await connect(url, registered.token);
-  open.push(s);
-  const heard: string[] = [];
-  s.ws.addEventListener("message", (e) => heard.push(String(e.data)));
-  await until(() => app.ctx.hub.socketCount(registered.user.id) === 1, "socket registered");
-  await app.ctx.ports.settled();
-  return { ...registered, s, heard };
-}
-
-const onA = (profile: Record<string, unknown> = {}) => player(a, urlA, profile);
-const onB = (profile: Record<string, unknown> = {}) => player(b, urlB, profile);
+const onA = (profile: Record<string, unknown> = {}) => player(a, profile);
+const onB = (profile: Record<string, unknown> = {}) => player(b, profile);
 
 /** Each test's people get a country of their own, so nobody from an earlier test takes them. */
 const COUNTRIES = ["FR", "IT", "ES", "PT", "NL", "BE", "AT", "CH", "PL", "SE", "NO", "DK", "FI", "IE", "GR", "CZ"];
@@ -211,7 +179,7 @@ describe("roulette across two instances", () => {
   });
 
   test("memory follows who is there: after everyone left, nothing is pending, waiting or paired", async () => {
-    for (const s of open) s.close();
+    for (const s of sockets) s.close();
     await until(() => a.ctx.hub.openSockets === 0 && b.ctx.hub.openSockets === 0, "sockets closed");
     await until(() => {
       const queue = matchmaker();
@@ -253,7 +221,7 @@ describe("a third instance holding neither partner", () => {
       const blocked = await c.call("POST", "/api/blocks", { token: ann.token, json: { rouletteId: second } });
       expect(blocked.status).toBe(201);
       await eve.s.next("roulette_partner_disconnected");
-      await until(() => [a, b, c].every((app) => (app.ctx.roulette as ClusterRoulette).runningCount === 0 || app.ctx.roulette.sessionOf(ann.user.id) === undefined), "the pairing ended everywhere");
+      await until(() => [a, b, c].every((app) => roulette(app).runningCount === 0 || app.ctx.roulette.sessionOf(ann.user.id) === undefined), "the pairing ended everywhere");
       for (const app of [a, b, c]) expect(app.ctx.roulette.sessions.find(second)?.endedAt).not.toBeNull();
     } finally {
       await c.close();
@@ -270,8 +238,8 @@ describe("an instance that dies", () => {
       const urlC = c.listen().wsUrl;
       const country = freshCountry();
       const ann = await onA({ country_code: country });
-      const cid = await player(c, urlC, { country_code: country });
-      const ghost = await player(c, urlC, { country_code: country });
+      const cid = await player(c, { country_code: country }, urlC);
+      const ghost = await player(c, { country_code: country }, urlC);
       await pairUp({ s: ann.s, user: ann.user }, { s: cid.s, user: cid.user });
       // Someone on C waits too (for nobody who exists): once C is dead the matchmaker forgets them.
       await rouletteSearch(ghost.s, ghost.user.id, only("ZZ"));
@@ -290,10 +258,10 @@ describe("an instance that dies", () => {
 
 describe("the matchmaker's instance dies", () => {
   test("another instance takes over the lease and pairs the searches that were waiting", async () => {
-    const [leader, survivor, url] = roulette(a).leading ? [a, b, urlB] : [b, a, urlA];
+    const [leader, survivor] = roulette(a).leading ? [a, b] : [b, a];
     const country = freshCountry();
-    const ann = await player(survivor, url, { country_code: country });
-    const bob = await player(survivor, url, { country_code: country });
+    const ann = await player(survivor, { country_code: country });
+    const bob = await player(survivor, { country_code: country });
     expect((await rouletteSearch(ann.s, ann.user.id, only(country))).data.status).toBe("searching");
     roulette(leader).crash();
     // Ann's search goes to the new matchmaker once it leads; Bob's waits for one if need be.

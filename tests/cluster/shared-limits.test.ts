@@ -3,10 +3,9 @@
 // rate of new sockets (SOCKET_CONNECT_LIMIT) and the storage quota. Two whole apps in one test over
 // one Redis and one database; one process keeps its own tests (tests/users, tests/realtime,
 // tests/uploads), unchanged.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { registerUser, type TestApp } from "../support/app.ts";
-import type { Engine } from "../support/cluster.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { rawUpgrade, socketPath } from "../support/raw-ws.ts";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
@@ -19,21 +18,7 @@ import { redisPorts } from "../../src/cluster/redis.ts";
 const KB = 1024;
 const ENV = { PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000", PROFILE_RATE_LIMIT: "4", SOCKET_CONNECT_LIMIT: "4", SOCKET_CAP: "20:50", STORAGE_QUOTA_MB: "1" };
 
-let engine: Engine;
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-let urlA: string;
-let urlB: string;
-
-beforeAll(async () => {
-  pair = await twoInstances(ENV);
-  ({ engine, a, b, urlA, urlB } = pair);
-});
-
-afterAll(async () => {
-  await pair.close();
-});
+const { a, b, urlA, urlB } = twoInstancesForFile(ENV);
 
 describe("route budgets over every instance", () => {
   test("profile reads (PROFILE_RATE_LIMIT 4 a minute): 4 in all over A and B, then 429 with Retry-After on both", async () => {

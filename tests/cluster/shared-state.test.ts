@@ -4,50 +4,26 @@
 // when A's answer comes back, with no wait; the delivery tick comes back live when the receiver's
 // only socket is on the other instance; a users row changed through A is read afresh by B; pairs
 // kept apart in roulette (a report) are kept apart on B; a still written through A is found by B.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import Redis from "ioredis";
-import { registerUser, type TestApp } from "../support/app.ts";
-import { REDIS_TEST_URL, type Engine } from "../support/cluster.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
-import { connect, type TestSocket } from "../support/ws.ts";
+import { registerUser } from "../support/app.ts";
+import { REDIS_TEST_URL } from "../support/cluster.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
 import { until } from "../support/until.ts";
 import { blocks as blocksTable, messages } from "../../src/storage/tables.ts";
 import { cachedUser } from "../../src/users/cache.ts";
 import { transaction } from "../../src/storage/index.ts";
 import { evidenceRoot, saveStill, stillFile } from "../../src/reports/evidence.ts";
 
-const ENV = { PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000" };
+const uploads = mkdtempSync(join(tmpdir(), "webchat-shared-uploads-"));
+const ENV = { PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000", UPLOADS_DIR: uploads };
 
-let engine: Engine;
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-let urlA: string;
-let urlB: string;
-let uploads: string;
-const open: TestSocket[] = [];
-
-beforeAll(async () => {
-  uploads = mkdtempSync(join(tmpdir(), "webchat-shared-uploads-"));
-  pair = await twoInstances({ ...ENV, UPLOADS_DIR: uploads });
-  ({ engine, a, b, urlA, urlB } = pair);
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await pair.close();
-  rmSync(uploads, { recursive: true, force: true });
-});
-
-async function on(url: string, token: string): Promise<TestSocket> {
-  const socket = await connect(url, token);
-  open.push(socket);
-  return socket;
-}
+const { a, b, urlA, urlB, socket: on } = twoInstancesForFile(ENV);
+afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 describe("blocks and privacy: enforced by every instance when the change is answered", () => {
   test("a block made through A refuses the blocked user's message through B right after the 201; an unblock through B lets it through A's copy too", async () => {

@@ -6,38 +6,15 @@
 // on B), presence announced by one instance is heard on the other and is the same on both, a
 // logout or an expel on one closes sockets on the other, and limits (sign-ups, the socket cap)
 // count across both.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import type { Engine } from "../support/cluster.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
-import { about, connect, type TestSocket } from "../support/ws.ts";
+import { twoInstancesForFile } from "../support/two-instances.ts";
+import { about, connect } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 
 const ENV = { PRESENCE_GRACE_SECONDS: "0", SOCKET_CAP: "2:50", SIGNUP_RATE_LIMIT: "1000" };
 
-let engine: Engine;
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-let urlA: string;
-let urlB: string;
-const open: TestSocket[] = [];
-
-beforeAll(async () => {
-  pair = await twoInstances(ENV);
-  ({ engine, a, b, urlA, urlB } = pair);
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await pair.close();
-});
-
-async function on(url: string, token: string): Promise<TestSocket> {
-  const socket = await connect(url, token);
-  open.push(socket);
-  return socket;
-}
+const { engine, a, b, urlA, urlB, socket: on } = twoInstancesForFile(ENV);
 
 describe("two instances over one Redis", () => {
   test("a message from a user on instance A reaches the receiver on B, and the sender's own tab on B", async () => {

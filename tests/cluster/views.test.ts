@@ -2,46 +2,18 @@
 // for a call (`hub.isPresent`), who is shown online to strangers (`hub.isShown`, the batched
 // public presence) and whether a callee is in Video Roulette (rung silently) are the same on both
 // instances, wherever the user's tabs are. Two whole apps over one Redis and one storage.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ClusterRoulette } from "../../src/roulette/cluster.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { registerUser, type TestApp } from "../support/app.ts";
 import { rouletteSearch } from "../support/roulette.ts";
-import { twoInstances, type TwoInstances } from "../support/two-instances.ts";
+import { matchmakerChosen, twoInstancesForFile } from "../support/two-instances.ts";
 import { until } from "../support/until.ts";
-import { about, connect, DEFAULT_WAIT_MS, settled, type TestSocket } from "../support/ws.ts";
+import { about, DEFAULT_WAIT_MS, settled } from "../support/ws.ts";
 
 const RING_MS = 2000;
 const ENV = { PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000", CALL_RING_SECONDS: String(RING_MS / 1000) };
 
-let pair: TwoInstances;
-let a: TestApp;
-let b: TestApp;
-const urls = new Map<TestApp, string>();
-const open: TestSocket[] = [];
-
-beforeAll(async () => {
-  pair = await twoInstances(ENV);
-  ({ a, b } = pair);
-  urls.set(a, pair.urlA);
-  urls.set(b, pair.urlB);
-  const roulette = (app: TestApp) => app.ctx.roulette as ClusterRoulette;
-  await until(() => roulette(a).leading || roulette(b).leading, "one instance is the matchmaker");
-});
-
-afterAll(async () => {
-  for (const socket of open) socket.close();
-  await pair.close();
-});
-
-type Person = Awaited<ReturnType<typeof registerUser>>;
-
-async function tab(app: TestApp, person: Person): Promise<TestSocket> {
-  const socket = await connect(urls.get(app)!, person.token);
-  open.push(socket);
-  await until(() => app.ctx.hub.socketsOf(person.user.id).length > 0, "the socket registered");
-  await app.ctx.ports.settled();
-  return socket;
-}
+const { a, b, tab } = twoInstancesForFile(ENV);
+beforeAll(() => matchmakerChosen(a, b));
 
 /** Country codes of their own per test, so the roulette searches of one test never meet another's. */
 const person = (app: TestApp, country = "DE") => registerUser(app, { country_code: country });

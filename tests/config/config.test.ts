@@ -1,16 +1,10 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config.ts";
+import { tempDirsForFile } from "../support/temp-dirs.ts";
 
-const dirs: string[] = [];
-const dir = () => {
-  const d = mkdtempSync(join(tmpdir(), "webchat-config-"));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const dir = tempDirsForFile("webchat-config-");
 
 describe("configuration", () => {
   test("has the documented defaults", () => {

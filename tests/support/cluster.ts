@@ -3,6 +3,7 @@
 // or REDIS_TEST_URL, under a random key prefix deleted afterwards). Redis instances made here
 // heartbeat every 100 ms and call a silent one dead after 1.5 s, so expiry is quick to test and a
 // loaded machine (a stalled event loop) does not make a live one look dead.
+import { afterEach } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { localPorts } from "../../src/cluster/local.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
@@ -59,3 +60,34 @@ export const engines: [string, () => Engine][] = [
   ["local", localEngine],
   ["redis", () => redisEngine()],
 ];
+
+/**
+ * A new engine for each test of a describe block (`make`: one of `engines`, or redisEngine), so no
+ * test sees another's keys or instances: `two()` or `instances(n)` makes it and its instances,
+ * ready; after the test it is cleaned up.
+ */
+export function enginePerTest(make: () => Engine) {
+  let current: Engine | null = null;
+  afterEach(async () => {
+    await current?.cleanup();
+    current = null;
+  });
+  const instances = async (n: number): Promise<Ports[]> => {
+    const engine = (current = make());
+    const made = Array.from({ length: n }, () => engine.instance());
+    await Promise.all(made.map((ports) => ports.ready()));
+    return made;
+  };
+  return {
+    /** The running test's engine, once it made its instances. */
+    get engine(): Engine {
+      if (!current) throw new Error("the engine is read before the test made its instances");
+      return current;
+    },
+    instances,
+    async two(): Promise<[Ports, Ports]> {
+      const [a, b] = await instances(2);
+      return [a!, b!];
+    },
+  };
+}

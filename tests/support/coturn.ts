@@ -9,6 +9,7 @@ import { createSocket } from "node:dgram";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { stopChild } from "./children.ts";
 
 export const TURNSERVER = "/usr/bin/turnserver";
 
@@ -90,10 +91,7 @@ export async function startCoturn(): Promise<RunningCoturn> {
     }
   };
   const stop = async () => {
-    child.kill("SIGTERM");
-    const killer = setTimeout(() => child.kill("SIGKILL"), 3000);
-    await child.exited;
-    clearTimeout(killer);
+    await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
   };
   // Ready once it accepts a TCP connection on its port.

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MANIFEST_FILE } from "../../../src/pages/assets/manifest.ts";
+import { stopChild } from "../../support/children.ts";
 
 export interface RunningServer {
   url: string;
@@ -45,10 +46,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   void collect(child.stderr);
 
   const stop = async () => {
-    child.kill("SIGTERM");
-    const killer = setTimeout(() => child.kill("SIGKILL"), 3000);
-    await child.exited;
-    clearTimeout(killer);
+    await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
