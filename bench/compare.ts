@@ -33,7 +33,7 @@ import { cpus, loadavg } from "node:os";
 import type { MessageResult } from "./load/messages.ts";
 import type { SocketsResult } from "./load/sockets.ts";
 import { history, roulette, type HistoryOptions } from "./compare/project-only.ts";
-import { SERVER_CORE } from "./compare/proc.ts";
+import { SERVER_CORE, SETTLE_MAX_MS } from "./compare/proc.ts";
 import { cluster, clusterSkipped, type ClusterFigures, type ClusterPart } from "./compare/cluster.ts";
 import { clusterTable, short, table, type Figures, type HeldResult } from "./compare/report.ts";
 import { runLoad } from "./compare/run-load.ts";
@@ -137,12 +137,15 @@ if (wanted("messages")) {
   }
 }
 
+/** A sockets load's bound: the opening, a quiet wait of at most 12 s, two settled RSS readings, the hold. */
+const socketsRunMs = (holdMs: number) => o.openLimitS * 1000 + 12_000 + 2 * SETTLE_MAX_MS + holdMs + 30_000;
+
 if (wanted("sockets")) {
   for (const name of systems) {
     const server = await start(name, o.idle);
     try {
       await Bun.sleep(1000);
-      const r = await runLoad<SocketsResult>("sockets", { target: server.target, tokens: server.accounts.map((a) => a.token), limitMs: o.openLimitS * 1000, serverPid: server.pid });
+      const r = await runLoad<SocketsResult>("sockets", { target: server.target, tokens: server.accounts.map((a) => a.token), limitMs: o.openLimitS * 1000, serverPid: server.pid }, socketsRunMs(0));
       figures.sockets[name] = r;
       console.log(
         `${LABELS[name].padEnd(18)} ${r.opened} of ${r.asked} idle signed-in sockets opened in ${fmt(r.openMs / 1000, 1)} s (${r.failed} refused or not open by the limit); RSS ${fmt(r.rssBeforeKb / 1024)} → ${fmt(r.rssAfterKb / 1024)} MB, ${fmt(r.kbPerSocket, 1)} KB per socket`,
@@ -160,7 +163,7 @@ if (wanted("held")) {
     const tokens = server.accounts.map((a) => a.token);
     const half = Math.ceil(tokens.length / 2);
     const spec = (part: string[]) => ({ target: server.target, tokens: part, limitMs: o.openLimitS * 1000, serverPid: server.pid, holdMs: o.holdMs });
-    const parts = await Promise.all([runLoad<SocketsResult>("sockets", spec(tokens.slice(0, half))), runLoad<SocketsResult>("sockets", spec(tokens.slice(half)))]);
+    const parts = await Promise.all([runLoad<SocketsResult>("sockets", spec(tokens.slice(0, half)), socketsRunMs(o.holdMs)), runLoad<SocketsResult>("sockets", spec(tokens.slice(half)), socketsRunMs(o.holdMs))]);
     const r: HeldResult = {
       asked: tokens.length,
       opened: parts.reduce((n, p) => n + p.opened, 0),

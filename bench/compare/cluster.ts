@@ -23,7 +23,7 @@ import type { Target } from "../load/clients.ts";
 import type { MessageResult } from "../load/messages.ts";
 import type { RouletteResult } from "../load/roulette.ts";
 import type { SocketsResult } from "../load/sockets.ts";
-import { freePort, removeFolder, spawnChild, tempFolder } from "./proc.ts";
+import { freePort, removeFolder, SETTLE_MAX_MS, spawnChild, tempFolder } from "./proc.ts";
 import { runLoad } from "./run-load.ts";
 import { freshDatabase, postmasterPid, seedUsersPg } from "./seed-pg.ts";
 import { PROJECT_ENV } from "./systems.ts";
@@ -155,8 +155,9 @@ export async function cluster(o: ClusterOptions, parts: ClusterPart[], log: (lin
       const tokens = accounts.slice(0, o.idle).map((a) => a.token);
       const half = Math.ceil(tokens.length / 2);
       const spec = (instance: typeof app1, part: string[]) => ({ target: { protocol: "raw", base: instance.url } satisfies Target, tokens: part, limitMs: o.openLimitMs, serverPid: instance.proc.pid, holdMs: o.holdMs, rehearse: true });
-      // Two openings, each bounded by openLimitMs, three quiet waits of at most 12 s, and the hold.
-      const limitMs = 2 * o.openLimitMs + o.holdMs + 60_000;
+      // Two openings, each bounded by openLimitMs, three quiet waits of at most 12 s, three settled
+      // readings, and the hold.
+      const limitMs = 2 * o.openLimitMs + o.holdMs + 60_000 + 3 * SETTLE_MAX_MS;
       const idle = await Promise.all([runLoad<SocketsResult>("sockets", spec(app1, tokens.slice(0, half)), limitMs), runLoad<SocketsResult>("sockets", spec(app2, tokens.slice(half)), limitMs)]);
       figures.idle = idle;
       for (const [i, r] of idle.entries()) {

@@ -163,3 +163,27 @@ export async function waitReady(url: string, child: Child, limitMs = 30_000): Pr
   }
   throw new Error(`the server did not answer ${url} within ${limitMs / 1000} s: ${child.log().trim()}`);
 }
+
+/**
+ * The server's RSS once its collector has run: the lowest reading every 250 ms, taken once no
+ * lower one came for SETTLE_QUIET_MS (at most SETTLE_MAX_MS in all). JSC collects on a timer, not
+ * when a burst ends, so a reading right after an opening counts the opening's garbage with the
+ * sockets (tens of MB either way at 5,000 sockets; seen here: 239 MB quiet after an opening,
+ * 147 MB ten seconds later with every socket still open).
+ */
+export const SETTLE_QUIET_MS = 10_000;
+export const SETTLE_MAX_MS = 60_000;
+export async function settledRssKb(pid: number): Promise<number> {
+  let lowest = rssKb(pid);
+  const started = Date.now();
+  let lowered = started;
+  while (Date.now() - lowered < SETTLE_QUIET_MS && Date.now() - started < SETTLE_MAX_MS) {
+    await Bun.sleep(250);
+    const now = rssKb(pid);
+    if (now < lowest) {
+      lowest = now;
+      lowered = Date.now();
+    }
+  }
+  return lowest;
+}

@@ -1,6 +1,6 @@
 // Opening many signed-in sockets at once and holding them idle, in its own process: how long it
 // takes to open them (bounded by `limitMs`: it stops and reports how many opened), and the
-// server's resident memory before and once it is quiet again, read from /proc. Idle sockets are
+// server's resident memory before and once it is quiet and has collected again, read from /proc. Idle sockets are
 // not read by JavaScript here, so the frames the server pushes to them cost this process little.
 // With `holdMs` (the "idle sockets held" figure, raw protocol only) it also counts how many were
 // still open after holding them that long; several of these processes share one count, since one
@@ -11,7 +11,7 @@
 // rows and leaves garbage the heap keeps (about 35 KB a socket here, on either engine); the cold
 // figure is reported too.
 //   bun bench/load/sockets.ts <spec.json>     (written by bench/compare.ts)
-import { cpuMicros, rssKb } from "../compare/proc.ts";
+import { cpuMicros, rssKb, settledRssKb } from "../compare/proc.ts";
 import { connect, inBatches, type Client, type Target } from "./clients.ts";
 
 export interface SocketsSpec {
@@ -28,7 +28,7 @@ export interface SocketsResult {
   opened: number;
   failed: number;
   openMs: number;
-  /** Server RSS before opening, and once it was quiet after the last one opened (at least 2 s), in KB. */
+  /** Server RSS before the first opening, and once it was quiet after the last one opened and collected its garbage (settledRssKb), in KB. */
   rssBeforeKb: number;
   rssAfterKb: number;
   kbPerSocket: number;
@@ -109,22 +109,24 @@ async function openAll(): Promise<{ opened: (Client | Held)[]; openMs: number }>
   return { opened, openMs: performance.now() - started };
 }
 
+// Both figures are growth since before the first opening: memory a closed socket left behind is
+// collected only when the heap next grows (not within a quiet minute here), so a baseline read
+// after closing the rehearsal's sockets sat above the reading with the same number held again.
+const rssBeforeKb = await settledRssKb(spec.serverPid);
 let cold: Pick<SocketsResult, "coldKbPerSocket" | "coldOpenMs"> = {};
 if (spec.rehearse) {
-  const before = rssKb(spec.serverPid);
   const first = await openAll();
   // Progress on stderr: the bench shows the tail when this process fails or runs past its time.
   console.error(`first opening: ${first.opened.length} of ${spec.tokens.length} in ${(first.openMs / 1000).toFixed(1)} s`);
   await quietServer(spec.serverPid);
-  cold = { coldKbPerSocket: first.opened.length > 0 ? (rssKb(spec.serverPid) - before) / first.opened.length : NaN, coldOpenMs: first.openMs };
+  cold = { coldKbPerSocket: first.opened.length > 0 ? ((await settledRssKb(spec.serverPid)) - rssBeforeKb) / first.opened.length : NaN, coldOpenMs: first.openMs };
   for (const client of first.opened) client.close();
   await quietServer(spec.serverPid);
 }
-const rssBeforeKb = rssKb(spec.serverPid);
 const { opened, openMs } = await openAll();
 console.error(`opened: ${opened.length} of ${spec.tokens.length} in ${(openMs / 1000).toFixed(1)} s`);
 await quietServer(spec.serverPid);
-const rssAfterKb = rssKb(spec.serverPid);
+const rssAfterKb = await settledRssKb(spec.serverPid);
 let held: Pick<SocketsResult, "stillOpen" | "rssHeldKb"> = {};
 if (spec.holdMs !== undefined) {
   await Bun.sleep(spec.holdMs);
