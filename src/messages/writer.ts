@@ -56,7 +56,14 @@ export class MessageWriter {
    */
   flush(): Promise<void> {
     this.scheduled = false;
-    return (this.draining ??= this.drain());
+    if (this.draining) return this.draining;
+    // Nothing queued: a turn's flush whose jobs a running drain already took (a full batch flushes
+    // at once, and its turn's flush still comes). Starting a drain here was the bug: with nothing
+    // to await it ran to its end, clearing `draining`, before `draining` was assigned, so it kept a
+    // settled promise and no batch was ever written again (tests/messages/writer-drain.test.ts).
+    // With a job queued, drain() stops at its first await before it can end.
+    if (this.pending.length === 0) return Promise.resolve();
+    return (this.draining = this.drain());
   }
 
   private async drain(): Promise<void> {
