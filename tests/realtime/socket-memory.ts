@@ -70,7 +70,7 @@ export async function heapPerSocket(count: number): Promise<{ app: number; bare:
     // socket's. No frame tells of them (a ping would make the socket busy, and cache its user).
     const appBytes = await bytesPerSocket(urls, async () => {
       await until(() => t.ctx.hub.allSockets().length === count, "the server counting every socket");
-      await until(async () => Number((await t.sql<{ n: number | string }>("SELECT count(*) AS n FROM users WHERE is_online = ?", true))[0]!.n) === count, "every presence batch committed", 60_000, 50);
+      await until(async () => Number((await t.sql<{ n: number | string }>("SELECT count(*) AS n FROM users WHERE is_online = ?", true))[0]!.n) === count, "every presence batch committed", 180_000, 50);
       await messageWriter(t.ctx.db).flush();
     });
     return { app: appBytes - bareBytes, bare: bareBytes };
