@@ -84,7 +84,6 @@ function onSqlite(db: Engine): Statements {
   };
 }
 
-
 function onPostgres(db: Engine): Statements {
   // Named statements on the pool (a write inside a transaction uses the transaction's builders).
   const live = namedStatement<LiveRow>(liveQuery(db), "session_live");

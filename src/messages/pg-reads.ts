@@ -33,7 +33,6 @@ const reactions = sql<ReactionRow[] | null>`(SELECT json_agg(json_build_object('
     ORDER BY ${messageReactions.createdAt}, ${messageReactions.userId})
   FROM ${messageReactions} WHERE ${messageReactions.messageId} = ${outer("id")})`;
 
-
 function statements(db: Db) {
   // The page before (at, id) in (created_at, id) order, newest first (history.ts explains the cursor).
   const page = namedStatement<RowWithExtras & { contactName: string }>(
