@@ -84,13 +84,16 @@ describe("All Users with more people than one page", () => {
       released = true;
       await route.continue();
     });
+    // Listened for before typing: on a loaded machine "zara" may answer after the held "zar" does.
+    const asked = page.waitForRequest(/q=zar(&|$)/);
+    const answered = page.waitForResponse(/q=zar(&|$)/, { timeout: 60_000 });
     await page.getByRole("button", { name: "Find Users" }).click();
     const name = page.getByLabel("Name");
     await name.fill("zar");
-    await page.waitForRequest(/q=zar(&|$)/);
+    await asked;
     await name.fill("zara");
     await page.getByText(`0 of ${zaras.length} found`).waitFor();
-    const late = await page.waitForResponse(/q=zar(&|$)/);
+    const late = await answered;
     expect(released).toBe(true);
     // The late answer has been read and drawn: had it been taken, its Zarbs would show now.
     await late.finished();
