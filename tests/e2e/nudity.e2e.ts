@@ -217,8 +217,9 @@ function strangers(): Promise<{ nina: Page; omar: Page }> {
     const omar = await openRoulette("omar", async (context) => {
       await context.addInitScript(redOnDemandCamera);
       // Omar's own check never answers, so the stranger stays blurred on his side until he chooses
-      // "Show anyway": with the real model a safe camera is cleared within seconds, before that test
-      // could click. His page is the camera and the partner of the other tests, never the measured one.
+      // "Show anyway": with the real model a safe camera is cleared within seconds, before the first
+      // two tests could look at the blur and click. His page is the camera and the partner of the
+      // other tests, never the measured one.
       await context.route(/\/build\/nudity-worker-[^/?]+\.js(\?.*)?$/, (route) =>
         route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body: "self.onmessage = () => {};" }),
       );
@@ -234,22 +235,24 @@ function strangers(): Promise<{ nina: Page; omar: Page }> {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 describe("nudity blur in Video Roulette", () => {
+  // Seen from Omar's side, whose check never answers: on Nina's, the real model may clear the safe
+  // camera between two of these looks (it did, under load, 1.5 s after the pairing).
   test("the stranger starts blurred with Show anyway, Next and Report", async () => {
-    const { nina } = await strangers();
-    await blur(nina).waitFor(WAIT);
-    expect(await blur(nina).locator(".roulette-blur-label").textContent()).toStartWith("Checking the video…");
-    for (const name of ["Show anyway", "Next", "Report"]) expect(await blur(nina).getByRole("button", { name, exact: true }).isVisible()).toBe(true);
+    const { omar } = await strangers();
+    await blur(omar).waitFor(WAIT);
+    expect(await blur(omar).locator(".roulette-blur-label").textContent()).toStartWith("Checking the video…");
+    for (const name of ["Show anyway", "Next", "Report"]) expect(await blur(omar).getByRole("button", { name, exact: true }).isVisible()).toBe(true);
     // They look like buttons: the chat's button reset must not strip their padding and pill shape.
     for (const name of ["Show anyway", "Next", "Report"]) {
-      const look = await blur(nina).getByRole("button", { name, exact: true }).evaluate((button) => {
+      const look = await blur(omar).getByRole("button", { name, exact: true }).evaluate((button) => {
         const style = getComputedStyle(button);
         return { padding: style.paddingLeft, radius: style.borderTopLeftRadius, fits: button.scrollWidth <= button.clientWidth };
       });
       expect({ name, ...look }).toEqual({ name, padding: "18px", radius: "999px", fits: true });
     }
-    expect(await roulette(nina).locator("video.roulette-remote").getAttribute("class")).toContain("is-blurred");
-    await nina.waitForFunction(() => (document.querySelector<HTMLVideoElement>("video.roulette-remote")?.videoWidth ?? 0) > 0, null, WAIT);
-    console.log(`screenshot: ${await screenshot(nina, "nudity-blurred-stranger")}`);
+    expect(await roulette(omar).locator("video.roulette-remote").getAttribute("class")).toContain("is-blurred");
+    await omar.waitForFunction(() => (document.querySelector<HTMLVideoElement>("video.roulette-remote")?.videoWidth ?? 0) > 0, null, WAIT);
+    console.log(`screenshot: ${await screenshot(omar, "nudity-blurred-stranger")}`);
   }, 180_000);
 
   test("'Show anyway' lifts the blur at once", async () => {
