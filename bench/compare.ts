@@ -23,7 +23,7 @@
 //   PARTS=cluster bun bench/compare.ts                       (the cluster run alone; about 4 minutes on a quiet machine (not yet timed there),
 //                                                             BENCH_QUICK=1 about 1; needs haproxy and redis-server)
 //   PARTS=cluster CLUSTER_PARTS=roulette,held ...             (some of its figures: messages, roulette, held)
-//   CLUSTER_SOCKETS=1000 CLUSTER_OFFERED_RATE=2000 CLUSTER_ROULETTE_SEEKERS=200 CLUSTER_IDLE_SOCKETS=30000
+//   CLUSTER_SOCKETS=1000 CLUSTER_OFFERED_RATE=2000 CLUSTER_ROULETTE_SEEKERS=200 CLUSTER_ROULETTE_OFFERED=5000 CLUSTER_IDLE_SOCKETS=30000
 //     (its defaults; ROUNDS, MEASURE_SECONDS, WARMUP_SECONDS, WINDOW, ROULETTE_WAITING and HOLD_SECONDS apply too)
 //   BENCH_POSTGRES_URL=postgres://...: the server to make databases on (default the tests' TEST_POSTGRES_URL,
 //     else postgres://root@127.0.0.1:5432/postgres; the role must be allowed to CREATE DATABASE)
@@ -69,7 +69,13 @@ const o = {
     measureMs: num("MEASURE_SECONDS", QUICK ? 2 : 5) * 1000,
     window: num("WINDOW", 1),
     offered: num("CLUSTER_OFFERED_RATE", 2000),
-    roulette: { waiting: num("ROULETTE_WAITING", QUICK ? 200 : 1000), seekers: num("CLUSTER_ROULETTE_SEEKERS", QUICK ? 50 : 200), warmupMs: 1000, measureMs: QUICK ? 2000 : 5000 },
+    roulette: {
+      waiting: num("ROULETTE_WAITING", QUICK ? 200 : 1000),
+      seekers: num("CLUSTER_ROULETTE_SEEKERS", QUICK ? 50 : 200),
+      warmupMs: 1000,
+      measureMs: QUICK ? 2000 : 5000,
+      offered: num("CLUSTER_ROULETTE_OFFERED", 5000),
+    },
     // 15,000 a server process and a load process: under the 20,000 open files each may hold.
     idle: num("CLUSTER_IDLE_SOCKETS", QUICK ? 4000 : 30_000),
     holdMs: num("HOLD_SECONDS", QUICK ? 5 : 10) * 1000,

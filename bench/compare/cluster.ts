@@ -10,7 +10,9 @@
 //     PostgreSQL server (all its processes), read in /proc; then the same sockets paced at the
 //     offered rate (2,000 messages/s), with delivery latency (send to the receiver's frame);
 //   - roulette: the waiting women on app1, the seekers on app2 (through HAProxy, steered), so
-//     every pairing is across instances;
+//     every pairing is across instances: first every seeker searching again at once (the most
+//     pairings a second), then searches paced at the offered rate (5,000 a second), with their
+//     latency from when each fell due;
 //   - idle sockets held: half the accounts on each instance, opened straight to the instance (not
 //     through HAProxy: one HAProxy process would need two descriptors a socket, and a process here
 //     may open 20,000), by two load processes, one per instance; KB per socket from each
@@ -37,7 +39,8 @@ export interface ClusterOptions {
   window: number;
   /** Offered messages a second of the paced run (the delivery-latency figure). */
   offered: number;
-  roulette: { waiting: number; seekers: number; warmupMs: number; measureMs: number };
+  /** `offered`: searches a second of the paced run (the latency figure). */
+  roulette: { waiting: number; seekers: number; warmupMs: number; measureMs: number; offered: number };
   /** Idle signed-in sockets asked across the two instances (half on each). */
   idle: number;
   holdMs: number;
@@ -48,7 +51,10 @@ export interface ClusterFigures {
   options: ClusterOptions;
   messages: MessageResult[];
   paced: MessageResult[];
+  /** Closed loop: the most pairings a second. */
   roulette?: RouletteResult;
+  /** Paced at `roulette.offered` searches a second: the latency at that rate. */
+  roulettePaced?: RouletteResult;
   /** One per instance: app1's, then app2's. */
   idle?: SocketsResult[];
   loadStart: number;
@@ -139,16 +145,20 @@ export async function cluster(o: ClusterOptions, parts: ClusterPart[], log: (lin
     if (parts.includes("roulette")) {
       const women = accounts.filter((a) => a.gender === "female").slice(0, o.roulette.waiting);
       const men = accounts.filter((a) => a.gender === "male").slice(0, o.roulette.seekers);
-      const r = await runLoad<RouletteResult>("roulette", {
+      const spec = {
         target: via(app1.name),
         seekersTarget: via(app2.name),
         waiting: women.map((a) => a.token),
         seekers: men.map((a) => a.token),
         warmupMs: o.roulette.warmupMs,
         measureMs: o.roulette.measureMs,
-      });
-      figures.roulette = r;
-      log(`cluster roulette, ${r.waiting} waiting on app1, ${r.seekers} seekers on app2: ${f(r.pairsPerSecond)} pairings/s, join-to-pair p50 ${f(r.p50, 1)} ms p99 ${f(r.p99, 1)} ms; ${r.timeouts} waited over 5 s${Object.keys(r.errors).length ? ` errors ${JSON.stringify(r.errors)}` : ""}`);
+      };
+      const describe = (r: RouletteResult) =>
+        `${r.waiting} waiting on app1, ${r.seekers} seekers on app2${r.offeredPerSecond ? `, ${r.offeredPerSecond} searches/s offered` : ""}: ${f(r.pairsPerSecond)} pairings/s, join-to-pair p50 ${f(r.p50, 1)} ms p99 ${f(r.p99, 1)} ms; ${r.timeouts} waited over 5 s${Object.keys(r.errors).length ? ` errors ${JSON.stringify(r.errors)}` : ""}`;
+      figures.roulette = await runLoad<RouletteResult>("roulette", spec);
+      log(`cluster roulette, ${describe(figures.roulette)}`);
+      figures.roulettePaced = await runLoad<RouletteResult>("roulette", { ...spec, offeredPerSecond: o.roulette.offered });
+      log(`cluster roulette paced, ${describe(figures.roulettePaced)}`);
     }
 
     if (parts.includes("held")) {

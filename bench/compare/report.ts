@@ -158,12 +158,17 @@ export function clusterTable(c: ClusterFigures): string {
     rows.push([`${int(o.offered)} messages/s offered over ${int(o.sockets)} split sockets: achieved, ack p99 (ms)`, `${int(mid(p, (r) => r.deliveredPerSecond))}, ${ms(mid(p, (r) => r.ackP99))}`]);
     rows.push([`cross-instance delivery latency p50 / p99 (ms), send to the receiver's frame, at ${int(o.offered)}/s offered (goal p99 ≤ 20)`, `${ms(mid(p, (r) => r.deliveryP50))} / ${ms(mid(p, (r) => r.deliveryP99))}`]);
   }
+  const pairings = (r: RouletteResult) => `${int(r.pairsPerSecond)}, ${ms(r.p50)} / ${ms(r.p99)}${r.timeouts ? `; ${int(r.timeouts)} waited over 5 s` : ""}`;
   if (c.roulette) {
     const r = c.roulette;
     rows.push([
-      `roulette pairings per second across instances (${int(r.waiting)} waiting on app1, ${int(r.seekers)} seekers on app2), join-to-pair p50 / p99 (ms) (goal ≥ 5,000/s, p99 ≤ 50)`,
-      `${int(r.pairsPerSecond)}, ${ms(r.p50)} / ${ms(r.p99)}${r.timeouts ? `; ${int(r.timeouts)} waited over 5 s` : ""}`,
+      `roulette pairings per second across instances, every seeker searching again at once (${int(r.waiting)} waiting on app1, ${int(r.seekers)} seekers on app2), join-to-pair p50 / p99 (ms) (goal ≥ 5,000/s)`,
+      pairings(r),
     ]);
+  }
+  if (c.roulettePaced) {
+    const r = c.roulettePaced;
+    rows.push([`roulette at ${int(r.offeredPerSecond ?? 0)} searches/s offered across instances: pairings per second, join-to-pair p50 / p99 (ms) from when each search fell due (goal p99 ≤ 50)`, pairings(r)]);
   }
   if (c.idle) {
     const [a, b] = c.idle as [SocketsResult, SocketsResult];

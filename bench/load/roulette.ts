@@ -5,6 +5,11 @@
 // window and times join (roulette_search sent) to pair (roulette_partner_found received).
 // With `seekersTarget` (the cluster run) the men connect there and the women to `target`: every
 // pairing is across instances.
+// With `offeredPerSecond`, searches are paced instead: one falls due every 1/rate s and starts on
+// whichever seeker is free (a seeker is busy from its search to its Next), and each is timed from
+// when it fell due, so a search that waited for a free seeker counts that wait. A closed loop
+// measures the most pairings a second, at whatever latency the saturated machine gives; paced,
+// the latency at a given rate (as messages are measured at 2,000/s offered).
 //   bun bench/load/roulette.ts <spec.json>     (written by bench/compare.ts)
 import { connect, inBatches, quantile, type Client, type Target } from "./clients.ts";
 
@@ -16,12 +21,16 @@ export interface RouletteSpec {
   seekersTarget?: Target;
   warmupMs: number;
   measureMs: number;
+  /** Searches a second to start, paced; absent: every seeker searches again as soon as it can. */
+  offeredPerSecond?: number;
 }
 
 export interface RouletteResult {
   waiting: number;
   seekers: number;
   pairsPerSecond: number;
+  /** The paced rate, when the searches were paced. */
+  offeredPerSecond: number | null;
   p50: number;
   p99: number;
   timeouts: number;
@@ -53,33 +62,63 @@ let pairs = 0;
 let timeouts = 0;
 const latencies: number[] = [];
 
-async function seek(man: Client): Promise<void> {
-  let found: (() => void) | null = null;
-  man.on("roulette_partner_found", () => found?.());
-  while (!stopping) {
-    const counted = measuring;
-    const started = performance.now();
-    const paired = new Promise<boolean>((resolve) => {
-      found = () => resolve(true);
-      setTimeout(() => resolve(false), 5000);
-    });
-    const answer = await man.request("roulette_search", { filters: { gender: "female", country: "any" } });
-    if (answer.error) {
-      count(answer.error.code);
-      if (answer.error.code === "closed") return;
-      continue;
-    }
-    if (!(await paired)) {
-      timeouts++;
-      continue;
-    }
-    if (measuring) pairs++;
-    if (counted && measuring) latencies.push(performance.now() - started);
-    man.emit("roulette_next", {});
+const founds = new Map<Client, () => void>();
+for (const man of men) man.on("roulette_partner_found", () => founds.get(man)?.());
+
+/** One search, from `dueAt` (when it started, or fell due when paced) to the partner found, then Next; false once the socket closed. */
+async function searchOnce(man: Client, dueAt: number): Promise<boolean> {
+  const counted = measuring;
+  const paired = new Promise<boolean>((resolve) => {
+    founds.set(man, () => resolve(true));
+    setTimeout(() => resolve(false), 5000);
+  });
+  const answer = await man.request("roulette_search", { filters: { gender: "female", country: "any" } });
+  if (answer.error) {
+    count(answer.error.code);
+    return answer.error.code !== "closed";
   }
+  if (!(await paired)) {
+    timeouts++;
+    return true;
+  }
+  if (measuring) pairs++;
+  if (counted && measuring) latencies.push(performance.now() - dueAt);
+  man.emit("roulette_next", {});
+  return true;
 }
 
-const loops = men.map(seek);
+async function seek(man: Client): Promise<void> {
+  while (!stopping && (await searchOnce(man, performance.now())));
+}
+
+/** Paced: due searches wait (in order) for a free seeker; at most a second's worth wait, the rest are dropped and counted. */
+async function pace(rate: number): Promise<void> {
+  const free = [...men];
+  const due: number[] = [];
+  const interval = 1000 / rate;
+  let next = performance.now();
+  let busy = 0;
+  while (!stopping) {
+    const now = performance.now();
+    for (; next <= now; next += interval) {
+      if (due.length < rate) due.push(next);
+      else count("paced_backlog_full");
+    }
+    while (due.length > 0 && free.length > 0) {
+      const man = free.pop()!;
+      busy++;
+      void searchOnce(man, due.shift()!).then((open) => {
+        busy--;
+        if (open) free.push(man);
+      });
+    }
+    await Bun.sleep(1);
+  }
+  // The searches under way end by themselves (5 s at most each); the caller's wait is bounded too.
+  while (busy > 0) await Bun.sleep(5);
+}
+
+const loops = spec.offeredPerSecond ? [pace(spec.offeredPerSecond)] : men.map(seek);
 await Bun.sleep(spec.warmupMs);
 const windowStart = performance.now();
 measuring = true;
@@ -94,6 +133,7 @@ const result: RouletteResult = {
   waiting: queued.filter(Boolean).length,
   seekers: men.length,
   pairsPerSecond: pairs / seconds,
+  offeredPerSecond: spec.offeredPerSecond ?? null,
   p50: quantile(latencies, 0.5),
   p99: quantile(latencies, 0.99),
   timeouts,
