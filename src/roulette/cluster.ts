@@ -438,8 +438,8 @@ export class ClusterRoulette extends RouletteQueue {
       return;
     }
     this.here.delete(m.u);
-    // seePair made this instance's (persisted) copy.
-    const session = this.sessions.adopt(m.id, m.a, m.b, m.at);
+    // seePair made this instance's copy (persisted here when this instance keeps it).
+    const session = this.storeFor(m).adopt(m.id, m.a, m.b, m.at);
     const elsewhere = m.pi !== this.instance;
     if (elsewhere && !this.heard.has(m.pi)) this.heard.set(m.pi, this.clock());
     const partnerSocket = this.farSocket(m.pi, m.ps, m.p.userId);
@@ -525,10 +525,22 @@ export class ClusterRoulette extends RouletteQueue {
     this.storeOf(session).end(session);
   }
 
+  /**
+   * Where this instance holds a pairing's copy: with its own sessions, which are written to the
+   * database every second (persist.ts), on the instance of the session's side `a` only; with the
+   * copies of others' everywhere else, the partner's instance included. Each pairing is then one
+   * row, written once, where both sides' instances used to write a row each (DECISIONS, issue 23,
+   * tenth session). The copies answer reports and blocks by pairing id all the same; a restart
+   * reads every instance's rows back, so it finds the keeper's.
+   */
+  private storeFor(m: Extract<Msg, { k: "pair" }>): RouletteSessions {
+    const keeper = m.u === m.a ? m.to : m.pi;
+    return keeper === this.instance ? this.sessions : this.copies.others;
+  }
+
   /** Every instance hears of every pairing: a copy of its session, and who is in it. */
   private seePair(m: Extract<Msg, { k: "pair" }>): void {
-    const ours = m.to === this.instance || m.pi === this.instance;
-    const session = (ours ? this.sessions : this.copies.others).adopt(m.id, m.a, m.b, m.at);
+    const session = this.storeFor(m).adopt(m.id, m.a, m.b, m.at);
     // One pairing at a time per user: an earlier one whose end was lost (PUB/SUB) ends now.
     const before = this.running.get(m.u);
     if (before && before.session !== session) this.ended(before.session.id);

@@ -4,6 +4,9 @@
 // process, filters and keep-apart rules hold across both, and a partner whose instance dies hears
 // roulette_partner_disconnected within 10 s.
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { persistRouletteSessions } from "../../src/roulette/persist.ts";
+import { rouletteSessions } from "../../src/storage/tables.ts";
 import { makeTestApp } from "../support/app.ts";
 import { clusterRoulette as roulette, matchmakerChosen, twoInstancesForFile } from "../support/two-instances.ts";
 import { settled } from "../support/ws.ts";
@@ -166,6 +169,28 @@ describe("roulette across two instances", () => {
     const r = await b.call("POST", "/api/reports", { token: bob.token, json: { rouletteId: id, context: "roulette", reason: "harassment" } });
     expect(r.status).toBe(201);
     await ann.s.next("roulette_partner_next");
+  });
+
+  test("a pairing across instances is saved once: one row, written by the instance of its side a", async () => {
+    // The test apps save no sessions by themselves (server.ts starts that); here both do.
+    const stores = await Promise.all([a, b].map((app) => persistRouletteSessions(app.ctx.roulette.sessions, app.ctx.db, app.ctx.log)));
+    try {
+      const country = freshCountry();
+      const ann = await onA({ country_code: country });
+      const bob = await onB({ country_code: country });
+      const id = await pairUp({ s: ann.s, user: ann.user }, { s: bob.s, user: bob.user });
+      await until(() => [a, b].every((app) => app.ctx.roulette.sessions.find(id) !== undefined), "both instances hold a copy");
+      expect(await Promise.all(stores.map((store) => store.flush()))).toEqual([true, true]);
+      expect(await a.ctx.db.select().from(rouletteSessions).where(eq(rouletteSessions.id, id))).toHaveLength(1);
+      const sideA = a.ctx.roulette.sessions.find(id)!.a;
+      const [keeper, other] = sideA === ann.user.id ? [a, b] : [b, a];
+      expect(keeper.ctx.roulette.sessions.holds(keeper.ctx.roulette.sessions.find(id)!)).toBe(true);
+      expect(other.ctx.roulette.sessions.holds(other.ctx.roulette.sessions.find(id)!)).toBe(false);
+      for (const p of [ann, bob]) p.s.send("roulette_stop_search", { userId: p.user.id });
+      await settled(ann.s, bob.s);
+    } finally {
+      for (const store of stores) await store.stop();
+    }
   });
 
   test("closing the socket on one instance ends the pair for the partner on the other", async () => {
