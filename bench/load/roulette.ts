@@ -11,6 +11,7 @@
 // measures the most pairings a second, at whatever latency the saturated machine gives; paced,
 // the latency at a given rate (as messages are measured at 2,000/s offered).
 //   bun bench/load/roulette.ts <spec.json>     (written by bench/compare.ts)
+import { Fifo } from "../../src/roulette/fifo.ts";
 import { connect, inBatches, quantile, type Client, type Target } from "./clients.ts";
 
 export interface RouletteSpec {
@@ -94,7 +95,8 @@ async function seek(man: Client): Promise<void> {
 /** Paced: due searches wait (in order) for a free seeker; at most a second's worth wait, the rest are dropped and counted. */
 async function pace(rate: number): Promise<void> {
   const free = [...men];
-  const due: number[] = [];
+  // The roulette's own queue: shift() on an array moves every due search behind it.
+  const due = new Fifo<number>();
   const interval = 1000 / rate;
   let next = performance.now();
   let busy = 0;
