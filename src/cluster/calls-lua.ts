@@ -230,6 +230,20 @@ redis.call('SADD', P..'cinst', inst)
 return 1`,
 
   /**
+   * ARGV: P, then pairs of a call id and the epoch it was written under. Answers the ids of those
+   * written under the current epoch whose call is gone: they ended while the asking instance could
+   * not hear \`cev\` (its subscriber reconnecting). A call of another epoch is left to the write-back.
+   */
+  callsGone: `
+local P = ARGV[1]
+local epoch = redis.call('GET', P..'cepoch')
+local gone = {}
+for i = 2, #ARGV - 1, 2 do
+  if ARGV[i + 1] == epoch and redis.call('EXISTS', P..'c:'..ARGV[i]) == 0 then gone[#gone + 1] = ARGV[i] end
+end
+return gone`,
+
+  /**
    * ARGV: P, inst, nonce, user. Asks every other instance holding a socket of the user whether
    * they are in Video Roulette there (calls-redis.ts answers on cr:<inst>); answers how many heard.
    */

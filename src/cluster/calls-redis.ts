@@ -89,6 +89,9 @@ interface Copy {
   abandoned?: boolean;
 }
 
+/** Calls asked about in one script by the check after the subscriber comes back. */
+const RECHECK_CHUNK = 500;
+
 export function redisCalls(link: RedisLink, bus: Bus, deps: RedisCallsDeps): RedisCallsPort {
   const cmd = link.cmd as Scripted;
   for (const [name, lua] of Object.entries(callScripts)) if (!(name in cmd)) cmd.defineCommand(name, { numberOfKeys: 0, lua });
@@ -145,6 +148,9 @@ class RedisCalls implements RedisCallsPort {
     });
     // The ports closed (shutdown, a test's end): nothing more to do here.
     link.cmd.once("end", () => this.stop());
+    // Back after the subscriber was away (PUB/SUB is at-most-once): a call that ended meanwhile
+    // was never heard of here, and its copy would stay, to be written back after a later restart.
+    bus.onResync(() => void this.recheck().catch((error: unknown) => link.fail(error)));
   }
 
   get kept(): { timers: number; tabs: number } {
@@ -172,6 +178,22 @@ class RedisCalls implements RedisCallsPort {
     this.copies.delete(call.id!);
     if (this.tabs.get(call.callerSocketId) === call.id) this.tabs.delete(call.callerSocketId);
     if (call.receiverSocketId !== null && this.tabs.get(call.receiverSocketId) === call.id) this.tabs.delete(call.receiverSocketId);
+  }
+
+  /** Forgets the copies whose call ended while `cev` could not be heard (those Redis no longer holds). */
+  private async recheck(): Promise<void> {
+    const asked = [...this.copies.values()].filter((copy) => !copy.abandoned).map((copy) => ({ copy, epoch: copy.epoch }));
+    // A few hundred calls a question, so one script never holds Redis long.
+    for (let at = 0; at < asked.length; at += RECHECK_CHUNK) {
+      const chunk = asked.slice(at, at + RECHECK_CHUNK);
+      const gone = new Set((await this.cmd.callsGone(this.P, ...chunk.flatMap(({ copy, epoch }) => [copy.call.id!, epoch]))) as string[]);
+      for (const { copy, epoch } of chunk) {
+        // Written back or abandoned since the question: the write-back decides.
+        if (!gone.has(copy.call.id!) || this.copies.get(copy.call.id!) !== copy || copy.abandoned || copy.epoch !== epoch) continue;
+        this.forgetTimer(copy.call.callerId, copy.call.id!);
+        this.forget(copy.call);
+      }
+    }
   }
 
   /** A question from another instance ("q<nonce>|<asker>|<user>"), or an answer to one of ours ("a<nonce>|<1|0>"). */

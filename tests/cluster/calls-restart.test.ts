@@ -22,7 +22,7 @@ async function twoCallPorts() {
   const [pa, pb] = [engine.instance(), engine.instance()];
   await Promise.all([pa.ready(), pb.ready()]);
   const deps = { presentHere: () => false, socketsOf: () => [], shownRow: () => false };
-  return [redisCalls(pa.redis!, pa.bus, deps), redisCalls(pb.redis!, pb.bus, deps)] as const;
+  return [redisCalls(pa.redis!, pa.bus, deps), redisCalls(pb.redis!, pb.bus, deps), pa] as const;
 }
 const apps: TestApp[] = [];
 const open: TestSocket[] = [];
@@ -148,4 +148,26 @@ test("a hang-up or a tab closing while Redis is away ends the call once it is ba
   for (const user of [1, 2, 3, 4]) await until(async () => !(await settledOr(() => x.isBusy(user), true)), `user ${user} free`, 10_000, 20);
   await until(() => x.copied.copies + y.copied.copies === 0, "no copy left");
   expect(lost).toHaveLength(2);
+}, 60_000);
+
+test("a call that ended while an instance's subscriber was away is forgotten there once it is back, not kept to be written back", async () => {
+  const [x, y, pa] = await twoCallPorts();
+  const placed: Call = { callerId: 1, receiverId: 2, callerSocketId: "tab-1", receiverSocketId: null, answered: false, callerPeerId: "p" };
+  expect(await x.start(placed, 60_000)).toBe(true);
+  expect((await y.answer(1, 2, "tab-2"))?.answered).toBe(true);
+  expect(x.copied.copies).toBe(1);
+
+  // x's subscriber goes away (as it does for a moment when Redis or the network blinks): the end
+  // of the call, published on \`cev\`, never reaches x.
+  const sub = pa.redis!.sub;
+  sub.disconnect();
+  await until(() => sub.status === "end", "x's subscriber closed");
+  expect((await y.endWith(2, 1))?.callerId).toBe(1);
+  expect(y.copied.copies).toBe(0);
+  expect(x.copied.copies).toBe(1);
+
+  await sub.connect();
+  await until(() => x.copied.copies === 0, "x forgetting the call that ended");
+  expect(x.kept.tabs).toBe(0);
+  expect(await x.isBusy(1)).toBe(false);
 }, 60_000);
