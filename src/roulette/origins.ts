@@ -34,10 +34,31 @@ interface OriginKeys {
  */
 const keysOfSocket = new WeakMap<SearchOrigin, OriginKeys>();
 
+/**
+ * The network of each address seen lately. A search from another instance reaches the matchmaker
+ * as a new origin object every time (roulette/cluster.ts), so the cache above never holds it; this
+ * one answers by the address itself. Bounded: the oldest address goes first.
+ */
+const networks = new Map<string, string | null>();
+export const NETWORKS_KEPT = 4096;
+
+function networkOfCached(address: string): string | null {
+  let network = networks.get(address);
+  if (network === undefined) {
+    network = networkOf(address);
+    if (networks.size >= NETWORKS_KEPT) networks.delete(networks.keys().next().value!);
+    networks.set(address, network);
+  }
+  return network;
+}
+
+/** Addresses whose network is kept (for tests of the bound). */
+export const networksKept = (): number => networks.size;
+
 function keysOf(origin: SearchOrigin): OriginKeys {
   let keys = keysOfSocket.get(origin);
   if (!keys) {
-    const network = networkOf(origin.address);
+    const network = networkOfCached(origin.address);
     const address = network === null ? null : `a:${network}`;
     const device = origin.deviceId ? `d:${origin.deviceId}` : null;
     keys = { address, device, all: [address, device].filter((key): key is string => key !== null) };
