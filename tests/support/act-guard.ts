@@ -7,6 +7,7 @@
 // time to finish before the next test starts, and a scope that never closes is named once.
 import { afterEach } from "bun:test";
 import * as React from "react";
+import { until } from "./until.ts";
 
 export const ACT_SETTLE_MS = 30_000;
 
@@ -24,12 +25,4 @@ export function actScopeOpen(): boolean {
   return internals.actQueue !== null;
 }
 
-afterEach(async () => {
-  const deadline = Date.now() + ACT_SETTLE_MS;
-  while (actScopeOpen()) {
-    if (Date.now() > deadline) {
-      throw new Error(`an act() of this test was still running ${ACT_SETTLE_MS} ms after it ended; React renders nothing in the tests after it`);
-    }
-    await Bun.sleep(10);
-  }
-}, ACT_SETTLE_MS + 5_000);
+afterEach(() => until(() => !actScopeOpen(), "the act() this test left running to finish", ACT_SETTLE_MS, 10), ACT_SETTLE_MS + 5_000);
