@@ -11,7 +11,7 @@ import { MAX_CARRIERS, recordDevice } from "../../src/auth/user-devices.ts";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { forgetUser } from "../../src/users/cache.ts";
 import { staff } from "../support/moderation.ts";
-import { registerUser } from "../support/app.ts";
+import { createGuest, registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { rouletteSearch } from "../support/roulette.ts";
@@ -35,11 +35,7 @@ async function registeredOn(device: string) {
 }
 
 /** A guest made in the browser `device`. */
-async function guestOn(device: string) {
-  const r = await t.call("POST", "/api/guest/create", { headers: fromDevice(device), json: { gender: "male", adult: true } });
-  expect(r.status).toBe(201);
-  return { token: r.body.data.token as string, user: r.body.data.user as { id: number; name: string } };
-}
+const guestOn = (device: string) => createGuest(t, "male", fromDevice(device));
 
 const ids = (list: { id: number }[]) => list.map((u) => u.id);
 const listOf = async (token: string) => ids((await t.call("GET", "/api/users?limit=500", { token })).body.users);

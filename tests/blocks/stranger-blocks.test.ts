@@ -7,7 +7,7 @@ import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
 import { settled, type TestSocket } from "../support/ws.ts";
-import { rouletteSearch } from "../support/roulette.ts";
+import { pairUp, rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
 
@@ -19,10 +19,7 @@ const t = listeningApp({ SIGNUP_RATE_LIMIT: "1000", PRESENCE_GRACE_SECONDS: "0" 
 async function paired() {
   const a = await connectedUser(t, { name: "Roulette Ria" });
   const b = await connectedUser(t, { name: "Roulette Rex" });
-  await rouletteSearch(a.s, a.user.id);
-  expect((await rouletteSearch(b.s, b.user.id)).data).toEqual({ status: "paired" });
-  const rouletteId = (await a.s.next("roulette_partner_found")).data.partner.id as string;
-  await b.s.next("roulette_partner_found");
+  const rouletteId = await pairUp(a, b);
   for (const p of [a, b]) p.s.frames.length = 0;
   return { a, b, rouletteId };
 }

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, listeningApp, type ListeningApp } from "../support/listening.ts";
 import { registerUser } from "../support/app.ts";
 import type { TestSocket } from "../support/ws.ts";
+import { pairUp } from "../support/roulette.ts";
 import { openPeerSocket } from "../peerjs/client.ts";
 
 setDefaultTimeout(20_000);
@@ -46,11 +47,7 @@ const leaks = (text: string) =>
 
 async function paired(t: ListeningApp): Promise<{ a: TestSocket; b: TestSocket; id: string }> {
   const [a, b] = [await connectedUser(t), await connectedUser(t)];
-  await a.s.ask("roulette_search", { userId: a.user.id, filters: { gender: "any", country: "any" } });
-  expect((await b.s.ask("roulette_search", { userId: b.user.id, filters: { gender: "any", country: "any" } })).data.status).toBe("paired");
-  const id = (await a.s.next("roulette_partner_found")).data.partner.id as string;
-  await b.s.next("roulette_partner_found");
-  return { a: a.s, b: b.s, id };
+  return { a: a.s, b: b.s, id: await pairUp(a, b) };
 }
 
 describe("Video Roulette under the relay policy", () => {

@@ -8,6 +8,7 @@ import { peerRoutes } from "../../src/peerjs/index.ts";
 import { MAX_FRAME_BYTES } from "../../src/realtime/index.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { redisEngine } from "../support/cluster.ts";
+import { freePort } from "../support/ports.ts";
 import { runAll, type Scenario, type Server } from "./lab.ts";
 
 export const TIMINGS = { expireTimeoutMs: 300, cleanupIntervalMs: 100, aliveTimeoutMs: 1500, aliveCheckIntervalMs: 300 };
@@ -17,15 +18,8 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  await probe.stop(true);
-  return port;
-}
-
 export async function startReference(): Promise<Running> {
-  const port = await freePort();
+  const port = freePort();
   const http = await new Promise<HttpServer>((resolve) => {
     const peer = PeerServer(
       {

@@ -6,7 +6,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
 import { DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
-import { rouletteSearch } from "../support/roulette.ts";
+import { pairUp, rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
 
@@ -19,10 +19,7 @@ async function paired(): Promise<{ one: ConnectedUser; other: ConnectedUser }> {
   const one = await connectedUser(t);
   const other = await connectedUser(t);
   t.ctx.hub.flushShown();
-  await rouletteSearch(one.s, one.user.id);
-  expect((await rouletteSearch(other.s, other.user.id)).data.status).toBe("paired");
-  await one.s.next("roulette_partner_found");
-  await other.s.next("roulette_partner_found");
+  await pairUp(one, other);
   return { one, other };
 }
 

@@ -11,6 +11,7 @@ import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
+import { pairUp } from "../support/roulette.ts";
 import { bytesOf, fileOf, jpegWithExif, pngBytes, pngOfSize } from "../uploads/fixtures.ts";
 
 // Registering hashes passwords: slow on a busy machine.
@@ -35,10 +36,7 @@ async function roulettePair() {
   const b = await person();
   const sa = await connect(t.wsUrl, a.token);
   const sb = await connect(t.wsUrl, b.token);
-  await sa.ask("roulette_search", { filters: { gender: "any", country: "any" } });
-  await sb.ask("roulette_search", { filters: { gender: "any", country: "any" } });
-  const id = (await sa.next("roulette_partner_found")).data.partner.id as string;
-  await sb.next("roulette_partner_found");
+  const id = await pairUp({ s: sa, user: a.user }, { s: sb, user: b.user });
   return { a, b, sa, sb, id };
 }
 

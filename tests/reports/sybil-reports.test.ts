@@ -7,7 +7,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { reports, users } from "../../src/storage/tables.ts";
 import { addressHash } from "../../src/auth/device.ts";
-import { registerUser } from "../support/app.ts";
+import { createGuest, registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 
@@ -36,8 +36,8 @@ async function account(address: string, options: { old?: boolean; cookie?: strin
 }
 
 async function guest(address: string, cookie = newDevice()): Promise<Person> {
-  const r = await t.call("POST", "/api/guest/create", { json: { gender: "male", adult: true }, headers: { cookie } });
-  return { id: r.body.data.user.id, token: r.body.data.token, address, cookie };
+  const { token, user } = await createGuest(t, "male", { cookie });
+  return { id: user.id, token, address, cookie };
 }
 
 let made = 0;

@@ -2,6 +2,7 @@
 // with fifty guest sockets may not fill the line with its own accounts. Real server, addresses
 // given by X-Forwarded-For (TRUST_PROXY), devices by the `did` cookie or the session's device.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createGuest } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
@@ -23,12 +24,10 @@ interface Player {
 /** A guest made with `cookie` (a device), its socket opened from `address` (and `cookie`, when given). */
 async function guest(gender: "male" | "female", address: string, options: { cookie?: string; socketCookie?: boolean } = {}): Promise<Player> {
   const headers: Record<string, string> = options.cookie ? { cookie: options.cookie } : {};
-  const r = await t.call("POST", "/api/guest/create", { json: { gender, adult: true }, headers });
-  if (r.status !== 201) throw new Error(`guest failed: ${r.status} ${r.text}`);
-  const token = r.body.data.token as string;
+  const { token, user } = await createGuest(t, gender, headers);
   const socketHeaders: Record<string, string> = { "x-forwarded-for": address };
   if (options.cookie && options.socketCookie !== false) socketHeaders.cookie = options.cookie;
-  return { id: r.body.data.user.id, token, s: await connect(t.wsUrl, token, socketHeaders) };
+  return { id: user.id, token, s: await connect(t.wsUrl, token, socketHeaders) };
 }
 
 const device = (n: number) => `did=${String(n).padStart(32, "d")}`;

@@ -1,19 +1,11 @@
 // `npm test` checks the tests' Redis before the suites (scripts/machine/redis.ts): a PING that a
 // real redis-server answers, and none where nothing listens.
 import { expect, test } from "bun:test";
-import { createServer } from "node:net";
 import { ping, stopLine } from "../../scripts/machine/redis.ts";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
+import { freePort } from "../support/ports.ts";
 
 test("a redis-server answers the PING; a port where nothing listens does not, and the stop line names the fix", async () => {
-  const port = await freePort();
+  const port = freePort();
   expect(await ping(`redis://127.0.0.1:${port}`)).toBe(false);
   expect(stopLine(`redis://127.0.0.1:${port}`)).toContain("redis-server --daemonize yes");
   const server = Bun.spawn(["redis-server", "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });

@@ -160,3 +160,10 @@ export async function registerUser(t: TestApp, overrides: Record<string, unknown
   if (response.status !== 201) throw new Error(`register failed: ${response.status} ${response.text}`);
   return { token: response.body.token as string, user: response.body.user as { id: number; name: string; username: string } };
 }
+
+/** A new guest (18+ confirmed) through the public API; `headers` carry a device cookie or a client address. */
+export async function createGuest(t: TestApp, gender: "male" | "female" = "male", headers: Record<string, string> = {}) {
+  const response = await t.call("POST", "/api/guest/create", { json: { gender, adult: true }, headers });
+  if (response.status !== 201) throw new Error(`guest failed: ${response.status} ${response.text}`);
+  return { token: response.body.data.token as string, user: response.body.data.user as { id: number; name: string; username: string } };
+}

@@ -23,7 +23,7 @@ import { ping, REDIS_TEST_URL, stopLine } from "../../scripts/machine/redis.ts";
 import { REQUIREMENTS } from "../../scripts/machine/requirements.ts";
 import { newPrefix } from "./cluster.ts";
 import { cloneDatabase, dropDatabase, templateUrl } from "./pg-clone.ts";
-import { freePort } from "./server-process.ts";
+import { freePort } from "./ports.ts";
 import { connect, type TestSocket } from "./ws.ts";
 
 const root = join(import.meta.dir, "..", "..");

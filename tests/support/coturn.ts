@@ -4,12 +4,11 @@
 // machine: it is for tests only and never belongs in an operator's config
 // (scripts/turn-config.ts denies loopback and private ranges).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { createSocket } from "node:dgram";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { stopChild } from "./children.ts";
+import { freeTcpAndUdpPort } from "./ports.ts";
 
 export const TURNSERVER = "/usr/bin/turnserver";
 
@@ -23,27 +22,6 @@ export interface RunningCoturn {
   stop(): Promise<void>;
 }
 
-/** A port free for both TCP and UDP on 127.0.0.1 (TURN listens on both). */
-async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address();
-        server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-      });
-    });
-    const udpFree = await new Promise<boolean>((resolve) => {
-      const socket = createSocket("udp4");
-      socket.once("error", () => resolve(false));
-      socket.bind(port, "127.0.0.1", () => socket.close(() => resolve(true)));
-    });
-    if (udpFree) return port;
-  }
-  throw new Error("no free port for coturn");
-}
-
 /** 40 relay ports from a random start, so parallel suites rarely share them (coturn skips busy ones). */
 function relayRange(): [number, number] {
   const start = 49_160 + Math.floor(Math.random() * 300) * 40;
@@ -53,7 +31,7 @@ function relayRange(): [number, number] {
 export async function startCoturn(): Promise<RunningCoturn> {
   if (!existsSync(TURNSERVER)) throw new Error(`${TURNSERVER} is missing: apt-get install -y coturn (scripts/machine/requirements.ts)`);
   const dir = mkdtempSync(join(tmpdir(), "webchat-coturn-"));
-  const port = await freePort();
+  const port = await freeTcpAndUdpPort();
   const secret = randomBytes(32).toString("base64url");
   const [minPort, maxPort] = relayRange();
   const logFile = join(dir, "turn.log");

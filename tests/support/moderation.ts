@@ -6,7 +6,7 @@ import { transaction } from "../../src/storage/index.ts";
 import { eq } from "drizzle-orm";
 import { auditLog, reports, users, type AuditRow, type NewReportRow, type ReportRow, type UserRow } from "../../src/storage/tables.ts";
 import type { Actor } from "../../src/moderation/actions.ts";
-import { registerUser, type TestApp, type TestResponse } from "./app.ts";
+import { createGuest, registerUser, type TestApp, type TestResponse } from "./app.ts";
 
 export type Role = "user" | "moderator" | "admin";
 
@@ -40,9 +40,7 @@ export async function person(t: TestApp, role: Role = "user"): Promise<Person> {
 }
 
 export async function guest(t: TestApp): Promise<Person> {
-  const r = await t.call("POST", "/api/guest/create", { json: { gender: "male", adult: true } });
-  if (r.status !== 201) throw new Error(`guest failed: ${r.status} ${r.text}`);
-  const { token, user } = r.body.data;
+  const { token, user } = await createGuest(t);
   return { id: user.id, username: user.username, token, cookie: `sid=${token}` };
 }
 

@@ -5,7 +5,7 @@
 import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./server-process.ts";
+import { freePort } from "./ports.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import postgres from "postgres";
 import { cloneDatabase, dropDatabase, templateUrl } from "./pg-clone.ts";
+import { freePort } from "./ports.ts";
 
 const root = join(import.meta.dir, "..", "..");
 
@@ -68,13 +69,6 @@ function databaseFor(dataDir: string): Record<string, string> {
   let url = databases.get(dataDir);
   if (!url) databases.set(dataDir, (url = cloneDatabase()));
   return { DATABASE_URL: url };
-}
-
-export function freePort(): number {
-  const s = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
 }
 
 /** How long a child server may take to answer /healthz: generous, a loaded machine starts slowly. */
