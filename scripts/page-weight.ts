@@ -8,7 +8,7 @@
 // Exits 1 when a budget is exceeded. A first-time visitor is measured: no cookies, so the cookie
 // banner and its script count too.
 import { brotliDecompressSync } from "node:zlib";
-import { startServer } from "../tests/e2e/support/server.ts";
+import { startServerForBrowsers } from "../tests/e2e/support/server.ts";
 import { buildClient } from "./build-client.ts";
 
 const KB = 1024;
@@ -73,7 +73,7 @@ async function weigh(origin: string, path: string, cookie = ""): Promise<Weight>
 
 export async function measure(): Promise<{ lines: string[]; over: string[] }> {
   await buildClient();
-  const server = await startServer();
+  const server = await startServerForBrowsers();
   const lines: string[] = [];
   const over: string[] = [];
   try {

@@ -13,7 +13,7 @@ import { MOBILE } from "./support/browser.ts";
 import { person } from "./support/people.ts";
 import { openVideoTab, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { startServer, type RunningServer } from "./support/server.ts";
+import { startServerForBrowsers, type RunningServer } from "./support/server.ts";
 import { browserSuite, type BrowserSuite } from "./support/suite.ts";
 import { startCoturn, type RunningCoturn } from "../support/coturn.ts";
 
@@ -247,7 +247,7 @@ describe.if(process.env.RELAY_MEASURE === "1")("measured (RELAY_MEASURE=1)", () 
 
   test("Start to both videos playing, relayed and direct, median of 7; coturn's memory and CPU for one call", async () => {
     const results: Record<string, number[]> = {};
-    const direct = await startServer({ SIGNUP_RATE_LIMIT: "1000" });
+    const direct = await startServerForBrowsers({ SIGNUP_RATE_LIMIT: "1000" });
     try {
       for (const name of ["relayed", "direct"] as const) {
         const server = name === "direct" ? direct : suite.server;

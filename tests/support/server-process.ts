@@ -1,5 +1,6 @@
 // The real server as a child process (`bun src/server.ts`), for tests of start-up, shutdown and
-// restarts: a temporary DATA_DIR (or a given one, to start again on the same data), a free port.
+// restarts and for the browser suites: a temporary DATA_DIR (or a given one, to start again on the
+// same data), a free port.
 //
 //   const server = await startServer();            // healthy before it returns
 //   const guest = await server.guest("female");    // { token, user }
@@ -12,6 +13,7 @@ import { Database } from "bun:sqlite";
 import postgres from "postgres";
 import { cloneDatabase, dropDatabase, templateUrl } from "./pg-clone.ts";
 import { freePort } from "./ports.ts";
+import { stopChild } from "./children.ts";
 
 const root = join(import.meta.dir, "..", "..");
 
@@ -27,6 +29,10 @@ export interface ServerProcess {
   exited(withinMs: number): Promise<number>;
   /** Kills it (SIGKILL) if it still runs; for finally blocks. */
   kill(): Promise<void>;
+  /** Everything it printed so far (stdout and stderr), for failure messages and log checks. */
+  output(): string;
+  /** SIGTERM (SIGKILL after 3 s), then its data folder and database are removed. */
+  stop(): Promise<void>;
 }
 
 const made: string[] = [];
@@ -38,6 +44,17 @@ export function removeServerData(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
   for (const url of databases.values()) dropDatabase(url);
   databases.clear();
+}
+
+function removeData(dataDir: string): void {
+  const at = made.indexOf(dataDir);
+  if (at >= 0) {
+    made.splice(at, 1);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const url = databases.get(dataDir);
+  if (url) dropDatabase(url);
+  databases.delete(dataDir);
 }
 
 /**
@@ -96,6 +113,13 @@ export function spawnServer(options: { dataDir?: string; env?: Record<string, st
 export async function startServer(options: { dataDir?: string; env?: Record<string, string>; healthyWithinMs?: number } = {}): Promise<ServerProcess> {
   const { proc, port, dataDir } = spawnServer(options);
   const url = `http://127.0.0.1:${port}`;
+  // Read as it comes, so a talkative server never blocks on a full pipe.
+  let printed = "";
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) printed += decoder.decode(chunk, { stream: true });
+  };
+  const drained = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
   const server: ServerProcess = {
     proc,
     port,
@@ -122,15 +146,23 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
       await proc.exited;
     },
+    output: () => printed,
+    async stop() {
+      await stopChild(proc);
+      removeData(dataDir);
+    },
   };
   const until = Date.now() + (options.healthyWithinMs ?? HEALTHY_WITHIN_MS);
   while (Date.now() < until) {
-    if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
+    if (proc.exitCode !== null) {
+      await drained;
+      throw new Error(`the server exited with ${proc.exitCode}: ${printed}`);
+    }
     try {
       if ((await fetch(`${url}/healthz`)).ok) return server;
     } catch {}
     await Bun.sleep(50);
   }
   await server.kill();
-  throw new Error("the server did not become healthy");
+  throw new Error(`the server did not become healthy within ${options.healthyWithinMs ?? HEALTHY_WITHIN_MS} ms:\n${printed}`);
 }

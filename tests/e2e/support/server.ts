@@ -1,24 +1,15 @@
-// Starts the real server (`bun src/server.ts`) as a child process on a port the OS picks, with a
-// temporary DATA_DIR and no ICE servers (loopback only), builds the client first if it has never
-// been built, and waits for GET /healthz. `stop()` kills it and removes the data.
+// The real server for the browser suites (tests/support/server-process.ts, with the client built
+// first if it has never been), loopback only: no ICE servers.
 //
-//   const server = await startServer();          // extra env: startServer({ SIGNUP_RATE_LIMIT: "5" })
+//   const server = await startServerForBrowsers();  // extra env: startServerForBrowsers({ SIGNUP_RATE_LIMIT: "5" })
 //   await page.goto(server.url + "/");
 //   await server.stop();
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MANIFEST_FILE } from "../../../src/pages/assets/manifest.ts";
-import { stopChild } from "../../support/children.ts";
+import { startServer, type ServerProcess } from "../../support/server-process.ts";
 
-export interface RunningServer {
-  url: string;
-  port: number;
-  dataDir: string;
-  /** Everything the server printed, for failure messages. */
-  output(): string;
-  stop(): Promise<void>;
-}
+export type RunningServer = Pick<ServerProcess, "url" | "port" | "dataDir" | "output" | "stop">;
 
 const root = join(import.meta.dir, "..", "..", "..");
 
@@ -28,43 +19,11 @@ export async function ensureClientBuild(): Promise<void> {
   if ((await build.exited) !== 0) throw new Error("client build failed");
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServerForBrowsers(env: Record<string, string> = {}): Promise<RunningServer> {
   await ensureClientBuild();
-  const dataDir = mkdtempSync(join(tmpdir(), "webchat-e2e-"));
-  const child = Bun.spawn([process.execPath, "src/server.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ICE_SERVERS: "[]", PRESENCE_BATCH_SECONDS: "0", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let output = "";
-  const decoder = new TextDecoder();
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) output += decoder.decode(chunk);
-  };
-  void collect(child.stdout);
-  void collect(child.stderr);
-
-  const stop = async () => {
-    await stopChild(child);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-
-  // PORT=0: the server prints the port it got ("Web Chat listening url=http://127.0.0.1:PORT", text or JSON logs).
-  // Generous: on a loaded 2-core machine starting Bun and opening the database can take long.
-  const deadline = Date.now() + 60_000;
-  let port = 0;
-  while (Date.now() < deadline) {
-    port = Number(/listening\b.*?http:\/\/[^:\s"]+:(\d+)/.exec(output)?.[1] ?? 0);
-    if (port) {
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-      if (ok) return { url: `http://127.0.0.1:${port}`, port, dataDir, output: () => output, stop };
-    }
-    if (child.exitCode !== null) break;
-    await Bun.sleep(50);
-  }
-  await stop();
-  throw new Error(`server did not start:\n${output}`);
+  // Info logs: a failed walk shows them, and postgres.e2e.ts reads the listening line. Generous:
+  // on a loaded 2-core machine starting Bun and opening the database can take long.
+  return startServer({ env: { ICE_SERVERS: "[]", LOG_LEVEL: "info", ...env }, healthyWithinMs: 60_000 });
 }
 
 /** A gauge from the server's /metrics (served to loopback without a token). */

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, expect } from "bun:test";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { openSignedIn, PASSWORD, registerAccount, type OpenOptions } from "./accounts.ts";
 import { DESKTOP, launchBrowser } from "./browser.ts";
-import { serverIdle, startServer, type RunningServer } from "./server.ts";
+import { serverIdle, startServerForBrowsers, type RunningServer } from "./server.ts";
 
 export interface SuiteOptions {
   /**
@@ -74,7 +74,7 @@ export function browserSuite(options: SuiteOptions = {}): BrowserSuite {
   };
 
   beforeAll(async () => {
-    server = await startServer(await (typeof options.env === "function" ? options.env() : options.env));
+    server = await startServerForBrowsers(await (typeof options.env === "function" ? options.env() : options.env));
     browser = await launchBrowser();
     await options.setup?.(server);
   }, options.setupTimeout ?? 120_000);
