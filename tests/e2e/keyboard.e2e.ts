@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
-import { pageSettled } from "./support/screens.ts";
+import { pageSettled, startChat, type Box } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -17,13 +17,6 @@ const suite = browserSuite({
   },
   closeAfterEach: true,
 });
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 /** The area of `a` that `b` covers, as a share of `a` (0 to 1). */
 const covered = (a: Box, b: Box) => {
@@ -77,12 +70,10 @@ async function firstVisit(options: BrowserContextOptions, signedIn: boolean): Pr
   return page;
 }
 
-async function openConversation(page: Page, name: string) {
-  await page.locator(".row", { hasText: name }).click();
-  await page.getByRole("button", { name: "Start Chat" }).click();
-  const box = page.getByRole("textbox", { name: `Message ${name}` });
-  await box.waitFor();
-  return box;
+/** The chat with `name` opened from All Users; answers its message box. */
+async function chatBoxWith(page: Page, name: string) {
+  await startChat(page, name);
+  return page.getByRole("textbox", { name: `Message ${name}` });
 }
 
 const activeIs = (page: Page, selector: string) => page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
@@ -90,7 +81,7 @@ const activeIs = (page: Page, selector: string) => page.evaluate((s) => document
 describe("sending from the keyboard", () => {
   test("Enter in the message box sends, and the box keeps the focus", async () => {
     const page = await suite.open("keys_me", { context: DESKTOP });
-    const box = await openConversation(page, "Person 01");
+    const box = await chatBoxWith(page, "Person 01");
     await box.focus();
     await page.keyboard.type("Sent with Enter");
     await page.keyboard.press("Enter");
@@ -104,7 +95,7 @@ describe("sending from the keyboard", () => {
   for (const key of ["Space", "Enter"]) {
     test(`${key} on the Send button sends, and the focus goes back to the message box`, async () => {
       const page = await suite.open("keys_me", { context: DESKTOP });
-      const box = await openConversation(page, "Person 02");
+      const box = await chatBoxWith(page, "Person 02");
       await box.focus();
       await page.keyboard.type(`Sent with ${key}`);
       await tabUntil(page, '[aria-label="Send message"]', "", 3);
@@ -119,7 +110,7 @@ describe("sending from the keyboard", () => {
 describe("the emoji picker from the keyboard", () => {
   test("every opening puts the focus in the picker's search, and Escape gives it back to the Emoji button", async () => {
     const page = await suite.open("keys_me", { context: DESKTOP });
-    const box = await openConversation(page, "Person 03");
+    const box = await chatBoxWith(page, "Person 03");
     const emoji = page.getByRole("button", { name: "Emoji" });
     const search = page.locator(".emoji-popover input");
     for (const round of [1, 2, 3]) {

@@ -2,13 +2,13 @@
 // reaches this server's open socket through the ban watcher (a 2 s tick); roles and unbans go
 // through the same actions and the audit log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { users } from "../../src/storage/tables.ts";
 import { watchBans } from "../../src/moderation/watch.ts";
 import { registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { auditOf } from "../support/moderation.ts";
+import { runModerateScript } from "../support/moderate-script.ts";
 
 const t = listeningApp();
 const WATCH_MS = 2000;
@@ -18,18 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => stopWatching());
 
-const script = join(import.meta.dir, "..", "..", "scripts", "moderate.ts");
-
-async function moderate(...args: string[]) {
-  const child = Bun.spawn([process.execPath, script, ...args], {
-    // On a PostgreSQL run the app's own database (the run's is in process.env).
-    env: { ...process.env, DATA_DIR: t.dataDir, JWT_SECRET: t.ctx.config.secret, ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}) },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
-  return { code, out, err };
-}
+// On a PostgreSQL run the app's own database (the run's is in process.env).
+const moderate = (...args: string[]) =>
+  runModerateScript({ DATA_DIR: t.dataDir, JWT_SECRET: t.ctx.config.secret, ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}) }, ...args);
 
 const roleOf = async (userId: number) => (await t.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, userId)))[0]!.role;
 

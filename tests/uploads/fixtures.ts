@@ -81,3 +81,7 @@ export function uploadForm(receiverId: number | string | undefined, field: strin
   for (const file of files) form.append(field, file);
   return form;
 }
+
+/** Alice uploads one file named `name` to Bob in the chat; answers the server's answer. */
+export const aliceSends = (u: ReturnType<typeof aliceAndBob>, bytes: Uint8Array<ArrayBuffer>, name: string) =>
+  u.t.call("POST", "/api/messages/upload", { token: u.alice.token, body: uploadForm(u.bob.user.id, "file", [fileOf(bytes, name)]) });

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { heicHeader, tiffWithGps, withGifXmp } from "./crafted.ts";
-import { aliceAndBob, animatedGif, fileOf, uploadForm } from "./fixtures.ts";
+import { aliceAndBob, aliceSends, animatedGif, fileOf, uploadForm } from "./fixtures.ts";
 
 const GPS_EXIF = { IFD0: { Copyright: "secret location" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "52/1 31/1 12/1" } };
 
@@ -13,10 +13,7 @@ const u = aliceAndBob();
 
 const stored = (relPath: string) => readFileSync(join(u.t.dataDir, "uploads", relPath));
 
-async function sendImage(bytes: Uint8Array<ArrayBuffer>, name: string) {
-  const res = await u.t.call("POST", "/api/messages/upload", { token: u.alice.token, body: uploadForm(u.bob.user.id, "file", [fileOf(bytes, name)]) });
-  return res;
-}
+const sendImage = (bytes: Uint8Array<ArrayBuffer>, name: string) => aliceSends(u, bytes, name);
 
 async function animatedWebp(): Promise<Uint8Array<ArrayBuffer>> {
   const frame = async (colour: string) => sharp({ create: { width: 4, height: 4, channels: 3, background: colour } }).png().toBuffer();

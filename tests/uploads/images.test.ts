@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { aliceAndBob, animatedGif, fileOf, jpegWithExif, uploadForm } from "./fixtures.ts";
+import { aliceAndBob, aliceSends, animatedGif, jpegWithExif } from "./fixtures.ts";
 
 const u = aliceAndBob();
 
 async function sendImage(bytes: Uint8Array<ArrayBuffer>, name: string) {
-  const res = await u.t.call("POST", "/api/messages/upload", { token: u.alice.token, body: uploadForm(u.bob.user.id, "file", [fileOf(bytes, name)]) });
+  const res = await aliceSends(u, bytes, name);
   expect(res.status).toBe(201);
   return { message: res.body.message, stored: readFileSync(join(u.t.dataDir, "uploads", res.body.message.file_path)) };
 }
