@@ -1,10 +1,11 @@
 // A call and the TURN relay, without a browser: a connection that never connects (Chromium stays
 // `new` when the relay refuses the credential) ends on the failure path after the limit, and the
 // connection kind comes from the connection's own statistics.
-import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { CallSession } from "../../islands/calls/call-session.ts";
 import { CONNECT_TIMEOUT_MS } from "../../islands/calls/connection-kind.ts";
 import { FakePeer, FakeSocket, FakeTones, fakeStream } from "./fakes.ts";
+import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
 
 /** Enough of an RTCPeerConnection: its state and a getStats() naming `type` as our own candidate. */
 function fakeConnection(state: RTCPeerConnectionState, type = "relay") {
@@ -34,9 +35,7 @@ async function acceptedReceiver(connection: RTCPeerConnection) {
   return { session, socket, closes };
 }
 
-const quiet = [spyOn(console, "warn"), spyOn(console, "error")];
-beforeAll(() => quiet.forEach((spy) => spy.mockImplementation(() => {})));
-afterAll(() => quiet.forEach((spy) => spy.mockRestore()));
+failOnUnexpectedConsole();
 afterEach(() => jest.useRealTimers());
 
 describe("a call through a relay", () => {
@@ -46,7 +45,7 @@ describe("a call through a relay", () => {
     const t = await acceptedReceiver(fakeConnection("new"));
     jest.advanceTimersByTime(CONNECT_TIMEOUT_MS - 1);
     expect(t.closes).toEqual([]);
-    jest.advanceTimersByTime(1);
+    await expectLogged("error", `Call: no connection within ${CONNECT_TIMEOUT_MS / 1000} s`, () => jest.advanceTimersByTime(1));
     expect(t.closes).toEqual(["Could not connect to Alice. Please try again."]);
     expect(t.socket.eventsNamed("end_call")).toHaveLength(1);
   });

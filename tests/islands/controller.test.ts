@@ -3,6 +3,7 @@
 import { registerDom, unregisterDom } from "../support/dom.ts";
 
 import { afterAll, beforeEach, describe, expect, spyOn, test } from "bun:test";
+import { expectLogged } from "./console.ts";
 import { receiveMessage } from "../../islands/lib/inbox.ts";
 import { message, user } from "./fixtures.ts";
 import { harness, wait } from "./harness.ts";
@@ -77,9 +78,7 @@ describe("lists", () => {
       "GET /api/messages/chat-users-with-messages": () => new Response("{}", { status: 500 }),
       "GET /api/messages/chat-users": () => ({ users: [carol] }),
     });
-    const quiet = spyOn(console, "error").mockImplementation(() => {});
-    await controller.loadChats();
-    quiet.mockRestore();
+    await expectLogged("error", "Chat list failed, trying the legacy list", () => controller.loadChats());
     expect(calls).toContain("GET /api/messages/chat-users");
     expect(controller.store.chats.value.map((u) => u.id)).toEqual([3]);
   });
@@ -150,9 +149,7 @@ describe("incoming messages", () => {
 
   test("from an unknown sender that cannot be fetched build an entry from the sender name", async () => {
     const { controller } = harness(lists);
-    const quiet = spyOn(console, "error").mockImplementation(() => {});
-    await receiveMessage(controller, message({ id: 71, sender_id: 8, sender_name: "Eve" }));
-    quiet.mockRestore();
+    await expectLogged("error", "Failed to fetch the sender", () => receiveMessage(controller, message({ id: 71, sender_id: 8, sender_name: "Eve" })));
     expect(controller.store.chats.value[0]).toMatchObject({ id: 8, name: "Eve", unread_count: 1 });
   });
 

@@ -1,6 +1,7 @@
 // Unread counters that converge whatever order the answers come in: the API's answers are held
 // until the test releases them, as on a slow phone, while the person reads and messages arrive.
-import { describe, expect, spyOn, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { expectLogged } from "./console.ts";
 import { act, createElement, Fragment } from "react";
 import ChatsTab from "../../islands/chat/ChatsTab.tsx";
 import TabBar from "../../islands/chat/TabBar.tsx";
@@ -184,11 +185,11 @@ describe("unread counters on a slow connection", () => {
     const server = slowServer();
     const c = server.controller;
     await twoMessagesFromBob(c);
-    const quiet = spyOn(console, "error").mockImplementation(() => {});
-    const refresh = c.refreshUnread();
-    await server.answer(PER_USER, json(500, { error: "Internal error" }));
-    await refresh;
-    quiet.mockRestore();
+    await expectLogged("error", "Failed to load unread counters", async () => {
+      const refresh = c.refreshUnread();
+      await server.answer(PER_USER, json(500, { error: "Internal error" }));
+      await refresh;
+    });
     expect(counts(c)).toEqual({ total: 2, byUser: { 2: 2 } });
   });
 });

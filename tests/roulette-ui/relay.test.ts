@@ -1,12 +1,13 @@
 // Video Roulette and the TURN relay, without a browser: fresh ICE settings for every partner, a
 // limit for a relay that never connects (Chromium stays `new` on a refused credential), and the
 // connection kind read from the connection's own statistics.
-import { afterAll, afterEach, beforeAll, describe, expect, jest, spyOn, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { RouletteSession } from "../../islands/roulette/roulette-session.ts";
 import { CONNECT_TIMEOUT_MS } from "../../islands/calls/connection-kind.ts";
 import type { IceConfig } from "../../islands/calls/peer-config.ts";
 import { FakeSocket, fakeStream } from "../calls/fakes.ts";
 import { partner, rtcFactory } from "./fakes.ts";
+import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
 
 const tick = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve();
@@ -41,9 +42,7 @@ async function searching(statsType?: string) {
   return { session, socket, rtc, fetches: () => fetched, state: () => session.getSnapshot().state };
 }
 
-const quiet = [spyOn(console, "warn"), spyOn(console, "error")];
-beforeAll(() => quiet.forEach((spy) => spy.mockImplementation(() => {})));
-afterAll(() => quiet.forEach((spy) => spy.mockRestore()));
+failOnUnexpectedConsole();
 afterEach(() => jest.useRealTimers());
 
 describe("ICE settings", () => {
@@ -95,7 +94,7 @@ describe("a relay that never connects", () => {
     t.rtc.made[0]!.handlers.remoteStream(fakeStream("remote").stream);
     jest.advanceTimersByTime(CONNECT_TIMEOUT_MS - 1);
     expect(t.state().error).toBeNull();
-    jest.advanceTimersByTime(1);
+    await expectLogged("error", `no connection to the partner within ${CONNECT_TIMEOUT_MS / 1000} s`, () => jest.advanceTimersByTime(1));
     expect(t.state().error).toBe("Connection setup failed. Please try again.");
     expect(t.state().status).toBe("disconnected");
     expect(t.rtc.made[0]!.closed).toBe(true);
