@@ -2,16 +2,14 @@
 // limit for a relay that never connects (Chromium stays `new` on a refused credential), and the
 // connection kind read from the connection's own statistics.
 import { afterEach, describe, expect, jest, test } from "bun:test";
-import { RouletteSession } from "../../islands/roulette/roulette-session.ts";
 import { CONNECT_TIMEOUT_MS } from "../../islands/calls/connection-kind.ts";
 import type { IceConfig } from "../../islands/calls/peer-config.ts";
-import { FakeSocket, fakeStream } from "../calls/fakes.ts";
-import { partner, rtcFactory } from "./fakes.ts";
+import { fakeStream } from "../calls/fakes.ts";
 import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
+import { partner, rouletteSession, rtcFactory, tick } from "./fakes.ts";
 
-const tick = async () => {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-};
+/** More microtask turns than the session's own steps take: a fresh ICE fetch comes first. */
+const settle = () => tick(10);
 
 const turn = (n: number): IceConfig => ({ iceServers: [{ urls: "turn:127.0.0.1:3478", username: `${n}:x`, credential: `c${n}` }], iceTransportPolicy: "relay" });
 
@@ -25,21 +23,13 @@ const statsWith = (type: string) =>
   ]) as unknown as RTCStatsReport;
 
 async function searching(statsType?: string) {
-  const socket = new FakeSocket();
   const made = rtcFactory();
   // A connection whose getStats() names `statsType` as its own candidate's type.
   const rtc = statsType ? { made: made.made, create: (...args: Parameters<typeof made.create>) => Object.assign(made.create(...args), { getStats: async () => statsWith(statsType) }) } : made;
   let fetched = 0;
-  const session = new RouletteSession({
-    socket,
-    userId: 7,
-    ice: { iceServers: [], iceTransportPolicy: "relay" },
-    freshIce: async () => turn(++fetched),
-    getUserMedia: async () => fakeStream("local").stream,
-    createRtc: rtc.create,
-  });
-  await session.start();
-  return { session, socket, rtc, fetches: () => fetched, state: () => session.getSnapshot().state };
+  const t = rouletteSession({ rtc, deps: { freshIce: async () => turn(++fetched) } });
+  await t.session.start();
+  return { ...t, fetches: () => fetched };
 }
 
 failOnUnexpectedConsole();
@@ -49,35 +39,28 @@ describe("ICE settings", () => {
   test("are fetched afresh for every partner and used for that partner's connection", async () => {
     const t = await searching();
     t.socket.emit("roulette_partner_found", { partner: partner("pair-1"), shouldCreateOffer: true });
-    await tick();
+    await settle();
     expect(t.rtc.made[0]!.config.iceServers).toEqual(turn(1).iceServers);
     t.rtc.made[0]!.handlers.state("connected");
     t.session.next();
     t.socket.emit("roulette_partner_found", { partner: partner("pair-2"), shouldCreateOffer: true });
-    await tick();
+    await settle();
     expect(t.fetches()).toBe(2);
     expect(t.rtc.made[1]!.config).toEqual({ ...turn(2), iceCandidatePoolSize: 3 });
   });
 
   test("an offer and candidates that arrive while they are fetched wait for the connection", async () => {
-    const socket = new FakeSocket();
-    const rtc = rtcFactory();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const session = new RouletteSession({
-      socket, userId: 7, ice: { iceServers: [], iceTransportPolicy: "relay" },
-      freshIce: async () => (await gate, turn(1)),
-      getUserMedia: async () => fakeStream("local").stream,
-      createRtc: rtc.create,
-    });
+    const { session, socket, rtc } = rouletteSession({ deps: { freshIce: async () => (await gate, turn(1)) } });
     await session.start();
     socket.emit("roulette_partner_found", { partner: partner("pair-1"), shouldCreateOffer: false });
     socket.emit("roulette_offer", { offer: { type: "offer", sdp: "v=0 offer" }, partnerId: "pair-1" });
     socket.emit("roulette_ice_candidate", { candidate: { candidate: "candidate:1 1 udp 1 127.0.0.1 5000 typ relay", sdpMid: "0", sdpMLineIndex: 0 }, partnerId: "pair-1" });
-    await tick();
+    await settle();
     expect(rtc.made).toHaveLength(0);
     release();
-    await tick();
+    await settle();
     expect(rtc.made[0]!.remoteDescriptions).toEqual([{ type: "offer", sdp: "v=0 offer" }]);
     expect(rtc.made[0]!.candidates).toHaveLength(1);
     expect(socket.eventsNamed("roulette_answer")).toHaveLength(1);
@@ -89,7 +72,7 @@ describe("a relay that never connects", () => {
     jest.useFakeTimers();
     const t = await searching();
     t.socket.emit("roulette_partner_found", { partner: partner("pair-1"), shouldCreateOffer: true });
-    await tick();
+    await settle();
     // The media may arrive before ICE connects: it does not count as connected.
     t.rtc.made[0]!.handlers.remoteStream(fakeStream("remote").stream);
     jest.advanceTimersByTime(CONNECT_TIMEOUT_MS - 1);
@@ -105,7 +88,7 @@ describe("a relay that never connects", () => {
     jest.useFakeTimers();
     const t = await searching();
     t.socket.emit("roulette_partner_found", { partner: partner("pair-1"), shouldCreateOffer: true });
-    await tick();
+    await settle();
     t.rtc.made[0]!.handlers.state("connected");
     jest.advanceTimersByTime(CONNECT_TIMEOUT_MS * 2);
     expect(t.state().error).toBeNull();
@@ -118,7 +101,7 @@ describe("the connection kind", () => {
     test(`is ${kind} when the selected pair's own candidate is ${type}`, async () => {
       const t = await searching(type);
       t.socket.emit("roulette_partner_found", { partner: partner("pair-1"), shouldCreateOffer: true });
-      await tick();
+      await settle();
       expect(t.session.getSnapshot().connectionKind).toBe(kind);
       t.session.stop();
       expect(t.session.getSnapshot().connectionKind ?? null).toBeNull();

@@ -1,41 +1,17 @@
 // Video Roulette among strangers (issue 7): the pairing's text chat, "Keep in touch" that only
 // the presser sees, leaving a partner to report them, and searches the server refuses.
 import { afterEach, describe, expect, jest, test } from "bun:test";
-import { RouletteSession } from "../../islands/roulette/roulette-session.ts";
 import { ROULETTE_TEXT_MAX, rouletteReducer, initialRouletteState, type RouletteAction } from "../../islands/roulette/roulette-state.ts";
 import type { PublicUser } from "../../src/realtime/protocol.ts";
-import { FakeSocket, fakeStream } from "../calls/fakes.ts";
 import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
-import { partner, rtcFactory } from "./fakes.ts";
+import { meet, partner, rouletteSession, tick } from "./fakes.ts";
 
-function setup() {
-  const socket = new FakeSocket();
-  const rtc = rtcFactory();
-  const local = fakeStream("local");
-  const contacts: PublicUser[] = [];
-  const session = new RouletteSession({
-    socket,
-    userId: 7,
-    ice: { iceServers: [], iceTransportPolicy: "all" },
-    getUserMedia: async () => local.stream,
-    createRtc: rtc.create,
-    onContact: (user) => contacts.push(user),
-  });
-  const state = () => session.getSnapshot().state;
-  return { session, socket, rtc, local, contacts, state };
-}
-
-const tick = async () => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-};
+const setup = () => rouletteSession({ deps: { ice: { iceServers: [], iceTransportPolicy: "all" } } });
 
 async function connected(id = "pair-9") {
   const t = setup();
   await t.session.start();
-  t.socket.emit("roulette_partner_found", { partner: partner(id), shouldCreateOffer: true });
-  await tick();
-  t.rtc.made.at(-1)?.handlers.remoteStream(fakeStream(`remote-${id}`).stream);
-  return t;
+  return meet(t, id);
 }
 
 const bob: PublicUser = {

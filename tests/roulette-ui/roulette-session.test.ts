@@ -1,43 +1,14 @@
 import { afterEach, describe, expect, jest, test } from "bun:test";
-import { RouletteSession } from "../../islands/roulette/roulette-session.ts";
-import { FakeSocket, fakeStream } from "../calls/fakes.ts";
 import { expectLogged, failOnUnexpectedConsole } from "../islands/console.ts";
-import { partner, rtcFactory } from "./fakes.ts";
-
-function setup(getUserMedia?: (() => Promise<MediaStream>) | null, rtcOptions: { failOffer?: boolean } = {}) {
-  const socket = new FakeSocket();
-  const rtc = rtcFactory(rtcOptions);
-  const local = fakeStream("local");
-  const session = new RouletteSession({
-    socket,
-    userId: 7,
-    ice: { iceServers: [], iceTransportPolicy: "relay" },
-    getUserMedia: getUserMedia === null ? null : (getUserMedia ?? (async () => local.stream)),
-    createRtc: rtc.create,
-  });
-  const status = () => session.getSnapshot().state.status;
-  return { session, socket, rtc, local, status, state: () => session.getSnapshot().state };
-}
-
-/** Lets the session's awaited steps run (they resolve on the microtask queue). */
-const tick = async () => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-};
+import { meet, partner, rouletteSession, tick } from "./fakes.ts";
 
 async function searching() {
-  const t = setup();
+  const t = rouletteSession();
   await t.session.start();
   return t;
 }
 
-async function connected(shouldCreateOffer = true) {
-  const t = await searching();
-  t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer });
-  await tick();
-  const rtc = t.rtc.made[0]!;
-  rtc.handlers.remoteStream(fakeStream("remote").stream);
-  return { ...t, pc: rtc };
-}
+const connected = async (shouldCreateOffer = true) => meet(await searching(), "pair-9", shouldCreateOffer);
 
 afterEach(() => jest.useRealTimers());
 failOnUnexpectedConsole();
@@ -47,7 +18,7 @@ failOnUnexpectedConsole();
 describe("Start", () => {
   test("opens the camera, searches with the user id and the filters, and retries every 30 s", async () => {
     jest.useFakeTimers();
-    const t = setup();
+    const t = rouletteSession();
     t.session.setFilters({ gender: "female", country: "FR" });
     await t.session.start();
     expect(t.status()).toBe("searching");
@@ -65,8 +36,12 @@ describe("Start", () => {
   });
 
   test("a refused camera shows the spec's message and stays disconnected", async () => {
-    const t = setup(async () => {
-      throw Object.assign(new Error("denied"), { name: "NotAllowedError" });
+    const t = rouletteSession({
+      deps: {
+        getUserMedia: async () => {
+          throw Object.assign(new Error("denied"), { name: "NotAllowedError" });
+        },
+      },
     });
     await t.session.start();
     expect([t.status(), t.state().error]).toEqual(["disconnected", "Please allow camera and microphone access to use video chat"]);
@@ -74,7 +49,7 @@ describe("Start", () => {
   });
 
   test("a browser without media devices is told a camera is required", async () => {
-    const t = setup(null);
+    const t = rouletteSession({ deps: { getUserMedia: null } });
     await t.session.start();
     expect(t.state().error).toBe("Camera access required for video chat");
   });
@@ -131,7 +106,7 @@ describe("pairing", () => {
   });
 
   test("a failed offer ends with 'Failed to establish connection' and leaves the queue", async () => {
-    const t = setup(undefined, { failOffer: true });
+    const t = rouletteSession({ failOffer: true });
     await t.session.start();
     await expectLogged("error", "Roulette: Failed to establish connection Error: no offer", async () => {
       t.socket.emit("roulette_partner_found", { partner: partner("pair-9"), shouldCreateOffer: true });
@@ -211,7 +186,7 @@ describe("the socket", () => {
   });
 
   test("leaving before Start sends nothing", () => {
-    const t = setup();
+    const t = rouletteSession();
     t.session.dispose();
     expect(t.socket.sent).toEqual([]);
   });
