@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { MOBILE } from "./support/browser.ts";
-import { animationsDone, boxesOf, inside, overlap, startChat, videoPlays } from "./support/screens.ts";
+import { animationsDone, boxesOf, callOverlay, inside, overlap, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -28,8 +28,6 @@ async function openChat(page: Page, name: string) {
   await startChat(page, name);
   await page.getByRole("button", { name: `Video call ${name}` }).waitFor(WAIT);
 }
-
-const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
 
 /** The remote video shows frames and its time advances. */
 const remoteVideoPlays = (page: Page, name: string) => videoPlays(page, `video[aria-label="${name}'s video"]`, WAIT.timeout);
@@ -65,7 +63,7 @@ async function aliceAndBob(): Promise<{ alice: Page; bob: Page }> {
 async function inCall(): Promise<{ alice: Page; bob: Page }> {
   const { alice, bob } = await aliceAndBob();
   await alice.getByRole("button", { name: "Video call Bob" }).click();
-  await overlay(bob).getByRole("button", { name: "Accept" }).click(WAIT);
+  await callOverlay(bob).getByRole("button", { name: "Accept" }).click(WAIT);
   await remoteVideoPlays(alice, "Bob");
   await remoteVideoPlays(bob, "Alice");
   return { alice, bob };
@@ -75,15 +73,15 @@ describe("video calls", () => {
   test("a call from the chat header rings on both sides and, accepted, plays both remote videos", async () => {
     const { alice, bob } = await aliceAndBob();
     await alice.getByRole("button", { name: "Video call Bob" }).click();
-    await overlay(alice).getByRole("heading", { name: "Calling Bob" }).waitFor(WAIT);
-    expect(await overlay(alice).textContent()).toContain("Waiting for answer");
-    await overlay(bob).getByText("is calling...").waitFor(WAIT);
-    expect(await overlay(bob).locator(".call-avatar").textContent()).toBe("A");
-    expect(await overlay(bob).getByRole("heading").textContent()).toBe("Alice");
+    await callOverlay(alice).getByRole("heading", { name: "Calling Bob" }).waitFor(WAIT);
+    expect(await callOverlay(alice).textContent()).toContain("Waiting for answer");
+    await callOverlay(bob).getByText("is calling...").waitFor(WAIT);
+    expect(await callOverlay(bob).locator(".call-avatar").textContent()).toBe("A");
+    expect(await callOverlay(bob).getByRole("heading").textContent()).toBe("Alice");
     await screenshot(alice, "call-outgoing");
     await screenshot(bob, "call-incoming");
 
-    await overlay(bob).getByRole("button", { name: "Accept" }).click();
+    await callOverlay(bob).getByRole("button", { name: "Accept" }).click();
     const seenByAlice = await remoteVideoPlays(alice, "Bob");
     const seenByBob = await remoteVideoPlays(bob, "Alice");
     expect(seenByAlice.width).toBeGreaterThan(0);
@@ -98,13 +96,13 @@ describe("video calls", () => {
   test("mute and camera toggles flip the local tracks", async () => {
     const { alice } = await inCall();
     expect(await localTracks(alice)).toEqual({ audio: true, video: true });
-    await overlay(alice).getByRole("button", { name: "Mute microphone" }).click();
+    await callOverlay(alice).getByRole("button", { name: "Mute microphone" }).click();
     expect(await localTracks(alice)).toEqual({ audio: false, video: true });
-    await overlay(alice).getByRole("button", { name: "Turn camera off" }).click();
+    await callOverlay(alice).getByRole("button", { name: "Turn camera off" }).click();
     expect(await localTracks(alice)).toEqual({ audio: false, video: false });
     await screenshot(alice, "call-muted-camera-off");
-    await overlay(alice).getByRole("button", { name: "Unmute microphone" }).click();
-    await overlay(alice).getByRole("button", { name: "Turn camera on" }).click();
+    await callOverlay(alice).getByRole("button", { name: "Unmute microphone" }).click();
+    await callOverlay(alice).getByRole("button", { name: "Turn camera on" }).click();
     expect(await localTracks(alice)).toEqual({ audio: true, video: true });
   });
 
@@ -113,21 +111,21 @@ describe("video calls", () => {
     await alice.keyboard.press("Escape");
     // Input is handled in order: once the click after it has muted the microphone, the Escape
     // has been handled too, and an end it caused would already have left for Bob.
-    await overlay(alice).getByRole("button", { name: "Mute microphone" }).click();
-    await overlay(alice).getByRole("button", { name: "Unmute microphone" }).waitFor(WAIT);
-    expect(await overlay(alice).isVisible()).toBe(true);
+    await callOverlay(alice).getByRole("button", { name: "Mute microphone" }).click();
+    await callOverlay(alice).getByRole("button", { name: "Unmute microphone" }).waitFor(WAIT);
+    expect(await callOverlay(alice).isVisible()).toBe(true);
     // Bob's side: the video from Alice keeps playing, and the call screen stays.
     await remoteVideoPlays(bob, "Alice");
-    expect(await overlay(bob).isVisible()).toBe(true);
+    expect(await callOverlay(bob).isVisible()).toBe(true);
   });
 
   test("ending closes both sides and releases both cameras", async () => {
     const { alice, bob } = await inCall();
     await keepLocalStream(alice);
     await keepLocalStream(bob);
-    await overlay(alice).getByRole("button", { name: "End call" }).click();
-    await overlay(alice).waitFor({ state: "detached", ...WAIT });
-    await overlay(bob).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(alice).getByRole("button", { name: "End call" }).click();
+    await callOverlay(alice).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(bob).waitFor({ state: "detached", ...WAIT });
     await bob.getByText("Alice ended the call").waitFor(WAIT);
     expect(await keptTrackStates(alice)).toEqual(["audio:ended", "video:ended"]);
     expect(await keptTrackStates(bob)).toEqual(["audio:ended", "video:ended"]);
@@ -136,13 +134,13 @@ describe("video calls", () => {
   test("a declined call ends on both sides with a message for the caller", async () => {
     const { alice, bob } = await aliceAndBob();
     await alice.getByRole("button", { name: "Video call Bob" }).click();
-    await overlay(bob).getByRole("button", { name: "Decline" }).waitFor(WAIT);
-    await overlay(alice).getByText("Waiting for answer").waitFor(WAIT);
+    await callOverlay(bob).getByRole("button", { name: "Decline" }).waitFor(WAIT);
+    await callOverlay(alice).getByText("Waiting for answer").waitFor(WAIT);
     await keepLocalStream(alice);
-    await overlay(bob).getByRole("button", { name: "Decline" }).click();
-    await overlay(bob).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(bob).getByRole("button", { name: "Decline" }).click();
+    await callOverlay(bob).waitFor({ state: "detached", ...WAIT });
     await alice.getByText("Bob declined the call").waitFor(WAIT);
-    await overlay(alice).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(alice).waitFor({ state: "detached", ...WAIT });
     // The toast slides in: photograph it once it has settled.
     await animationsDone(alice, "[data-rht-toaster]");
     await screenshot(alice, "call-declined");
@@ -162,10 +160,10 @@ describe("video calls", () => {
       };
     });
     await alice.getByRole("button", { name: "Video call Carol" }).click();
-    await overlay(alice).getByText("Setting up camera...").waitFor(WAIT);
+    await callOverlay(alice).getByText("Setting up camera...").waitFor(WAIT);
     await screenshot(alice, "call-setting-up-camera");
     await alice.getByText("Carol is offline").waitFor(WAIT);
-    await overlay(alice).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(alice).waitFor({ state: "detached", ...WAIT });
     await animationsDone(alice, "[data-rht-toaster]");
     await screenshot(alice, "call-offline");
   });
@@ -187,11 +185,11 @@ describe("video calls", () => {
       expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${state}: no sideways scrolling`).toBe(true);
     };
     await phone.getByRole("button", { name: "Video call Bob" }).click();
-    await overlay(bob).getByRole("button", { name: "Accept" }).waitFor(WAIT);
-    await overlay(phone).getByRole("heading", { name: "Calling Bob" }).waitFor(WAIT);
+    await callOverlay(bob).getByRole("button", { name: "Accept" }).waitFor(WAIT);
+    await callOverlay(phone).getByRole("heading", { name: "Calling Bob" }).waitFor(WAIT);
     await expectFits("calling");
     await screenshot(phone, "call-outgoing");
-    await overlay(bob).getByRole("button", { name: "Accept" }).click();
+    await callOverlay(bob).getByRole("button", { name: "Accept" }).click();
     await remoteVideoPlays(phone, "Bob");
     await expectFits("connected");
     const remote = (await boxesOf(phone, 'video[aria-label="Bob\'s video"]'))[0]!;
@@ -199,7 +197,7 @@ describe("video calls", () => {
     const preview = (await boxesOf(phone, 'video[aria-label="Your camera"]'))[0]!;
     expect(inside(preview, viewport), "the camera preview is within the phone's screen").toBe(true);
     await screenshot(phone, "call-connected");
-    await overlay(phone).getByRole("button", { name: "End call" }).click();
-    await overlay(bob).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(phone).getByRole("button", { name: "End call" }).click();
+    await callOverlay(bob).waitFor({ state: "detached", ...WAIT });
   });
 });

@@ -17,7 +17,7 @@ import {
   type FirefoxPage,
 } from "./support/firefox.ts";
 import { person, type Person } from "./support/people.ts";
-import { startChat, videoPlays } from "./support/screens.ts";
+import { callOverlay, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -68,7 +68,6 @@ async function aliceAndBob() {
 /** Chromium: the video named `label` shows frames and its time advances. */
 const chromiumVideoPlays = (page: Page, label: string) => videoPlays(page, `video[aria-label="${label}"]`, TIMEOUT);
 
-const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
 const OVERLAY = '.call-overlay[role="dialog"]';
 
 /** Firefox: waits until nothing matches `selector`. */
@@ -106,8 +105,8 @@ describe("Chromium and Firefox", () => {
     await screenshot(alice, "cross-call-chromium-to-firefox");
     await firefoxScreenshot(bob, "cross-call-chromium-to-firefox");
 
-    await overlay(alice).getByRole("button", { name: "End call" }).click();
-    await overlay(alice).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(alice).getByRole("button", { name: "End call" }).click();
+    await callOverlay(alice).waitFor({ state: "detached", ...WAIT });
     await firefoxGone(bob, OVERLAY);
   }, TWO_CAMERAS);
 
@@ -117,7 +116,7 @@ describe("Chromium and Firefox", () => {
     await clickButton(bob, "Start Chat", { contains: true, timeout: TIMEOUT });
     await clickButton(bob, `Video call ${who.alice.name}`, { timeout: TIMEOUT });
 
-    await overlay(alice).getByRole("button", { name: "Accept" }).click(WAIT);
+    await callOverlay(alice).getByRole("button", { name: "Accept" }).click(WAIT);
     const seenByBob = await firefoxVideoPlays(bob, `video[aria-label="${who.alice.name}'s video"]`, TIMEOUT);
     const seenByAlice = await chromiumVideoPlays(alice, `${who.bob.name}'s video`);
     expect(seenByBob.width).toBeGreaterThan(0);
@@ -128,7 +127,7 @@ describe("Chromium and Firefox", () => {
 
     await clickButton(bob, "End call", { within: OVERLAY, timeout: TIMEOUT });
     await firefoxGone(bob, OVERLAY);
-    await overlay(alice).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(alice).waitFor({ state: "detached", ...WAIT });
   }, TWO_CAMERAS);
 
   test("Video Roulette pairs a Chromium user with a Firefox user and both see the other's video", async () => {

@@ -9,7 +9,7 @@ import type { Locator, Page } from "playwright-core";
 import { PASSWORD } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
-import { pageTimersPast, waitForRouletteStatus } from "./support/screens.ts";
+import { pageTimersPast, rouletteSection, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -33,8 +33,7 @@ function countSockets() {
 
 const suite = browserSuite({ open: { dismissDialogs: true, initScript: countSockets, ...WAIT }, isolated: true });
 
-const roulette = (page: Page) => page.locator("section.roulette");
-const rouletteButton = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
+const rouletteButton = (page: Page, name: string) => rouletteSection(page).getByRole("button", { name, exact: true });
 const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 /** The queue's row of the report against `username` (its Reported cell links to them). */
 const reportRow = (mona: Page, username: string) =>
@@ -66,7 +65,7 @@ async function rouletteReport(): Promise<{ gina: Page; hank: Page; username: str
     await waitForStatus(page, "connected");
     await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Partner's video"]`)?.videoWidth ?? 0) > 0, null, SLOW);
   }
-  await roulette(gina).getByRole("button", { name: "Report" }).click();
+  await rouletteSection(gina).getByRole("button", { name: "Report" }).click();
   const dialog = gina.getByRole("dialog", { name: "Report Stranger" });
   await dialog.getByLabel("Sexual content or nudity").check();
   await dialog.getByLabel("Details (optional)").fill("He undressed on camera as soon as we were paired.");

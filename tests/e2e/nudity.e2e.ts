@@ -13,7 +13,7 @@ import { loadavg } from "node:os";
 import type { BrowserContext, Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
 import { screenshot } from "./support/screenshots.ts";
-import { openVideoTab, waitForRouletteStatus } from "./support/screens.ts";
+import { openVideoTab, rouletteSection, waitForRouletteStatus } from "./support/screens.ts";
 import { browserSuite } from "./support/suite.ts";
 
 const WAIT = { timeout: 60_000 };
@@ -206,8 +206,7 @@ async function openRoulette(username: string, prepare: (context: BrowserContext)
   return page;
 }
 
-const roulette = (page: Page) => page.locator("section.roulette");
-const blur = (page: Page) => roulette(page).getByRole("group", { name: "Blurred video" });
+const blur = (page: Page) => rouletteSection(page).getByRole("group", { name: "Blurred video" });
 
 let pair: Promise<{ nina: Page; omar: Page }> | undefined;
 /** Nina and Omar matched in Video Roulette: made by whichever test needs them first. */
@@ -224,8 +223,8 @@ function strangers(): Promise<{ nina: Page; omar: Page }> {
         route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body: "self.onmessage = () => {};" }),
       );
     });
-    await roulette(nina).getByRole("button", { name: "Start Video Chat" }).click();
-    await roulette(omar).getByRole("button", { name: "Start Video Chat" }).click();
+    await rouletteSection(nina).getByRole("button", { name: "Start Video Chat" }).click();
+    await rouletteSection(omar).getByRole("button", { name: "Start Video Chat" }).click();
     await Promise.all([waitForRouletteStatus(nina, "connected", WAIT.timeout), waitForRouletteStatus(omar, "connected", WAIT.timeout)]);
     return { nina, omar };
   })();
@@ -250,7 +249,7 @@ describe("nudity blur in Video Roulette", () => {
       });
       expect({ name, ...look }).toEqual({ name, padding: "18px", radius: "999px", fits: true });
     }
-    expect(await roulette(omar).locator("video.roulette-remote").getAttribute("class")).toContain("is-blurred");
+    expect(await rouletteSection(omar).locator("video.roulette-remote").getAttribute("class")).toContain("is-blurred");
     await omar.waitForFunction(() => (document.querySelector<HTMLVideoElement>("video.roulette-remote")?.videoWidth ?? 0) > 0, null, WAIT);
     console.log(`screenshot: ${await screenshot(omar, "nudity-blurred-stranger")}`);
   }, 180_000);
@@ -259,7 +258,7 @@ describe("nudity blur in Video Roulette", () => {
     const { omar } = await strangers();
     await blur(omar).getByRole("button", { name: "Show anyway" }).click(WAIT);
     await blur(omar).waitFor({ state: "detached", ...WAIT });
-    expect(await roulette(omar).locator("video.roulette-remote").getAttribute("class")).not.toContain("is-blurred");
+    expect(await rouletteSection(omar).locator("video.roulette-remote").getAttribute("class")).not.toContain("is-blurred");
   });
 
   test("the real classifier runs on wasm with SIMD and unblurs the safe test pattern", async () => {
@@ -331,7 +330,7 @@ describe("nudity blur in Video Roulette", () => {
     await blur(nina).waitFor({ state: "detached", ...MODEL_WAIT });
     for (let i = 0; i < PAIRINGS; i++) {
       const unblurs = await nina.evaluate(() => (window as unknown as { blurLog: { unblurs: unknown[] } }).blurLog.unblurs.length);
-      await roulette(nina).getByRole("button", { name: "Next Partner" }).click();
+      await rouletteSection(nina).getByRole("button", { name: "Next Partner" }).click();
       await Promise.all([waitForRouletteStatus(nina, "connected", WAIT.timeout), waitForRouletteStatus(omar, "connected", WAIT.timeout)]);
       await nina.waitForFunction((n) => (window as unknown as { blurLog: { unblurs: unknown[] } }).blurLog.unblurs.length > n, unblurs, MODEL_WAIT);
     }

@@ -14,7 +14,7 @@ import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { until } from "../support/until.ts";
 import { fillRegisterForm, listLoaded, type RegisterFormEntries } from "./support/accounts.ts";
 import { DESKTOP } from "./support/browser.ts";
-import { imagesLoaded, openConversation, openVideoTab, sendMessage, startChat, videoPlays, waitForRouletteStatus, waitForTick } from "./support/screens.ts";
+import { imagesLoaded, openConversation, openVideoTab, partnerCountry, rouletteSection, sendMessage, startChat, videoPlays, waitForRouletteStatus, waitForTick } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -73,8 +73,6 @@ async function signUp(who: Visitor): Promise<Page> {
 }
 
 const callOverlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
-const roulette = (page: Page) => page.locator("section.roulette");
-const partnerCountry = (page: Page) => roulette(page).locator(".roulette-partner span").textContent();
 
 const FIRST = "Hi Bob! Are you around?";
 const ANSWER = "Hello Alice, I am here.";
@@ -147,9 +145,9 @@ describe("the product on PostgreSQL", () => {
     const { alice, bob } = signedUp();
     await openVideoTab(alice, WAIT.timeout);
     await openVideoTab(bob, WAIT.timeout);
-    await roulette(alice).getByRole("button", { name: "Start Video Chat" }).click();
-    await roulette(alice).getByText("Looking for someone to chat with...").waitFor();
-    await roulette(bob).getByRole("button", { name: "Start Video Chat" }).click();
+    await rouletteSection(alice).getByRole("button", { name: "Start Video Chat" }).click();
+    await rouletteSection(alice).getByText("Looking for someone to chat with...").waitFor();
+    await rouletteSection(bob).getByRole("button", { name: "Start Video Chat" }).click();
     expect((await videoPlays(alice, `video[aria-label="Partner's video"]`, WAIT.timeout)).width).toBeGreaterThan(0);
     expect((await videoPlays(bob, `video[aria-label="Partner's video"]`, WAIT.timeout)).width).toBeGreaterThan(0);
     await waitForRouletteStatus(alice, "connected", WAIT.timeout);

@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { openSignedIn, registerAccount, type OpenOptions } from "./support/accounts.ts";
 import { MOBILE } from "./support/browser.ts";
 import { person } from "./support/people.ts";
-import { openVideoTab, startChat, videoPlays } from "./support/screens.ts";
+import { openVideoTab, rouletteSection, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { startServerForBrowsers, type RunningServer } from "./support/server.ts";
 import { browserSuite, type BrowserSuite } from "./support/suite.ts";
@@ -87,8 +87,7 @@ const MEDIA: OpenOptions = { camera: true, initScript: recordConnections, dismis
 /** A video element shows frames and its time advances. */
 const plays = (page: Page, label: string) => videoPlays(page, `video[aria-label="${label}"]`, TIMEOUT);
 
-const roulette = (page: Page) => page.locator("section.roulette");
-const startButton = (page: Page) => roulette(page).getByRole("button", { name: "Start Video Chat" });
+const startButton = (page: Page) => rouletteSection(page).getByRole("button", { name: "Start Video Chat" });
 
 /** A new account signed in to `suite`'s server, on the Video Chat tab. */
 async function openRoulette(suite: BrowserSuite, base: string, name: string, profile: Record<string, unknown> = {}): Promise<Page> {
@@ -100,7 +99,7 @@ async function openRoulette(suite: BrowserSuite, base: string, name: string, pro
 /** Both press Start (a first, b once a waits); resolves when both partner videos play. */
 async function pairUp(a: Page, b: Page): Promise<number> {
   await startButton(a).click();
-  await roulette(a).getByText("Looking for someone to chat with...").waitFor(WAIT);
+  await rouletteSection(a).getByText("Looking for someone to chat with...").waitFor(WAIT);
   const started = performance.now();
   await startButton(b).click();
   await Promise.all([plays(a, "Partner's video"), plays(b, "Partner's video")]);
@@ -109,7 +108,7 @@ async function pairUp(a: Page, b: Page): Promise<number> {
 
 async function stopBoth(a: Page, b: Page): Promise<void> {
   for (const page of [a, b]) {
-    const stop = roulette(page).getByRole("button", { name: "Stop" });
+    const stop = rouletteSection(page).getByRole("button", { name: "Stop" });
     if (await stop.isVisible()) await stop.click();
     await startButton(page).waitFor(WAIT);
   }
@@ -134,7 +133,7 @@ describe("with a TURN relay", () => {
     const rita = await openRoulette(suite, "rita", "Rita", { country_code: "FR", country_name: "France" });
     const sam = await openRoulette(suite, "sam", "Sam", { gender: "male" });
     // A relay hides the address: no warning before Start.
-    expect(await roulette(rita).locator(".roulette-ip-notice").count()).toBe(0);
+    expect(await rouletteSection(rita).locator(".roulette-ip-notice").count()).toBe(0);
     await pairUp(rita, sam);
     for (const page of [rita, sam]) {
       await connectionLabel(page, "section.roulette").getByText(RELAYED).waitFor(WAIT);
@@ -176,7 +175,7 @@ describe("without a relay (control)", () => {
   test("roulette warns once before the first Start, and the pairing says Direct", async () => {
     const rita = await openRoulette(suite, "rita", "Rita", { country_code: "FR", country_name: "France" });
     const sam = await openRoulette(suite, "sam", "Sam", { gender: "male" });
-    const notice = roulette(rita).locator(".roulette-ip-notice");
+    const notice = rouletteSection(rita).locator(".roulette-ip-notice");
     await notice.waitFor(WAIT);
     expect(await notice.textContent()).toContain("can see your IP address");
     await screenshot(rita, "relay-roulette-ip-notice");
@@ -194,7 +193,7 @@ describe("without a relay (control)", () => {
     await rita.reload();
     await rita.locator('[data-tab="video"]').click();
     await startButton(rita).waitFor(WAIT);
-    expect(await roulette(rita).locator(".roulette-ip-notice").count()).toBe(0);
+    expect(await rouletteSection(rita).locator(".roulette-ip-notice").count()).toBe(0);
   }, TWO_CAMERAS);
 });
 
@@ -209,12 +208,12 @@ describe("with a credential the relay refuses", () => {
     const rita = await openRoulette(suite, "rita", "Rita");
     const sam = await openRoulette(suite, "sam", "Sam");
     await startButton(rita).click();
-    await roulette(rita).getByText("Looking for someone to chat with...").waitFor(WAIT);
+    await rouletteSection(rita).getByText("Looking for someone to chat with...").waitFor(WAIT);
     await startButton(sam).click();
     // Whichever side's limit passes first gives up with the text; its partner is told the
     // stranger left and searches again.
-    const failed = await Promise.any([rita, sam].map((page) => roulette(page).getByRole("alert").waitFor(WAIT).then(() => page)));
-    expect(await roulette(failed).getByRole("alert").textContent()).toBe("Connection setup failed. Please try again.");
+    const failed = await Promise.any([rita, sam].map((page) => rouletteSection(page).getByRole("alert").waitFor(WAIT).then(() => page)));
+    expect(await rouletteSection(failed).getByRole("alert").textContent()).toBe("Connection setup failed. Please try again.");
     for (const page of [rita, sam]) {
       const seen = await page.evaluate(() => (window as unknown as { __rtc: { gathered: string[]; errors: number[] } }).__rtc);
       expect(seen.gathered).toEqual([]);

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
-import { openVideoTab, rouletteStatus, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
+import { openVideoTab, partnerCountry, rouletteButton, rouletteSection, rouletteStatus, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -29,28 +29,25 @@ async function openRoulette(who: keyof typeof PEOPLE, size = DESKTOP): Promise<P
   return page;
 }
 
-const roulette = (page: Page) => page.locator("section.roulette");
 const status = rouletteStatus;
-const button = (page: Page, name: string) => roulette(page).getByRole("button", { name });
 const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 
 /** The partner's video shows frames and its time advances. */
 const partnerVideoPlays = async (page: Page) => (await videoPlays(page, `video[aria-label="Partner's video"]`, WAIT.timeout)).width;
 
-const partnerName = (page: Page) => roulette(page).locator(".roulette-partner strong").textContent();
+const partnerName = (page: Page) => rouletteSection(page).locator(".roulette-partner strong").textContent();
 /** The partner is a stranger: their country (each user here has another one) tells who it is. */
-const partnerCountry = (page: Page) => roulette(page).locator(".roulette-partner span").textContent();
 
 /** Presses 'Start Video Chat' and waits until the page looks for someone. */
 async function startSearching(page: Page): Promise<void> {
-  await button(page, "Start Video Chat").click();
-  await roulette(page).getByText("Looking for someone to chat with...").waitFor(WAIT);
+  await rouletteButton(page, "Start Video Chat").click();
+  await rouletteSection(page).getByText("Looking for someone to chat with...").waitFor(WAIT);
 }
 
 /** `first` starts and waits, then `second` starts: both end connected (the video is the first test's). */
 async function paired(first: Page, second: Page): Promise<void> {
   await startSearching(first);
-  await button(second, "Start Video Chat").click();
+  await rouletteButton(second, "Start Video Chat").click();
   for (const page of [first, second]) await waitForStatus(page, "connected");
 }
 
@@ -61,14 +58,14 @@ describe("Video Roulette", () => {
   test("two users press 'Start Video Chat' and see each other's video", async () => {
     const dan = await openRoulette("dan");
     const erin = await openRoulette("erin");
-    expect(await roulette(dan).getByRole("status").first().textContent()).toBe('Click "Start" to begin video chat');
+    expect(await rouletteSection(dan).getByRole("status").first().textContent()).toBe('Click "Start" to begin video chat');
     await screenshot(dan, "roulette-disconnected");
 
     await startSearching(dan);
-    expect(await button(dan, "Stop").isVisible()).toBe(true);
+    expect(await rouletteButton(dan, "Stop").isVisible()).toBe(true);
     await screenshot(dan, "roulette-searching");
 
-    await button(erin, "Start Video Chat").click();
+    await rouletteButton(erin, "Start Video Chat").click();
     expect(await partnerVideoPlays(dan)).toBeGreaterThan(0);
     expect(await partnerVideoPlays(erin)).toBeGreaterThan(0);
     await waitForStatus(dan, "connected");
@@ -77,8 +74,8 @@ describe("Video Roulette", () => {
     expect(await partnerName(erin)).toBe("Stranger");
     expect(await partnerCountry(dan)).toContain("France");
     expect(await partnerCountry(erin)).toContain("Germany");
-    expect(await button(dan, "Next Partner").isVisible()).toBe(true);
-    expect(await button(dan, "Stop").isVisible()).toBe(true);
+    expect(await rouletteButton(dan, "Next Partner").isVisible()).toBe(true);
+    expect(await rouletteButton(dan, "Stop").isVisible()).toBe(true);
     await screenshot(dan, "roulette-connected");
   });
 
@@ -90,7 +87,7 @@ describe("Video Roulette", () => {
     await startSearching(fay);
     await screenshot(fay, "roulette-searching");
 
-    await button(dan, "Next Partner").click();
+    await rouletteButton(dan, "Next Partner").click();
     await partnerVideoPlays(fay);
     await waitForStatus(dan, "connected");
     expect(await partnerCountry(dan)).toContain("Italy");
@@ -108,10 +105,10 @@ describe("Video Roulette", () => {
       const video = document.querySelector<HTMLVideoElement>('video[aria-label="Your camera"]');
       Object.assign(window, { keptStream: video?.srcObject ?? null });
     });
-    await button(erin, "Stop").click();
-    await button(erin, "Start Video Chat").waitFor(WAIT);
+    await rouletteButton(erin, "Stop").click();
+    await rouletteButton(erin, "Start Video Chat").waitFor(WAIT);
     expect(await status(erin)).toBe("disconnected");
-    expect(await roulette(erin).getByText('Click "Start" to begin video chat').isVisible()).toBe(true);
+    expect(await rouletteSection(erin).getByText('Click "Start" to begin video chat').isVisible()).toBe(true);
     const tracks = await erin.evaluate(() =>
       ((window as { keptStream?: MediaStream | null }).keptStream?.getTracks() ?? []).map((t) => t.readyState),
     );
@@ -125,11 +122,11 @@ describe("Video Roulette", () => {
     await paired(fay, dan);
     await dan.context().close();
     await waitForStatus(fay, "searching");
-    expect(await roulette(fay).getByText("Looking for someone to chat with...").isVisible()).toBe(true);
+    expect(await rouletteSection(fay).getByText("Looking for someone to chat with...").isVisible()).toBe(true);
     expect(await fay.locator(`video[aria-label="Partner's video"]`).evaluate((v: HTMLVideoElement) => v.srcObject)).toBeNull();
     // And pairs with the next person who starts.
     const erin = await openRoulette("erin");
-    await button(erin, "Start Video Chat").click();
+    await rouletteButton(erin, "Start Video Chat").click();
     await partnerVideoPlays(fay);
     expect(await partnerCountry(fay)).toContain("France");
   }, THREE_PEOPLE);
@@ -143,7 +140,7 @@ describe("Video Roulette", () => {
       Object.assign(window, { keptStream: video?.srcObject ?? null });
     });
     await fay.locator('[data-tab="users"]').click();
-    await roulette(fay).waitFor({ state: "detached", ...WAIT });
+    await rouletteSection(fay).waitFor({ state: "detached", ...WAIT });
     const tracks = await fay.evaluate(() =>
       ((window as { keptStream?: MediaStream | null }).keptStream?.getTracks() ?? []).map((t) => t.readyState),
     );

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { person, type Person } from "./support/people.ts";
-import { openVideoTab, pageSettled, startChat, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
+import { callOverlay, openVideoTab, pageSettled, rouletteButton, rouletteSection, startChat, videoPlays, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
@@ -51,18 +51,15 @@ function countCameraRequests() {
   };
 }
 
-const roulette = (page: Page) => page.locator("section.roulette");
-const button = (page: Page, name: string) => roulette(page).getByRole("button", { name, exact: true });
-const chatBox = (page: Page) => roulette(page).getByRole("textbox", { name: "Message to the stranger" });
-const overlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
+const chatBox = (page: Page) => rouletteSection(page).getByRole("textbox", { name: "Message to the stranger" });
 
 const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, TIMEOUT);
 
 /** Both press Start on the Video Chat tab and wait until each sees the other's video. */
 async function pair(a: Page, b: Page) {
   for (const page of [a, b]) {
-    if ((await roulette(page).count()) === 0) await openVideoTab(page, TIMEOUT);
-    await button(page, "Start Video Chat").click();
+    if ((await rouletteSection(page).count()) === 0) await openVideoTab(page, TIMEOUT);
+    await rouletteButton(page, "Start Video Chat", true).click();
   }
   for (const page of [a, b]) {
     await waitForStatus(page, "connected");
@@ -104,7 +101,7 @@ async function expectJpegStill(path: string | null) {
 }
 
 const lines = (page: Page) =>
-  roulette(page).locator(".roulette-line").evaluateAll((items) => items.map((i) => `${i.classList.contains("is-mine") ? "mine" : "theirs"}:${i.textContent?.replace(/^(You|Stranger): /, "")}`));
+  rouletteSection(page).locator(".roulette-line").evaluateAll((items) => items.map((i) => `${i.classList.contains("is-mine") ? "mine" : "theirs"}:${i.textContent?.replace(/^(You|Stranger): /, "")}`));
 
 describe("Video Roulette among strangers", () => {
   /** Gina and Hank, each in their own browser, paired in Video Roulette. */
@@ -118,15 +115,15 @@ describe("Video Roulette among strangers", () => {
 
   test("two people in roulette exchange text messages under the videos", async () => {
     const { who, gina, hank } = await ginaAndHankPaired();
-    expect(await roulette(gina).locator(".roulette-partner strong").textContent()).toBe("Stranger");
-    expect(await roulette(gina).textContent()).not.toContain(who.hank.name);
+    expect(await rouletteSection(gina).locator(".roulette-partner strong").textContent()).toBe("Stranger");
+    expect(await rouletteSection(gina).textContent()).not.toContain(who.hank.name);
 
     await chatBox(gina).fill("Hi! Greetings from Spain");
     await chatBox(gina).press("Enter");
-    await roulette(hank).locator(".roulette-line.is-theirs").waitFor(WAIT);
+    await rouletteSection(hank).locator(".roulette-line.is-theirs").waitFor(WAIT);
     await chatBox(hank).fill("Hello from Canada");
     await chatBox(hank).press("Enter");
-    await roulette(gina).locator(".roulette-line.is-theirs").waitFor(WAIT);
+    await rouletteSection(gina).locator(".roulette-line.is-theirs").waitFor(WAIT);
 
     expect(await lines(gina)).toEqual(["mine:Hi! Greetings from Spain", "theirs:Hello from Canada"]);
     expect(await lines(hank)).toEqual(["theirs:Hi! Greetings from Spain", "mine:Hello from Canada"]);
@@ -136,19 +133,19 @@ describe("Video Roulette among strangers", () => {
 
   test("Keep in touch pressed by one reveals nothing to the other; pressed by both opens a chat with the real name", async () => {
     const { who, gina, hank } = await ginaAndHankPaired();
-    await button(gina, "Keep in touch").click();
-    await button(gina, "Waiting for the stranger to choose too").waitFor(WAIT);
+    await rouletteButton(gina, "Keep in touch", true).click();
+    await rouletteButton(gina, "Waiting for the stranger to choose too", true).waitFor(WAIT);
     // Hank's screen gives nothing away. A line Gina writes after pressing reaches Hank through
     // the server after anything her press made it send him, so once he has it, he has seen all.
     await chatBox(gina).fill("Still there?");
     await chatBox(gina).press("Enter");
-    await roulette(hank).locator(".roulette-line.is-theirs", { hasText: "Still there?" }).waitFor(WAIT);
+    await rouletteSection(hank).locator(".roulette-line.is-theirs", { hasText: "Still there?" }).waitFor(WAIT);
     await pageSettled(hank);
-    expect(await button(hank, "Keep in touch").getAttribute("aria-pressed")).toBe("false");
+    expect(await rouletteButton(hank, "Keep in touch", true).getAttribute("aria-pressed")).toBe("false");
     expect(await hank.locator("body").textContent()).not.toContain(who.gina.name);
     expect(await hank.getByText("Waiting for the stranger").count()).toBe(0);
 
-    await button(hank, "Keep in touch").click();
+    await rouletteButton(hank, "Keep in touch", true).click();
     await gina.getByText(`You can now chat with ${who.hank.name}`).waitFor(WAIT);
     await hank.getByText(`You can now chat with ${who.gina.name}`).waitFor(WAIT);
     await gina.locator(".chat-header-name", { hasText: who.hank.name }).waitFor(WAIT);
@@ -157,7 +154,7 @@ describe("Video Roulette among strangers", () => {
 
   test("reporting a roulette partner ends the session and stores the report with a JPEG still", async () => {
     const { who, gina, hank } = await ginaAndHankPaired();
-    await roulette(gina).getByRole("button", { name: "Report" }).click();
+    await rouletteSection(gina).getByRole("button", { name: "Report" }).click();
     const dialog = gina.getByRole("dialog", { name: "Report Stranger" });
     await dialog.waitFor(WAIT);
     // The pair ended at once: Hank is looking for someone else.
@@ -182,7 +179,7 @@ describe("Video Roulette among strangers", () => {
     const kate = await suite.open(who.kate.username);
     const leo = await suite.open(who.leo.username);
     await pair(kate, leo);
-    await roulette(kate).getByRole("button", { name: "Block" }).click();
+    await rouletteSection(kate).getByRole("button", { name: "Block" }).click();
     await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
     await waitForStatus(kate, "searching");
     await waitForStatus(leo, "searching");
@@ -209,20 +206,20 @@ describe("consent before the camera", () => {
     await ivy.getByRole("button", { name: `Video call ${who.jack.name}` }).click();
 
     // The ringing screen is drawn, with its effects run: a camera it asked for would be counted.
-    await overlay(jack).getByText("is calling...").waitFor(WAIT);
+    await callOverlay(jack).getByText("is calling...").waitFor(WAIT);
     await pageSettled(jack);
     const requests = () => jack.evaluate(() => (window as unknown as { cameraRequests: number }).cameraRequests);
     expect(await requests()).toBe(0);
-    expect(await overlay(jack).locator("video").count()).toBe(0);
+    expect(await callOverlay(jack).locator("video").count()).toBe(0);
     await screenshot(jack, "safety-incoming-call");
 
-    await overlay(jack).getByRole("button", { name: "Accept" }).click();
+    await callOverlay(jack).getByRole("button", { name: "Accept" }).click();
     await jack.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, `video[aria-label="${who.ivy.name}'s video"]`, WAIT);
     await ivy.waitForFunction((s) => (document.querySelector<HTMLVideoElement>(s)?.videoWidth ?? 0) > 0, `video[aria-label="${who.jack.name}'s video"]`, WAIT);
     expect(await requests()).toBe(1);
 
     // Report in the call: the still is taken at once and the dialog opens over the call.
-    await overlay(ivy).getByRole("button", { name: "Report" }).click();
+    await callOverlay(ivy).getByRole("button", { name: "Report" }).click();
     const dialog = ivy.getByRole("dialog", { name: `Report ${who.jack.name}` });
     await dialog.getByLabel("Harassment or hate").check();
     await dialog.getByLabel("Details (optional)").fill("Shouted insults at me");
@@ -233,7 +230,7 @@ describe("consent before the camera", () => {
     expect(report).toMatchObject({ reporter: who.ivy.username, reported: who.jack.username, reason: "harassment" });
     await expectJpegStill(report?.evidence_path ?? null);
 
-    await overlay(jack).getByRole("button", { name: "End call" }).click();
-    await overlay(ivy).waitFor({ state: "detached", ...WAIT });
+    await callOverlay(jack).getByRole("button", { name: "End call" }).click();
+    await callOverlay(ivy).waitFor({ state: "detached", ...WAIT });
   }, TWO_CAMERAS);
 });

@@ -39,7 +39,19 @@ export async function openSettings(page: Page, section: RegExp): Promise<void> {
 }
 
 /** The roulette section's status (data-status): idle, searching, connected, disconnected... */
-export const rouletteStatus = (page: Page) => page.locator("section.roulette").getAttribute("data-status");
+/** Video Roulette's section of the page. */
+export const rouletteSection = (page: Page) => page.locator("section.roulette");
+
+/** A button of Video Roulette by its accessible name (`exact`: the whole name). */
+export const rouletteButton = (page: Page, name: string, exact = false) => rouletteSection(page).getByRole("button", { name, exact });
+
+/** The country on the stranger's line in Video Roulette. */
+export const partnerCountry = (page: Page) => rouletteSection(page).locator(".roulette-partner span").textContent();
+
+/** The call screen, a dialog named after the other person. */
+export const callOverlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
+
+export const rouletteStatus = (page: Page) => rouletteSection(page).getAttribute("data-status");
 
 /** Waits until the roulette section's status is `wanted`. */
 export async function waitForRouletteStatus(page: Page, wanted: string, timeout = ROULETTE_WAIT): Promise<void> {
