@@ -7,7 +7,7 @@
 // (warning, ban page).
 import { describe, expect, test } from "bun:test";
 import type { BrowserContextOptions, Page } from "playwright-core";
-import { registerAccount, type Account } from "./support/accounts.ts";
+import { type Account, apiAs, registerAccount } from "./support/accounts.ts";
 import { expectAccessible } from "./support/axe.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
@@ -183,11 +183,7 @@ describe("settings", () => {
   let ada: Page;
 
   test("each section has no serious violations", async () => {
-    const response = await fetch(`${suite.server.url}/api/blocks`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${accounts.get("ada")?.token}`, origin: suite.server.url, "content-type": "application/json" },
-      body: JSON.stringify({ userId: accounts.get("cleo")?.user.id }),
-    });
+    const response = await apiAs(suite.server, accounts.get("ada")!.token, "/api/blocks", { method: "POST", body: JSON.stringify({ userId: accounts.get("cleo")?.user.id }) });
     expect(response.status).toBe(201);
     ada = await suite.open("ada");
     await ada.locator('[data-tab="settings"]').click();

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import type { Page, Route } from "playwright-core";
 import sharp from "sharp";
 import { until } from "../islands/waits.ts";
-import { registerAccount, type Account } from "./support/accounts.ts";
+import { type Account, apiAs, registerAccount } from "./support/accounts.ts";
 import { overlap, pageSettled, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
@@ -28,7 +28,7 @@ async function photoToBob(sender: Account): Promise<void> {
   const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#7c3aed" } }).png().toBuffer();
   form.append("file", new Blob([photo], { type: "image/png" }), "hello.png");
   form.append("receiverId", String(bob.user.id));
-  const sent = await fetch(`${suite.server.url}/api/messages/upload`, { method: "POST", headers: { authorization: `Bearer ${sender.token}` }, body: form });
+  const sent = await apiAs(suite.server, sender.token, "/api/messages/upload", { method: "POST", body: form });
   expect(sent.status).toBe(201);
 }
 
@@ -137,7 +137,7 @@ describe("chat details at 1280 px", () => {
     await bobPage.locator('form[action="/auth/login"]').waitFor();
     expect(await bobPage.locator(".chat-app").count()).toBe(0);
     // The session itself was ended, not only forgotten by this browser.
-    const me = await fetch(`${suite.server.url}/api/auth/me`, { headers: { authorization: `Bearer ${decodeURIComponent(sid ?? "")}`, origin: suite.server.url } });
+    const me = await apiAs(suite.server, decodeURIComponent(sid ?? ""), "/api/auth/me");
     expect(me.status).toBe(401);
     await screenshot(bobPage, "details-after-failed-logout");
   });

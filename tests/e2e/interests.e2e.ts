@@ -5,7 +5,7 @@
 // to tests/e2e/screenshots/ (interests-*).
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { registerAccount, type Account } from "./support/accounts.ts";
+import { type Account, apiAs, registerAccount } from "./support/accounts.ts";
 import { expectAccessible } from "./support/axe.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { openSettings, openVideoTab, waitForRouletteStatus } from "./support/screens.ts";
@@ -24,11 +24,7 @@ const suite = browserSuite({
     // Five other people list "photography": from then on it is suggested (never fewer than five).
     for (let i = 0; i < 5; i++) {
       const { token } = await registerAccount(server, `shutter${i}`, `Shutter ${i}`);
-      const r = await fetch(`${server.url}/api/users/profile`, {
-        method: "PUT",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, origin: server.url },
-        body: JSON.stringify({ name: `Shutter ${i}`, interests: ["photography", "jazz"] }),
-      });
+      const r = await apiAs(server, token, "/api/users/profile", { method: "PUT", body: JSON.stringify({ name: `Shutter ${i}`, interests: ["photography", "jazz"] }) });
       if (!r.ok) throw new Error(`profile: ${r.status}`);
     }
   },
@@ -87,7 +83,7 @@ describe("interests and languages", () => {
 
   test("another person sees them on the profile", async () => {
     hal = await suite.open("hal", { context: MOBILE });
-    const me = await fetch(`${suite.server.url}/api/users/${accounts.get("gia")!.user.id}`, { headers: { authorization: `Bearer ${accounts.get("hal")!.token}` } });
+    const me = await apiAs(suite.server, accounts.get("hal")!.token, `/api/users/${accounts.get("gia")!.user.id}`);
     const { user } = (await me.json()) as { user: { interests: string[]; languages: string[] } };
     expect(user).toMatchObject({ interests: ["chess", "hiking"], languages: ["it", "en"] });
     await hal.locator('[data-tab="users"]').click();

@@ -11,6 +11,7 @@ import { sendMessage, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 import { until } from "../support/until.ts";
+import { apiAs } from "./support/accounts.ts";
 
 /** Generous: presence news crosses a loaded machine; the server's grace is 1 s here. */
 const PRESENCE_TIMEOUT_MS = 60_000;
@@ -144,7 +145,7 @@ async function onlineForOthers(bob: Person): Promise<() => Promise<boolean>> {
   const probe = await signIn(suite.server, (await person(suite, "probe", "Probe")).username);
   const bobId = (await signIn(suite.server, bob.username)).user.id;
   return async () => {
-    const answer = await fetch(`${suite.server.url}/api/users/${bobId}`, { headers: { authorization: `Bearer ${probe.token}` } });
+    const answer = await apiAs(suite.server, probe.token, `/api/users/${bobId}`);
     return ((await answer.json()) as { user: { is_online: boolean } }).user.is_online;
   };
 }

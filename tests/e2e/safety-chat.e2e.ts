@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { registerAccount } from "./support/accounts.ts";
+import { apiAs, registerAccount } from "./support/accounts.ts";
 import { openConversation as openChat, pageSettled, startChat } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
@@ -38,12 +38,7 @@ async function trio(): Promise<Trio> {
 }
 
 /** Calls the API as one of the test's people. */
-function api(t: Trio, who: string, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${suite.server.url}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${t.tokens.get(who)}`, origin: suite.server.url, ...init.headers },
-  });
-}
+const api = (t: Trio, who: string, path: string, init: RequestInit = {}) => apiAs(suite.server, t.tokens.get(who)!, path, init);
 
 /** Carol sends Alice a photo through the API. */
 async function photoFromCarol(t: Trio): Promise<void> {

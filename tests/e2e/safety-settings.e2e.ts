@@ -15,6 +15,7 @@ import { animationsDone, openConversation as openChat, openSettings, openVideoTa
 import { screenshot } from "./support/screenshots.ts";
 import { readServerDb } from "./support/data.ts";
 import { browserSuite } from "./support/suite.ts";
+import { apiAs } from "./support/accounts.ts";
 
 /** Generous: the machine is shared and loaded. */
 const TIMEOUT = 60_000;
@@ -43,12 +44,7 @@ async function someone(base: string, name: string, gender: "female" | "male"): P
 }
 
 /** Calls the API as one of the test's people. */
-function api(who: Someone, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${suite.server.url}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${who.token}`, origin: suite.server.url, "content-type": "application/json", ...init.headers },
-  });
-}
+const api = (who: Someone, path: string, init: RequestInit = {}) => apiAs(suite.server, who.token, path, init);
 
 /** Alice's privacy choice, set through the API (the screen's own radio is tested on its own). */
 async function allowOnlyContacts(who: Someone): Promise<void> {
