@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { loginAs, makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
 beforeAll(() => {
@@ -239,7 +239,7 @@ describe("sessions", () => {
 
   test("logout revokes the session: the same token then gets 401, other sessions live on", async () => {
     const { token, user } = await registerUser(t);
-    const second = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
+    const second = await loginAs(t, user.username);
     const out = await t.call("POST", "/api/auth/logout", { token });
     expect(out.status).toBe(200);
     expect(out.body).toEqual({ success: true });
@@ -253,7 +253,7 @@ describe("sessions", () => {
     const { user } = await registerUser(t);
     const until = Date.now() + 3_600_000;
     await t.sql("UPDATE users SET banned = ?, banned_until = ? WHERE id = ?", true, until, user.id);
-    const r = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
+    const r = await loginAs(t, user.username);
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ code: "banned", until: new Date(until).toISOString() });
   });

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { bans, sessions, users } from "../../src/storage/tables.ts";
 import { banUser, unbanUser, type Actor } from "../../src/moderation/actions.ts";
 import { form, guestEntry, registration, setCookie } from "../pages/helpers.ts";
-import { makeTestApp, type TestApp } from "../support/app.ts";
+import { loginAs, makeTestApp, type TestApp } from "../support/app.ts";
 
 const apps: TestApp[] = [];
 const app = (env: Record<string, string> = {}) => {
@@ -81,7 +81,7 @@ describe("a device ban", () => {
   test("covers the browser a banned person signs in from, even a new one", async () => {
     const account = await t.call("POST", "/api/auth/register", { json: { ...registration(), age: 30, adult: true } });
     await banUser(t.ctx, cli, account.body.user.id, { days: null, reason: "Scam", banAddress: false });
-    const login = await t.call("POST", "/api/auth/login", { json: { username: account.body.user.username, password: "correct horse" } });
+    const login = await loginAs(t, account.body.user.username);
     expect(login.status).toBe(403);
     const newDevice = deviceOf(login.headers);
     expect(newDevice).toBeDefined();

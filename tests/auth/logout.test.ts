@@ -3,7 +3,7 @@
 // form ends a session the JSON login made, and expires the cookie even when there is no session
 // left to end. Its same-origin refusal is in tests/pages/auth-forms.test.ts.
 import { afterAll, describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser } from "../support/app.ts";
+import { loginAs, makeTestApp, registerUser } from "../support/app.ts";
 import { cookiesOf, setCookie } from "../pages/helpers.ts";
 
 const t = makeTestApp();
@@ -11,7 +11,7 @@ afterAll(() => t.close());
 
 async function signedIn() {
   const { user } = await registerUser(t);
-  const login = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
+  const login = await loginAs(t, user.username);
   expect(login.status).toBe(200);
   return { token: login.body.token as string, cookie: cookiesOf(login.headers) };
 }

@@ -2,7 +2,7 @@
 // form (optional)"): POST /api/auth/register and the no-JavaScript form take them under the rules of
 // API.md "Interests and languages", as PUT /api/users/profile does.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { makeTestApp, registerUser } from "../support/app.ts";
+import { loginAs, makeTestApp, registerUser } from "../support/app.ts";
 import { form, registration } from "../pages/helpers.ts";
 import { SUGGEST_MIN_USES } from "../../src/users/interests.ts";
 
@@ -42,7 +42,7 @@ describe("POST /api/auth/register with interests and languages", () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe("validation");
     expect(r.body.fields[field]).toBeString();
-    expect((await t.call("POST", "/api/auth/login", { json: { username, password: "correct horse" } })).status).toBe(401);
+    expect((await loginAs(t, username)).status).toBe(401);
   });
 
   test(`counts the interests for suggestions: ${SUGGEST_MIN_USES} sign-ups with one make it suggested`, async () => {

@@ -11,7 +11,7 @@ import { MAX_CARRIERS, recordDevice } from "../../src/auth/user-devices.ts";
 import { liftRouletteSuspension, suspendRoulette } from "../../src/moderation/actions.ts";
 import { forgetUser } from "../../src/users/cache.ts";
 import { staff } from "../support/moderation.ts";
-import { createGuest, registerUser } from "../support/app.ts";
+import { createGuest, idsOf, registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { connect, type TestSocket } from "../support/ws.ts";
 import { rouletteSearch } from "../support/roulette.ts";
@@ -37,8 +37,7 @@ async function registeredOn(device: string) {
 /** A guest made in the browser `device`. */
 const guestOn = (device: string) => createGuest(t, "male", fromDevice(device));
 
-const ids = (list: { id: number }[]) => list.map((u) => u.id);
-const listOf = async (token: string) => ids((await t.call("GET", "/api/users?limit=500", { token })).body.users);
+const listOf = async (token: string) => idsOf((await t.call("GET", "/api/users?limit=500", { token })).body.users);
 const profile = (token: string, id: number) => t.call("GET", `/api/users/${id}`, { token }).then((r) => ({ status: r.status, body: r.body }));
 const write = (s: TestSocket, to: number) => s.ask("send_message", { receiverId: to, content: "it's me again" }).then((f) => f.error);
 
@@ -61,7 +60,7 @@ describe("a block follows the blocked person's browser", () => {
     // The blocker's own messages are refused too, and their list names only the person they blocked.
     expect((await write(blocker.s, guest.user.id))?.code).toBe("blocked");
     const mine = await t.call("GET", "/api/blocks", { token: blocker.token });
-    expect({ users: ids(mine.body.users), strangers: mine.body.strangers }).toEqual({ users: [blocked.user.id], strangers: 0 });
+    expect({ users: idsOf(mine.body.users), strangers: mine.body.strangers }).toEqual({ users: [blocked.user.id], strangers: 0 });
     for (const s of [oldSocket, newSocket, blocker.s]) s.close();
   });
 

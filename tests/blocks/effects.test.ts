@@ -2,8 +2,8 @@
 // (API.md "Safety", Blocks): refusals, dropped events, hidden lists and presence, ended calls
 // and roulette pairs, and everything back on unblock.
 import { describe, expect, test } from "bun:test";
-import { registerUser } from "../support/app.ts";
-import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
+import { idsOf, registerUser } from "../support/app.ts";
+import { closeSockets, type ConnectedUser, connectedUser, listeningApp } from "../support/listening.ts";
 import { connect, heardAbout } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 import { fileOf, storedFiles, uploadForm } from "../uploads/fixtures.ts";
@@ -38,8 +38,6 @@ async function blockedPair() {
 const messagesBetween = async (a: number, b: number) =>
   Number((await t.sql<{ n: number }>("SELECT count(*) AS n FROM messages WHERE (sender_id = ? AND receiver_id = ?) OR (sender_id = ? AND receiver_id = ?)", a, b, b, a))[0]!.n);
 
-const closeAll = (...people: Person[]) => people.forEach((p) => p.s.close());
-const ids = (list: { id: number }[]) => list.map((u) => u.id);
 
 describe("a block refuses messages and files both ways", () => {
   test("send_message answers 403 blocked in both directions and nothing reaches the other side", async () => {
@@ -51,7 +49,7 @@ describe("a block refuses messages and files both ways", () => {
     }
     const [stored] = await t.sql<{ n: number }>("SELECT count(*) AS n FROM messages WHERE content = 'can you read this?'");
     expect(Number(stored!.n)).toBe(0);
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 
   test("uploads answer 403 blocked in both directions and store no file", async () => {
@@ -69,7 +67,7 @@ describe("a block refuses messages and files both ways", () => {
     }
     expect(storedFiles(t.dataDir).length).toBe(filesBefore);
     expect(await messagesBetween(blocker.user.id, blocked.user.id)).toBe(messagesBefore);
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 });
 
@@ -80,7 +78,7 @@ describe("a block drops typing and read events", () => {
     blocker.s.send("typing_start", { receiverId: blocked.user.id });
     expect(await blocker.s.silent("user_typing", blocked.s)).toBe(true);
     expect(await blocked.s.silent("user_typing", blocker.s)).toBe(true);
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 
   test("a read still marks the messages read, but the sender hears nothing, over the socket and over HTTP", async () => {
@@ -93,7 +91,7 @@ describe("a block drops typing and read events", () => {
     const http = await t.call("PUT", `/api/messages/mark-read/${blocker.user.id}`, { token: blocked.token });
     expect(http.body.updatedCount).toBe(1);
     expect(await blocker.s.silent("messages_read_batch")).toBe(true);
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 });
 
@@ -130,7 +128,7 @@ describe("a block makes calls look offline", () => {
       expect((await from.s.next("call_rejected")).data).toEqual({ reason: "offline" });
       expect(await to.s.silent("incoming_call", from.s)).toBe(true);
     }
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 
   test("blocking ends a live call between the two: both get call_ended", async () => {
@@ -145,7 +143,7 @@ describe("a block makes calls look offline", () => {
     await callee.s.next("call_ended");
     expect(t.ctx.calls.isBusy(caller.user.id)).toBe(false);
     expect(t.ctx.calls.isBusy(callee.user.id)).toBe(false);
-    closeAll(caller, callee);
+    closeSockets(caller, callee);
   });
 
   test("blocking someone else leaves a call with a third person alone", async () => {
@@ -157,7 +155,7 @@ describe("a block makes calls look offline", () => {
     await t.call("POST", "/api/blocks", { token: caller.token, json: { userId: bystander.user.id } });
     expect(await callee.s.silent("call_ended")).toBe(true);
     expect(t.ctx.calls.isBusy(caller.user.id)).toBe(true);
-    closeAll(caller, callee);
+    closeSockets(caller, callee);
   });
 });
 
@@ -166,11 +164,11 @@ describe("a block hides each from the other's lists", () => {
     const { blocker, blocked } = await blockedPair();
     for (const [viewer, hidden] of [[blocker, blocked], [blocked, blocker]] as const) {
       const people = await t.call("GET", "/api/users?limit=500", { token: viewer.token });
-      expect(ids(people.body.users)).not.toContain(hidden.user.id);
+      expect(idsOf(people.body.users)).not.toContain(hidden.user.id);
       const chats = await t.call("GET", "/api/messages/chat-users-with-messages", { token: viewer.token });
-      expect(ids(chats.body.users)).not.toContain(hidden.user.id);
+      expect(idsOf(chats.body.users)).not.toContain(hidden.user.id);
       const legacy = await t.call("GET", "/api/messages/chat-users", { token: viewer.token });
-      expect(ids(legacy.body.users)).not.toContain(hidden.user.id);
+      expect(idsOf(legacy.body.users)).not.toContain(hidden.user.id);
       const perUser = await t.call("GET", "/api/messages/unread/per-user", { token: viewer.token });
       expect(perUser.body.items.map((i: { sender_id: number }) => i.sender_id)).not.toContain(hidden.user.id);
       expect((await t.call("GET", "/api/messages/unread/count", { token: viewer.token })).body.unread_count).toBe(0);
@@ -183,7 +181,7 @@ describe("a block hides each from the other's lists", () => {
     expect(profile.body.code).toBe("not_found");
     const theirs = await t.call("GET", `/api/users/${blocked.user.id}`, { token: blocker.token });
     expect(theirs.status).toBe(200);
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 });
 
@@ -198,7 +196,7 @@ describe("a block reaches open sockets at once", () => {
     expect((await blocked.s.next("user_offline", undefined, (f) => f.data.userId === blocker.user.id)).data).toEqual({ userId: blocker.user.id, name: "Tabs Tess" });
     expect(await blocked.s.silent("block_changed")).toBe(true);
     tab2.close();
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 
   test("presence events stop in both directions while the block holds", async () => {
@@ -230,9 +228,9 @@ describe("unblocking", () => {
     expect(sent.data.message.content).toBe("friends again");
     await blocker.s.next("new_message");
     const chats = await t.call("GET", "/api/messages/chat-users-with-messages", { token: blocker.token });
-    expect(ids(chats.body.users)).toContain(blocked.user.id);
+    expect(idsOf(chats.body.users)).toContain(blocked.user.id);
     expect((await t.call("GET", `/api/users/${blocker.user.id}`, { token: blocked.token })).status).toBe(200);
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 
   test("keeps the two apart while a block the other way still holds", async () => {
@@ -241,7 +239,7 @@ describe("unblocking", () => {
     await t.call("DELETE", `/api/blocks/${blocked.user.id}`, { token: blocker.token });
     expect(await heardAbout(blocked.s, "user_online", blocker.user.id, blocker.s)).toBe(false);
     expect((await blocker.s.ask("send_message", { receiverId: blocked.user.id, content: "still?" })).error?.code).toBe("blocked");
-    closeAll(blocker, blocked);
+    closeSockets(blocker, blocked);
   });
 });
 

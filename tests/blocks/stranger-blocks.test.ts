@@ -5,7 +5,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadStrangerBlocks } from "../../src/blocks/strangers.ts";
 import { RouletteQueue } from "../../src/roulette/queue.ts";
 import { registerUser } from "../support/app.ts";
-import { connectedUser, type ConnectedUser, listeningApp } from "../support/listening.ts";
+import { closeSockets, type ConnectedUser, connectedUser, listeningApp } from "../support/listening.ts";
 import { settled, type TestSocket } from "../support/ws.ts";
 import { pairUp, rouletteSearch } from "../support/roulette.ts";
 
@@ -34,7 +34,6 @@ const ids = (list: { id: number }[]) => list.map((u) => u.id).sort((x, y) => x -
 const people = async (p: ConnectedUser) => ids((await t.call("GET", "/api/users?limit=500", { token: p.token })).body.users);
 const chats = async (p: ConnectedUser) => ids((await t.call("GET", "/api/messages/chat-users-with-messages", { token: p.token })).body.users);
 const strangers = async (p: { token: string }) => (await t.call("GET", "/api/blocks", { token: p.token })).body.strangers as number;
-const closeAll = (...people: ConnectedUser[]) => people.forEach((p) => p.s.close());
 
 describe("blocking a roulette stranger reveals nothing", () => {
   test("the blocked side hears only roulette_partner_disconnected, as for Stop: no user_offline naming the blocker", async () => {
@@ -53,7 +52,7 @@ describe("blocking a roulette stranger reveals nothing", () => {
     again.a.s.send("roulette_stop_search", { userId: again.a.user.id });
     await again.b.s.next("roulette_partner_disconnected");
     expect(await heard(again.b.s, again.a.s)).toEqual([]);
-    closeAll(a, b, again.a, again.b);
+    closeSockets(a, b, again.a, again.b);
   });
 
   test("neither person's people list, chat lists or profile answers change", async () => {
@@ -65,7 +64,7 @@ describe("blocking a roulette stranger reveals nothing", () => {
     expect((await t.call("GET", `/api/users/${a.user.id}`, { token: b.token })).status).toBe(200);
     // Messages are not refused either: a refusal would name the person behind the pairing.
     expect((await b.s.ask("send_message", { receiverId: a.user.id, content: "hello?" })).data?.message.content).toBe("hello?");
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("the strangers count does not confirm a guess: blocking the right person by id leaves it as it was", async () => {
@@ -84,7 +83,7 @@ describe("blocking a roulette stranger reveals nothing", () => {
     ]);
     const list = await t.call("GET", "/api/blocks", { token: a.token });
     expect(list.body.users.map((u: { id: number }) => u.id).sort()).toEqual([wrong.user.id, b.user.id].sort());
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("cannot be lifted by guessing an id: after a named block and its removal the two are still never paired", async () => {
@@ -98,7 +97,7 @@ describe("blocking a roulette stranger reveals nothing", () => {
     expect((await rouletteSearch(a.s, a.user.id)).data).toEqual({ status: "searching" });
     expect((await rouletteSearch(b.s, b.user.id)).data).toEqual({ status: "searching" });
     for (const p of [a, b]) await p.s.ask("roulette_stop_search", { userId: p.user.id });
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -112,7 +111,7 @@ describe("what a stranger block does", () => {
     const fresh = new RouletteQueue();
     await loadStrangerBlocks({ ...t.ctx, roulette: fresh });
     expect(fresh.keptApart(b.user.id, a.user.id)).toBe(true);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("counts one per pairing blocked; the same pairing again answers 200 with the same body", async () => {
@@ -124,7 +123,7 @@ describe("what a stranger block does", () => {
     expect(await t.call("GET", "/api/blocks", { token: a.token }).then((r) => r.body)).toEqual({ users: [], strangers: 1 });
     // The blocked side's own list knows nothing of it.
     expect(await t.call("GET", "/api/blocks", { token: b.token }).then((r) => r.body)).toEqual({ users: [], strangers: 0 });
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("only someone who took part in the pairing can block by its id", async () => {
@@ -132,6 +131,6 @@ describe("what a stranger block does", () => {
     const outsider = await registerUser(t);
     expect((await t.call("POST", "/api/blocks", { token: outsider.token, json: { rouletteId } })).status).toBe(404);
     expect(t.ctx.roulette.partnerOf(a.user.id)).toBe(b.user.id);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });

@@ -13,7 +13,7 @@ import { join as joinPath } from "node:path";
 import { REDIS_TEST_URL, redisEngine, type Engine } from "../support/cluster.ts";
 import { spawnReady } from "../support/children.ts";
 import { until } from "../support/until.ts";
-import { FakeSocket } from "../peerjs/fake-socket.ts";
+import { FakeSocket, ownerOf } from "../peerjs/fake-socket.ts";
 
 /** No sweep runs within a test: what a sweep would do is not mixed into what is checked. */
 const QUIET = { ...DEFAULT_PEER_OPTIONS, cleanupIntervalMs: 600_000, aliveCheckIntervalMs: 600_000 };
@@ -35,10 +35,9 @@ async function node(options = QUIET): Promise<{ ports: Ports; engine: PeerEngine
   return { ports, engine };
 }
 
-const owner = (userId: number) => ({ userId, sessionId: `s${userId}`, address: `10.0.0.${userId}` });
 
 async function join(engine: PeerEngine, id: string, userId: number, socket = new FakeSocket(), token = "tok"): Promise<{ client: PeerClient; socket: FakeSocket }> {
-  const client = await engine.connect(socket, { id, token, key: "peerjs" }, owner(userId));
+  const client = await engine.connect(socket, { id, token, key: "peerjs" }, ownerOf(userId));
   if (!client) throw new Error(`${id} was refused: ${JSON.stringify(socket.sent)}`);
   socket.sent = [];
   return { client, socket };
@@ -120,7 +119,7 @@ describe("the Redis PeerJS engine", () => {
       const { cmd } = a.ports.redis!;
       expect(Number(await cmd.get(`${prefix}pj:n:u:7`))).toBe(2);
       const refused = new FakeSocket();
-      expect(await a.engine.connect(refused, { id: "zed", token: "mine", key: "peerjs" }, owner(8))).toBeNull();
+      expect(await a.engine.connect(refused, { id: "zed", token: "mine", key: "peerjs" }, ownerOf(8))).toBeNull();
       expect(refused.sent).toEqual([{ type: "ID-TAKEN", payload: { msg: "ID is taken" } }]);
       const alice = await join(a.engine, "alice", 1);
       child.kill(9);

@@ -11,7 +11,7 @@ import { DEFAULT_PEER_OPTIONS } from "../../src/peerjs/options.ts";
 import { redisEngine, type Engine } from "../support/cluster.ts";
 import { ThrowawayRedis } from "../support/throwaway-redis.ts";
 import { until } from "../support/until.ts";
-import { FakeSocket } from "../peerjs/fake-socket.ts";
+import { FakeSocket, ownerOf } from "../peerjs/fake-socket.ts";
 
 let server: ThrowawayRedis | null = null;
 let cluster: Engine | null = null;
@@ -24,7 +24,6 @@ afterEach(async () => {
 });
 
 const OPTIONS = { ...DEFAULT_PEER_OPTIONS, cleanupIntervalMs: 100 };
-const owner = (userId: number) => ({ userId, sessionId: `s${userId}`, address: `10.0.0.${userId}` });
 
 function engineOn(ports: Ports): PeerEngine {
   const engine = redisPeerEngine(ports.redis!)({ options: OPTIONS, apart: () => false, relayOnly: false });
@@ -42,16 +41,16 @@ test("Redis restarts empty: a claim fails meanwhile and frames are lost, then he
   const engineA = engineOn(a);
   const engineB = engineOn(b);
   const aliceSocket = new FakeSocket();
-  const alice = (await engineA.connect(aliceSocket, { id: "alice", token: "t", key: "peerjs" }, owner(1)))!;
+  const alice = (await engineA.connect(aliceSocket, { id: "alice", token: "t", key: "peerjs" }, ownerOf(1)))!;
   const bobSocket = new FakeSocket();
-  expect(await engineB.connect(bobSocket, { id: "bob", token: "t", key: "peerjs" }, owner(2))).not.toBeNull();
+  expect(await engineB.connect(bobSocket, { id: "bob", token: "t", key: "peerjs" }, ownerOf(2))).not.toBeNull();
   bobSocket.sent = [];
   engineA.frame(alice, { type: "OFFER", dst: "bob", payload: "before" });
   await until(() => bobSocket.sent.length === 1, "a frame before the outage");
 
   await server.stop();
   const late = new FakeSocket();
-  const failed = await Promise.resolve(engineA.connect(late, { id: "carol", token: "t", key: "peerjs" }, owner(3))).then(
+  const failed = await Promise.resolve(engineA.connect(late, { id: "carol", token: "t", key: "peerjs" }, ownerOf(3))).then(
     () => null,
     (error: unknown) => error,
   );
@@ -68,10 +67,10 @@ test("Redis restarts empty: a claim fails meanwhile and frames are lost, then he
     return bobSocket.sent.some((m) => JSON.stringify(m).includes("after"));
   }, "frames after Redis came back", 20_000);
   const thief = new FakeSocket();
-  expect(await engineA.connect(thief, { id: "bob", token: "other", key: "peerjs" }, owner(4))).toBeNull();
+  expect(await engineA.connect(thief, { id: "bob", token: "other", key: "peerjs" }, ownerOf(4))).toBeNull();
   expect(thief.sent).toEqual([{ type: "ID-TAKEN", payload: { msg: "ID is taken" } }]);
   // And a new peer claims its id again.
   const carol = new FakeSocket();
-  expect(await engineA.connect(carol, { id: "carol", token: "t", key: "peerjs" }, owner(3))).not.toBeNull();
+  expect(await engineA.connect(carol, { id: "carol", token: "t", key: "peerjs" }, ownerOf(3))).not.toBeNull();
   expect(carol.sent).toEqual([{ type: "OPEN" }]);
 }, 60_000);

@@ -23,7 +23,6 @@ afterAll(() => service.stop());
 
 type Person = Awaited<ReturnType<typeof registerUser>>;
 
-const pushesTo = (path: string) => service.requests.filter((r) => r.path === path);
 
 /** Every push decision of both instances made and every push sent. */
 const pushesSettled = (...apps: TestApp[]) => Promise.all(apps.map((app) => app.ctx.push.idle()));
@@ -57,13 +56,13 @@ test("a message to someone whose only tab is on the other instance makes no push
   await aliceA.ask("send_message", { receiverId: bob.user.id, content: "you are here", messageType: "text" });
   await bobB.next("new_message");
   await pushesSettled(a, b);
-  expect(pushesTo(path)).toEqual([]);
+  expect(service.requestsTo(path)).toEqual([]);
 
   await closeTab(b, bobB, bob);
   await aliceA.ask("send_message", { receiverId: bob.user.id, content: "you left", messageType: "text" });
-  await until(() => pushesTo(path).length >= 1, "a push to Bob's device");
+  await until(() => service.requestsTo(path).length >= 1, "a push to Bob's device");
   await pushesSettled(a, b);
-  expect(pushesTo(path).length).toBe(1);
+  expect(service.requestsTo(path).length).toBe(1);
 });
 
 describe("calls ring by push across instances", () => {
@@ -75,19 +74,19 @@ describe("calls ring by push across instances", () => {
     const aliceB = await tab(b, alice);
 
     expect((await aliceA.ask("call_user", { receiverId: bob.user.id, callerPeerId: "peer-caller-a" })).data).toEqual({ status: "ringing" });
-    await until(() => pushesTo(path).length >= 1, "the ring");
+    await until(() => service.requestsTo(path).length >= 1, "the ring");
     await pushesSettled(a, b);
-    expect(pushesTo(path).length).toBe(1);
-    const ring = pushesTo(path)[0]!;
+    expect(service.requestsTo(path).length).toBe(1);
+    const ring = service.requestsTo(path)[0]!;
     expect(ring.headers.topic).toBe(`call-${alice.user.id}`);
     expect(await decryptPush(sub, ring.body)).toMatchObject({ type: "call", tag: `call-${alice.user.id}`, chatId: alice.user.id, title: "Caller A" });
 
     // The caller hangs up from her other tab, on the instance that did not start the call.
     expect((await aliceB.ask("end_call", { receiverId: bob.user.id })).data).toEqual({ ended: true });
-    await until(() => pushesTo(path).length >= 2, "the end of the ring");
+    await until(() => service.requestsTo(path).length >= 2, "the end of the ring");
     await pushesSettled(a, b);
-    expect(pushesTo(path).length).toBe(2);
-    expect(await decryptPush(sub, pushesTo(path)[1]!.body)).toEqual({ type: "call_ended", tag: `call-${alice.user.id}` });
+    expect(service.requestsTo(path).length).toBe(2);
+    expect(await decryptPush(sub, service.requestsTo(path)[1]!.body)).toEqual({ type: "call_ended", tag: `call-${alice.user.id}` });
   });
 
   test("no push while the callee has a tab on the other instance: it rings there; and a tab there that signed out is not called by push either", async () => {
@@ -106,7 +105,7 @@ describe("calls ring by push across instances", () => {
     await aliceA.ask("end_call", { receiverId: bob.user.id });
     await bobB.next("call_ended");
     await pushesSettled(a, b);
-    expect(pushesTo(path)).toEqual([]);
+    expect(service.requestsTo(path)).toEqual([]);
 
     // Signed out in the tab on B (user_logout): not reachable for a call, as on one instance
     // ("offline"), and not rung on the devices of someone whose tab is open.
@@ -116,7 +115,7 @@ describe("calls ring by push across instances", () => {
     await until(async () => !(await a.ctx.calls.present(bob.user.id)), "A sees Bob signed out");
     expect((await aliceA.ask("call_user", { receiverId: bob.user.id, callerPeerId: "peer-a2" })).data).toEqual({ status: "offline" });
     await pushesSettled(a, b);
-    expect(pushesTo(path)).toEqual([]);
+    expect(service.requestsTo(path)).toEqual([]);
   });
 
   test("a tab the callee opens on B while the push rings there too; declining in it closes the notification with one call_ended", async () => {
@@ -125,15 +124,15 @@ describe("calls ring by push across instances", () => {
     const { sub, path } = await device(a, bob);
     const aliceA = await tab(a, alice);
     await aliceA.ask("call_user", { receiverId: bob.user.id, callerPeerId: "peer-a3" });
-    await until(() => pushesTo(path).length >= 1, "the ring");
+    await until(() => service.requestsTo(path).length >= 1, "the ring");
     const bobB = await tab(b, bob);
     expect((await bobB.next("incoming_call")).data).toEqual({ callerId: alice.user.id, callerName: "Caller A3", callerPeerId: "peer-a3" });
     await bobB.ask("reject_call", { callerId: alice.user.id });
     expect((await aliceA.next("call_rejected")).data.reason).toBe("declined");
-    await until(() => pushesTo(path).length >= 2, "the end of the ring");
+    await until(() => service.requestsTo(path).length >= 2, "the end of the ring");
     await pushesSettled(a, b);
-    expect(pushesTo(path).length).toBe(2);
-    expect(await decryptPush(sub, pushesTo(path)[1]!.body)).toEqual({ type: "call_ended", tag: `call-${alice.user.id}` });
+    expect(service.requestsTo(path).length).toBe(2);
+    expect(await decryptPush(sub, service.requestsTo(path)[1]!.body)).toEqual({ type: "call_ended", tag: `call-${alice.user.id}` });
   });
 });
 
@@ -151,7 +150,7 @@ describe("a call nobody answers", () => {
     expect((await aliceA.next("call_rejected")).data).toEqual({ reason: "no_answer" });
     // The ring ended on exactly one instance, whose ring-end listeners ran before the caller was told.
     await pushesSettled(short.a, short.b);
-    const pushes = pushesTo(path);
+    const pushes = service.requestsTo(path);
     expect(pushes.length).toBe(2);
     const payloads = await Promise.all(pushes.map((p) => decryptPush(sub, p.body)));
     expect(payloads.map((p) => (p as { type: string }).type).toSorted()).toEqual(["call", "call_ended"]);

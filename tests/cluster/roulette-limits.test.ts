@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { clusterRoulette as roulette, matchmakerChosen, twoInstancesForFile } from "../support/two-instances.ts";
 import { until } from "../support/until.ts";
-import { rouletteSearch, type RouletteFilters } from "../support/roulette.ts";
+import { onlyFrom, type RouletteFilters, rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(30_000);
 
@@ -14,7 +14,6 @@ const ENV = { SIGNUP_RATE_LIMIT: "1000", ROULETTE_WAITING_PER_ADDRESS: "2", ROUL
 const { a, b, urlB, socket, player } = twoInstancesForFile(ENV);
 beforeAll(() => matchmakerChosen(a, b));
 
-const only = (country: string, extra: Partial<RouletteFilters> = {}): RouletteFilters => ({ gender: "any", country, ...extra });
 
 describe("roulette limits and interests across instances", () => {
   test("the places per network count the searches waiting on every instance", async () => {
@@ -22,18 +21,18 @@ describe("roulette limits and interests across instances", () => {
     const bob = await player(b, { country_code: "IT" });
     const cleo = await player(a, { country_code: "ES" });
     // Each waits for a country nobody here is from: two places taken, one on each instance.
-    expect((await rouletteSearch(ann.s, ann.user.id, only("PT"))).data.status).toBe("searching");
-    expect((await rouletteSearch(bob.s, bob.user.id, only("PT"))).data.status).toBe("searching");
-    const refused = await rouletteSearch(cleo.s, cleo.user.id, only("PT"));
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom("PT"))).data.status).toBe("searching");
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom("PT"))).data.status).toBe("searching");
+    const refused = await rouletteSearch(cleo.s, cleo.user.id, onlyFrom("PT"));
     expect(refused.error?.code).toBe("rate_limited");
     expect(refused.error?.message).toContain("network");
     expect(a.ctx.roulette.isWaiting(cleo.user.id)).toBe(false);
     // A repeated search keeps its own place: it never counts against itself.
-    expect((await rouletteSearch(bob.s, bob.user.id, only("NL"))).data.status).toBe("searching");
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom("NL"))).data.status).toBe("searching");
     // One leaves on B: a place comes free for Cleo on A.
     bob.s.send("roulette_stop_search", { userId: bob.user.id });
     await until(() => (roulette(a).matchmakerQueue ?? roulette(b).matchmakerQueue)!.isWaiting(bob.user.id) === false, "Bob's place is free");
-    expect((await rouletteSearch(cleo.s, cleo.user.id, only("PT"))).data.status).toBe("searching");
+    expect((await rouletteSearch(cleo.s, cleo.user.id, onlyFrom("PT"))).data.status).toBe("searching");
     for (const p of [ann, cleo]) p.s.send("roulette_stop_search", { userId: p.user.id });
     await until(() => (roulette(a).matchmakerQueue ?? roulette(b).matchmakerQueue)!.waitingCount === 0, "nobody waits");
   });
@@ -41,8 +40,8 @@ describe("roulette limits and interests across instances", () => {
   test("a shared interest pairs at once across instances, and says which", async () => {
     const ann = await player(a, { country_code: "BE" });
     const bob = await player(b, { country_code: "BE" });
-    expect((await rouletteSearch(ann.s, ann.user.id, only("BE", { interests: ["chess", "go"] }))).data.status).toBe("searching");
-    expect((await rouletteSearch(bob.s, bob.user.id, only("BE", { interests: ["go"] }))).data.status).toBe("paired");
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom("BE", { interests: ["chess", "go"] }))).data.status).toBe("searching");
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom("BE", { interests: ["go"] }))).data.status).toBe("paired");
     expect((await ann.s.next("roulette_partner_found")).data.partner.sharedInterests).toEqual(["go"]);
     expect((await bob.s.next("roulette_partner_found")).data.partner.sharedInterests).toEqual(["go"]);
     ann.s.send("roulette_stop_search", { userId: ann.user.id });
@@ -52,9 +51,9 @@ describe("roulette limits and interests across instances", () => {
   test("a wait for a shared interest ends on the matchmaker's timer, and both instances hear the pairing", async () => {
     const ann = await player(a, { country_code: "AT" });
     const bob = await player(b, { country_code: "AT" });
-    expect((await rouletteSearch(ann.s, ann.user.id, only("AT", { interests: ["knitting"] }))).data.status).toBe("searching");
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom("AT", { interests: ["knitting"] }))).data.status).toBe("searching");
     // Bob has no interests: he does not take Ann while she waits for someone who shares hers.
-    expect((await rouletteSearch(bob.s, bob.user.id, only("AT", { interests: [] }))).data.status).toBe("searching");
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom("AT", { interests: [] }))).data.status).toBe("searching");
     const started = Date.now();
     const fa = await ann.s.next("roulette_partner_found", 5_000);
     const fb = await bob.s.next("roulette_partner_found", 5_000);
@@ -69,7 +68,7 @@ describe("roulette limits and interests across instances", () => {
     const [leader, other] = roulette(a).leading ? [a, b] : [b, a];
     const ann = await player(other, { country_code: "CH" });
     const bob = await player(leader, { country_code: "CH" });
-    expect((await rouletteSearch(ann.s, ann.user.id, only("CH"))).data.status).toBe("searching");
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom("CH"))).data.status).toBe("searching");
     const queue = roulette(leader).matchmakerQueue!;
     // As after five silent seconds: the matchmaker drops the other instance's people.
     (roulette(leader) as unknown as { dead(instance: string): void }).dead(other.ctx.hub.instanceId);
@@ -77,7 +76,7 @@ describe("roulette limits and interests across instances", () => {
     // Its next beat is heard: asked again, it sends Ann's search, which takes its place back.
     await until(() => queue.isWaiting(ann.user.id), "Ann waits at the matchmaker again");
     expect(other.ctx.roulette.isWaiting(ann.user.id)).toBe(true);
-    expect((await rouletteSearch(bob.s, bob.user.id, only("CH"))).data.status).toBe("paired");
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom("CH"))).data.status).toBe("paired");
     expect((await ann.s.next("roulette_partner_found")).data.partner.country_code).toBe("CH");
     bob.s.send("roulette_stop_search", { userId: bob.user.id });
     await ann.s.next("roulette_partner_disconnected");
@@ -87,12 +86,12 @@ describe("roulette limits and interests across instances", () => {
     const ann = await player(a, { country_code: "DK" });
     const annOnB = await socket(urlB, ann.token);
     const bob = await player(a, { country_code: "DK" });
-    expect((await rouletteSearch(ann.s, ann.user.id, only("DK"))).data.status).toBe("searching");
-    expect((await rouletteSearch(annOnB, ann.user.id, only("DK"))).data.status).toBe("searching");
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom("DK"))).data.status).toBe("searching");
+    expect((await rouletteSearch(annOnB, ann.user.id, onlyFrom("DK"))).data.status).toBe("searching");
     ann.s.close();
     await until(() => a.ctx.hub.socketCount(ann.user.id) === 0, "the first tab is closed");
     await a.ctx.ports.settled();
-    expect((await rouletteSearch(bob.s, bob.user.id, only("DK"))).data.status).toBe("paired");
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom("DK"))).data.status).toBe("paired");
     expect((await annOnB.next("roulette_partner_found")).data.partner.country_code).toBe("DK");
     bob.s.send("roulette_stop_search", { userId: bob.user.id });
     await annOnB.next("roulette_partner_disconnected");

@@ -11,7 +11,7 @@ import { makeTestApp } from "../support/app.ts";
 import { clusterRoulette as roulette, matchmakerChosen, twoInstancesForFile } from "../support/two-instances.ts";
 import { settled } from "../support/ws.ts";
 import { until } from "../support/until.ts";
-import { pairUp, rouletteSearch, type RouletteFilters } from "../support/roulette.ts";
+import { onlyFrom, pairUp, type RouletteFilters, rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(30_000);
 
@@ -28,15 +28,14 @@ const onB = (profile: Record<string, unknown> = {}) => player(b, profile);
 const COUNTRIES = ["FR", "IT", "ES", "PT", "NL", "BE", "AT", "CH", "PL", "SE", "NO", "DK", "FI", "IE", "GR", "CZ"];
 let countries = 0;
 const freshCountry = (): string => COUNTRIES[countries++ % COUNTRIES.length]!;
-const only = (country: string, extra: Partial<RouletteFilters> = {}): RouletteFilters => ({ gender: "any", country, ...extra });
 
 describe("roulette across two instances", () => {
   test("two users waiting on different instances are paired, exchange text and signals, and hear Next and Stop", async () => {
     const country = freshCountry();
     const ann = await onA({ country_code: country });
     const bob = await onB({ country_code: country });
-    expect((await rouletteSearch(ann.s, ann.user.id, only(country))).data.status).toBe("searching");
-    expect((await rouletteSearch(bob.s, bob.user.id, only(country))).data.status).toBe("paired");
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom(country))).data.status).toBe("searching");
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom(country))).data.status).toBe("paired");
     const fa = await ann.s.next("roulette_partner_found");
     const fb = await bob.s.next("roulette_partner_found");
     expect(fa.data.partner.id).toBe(fb.data.partner.id);
@@ -68,8 +67,8 @@ describe("roulette across two instances", () => {
     expect(a.ctx.roulette.partnerOf(ann.user.id)).toBeUndefined();
     expect(b.ctx.roulette.partnerOf(bob.user.id)).toBeUndefined();
     // Nobody else suits them: the two just parted meet again, then Ann presses Stop.
-    await rouletteSearch(ann.s, ann.user.id, only(country));
-    expect((await rouletteSearch(bob.s, bob.user.id, only(country))).data.status).toBe("paired");
+    await rouletteSearch(ann.s, ann.user.id, onlyFrom(country));
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom(country))).data.status).toBe("paired");
     const again = (await ann.s.next("roulette_partner_found")).data.partner.id;
     expect((await bob.s.next("roulette_partner_found")).data.partner.id).toBe(again);
     expect(again).not.toBe(id);
@@ -83,8 +82,8 @@ describe("roulette across two instances", () => {
     const country = freshCountry();
     const ann = await onA({ country_code: country, orientation: "bisexual" });
     const bob = await onB({ country_code: country, orientation: "pansexual" });
-    await rouletteSearch(ann.s, ann.user.id, only(country));
-    await rouletteSearch(bob.s, bob.user.id, only(country));
+    await rouletteSearch(ann.s, ann.user.id, onlyFrom(country));
+    await rouletteSearch(bob.s, bob.user.id, onlyFrom(country));
     const id = (await ann.s.next("roulette_partner_found")).data.partner.id;
     await bob.s.next("roulette_partner_found");
     await ann.s.ask("roulette_text", { partnerId: id, text: "hi" });
@@ -122,9 +121,9 @@ describe("roulette across two instances", () => {
     const max = await onB({ country_code: country, gender: "male" });
     const eve = await onB({ country_code: country, gender: "female" });
     // Ann waits for a woman; Max (a man) does not suit her, Eve does.
-    expect((await rouletteSearch(ann.s, ann.user.id, only(country, { gender: "female" }))).data.status).toBe("searching");
-    expect((await rouletteSearch(max.s, max.user.id, only(country))).data.status).toBe("searching");
-    expect((await rouletteSearch(eve.s, eve.user.id, only(country, { gender: "male" }))).data.status).toBe("paired");
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom(country, { gender: "female" }))).data.status).toBe("searching");
+    expect((await rouletteSearch(max.s, max.user.id, onlyFrom(country))).data.status).toBe("searching");
+    expect((await rouletteSearch(eve.s, eve.user.id, onlyFrom(country, { gender: "male" }))).data.status).toBe("paired");
     // Eve wanted a man: she met Max, and Ann still waits.
     expect((await max.s.next("roulette_partner_found")).data.partner.gender).toBe("female");
     expect(ann.s.saw("roulette_partner_found")).toBe(false);
@@ -142,8 +141,8 @@ describe("roulette across two instances", () => {
     const blocked = await b.call("POST", "/api/blocks", { token: bob.token, json: { rouletteId: id } });
     expect(blocked.status).toBe(201);
     await ann.s.next("roulette_partner_disconnected");
-    await rouletteSearch(ann.s, ann.user.id, only(country));
-    expect((await rouletteSearch(bob.s, bob.user.id, only(country))).data.status).toBe("searching");
+    await rouletteSearch(ann.s, ann.user.id, onlyFrom(country));
+    expect((await rouletteSearch(bob.s, bob.user.id, onlyFrom(country))).data.status).toBe("searching");
     ann.s.send("roulette_stop_search", { userId: ann.user.id });
     bob.s.send("roulette_stop_search", { userId: bob.user.id });
 
@@ -153,8 +152,8 @@ describe("roulette across two instances", () => {
     const reported = await a.call("POST", "/api/reports", { token: cleo.token, json: { reportedUserId: dan.user.id, context: "profile", reason: "spam" } });
     expect(reported.status).toBe(201);
     await until(() => b.ctx.roulette.keptApart(cleo.user.id, dan.user.id), "the keep-apart pair reached B");
-    await rouletteSearch(dan.s, dan.user.id, only(country));
-    expect((await rouletteSearch(cleo.s, cleo.user.id, only(country))).data.status).toBe("searching");
+    await rouletteSearch(dan.s, dan.user.id, onlyFrom(country));
+    expect((await rouletteSearch(cleo.s, cleo.user.id, onlyFrom(country))).data.status).toBe("searching");
     for (const p of [cleo, dan]) p.s.send("roulette_stop_search", { userId: p.user.id });
     await settled(cleo.s, dan.s);
   });
@@ -267,7 +266,7 @@ describe("an instance that dies", () => {
       const ghost = await player(c, { country_code: country }, urlC);
       await pairUp({ s: ann.s, user: ann.user }, { s: cid.s, user: cid.user });
       // Someone on C waits too (for nobody who exists): once C is dead the matchmaker forgets them.
-      await rouletteSearch(ghost.s, ghost.user.id, only("ZZ"));
+      await rouletteSearch(ghost.s, ghost.user.id, onlyFrom("ZZ"));
       await until(() => matchmaker()?.isWaiting(ghost.user.id) === true, "the ghost waits at the matchmaker");
       const started = Date.now();
       roulette(c).crash();
@@ -287,11 +286,11 @@ describe("the matchmaker's instance dies", () => {
     const country = freshCountry();
     const ann = await player(survivor, { country_code: country });
     const bob = await player(survivor, { country_code: country });
-    expect((await rouletteSearch(ann.s, ann.user.id, only(country))).data.status).toBe("searching");
+    expect((await rouletteSearch(ann.s, ann.user.id, onlyFrom(country))).data.status).toBe("searching");
     roulette(leader).crash();
     // Ann's search goes to the new matchmaker once it leads; Bob's waits for one if need be.
     const started = Date.now();
-    const answer = await rouletteSearch(bob.s, bob.user.id, only(country));
+    const answer = await rouletteSearch(bob.s, bob.user.id, onlyFrom(country));
     expect(answer.data?.status ?? answer.error?.code).toBe("paired");
     expect(roulette(survivor).leading).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -7,7 +7,7 @@
 // logout or an expel on one closes sockets on the other, and limits (sign-ups, the socket cap)
 // count across both.
 import { describe, expect, test } from "bun:test";
-import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
+import { loginAs, makeTestApp, registerUser, type TestApp } from "../support/app.ts";
 import { twoInstancesForFile } from "../support/two-instances.ts";
 import { about, connect } from "../support/ws.ts";
 import { until } from "../support/until.ts";
@@ -87,7 +87,7 @@ describe("two instances over one Redis", () => {
     expect(out.status).toBeLessThan(300);
     expect((await daveB.closed).code).toBe(4401);
     // A second session, its sockets on B; the expel goes out from A (as a ban or "end sessions" does).
-    const again = await a.call("POST", "/api/auth/login", { json: { username: dave.user.username, password: "correct horse" } });
+    const again = await loginAs(a, dave.user.username);
     expect(again.status).toBe(200);
     const daveB2 = await connect(urlB, again.body.token);
     a.ctx.hub.expel(dave.user.id, 4403, "Banned");

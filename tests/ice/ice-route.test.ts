@@ -2,7 +2,7 @@
 // browsers only, rate limited per user; and the configuration that turns the relay on.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import { makeTestApp, registerUser } from "../support/app.ts";
+import { loginAs, makeTestApp, registerUser } from "../support/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { ICE_REQUESTS_PER_MINUTE } from "../../src/ice/index.ts";
 import { mkdtempSync } from "node:fs";
@@ -41,7 +41,7 @@ describe("GET /api/ice", () => {
 
   test("names the session with an opaque id that never reveals the user id", async () => {
     const a = await registerUser(t);
-    const again = await t.call("POST", "/api/auth/login", { json: { username: a.user.username, password: "correct horse" } });
+    const again = await loginAs(t, a.user.username);
     const first = turnServer((await t.call("GET", "/api/ice", { token: a.token })).body)!.username!.split(":")[1]!;
     const same = turnServer((await t.call("GET", "/api/ice", { token: a.token })).body)!.username!.split(":")[1]!;
     const other = turnServer((await t.call("GET", "/api/ice", { token: again.body.token })).body)!.username!.split(":")[1]!;

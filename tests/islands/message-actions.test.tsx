@@ -12,7 +12,7 @@ import type { Message } from "../../islands/lib/types.ts";
 import { message, user } from "./fixtures.ts";
 import { inLanguage } from "./in-language.ts";
 import { chatDom, emitter, harness, settle, text, type Harness } from "./harness.ts";
-import { button } from "./queries.ts";
+import { button, typeInto } from "./queries.ts";
 import { formatNumber } from "../../src/i18n/format.ts";
 
 const { render } = chatDom();
@@ -27,11 +27,7 @@ const click = (el: Element | null | undefined) =>
     if (!(el instanceof HTMLElement)) throw new Error("nothing to click");
     el.click();
   });
-const typeInto = (area: HTMLTextAreaElement, value: string) =>
-  act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, value);
-    area.dispatchEvent(new Event("input", { bubbles: true }));
-  });
+const typeText = (area: HTMLTextAreaElement, value: string) => act(async () => typeInto(area, value));
 const row = (el: HTMLElement, id: number) => el.querySelector<HTMLElement>(`[data-message-id="${id}"]`)!;
 const menuItems = (el: HTMLElement) => Array.from(el.querySelectorAll('[role="menuitem"]')).map((i) => text(i));
 
@@ -117,7 +113,7 @@ describe("the message menu", () => {
     expect(text(el.querySelector(".compose-text"))).toBe("lunch at noon?");
     const area = el.querySelector("textarea")!;
     expect(document.activeElement).toBe(area);
-    await typeInto(area, "yes!");
+    await typeText(area, "yes!");
     await click(button(el, "Send message"));
     expect(sent.find((s) => s.event === "send_message")).toMatchObject({ data: { receiverId: 2, content: "yes!", replyToId: 30 } });
     expect(controller.store.replyTo.value).toBeNull();
@@ -127,12 +123,12 @@ describe("the message menu", () => {
   test("Edit puts the text in the box, saving sends edit_message and shows 'edited'; what was typed before comes back", async () => {
     const { el, sent } = await chatWith([mine({ id: 40, content: "see you tmrw" })]);
     const area = el.querySelector("textarea")!;
-    await typeInto(area, "half-written");
+    await typeText(area, "half-written");
     await click(button(row(el, 40), "Message options"));
     await click(button(el, "Edit"));
     expect(text(el.querySelector(".compose-title"))).toBe("Editing message");
     expect(area.value).toBe("see you tmrw");
-    await typeInto(area, "see you tomorrow");
+    await typeText(area, "see you tomorrow");
     await click(button(el, "Save the edit"));
     await settle();
     expect(sent.find((s) => s.event === "edit_message")).toMatchObject({ data: { messageId: 40, content: "see you tomorrow" } });

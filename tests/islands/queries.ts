@@ -4,10 +4,11 @@
 export const button = (root: ParentNode, label: string): HTMLButtonElement | null =>
   Array.from(root.querySelectorAll("button")).find((b) => b.textContent?.trim() === label || b.getAttribute("aria-label") === label) ?? null;
 
-/** Sets an input's value as typing would (through the native setter, so React sees the change). */
-export function typeInto(input: HTMLInputElement, value: string): void {
-  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, value);
-  input.dispatchEvent(new Event("input", { bubbles: true }));
+/** Sets an input's or a text area's value as typing would (through the native setter, so React sees the change). */
+export function typeInto(field: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  const prototype = field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(field, value);
+  field.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
 /** A key pressed on `target`; answers whether the component let the default happen. */

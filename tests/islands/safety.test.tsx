@@ -18,16 +18,12 @@ import ReportDialog, { type ReportTarget } from "../../islands/safety/ReportDial
 import SafetyDialogs from "../../islands/safety/SafetyDialogs.tsx";
 import { me, message, user } from "./fixtures.ts";
 import { bodyOf, chatDom, click, harness, json, settle, text, wait } from "./harness.ts";
-import { button } from "./queries.ts";
+import { button, typeInto } from "./queries.ts";
 
 const { render } = chatDom();
 
 const bob = user({ id: 2, name: "Bob", is_online: true });
-const typeInto = (area: HTMLTextAreaElement, value: string) =>
-  act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, value);
-    area.dispatchEvent(new Event("input", { bubbles: true }));
-  });
+const typeText = (area: HTMLTextAreaElement, value: string) => act(async () => typeInto(area, value));
 
 describe("the report dialog", () => {
   const target: ReportTarget = { context: "chat", name: "Bob", userId: 2 };
@@ -54,9 +50,9 @@ describe("the report dialog", () => {
     const { controller } = harness();
     const el = await render(controller, <ReportDialog target={target} onClose={() => {}} />);
     const area = el.querySelector("textarea")!;
-    await typeInto(area, "He keeps writing");
+    await typeText(area, "He keeps writing");
     expect(text(el.querySelector(".safety-counter"))).toBe("16/1000");
-    await typeInto(area, "x".repeat(1200));
+    await typeText(area, "x".repeat(1200));
     expect(area.value).toHaveLength(1000);
     expect(text(el.querySelector(".safety-counter"))).toBe("1000/1000");
   });
@@ -80,7 +76,7 @@ describe("the report dialog", () => {
       <ReportDialog target={target} onClose={() => closed++} onBlocked={() => blocked++} />,
     );
     await click(el.querySelector('input[value="spam"]'));
-    await typeInto(el.querySelector("textarea")!, "  Sells followers  ");
+    await typeText(el.querySelector("textarea")!, "  Sells followers  ");
     await click(button(el, "Send report"));
     await settle();
     expect(sent[0]).toEqual({ reportedUserId: 2, context: "chat", reason: "spam", details: "Sells followers" });

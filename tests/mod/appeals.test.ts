@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { appeals, bans } from "../../src/storage/tables.ts";
 import { appealUrl } from "../../src/moderation/actions.ts";
 import { APPEAL_POSTS_PER_HOUR } from "../../src/pages/appeal/routes.tsx";
-import { makeTestApp, type TestApp } from "../support/app.ts";
+import { loginAs, makeTestApp, type TestApp } from "../support/app.ts";
 import { auditOf, csrfOf, ORIGIN, page, person, post, userRow, type Person } from "../support/moderation.ts";
 
 let t: TestApp;
@@ -111,7 +111,7 @@ describe("deciding appeals in the console", () => {
     const seen = await page(t, null, url);
     expect(seen.text).toContain("Your appeal was accepted");
     expect(seen.text).toContain("You are right, sorry.");
-    const login = await t.call("POST", "/api/auth/login", { json: { username: who.username, password: "correct horse" } });
+    const login = await loginAs(t, who.username);
     expect(login.status).toBe(200);
   });
 

@@ -5,13 +5,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { appeals, bans } from "../../src/storage/tables.ts";
 import { appealFor, appealUrl, banIdOfAppealToken, banUser, decideAppeal, fileAppeal } from "../../src/moderation/actions.ts";
-import { makeTestApp, registerUser } from "../support/app.ts";
+import { loginAs, makeTestApp, registerUser } from "../support/app.ts";
 import { auditOf, staff } from "../support/moderation.ts";
 
 const t = makeTestApp();
 afterAll(() => t.close());
 const tokenOf = (banId: number) => appealUrl(t.ctx.config.secret, banId).slice("/appeal/".length);
-const login = (username: string) => t.call("POST", "/api/auth/login", { json: { username, password: "correct horse" } });
 
 describe("the appeal link", () => {
   test("names its ban only with the server's signature", () => {
@@ -49,7 +48,7 @@ describe("appeals", () => {
     const mod = await staff(t, "moderator");
     const target = await registerUser(t);
     const ban = await banUser(t.ctx, mod.actor, target.user.id, { days: null, reason: "Spam", banAddress: false });
-    expect((await login(target.user.username)).status).toBe(403);
+    expect((await loginAs(t, target.user.username)).status).toBe(403);
     const appeal = await fileAppeal(t.ctx, tokenOf(ban.id), "Those links were to my own shop, I will stop");
     await decideAppeal(t.ctx, mod.actor, appeal.id, { lift: true, response: "Lifted; please do not post links to strangers" });
     expect((await t.ctx.db.select().from(appeals).where(eq(appeals.id, appeal.id)).limit(1))[0]).toMatchObject({
@@ -57,7 +56,7 @@ describe("appeals", () => {
       response: "Lifted; please do not post links to strangers",
       decidedBy: mod.user.id,
     });
-    expect((await login(target.user.username)).status).toBe(200);
+    expect((await loginAs(t, target.user.username)).status).toBe(200);
     expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "lift_appeal", reason: "Lifted; please do not post links to strangers" });
     await expect(decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Changed my mind" })).rejects.toThrow(expect.objectContaining({ status: 409 }));
   });
@@ -69,7 +68,7 @@ describe("appeals", () => {
     const appeal = await fileAppeal(t.ctx, tokenOf(ban.id), "I was joking");
     await decideAppeal(t.ctx, mod.actor, appeal.id, { lift: false, response: "Threats are never a joke here" });
     expect(await appealFor(t.ctx.db, ban.id)).toMatchObject({ status: "upheld", response: "Threats are never a joke here" });
-    expect((await login(target.user.username)).status).toBe(403);
+    expect((await loginAs(t, target.user.username)).status).toBe(403);
     expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ action: "uphold_appeal" });
   });
 });

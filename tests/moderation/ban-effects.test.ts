@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { banUser } from "../../src/moderation/actions.ts";
 import { closeOf, openPeerSocket } from "../peerjs/client.ts";
-import { registerUser } from "../support/app.ts";
+import { loginAs, registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { about, connect, settled } from "../support/ws.ts";
 import { staff } from "../support/moderation.ts";
@@ -94,7 +94,7 @@ describe("a ban", () => {
     const row = await ban(mod.actor, target.user.id, "Threats");
     const wrong = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "wrong password" } });
     expect(wrong.status).toBe(401);
-    const right = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
+    const right = await loginAs(t, target.user.username);
     expect(right.status).toBe(403);
     expect(right.body).toEqual({
       error: expect.stringContaining("Threats"),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../src/storage/tables.ts";
 import { watchBans } from "../../src/moderation/watch.ts";
-import { registerUser } from "../support/app.ts";
+import { loginAs, registerUser } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { auditOf } from "../support/moderation.ts";
 import { runModerateScript } from "../support/moderate-script.ts";
@@ -38,7 +38,7 @@ describe("bun scripts/moderate.ts", () => {
     expect(closed.code).toBe(4403);
     expect(target.s.frames.find((f) => f.event === "banned")?.data).toMatchObject({ reason: "Repeated spam", until: expect.any(String) });
     expect((await auditOf(t, target.user.id)).at(-1)).toMatchObject({ actorId: null, action: "ban", reason: "Repeated spam" });
-    const login = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
+    const login = await loginAs(t, target.user.username);
     expect(login.body).toMatchObject({ code: "banned", reason: "Repeated spam" });
   });
 
@@ -46,7 +46,7 @@ describe("bun scripts/moderate.ts", () => {
     const target = await registerUser(t);
     expect((await moderate("ban", target.user.username)).code).toBe(0);
     expect((await moderate("unban", target.user.username, "Reviewed")).code).toBe(0);
-    const login = await t.call("POST", "/api/auth/login", { json: { username: target.user.username, password: "correct horse" } });
+    const login = await loginAs(t, target.user.username);
     expect(login.status).toBe(200);
   });
 

@@ -28,7 +28,6 @@ async function subscribed(token: string, previews = false) {
   return { sub, path };
 }
 
-const pushesTo = (path: string) => service.requests.filter((r) => r.path === path);
 
 describe("subscriptions", () => {
   test("the public key is 65 bytes, kept owner-only in DATA_DIR and the same after a restart", async () => {
@@ -107,8 +106,8 @@ describe("pushes", () => {
     const { sub, path } = await subscribed(ben.token);
     try {
       await ann.s.ask("send_message", { receiverId: ben.user.id, content: "a secret" });
-      await until(() => pushesTo(path).length === 1, "the push");
-      const push = pushesTo(path)[0]!;
+      await until(() => service.requestsTo(path).length === 1, "the push");
+      const push = service.requestsTo(path)[0]!;
       expect(push.headers["content-encoding"]).toBe("aes128gcm");
       expect(Number(push.headers.ttl)).toBeGreaterThan(0);
       expect(await decryptPush(sub, push.body)).toEqual({ type: "message", tag: `chat-${ann.user.id}`, chatId: ann.user.id, title: "Ann", body: "Sent you a message", url: `/?chat=${ann.user.id}` });
@@ -129,8 +128,8 @@ describe("pushes", () => {
     const { sub, path } = await subscribed(ben.token);
     try {
       await ann.s.ask("send_message", { receiverId: ben.user.id, content: "a secret" });
-      await until(() => pushesTo(path).length === 1, "the push");
-      expect(((await decryptPush(sub, pushesTo(path)[0]!.body)) as { body: string }).body).toBe("Hat dir eine Nachricht geschickt");
+      await until(() => service.requestsTo(path).length === 1, "the push");
+      expect(((await decryptPush(sub, service.requestsTo(path)[0]!.body)) as { body: string }).body).toBe("Hat dir eine Nachricht geschickt");
     } finally {
       ann.s.close();
     }
@@ -142,8 +141,8 @@ describe("pushes", () => {
     const { sub, path } = await subscribed(ben.token, true);
     try {
       await ann.s.ask("send_message", { receiverId: ben.user.id, content: "see  you\nat eight" });
-      await until(() => pushesTo(path).length === 1, "the push");
-      expect(((await decryptPush(sub, pushesTo(path)[0]!.body)) as { body: string }).body).toBe("see you at eight");
+      await until(() => service.requestsTo(path).length === 1, "the push");
+      expect(((await decryptPush(sub, service.requestsTo(path)[0]!.body)) as { body: string }).body).toBe("see you at eight");
     } finally {
       ann.s.close();
     }
@@ -159,8 +158,8 @@ describe("pushes", () => {
       await ann.s.ask("send_message", { receiverId: ben.user.id, content: "you are here" });
       for (let i = 0; i < 5; i++) await ann.s.ask("send_message", { receiverId: cat.user.id, content: `m${i}` });
       await t.ctx.push.idle();
-      expect(pushesTo(benDevice.path)).toEqual([]);
-      expect(pushesTo(catDevice.path).length).toBe(3);
+      expect(service.requestsTo(benDevice.path)).toEqual([]);
+      expect(service.requestsTo(catDevice.path).length).toBe(3);
     } finally {
       ann.s.close();
       ben.s.close();
@@ -178,7 +177,7 @@ describe("pushes", () => {
       // The gate in the push service itself, past the message's own check.
       await t.ctx.push.message(ann.user, { id: 0, receiverId: ben.user.id, senderId: ann.user.id, content: "x", messageType: "text", fileName: null } as never);
       await t.ctx.push.idle();
-      expect(pushesTo(path)).toEqual([]);
+      expect(service.requestsTo(path)).toEqual([]);
     } finally {
       ann.s.close();
     }
@@ -194,7 +193,7 @@ describe("pushes", () => {
     try {
       await ann.s.ask("send_message", { receiverId: ben.user.id, content: "hello?" });
       await t.ctx.push.idle();
-      expect(pushesTo(gone.path).length).toBe(1);
+      expect(service.requestsTo(gone.path).length).toBe(1);
       expect(await subscriptionsOf(t.ctx.db, ben.user.id)).toEqual([]);
     } finally {
       ann.s.close();
@@ -208,13 +207,13 @@ describe("pushes", () => {
     try {
       const ack = await ann.s.ask("call_user", { receiverId: ben.user.id, callerPeerId: "peer-ann" });
       expect(ack.data).toEqual({ status: "ringing" });
-      await until(() => pushesTo(path).length === 1, "the ring");
-      const ring = pushesTo(path)[0]!;
+      await until(() => service.requestsTo(path).length === 1, "the ring");
+      const ring = service.requestsTo(path)[0]!;
       expect(ring.headers.topic).toBe(`call-${ann.user.id}`);
       expect(await decryptPush(sub, ring.body)).toEqual({ type: "call", tag: `call-${ann.user.id}`, chatId: ann.user.id, title: "Ann", body: "Incoming video call", url: `/?chat=${ann.user.id}` });
       await ann.s.ask("end_call", { receiverId: ben.user.id });
-      await until(() => pushesTo(path).length === 2, "the end of the ring");
-      expect(await decryptPush(sub, pushesTo(path)[1]!.body)).toEqual({ type: "call_ended", tag: `call-${ann.user.id}` });
+      await until(() => service.requestsTo(path).length === 2, "the end of the ring");
+      expect(await decryptPush(sub, service.requestsTo(path)[1]!.body)).toEqual({ type: "call_ended", tag: `call-${ann.user.id}` });
     } finally {
       ann.s.close();
     }
@@ -226,13 +225,13 @@ describe("pushes", () => {
     const { path } = await subscribed(ben.token);
     try {
       await ann.s.ask("call_user", { receiverId: ben.user.id, callerPeerId: "peer-ann" });
-      await until(() => pushesTo(path).length === 1, "the ring");
+      await until(() => service.requestsTo(path).length === 1, "the ring");
       const tab = await connect(t.wsUrl, ben.token);
       const incoming = await tab.next("incoming_call");
       expect(incoming.data).toEqual({ callerId: ann.user.id, callerName: "Ann", callerPeerId: "peer-ann" });
       await tab.ask("reject_call", { callerId: ann.user.id });
       expect((await ann.s.next("call_rejected")).data.reason).toBe("declined");
-      await until(() => pushesTo(path).length === 2, "the end of the ring");
+      await until(() => service.requestsTo(path).length === 2, "the end of the ring");
       tab.close();
     } finally {
       ann.s.close();

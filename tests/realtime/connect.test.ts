@@ -3,7 +3,7 @@ import type { BanRow } from "../../src/storage/tables.ts";
 import { revokeSession, sweepExpiredSessions } from "../../src/auth/sessions.ts";
 import { expelBanned } from "../../src/moderation/effects.ts";
 import { forgetUser } from "../../src/users/cache.ts";
-import { registerUser } from "../support/app.ts";
+import { loginAs, registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { connect } from "../support/ws.ts";
 import { refusedUpgrade, socketPath } from "../support/raw-ws.ts";
@@ -128,7 +128,7 @@ describe("frames", () => {
 
   test("logout closes that session's sockets at once, and only those", async () => {
     const { token, user } = await registerUser(t);
-    const other = await t.call("POST", "/api/auth/login", { json: { username: user.username, password: "correct horse" } });
+    const other = await loginAs(t, user.username);
     const a = await connect(t.wsUrl, token);
     const b = await connect(t.wsUrl, other.body.token);
     await t.call("POST", "/api/auth/logout", { token });

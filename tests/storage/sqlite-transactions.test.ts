@@ -11,6 +11,7 @@ import { interestTags } from "../../db/schema.ts";
 import { openStorage, type Db } from "../../src/db.ts";
 import { perDatabase } from "../../src/storage/per-database.ts";
 import { atomic, databaseOf, transaction } from "../../src/storage/sqlite-transactions.ts";
+import { elsewhere } from "../support/until.ts";
 
 let dir: string;
 let db: Db;
@@ -25,7 +26,6 @@ afterEach(() => {
 
 const tags = async () => (await db.select().from(interestTags).orderBy(interestTags.tag)).map((row) => `${row.tag}:${row.uses}`);
 /** A turn of the event loop: whatever else is queued (other requests) runs meanwhile. */
-const elsewhere = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("transactions on SQLite, asynchronous", () => {
   test("a body's writes commit together, and a throw anywhere in it rolls all of them back", async () => {

@@ -8,12 +8,12 @@ import { interestTags, users } from "../../src/storage/tables.ts";
 import { transaction } from "../../src/storage/index.ts";
 import { setLocale } from "../../src/users/service.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
+import { elsewhere } from "../support/until.ts";
 
 const t = makeTestApp();
 afterAll(() => t.close());
 
 /** A turn of the event loop: whatever else is queued (other requests) runs meanwhile. */
-const elsewhere = () => new Promise((resolve) => setImmediate(resolve));
 
 test("the database services hold has no insert, update or delete; a transaction's handle has", async () => {
   const db = t.ctx.db;

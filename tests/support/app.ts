@@ -140,6 +140,12 @@ function openTestStorage(dataDir: string, database: ReturnType<typeof loadConfig
 
 let counter = 0;
 
+/** The password registerUser gives every account. */
+export const PASSWORD = "correct horse";
+
+/** POST /api/auth/login as `username`, with the password registerUser gave it. */
+export const loginAs = (t: Pick<TestApp, "call">, username: string) => t.call("POST", "/api/auth/login", { json: { username, password: PASSWORD } });
+
 /** Registers a fresh user; returns the token and the user record. */
 export async function registerUser(t: TestApp, overrides: Record<string, unknown> = {}) {
   counter += 1;
@@ -148,7 +154,7 @@ export async function registerUser(t: TestApp, overrides: Record<string, unknown
     json: {
       username,
       email: `${username}@example.com`,
-      password: "correct horse",
+      password: PASSWORD,
       name: `User ${counter}`,
       gender: "female",
       age: 30,
@@ -167,3 +173,6 @@ export async function createGuest(t: TestApp, gender: "male" | "female" = "male"
   if (response.status !== 201) throw new Error(`guest failed: ${response.status} ${response.text}`);
   return { token: response.body.data.token as string, user: response.body.data.user as { id: number; name: string; username: string } };
 }
+
+/** The ids of a list of users (or anything with one), in its order. */
+export const idsOf = (list: { id: number }[]) => list.map((item) => item.id);

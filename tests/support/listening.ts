@@ -39,6 +39,9 @@ export function listeningApp(env: Record<string, string> = {}): ListeningApp {
 
 export type ConnectedUser = Awaited<ReturnType<typeof registerUser>> & { s: TestSocket };
 
+/** Closes each person's socket. */
+export const closeSockets = (...people: { s: TestSocket }[]) => people.forEach((p) => p.s.close());
+
 /** Registers a user (`profile` overrides the defaults of registerUser) and opens one socket for them. */
 export async function connectedUser(t: ListeningApp, profile: Record<string, unknown> = {}): Promise<ConnectedUser> {
   const registered = await registerUser(t, profile);

@@ -20,6 +20,8 @@ export interface LocalPushService {
   /** PUSH_HOSTS and PUSH_CA_FILE for the app under test. */
   env: Record<string, string>;
   requests: PushRequest[];
+  /** The requests received on `path`, in order. */
+  requestsTo(path: string): PushRequest[];
   /** The status answered on `path` (201 unless set). */
   answer(path: string, status: number): void;
   /** Requests on `path` are never answered (timeouts). */
@@ -47,6 +49,7 @@ export function localPushService(): LocalPushService {
   return {
     env: { PUSH_HOSTS: "localhost", PUSH_CA_FILE: cert },
     requests,
+    requestsTo: (path) => requests.filter((r) => r.path === path),
     answer: (path, status) => void statuses.set(path, status),
     hang: (path) => void hanging.add(path),
     url: (path) => `https://localhost:${port}${path}`,

@@ -4,6 +4,8 @@ import type { Frame, TestSocket } from "./ws.ts";
 
 export type RouletteFilters = { gender: string; country: string; language?: string; interests?: string[]; interestsOnly?: boolean };
 export const ANYONE: RouletteFilters = { gender: "any", country: "any" };
+/** Anyone from `country` (a country nobody else in the test is from keeps a search to its own people). */
+export const onlyFrom = (country: string, extra: Partial<RouletteFilters> = {}): RouletteFilters => ({ gender: "any", country, ...extra });
 
 /** Someone with an open socket: `user.id` names them in the frames they send. */
 interface Searcher {

@@ -11,6 +11,9 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
+/** Lets every task already queued run (one turn of the event loop). */
+export const elsewhere = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * Resolves once a timer of `ms` set now fires. Timers fire in the order they are due, so every
  * timer set earlier for `ms` or less has had its turn: a marker after which a timer that should

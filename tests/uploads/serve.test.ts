@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { registerUser } from "../support/app.ts";
+import { loginAs, registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
 import { fileOf, pngBytes, SVG_WITH_SCRIPT, uploadForm } from "./fixtures.ts";
 
@@ -60,7 +60,7 @@ describe("who may fetch a chat file", () => {
   });
 
   test("answers 404 to a revoked session", async () => {
-    const login = await t.call("POST", "/api/auth/login", { json: { username: bob.user.username, password: "correct horse" } });
+    const login = await loginAs(t, bob.user.username);
     await t.call("POST", "/api/auth/logout", { token: login.body.token });
     expect((await fetchUpload(imagePath, { cookie: login.body.token })).status).toBe(404);
   });
