@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import Redis from "ioredis";
 import { engine } from "../../src/storage/engine.ts";
-import { startCluster, SERVED_BY_HEADER, type Cluster } from "../support/cluster-harness.ts";
+import { startCluster, type Cluster, type ClusterRequest } from "../support/cluster-harness.ts";
 import { ownPostgres, type OwnPostgres } from "../support/pg-cluster.ts";
 import { pairUp } from "../support/roulette.ts";
 import { ThrowawayRedis } from "../support/throwaway-redis.ts";
@@ -35,12 +35,6 @@ interface Person {
   id: number;
 }
 
-interface Request {
-  instance?: string;
-  token?: string;
-  json?: unknown;
-}
-
 describe.skipIf(engine !== "postgres")("faults under message load, behind HAProxy", () => {
   let pg: OwnPostgres | undefined;
   let redis: ThrowawayRedis | undefined;
@@ -48,7 +42,6 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
   let redisUp = false;
   let cluster: Cluster | undefined;
   const open = new Set<TestSocket>();
-  let counter = 0;
 
   beforeAll(async () => {
     // Why a server of our own and not a proxy in front of the machine's: a real `pg_ctl stop -m
@@ -88,32 +81,12 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
     pg?.remove();
   }, 60_000);
 
-  /** A request through HAProxy (to `instance` when given): status, parsed body, Retry-After, who answered. */
-  async function call(method: string, path: string, options: Request = {}) {
-    const headers: Record<string, string> = options.instance ? cluster!.steer(options.instance) : {};
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
-    if (options.json !== undefined) {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(options.json);
-    }
-    const response = await fetch(`${cluster!.url}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
-    const text = await response.text();
-    let parsed: any = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: response.status, body: parsed, retryAfter: response.headers.get("retry-after"), servedBy: response.headers.get(SERVED_BY_HEADER) };
-  }
+  /** A request through HAProxy (to `instance` when given); none may hang past 15 s. */
+  const call = (method: string, path: string, options: ClusterRequest = {}) => cluster!.call(method, path, { timeoutMs: 15_000, ...options });
 
   async function register(instance: string, country = "DE"): Promise<Person> {
-    const username = `ft_${process.pid % 1000}_${++counter}`;
-    const r = await call("POST", "/api/auth/register", {
-      instance,
-      json: { username, email: `${username}@example.com`, password: "correct horse", name: `Fault ${counter}`, gender: "female", age: 30, country_code: country, adult: true },
-    });
-    if (r.status !== 201) throw new Error(`register answered ${r.status}: ${JSON.stringify(r.body)}`);
-    return { token: r.body.token as string, id: r.body.user.id as number };
+    const { token, user } = await cluster!.register(instance, country);
+    return { token, id: user.id };
   }
 
   async function socket(token: string, instance?: string): Promise<TestSocket> {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import Redis from "ioredis";
 import { engine } from "../../src/storage/engine.ts";
 import { REDIS_TEST_URL } from "../support/cluster.ts";
-import { HAPROXY, HAPROXY_CONFIG, harnessConfig, SERVED_BY_HEADER, startCluster, type Cluster } from "../support/cluster-harness.ts";
+import { HAPROXY, HAPROXY_CONFIG, harnessConfig, startCluster, type Cluster, type ClusterRequest } from "../support/cluster-harness.ts";
 import type { TestSocket } from "../support/ws.ts";
 import { until } from "../support/until.ts";
 
@@ -54,7 +54,6 @@ describe.skipIf(engine !== "postgres")("several instances behind HAProxy", () =>
   let cluster: Cluster;
   let redis: Redis;
   const open: TestSocket[] = [];
-  let counter = 0;
 
   beforeAll(async () => {
     cluster = await startCluster({ env: { SIGNUP_RATE_LIMIT: String(SIGNUPS), PRESENCE_GRACE_SECONDS: "0" } });
@@ -67,33 +66,13 @@ describe.skipIf(engine !== "postgres")("several instances behind HAProxy", () =>
     await cluster?.stop();
   }, 30_000);
 
-  /** A request through HAProxy, to `instance` when given. */
-  async function call(method: string, path: string, options: { instance?: string; token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { ...options.headers, ...(options.instance ? cluster.steer(options.instance) : {}) };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body = options.body;
-    if (options.json !== undefined) {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(options.json);
-    }
-    const response = await fetch(`${cluster.url}${path}`, { method, headers, body });
-    const text = await response.text();
-    let parsed: any = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: response.status, body: parsed, text, servedBy: response.headers.get(SERVED_BY_HEADER) };
-  }
+  const call = (method: string, path: string, options: ClusterRequest = {}) => cluster.call(method, path, options);
 
+  /** A new account signed up through `instance`, which answered. */
   async function register(instance: string) {
-    const username = `cl_${process.pid % 1000}_${++counter}`;
-    const r = await call("POST", "/api/auth/register", {
-      instance,
-      json: { username, email: `${username}@example.com`, password: "correct horse", name: `Cluster ${counter}`, gender: "female", age: 30, country_code: "DE", adult: true },
-    });
-    expect(r.status).toBe(201);
-    expect(r.servedBy).toBe(instance);
-    return { username, token: r.body.token as string, user: r.body.user as { id: number } };
+    const made = await cluster.register(instance);
+    expect(made.servedBy).toBe(instance);
+    return made;
   }
 
   async function socket(token: string, instance?: string) {

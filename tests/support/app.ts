@@ -13,6 +13,7 @@ import type { OpenStorage } from "../../src/storage/open.ts";
 import type { Db } from "../../src/db.ts";
 import { cloneDatabase, dropDatabase } from "./pg-clone.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
+import { PASSWORD } from "./password.ts";
 
 export interface TestApp {
   ctx: AppContext;
@@ -139,9 +140,6 @@ function openTestStorage(dataDir: string, database: ReturnType<typeof loadConfig
 }
 
 let counter = 0;
-
-/** The password registerUser gives every account. */
-export const PASSWORD = "correct horse";
 
 /** POST /api/auth/login as `username`, with the password registerUser gave it. */
 export const loginAs = (t: Pick<TestApp, "call">, username: string) => t.call("POST", "/api/auth/login", { json: { username, password: PASSWORD } });

@@ -23,6 +23,7 @@ import { ping, REDIS_TEST_URL, stopLine } from "../../scripts/machine/redis.ts";
 import { REQUIREMENTS } from "../../scripts/machine/requirements.ts";
 import { newPrefix } from "./cluster.ts";
 import { cloneDatabase, dropDatabase, templateUrl } from "./pg-clone.ts";
+import { PASSWORD } from "./password.ts";
 import { freePort } from "./ports.ts";
 import { connect, type TestSocket } from "./ws.ts";
 
@@ -55,6 +56,28 @@ export interface ClusterInstance {
   start(): Promise<void>;
 }
 
+/** A request through the balancer: to `instance` when given (while it is up), in `token`'s session. */
+export interface ClusterRequest {
+  instance?: string;
+  token?: string;
+  /** Sent as JSON. */
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  /** Aborts a request that takes longer (none unless given). */
+  timeoutMs?: number;
+}
+
+export interface ClusterAnswer {
+  status: number;
+  /** Parsed JSON, or the text when it is not JSON. */
+  body: any;
+  text: string;
+  retryAfter: string | null;
+  /** The instance that answered (HAProxy's header). */
+  servedBy: string | null;
+}
+
 export interface Cluster {
   /** HAProxy's address. */
   url: string;
@@ -70,6 +93,10 @@ export interface Cluster {
   steer(name: string): Record<string, string>;
   /** A /ws socket through HAProxy, held by `name` when given, else by the next in turn. */
   connect(token: string, name?: string): Promise<TestSocket>;
+  /** An HTTP request through HAProxy. */
+  call(method: string, path: string, options?: ClusterRequest): Promise<ClusterAnswer>;
+  /** A new account (a 30-year-old woman in `country`, DE unless given) signed up through `instance`. */
+  register(instance: string, country?: string): Promise<{ username: string; token: string; user: { id: number }; servedBy: string | null }>;
   /** Stops everything and removes the database, the Redis keys and the folders; bounded in time. */
   stop(): Promise<void>;
 }
@@ -311,6 +338,33 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     }
 
     const steer = (name: string) => ({ [STEER_HEADER]: name });
+    const call = async (method: string, path: string, options: ClusterRequest = {}): Promise<ClusterAnswer> => {
+      const headers: Record<string, string> = { ...options.headers, ...(options.instance ? steer(options.instance) : {}) };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body = options.body;
+      if (options.json !== undefined) {
+        headers["content-type"] = "application/json";
+        body = JSON.stringify(options.json);
+      }
+      const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+      const response = await fetch(`${url}${path}`, { method, headers, body, signal });
+      const text = await response.text();
+      let parsed: any = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      return { status: response.status, body: parsed, text, retryAfter: response.headers.get("retry-after"), servedBy: response.headers.get(SERVED_BY_HEADER) };
+    };
+    let accounts = 0;
+    const register = async (instance: string, country = "DE") => {
+      const username = `cl_${process.pid % 1000}_${++accounts}`;
+      const r = await call("POST", "/api/auth/register", {
+        instance,
+        json: { username, email: `${username}@example.com`, password: PASSWORD, name: `Cluster ${accounts}`, gender: "female", age: 30, country_code: country, adult: true },
+      });
+      if (r.status !== 201) throw new Error(`register through ${instance} answered ${r.status}: ${r.text}`);
+      return { username, token: r.body.token as string, user: r.body.user as { id: number }, servedBy: r.servedBy };
+    };
     return {
       url,
       wsUrl: `ws://127.0.0.1:${port}`,
@@ -326,6 +380,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       uploadsDir,
       steer,
       connect: (token, name) => connect(`ws://127.0.0.1:${port}`, token, name ? steer(name) : {}),
+      call,
+      register,
       stop,
     };
   } catch (error) {
