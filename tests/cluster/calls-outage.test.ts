@@ -3,21 +3,14 @@
 // meanwhile (an ack error, never a 500, never "not busy"), and calls work again by themselves once
 // it is back. The calls in progress are written back by the instance that placed them
 // (tests/cluster/calls-restart.test.ts has the whole story).
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Call } from "../../src/calls/registry.ts";
 import { redisCalls } from "../../src/cluster/calls-redis.ts";
 import { AppError } from "../../src/http/errors.ts";
-import { redisEngine, type Engine } from "../support/cluster.ts";
-import { ThrowawayRedis } from "../support/throwaway-redis.ts";
+import { throwawayRedisPerTest } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
 
-let server: ThrowawayRedis | null = null;
-let engine: Engine | null = null;
-
-afterEach(async () => {
-  await engine?.cleanup().catch(() => {});
-  await server?.remove();
-});
+const redis = throwawayRedisPerTest();
 
 const call = (callerId: number, receiverId: number): Call => ({ callerId, receiverId, callerSocketId: `s${callerId}`, receiverSocketId: null, answered: false, callerPeerId: "p" });
 
@@ -29,9 +22,7 @@ const thrown = (step: unknown) =>
   );
 
 test("Redis away: every call step answers 503 unavailable; back empty: calls work again by themselves", async () => {
-  server = new ThrowawayRedis();
-  await server.start();
-  engine = redisEngine(server.url);
+  const { server, engine } = await redis.start();
   const [pa, pb] = [engine.instance(), engine.instance()];
   await Promise.all([pa.ready(), pb.ready()]);
   const deps = { presentHere: () => false, socketsOf: () => [], shownRow: async () => false };

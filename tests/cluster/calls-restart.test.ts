@@ -6,35 +6,27 @@ import { afterEach, expect, test } from "bun:test";
 import type { Call } from "../../src/calls/registry.ts";
 import { redisCalls } from "../../src/cluster/calls-redis.ts";
 import { makeTestApp, registerUser, type TestApp } from "../support/app.ts";
-import { redisEngine, type Engine } from "../support/cluster.ts";
-import { ThrowawayRedis } from "../support/throwaway-redis.ts";
+import { throwawayRedisPerTest } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
 import { connect, DEFAULT_WAIT_MS, type TestSocket } from "../support/ws.ts";
 
-let server: ThrowawayRedis | null = null;
-let engine: Engine | null = null;
-
-/** Two instances' call ports over a throwaway redis-server the test may restart (no sockets, no presence). */
-async function twoCallPorts() {
-  server = new ThrowawayRedis();
-  await server.start();
-  engine = redisEngine(server.url);
-  const [pa, pb] = [engine.instance(), engine.instance()];
-  await Promise.all([pa.ready(), pb.ready()]);
-  const deps = { presentHere: () => false, socketsOf: () => [], shownRow: () => false };
-  return [redisCalls(pa.redis!, pa.bus, deps), redisCalls(pb.redis!, pb.bus, deps), pa] as const;
-}
 const apps: TestApp[] = [];
 const open: TestSocket[] = [];
 
 afterEach(async () => {
   for (const socket of open.splice(0)) socket.close();
   for (const app of apps.splice(0).reverse()) await app.close().catch(() => {});
-  await engine?.cleanup().catch(() => {});
-  engine = null;
-  await server?.remove();
-  server = null;
 });
+const redis = throwawayRedisPerTest();
+
+/** Two instances' call ports over a throwaway redis-server the test may restart (no sockets, no presence). */
+async function twoCallPorts() {
+  const { server, engine } = await redis.start();
+  const [pa, pb] = [engine.instance(), engine.instance()];
+  await Promise.all([pa.ready(), pb.ready()]);
+  const deps = { presentHere: () => false, socketsOf: () => [], shownRow: () => false };
+  return [redisCalls(pa.redis!, pa.bus, deps), redisCalls(pb.redis!, pb.bus, deps), pa, server] as const;
+}
 
 /** Answers what a step answers, or false while Redis is away (the step throws 503 then). */
 const settledOr = async <T>(step: () => T | Promise<T>, fallback: T): Promise<T> => {
@@ -46,9 +38,7 @@ const settledOr = async <T>(step: () => T | Promise<T>, fallback: T): Promise<T>
 };
 
 test("an answered call across two instances is written back after Redis restarts empty: busy again, and a hang-up reaches the other side", async () => {
-  server = new ThrowawayRedis();
-  await server.start();
-  engine = redisEngine(server.url);
+  const { server, engine } = await redis.start();
   const env = { PRESENCE_GRACE_SECONDS: "0", SIGNUP_RATE_LIMIT: "1000" };
   const a = makeTestApp(env, { ports: engine.instance() });
   const b = makeTestApp(env, { ports: engine.instance(), dataDir: a.dataDir });
@@ -74,8 +64,8 @@ test("an answered call across two instances is written back after Redis restarts
   // The caller's instance heard the answer (its copy says answered: nothing rings out later).
   await until(() => a.ctx.calls.isBusy(caller.user.id) as Promise<boolean>, "the call registered");
 
-  await server!.stop();
-  await server!.start();
+  await server.stop();
+  await server.start();
   // Each instance's heartbeat finds Redis empty and writes back its side of the call. The first
   // write-back already makes both people busy; the call is whole once the second has written its tab.
   const bothSides = async () => {
@@ -101,7 +91,7 @@ test("an answered call across two instances is written back after Redis restarts
 }, 60_000);
 
 test("a call still ringing when Redis restarts empty rings out after it, once, and the ids of new calls do not meet it", async () => {
-  const [x, y] = await twoCallPorts();
+  const [x, y, , server] = await twoCallPorts();
   const rungOut: number[] = [];
   x.onRingOut((call) => rungOut.push(call.callerId));
   y.onRingOut((call) => rungOut.push(call.callerId));
@@ -109,8 +99,8 @@ test("a call still ringing when Redis restarts empty rings out after it, once, a
   expect(await x.start(ringing, 2_500)).toBe(true);
   expect(x.copied.copies).toBe(1);
 
-  await server!.stop();
-  await server!.start();
+  await server.stop();
+  await server.start();
   await until(async () => await settledOr(() => y.isBusy(2), false), "the ringing call written back", 20_000, 50);
   // A new call gets an id of the new epoch, never the written-back one's.
   const next: Call = { callerId: 3, receiverId: 4, callerSocketId: "tab-3", receiverSocketId: null, answered: false, callerPeerId: "p" };
@@ -126,7 +116,7 @@ test("a call still ringing when Redis restarts empty rings out after it, once, a
 }, 60_000);
 
 test("a hang-up or a tab closing while Redis is away ends the call once it is back empty: both sides are told, once", async () => {
-  const [x, y] = await twoCallPorts();
+  const [x, y, , server] = await twoCallPorts();
   const lost: string[] = [];
   for (const port of [x, y]) port.onLost((call) => lost.push(`${call.callerId}-${call.receiverId}`));
   const answered = async (callerId: number, receiverId: number) => {
@@ -138,11 +128,11 @@ test("a hang-up or a tab closing while Redis is away ends the call once it is ba
   await answered(3, 4);
 
   // Restarted empty: the hang-up of 1 (on x) and the closing of 4's tab (on y) fail meanwhile.
-  await server!.stop();
+  await server.stop();
   const failed = async (step: () => unknown) => settledOr(async () => (await step(), false), true);
   expect(await failed(() => x.endWith(1, 2))).toBe(true);
   expect(await failed(() => y.socketClosed(4, "tab-4", true, () => true))).toBe(true);
-  await server!.start();
+  await server.start();
   await until(() => lost.length >= 2, "both calls ended once Redis is back", 20_000, 20);
   expect(lost.sort()).toEqual(["1-2", "3-4"]);
   for (const user of [1, 2, 3, 4]) await until(async () => !(await settledOr(() => x.isBusy(user), true)), `user ${user} free`, 10_000, 20);

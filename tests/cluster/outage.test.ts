@@ -3,25 +3,16 @@
 // is away limits answer 503 `unavailable` (never "allowed", never a crash) and frames are dropped
 // (PUB/SUB is at-most-once; clients catch up from the database); once it is back, instances
 // re-subscribe by themselves and write back what they hold, so frames and presence work again.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { LocalDelivery } from "../../src/cluster/ports.ts";
 import { AppError } from "../../src/http/errors.ts";
-import { redisEngine, type Engine } from "../support/cluster.ts";
-import { ThrowawayRedis } from "../support/throwaway-redis.ts";
+import { throwawayRedisPerTest } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
 
-let server: ThrowawayRedis | null = null;
-let engine: Engine | null = null;
-
-afterEach(async () => {
-  await engine?.cleanup().catch(() => {});
-  await server?.remove();
-});
+const redis = throwawayRedisPerTest();
 
 test("Redis restarts empty under traffic: limits refuse with 503 meanwhile, then frames and presence work again by themselves", async () => {
-  server = new ThrowawayRedis();
-  await server.start();
-  engine = redisEngine(server.url);
+  const { server, engine } = await redis.start();
   const a = engine.instance();
   const b = engine.instance();
   await Promise.all([a.ready(), b.ready()]);

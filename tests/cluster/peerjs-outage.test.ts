@@ -8,20 +8,16 @@ import { redisPeerEngine } from "../../src/cluster/peerjs-redis.ts";
 import type { Ports } from "../../src/cluster/ports.ts";
 import type { PeerEngine } from "../../src/peerjs/engine.ts";
 import { DEFAULT_PEER_OPTIONS } from "../../src/peerjs/options.ts";
-import { redisEngine, type Engine } from "../support/cluster.ts";
-import { ThrowawayRedis } from "../support/throwaway-redis.ts";
+import { throwawayRedisPerTest } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
 import { FakeSocket, ownerOf } from "../peerjs/fake-socket.ts";
 
-let server: ThrowawayRedis | null = null;
-let cluster: Engine | null = null;
 const engines: PeerEngine[] = [];
 
-afterEach(async () => {
+afterEach(() => {
   for (const engine of engines.splice(0)) engine.stop();
-  await cluster?.cleanup().catch(() => {});
-  await server?.remove();
 });
+const redis = throwawayRedisPerTest();
 
 const OPTIONS = { ...DEFAULT_PEER_OPTIONS, cleanupIntervalMs: 100 };
 
@@ -32,9 +28,7 @@ function engineOn(ports: Ports): PeerEngine {
 }
 
 test("Redis restarts empty: a claim fails meanwhile and frames are lost, then held ids are written back and frames cross again", async () => {
-  server = new ThrowawayRedis();
-  await server.start();
-  cluster = redisEngine(server.url);
+  const { server, engine: cluster } = await redis.start();
   const a = cluster.instance();
   const b = cluster.instance();
   await Promise.all([a.ready(), b.ready()]);

@@ -10,6 +10,7 @@ import type { Ports } from "../../src/cluster/ports.ts";
 import { dropPrefix, redisPorts, type RedisPortsOptions } from "../../src/cluster/redis.ts";
 
 import { REDIS_TEST_URL } from "../../scripts/machine/redis.ts";
+import { ThrowawayRedis } from "./throwaway-redis.ts";
 
 export { REDIS_TEST_URL };
 
@@ -88,6 +89,30 @@ export function enginePerTest(make: () => Engine) {
     async two(): Promise<[Ports, Ports]> {
       const [a, b] = await instances(2);
       return [a!, b!];
+    },
+  };
+}
+
+/**
+ * For tests that stop and restart Redis: `start()` gives the running test a redis-server of its
+ * own on a free port (the machine's is never stopped) and an engine on it; after the test the
+ * engine is cleaned up and the server removed. Register it after the file's own afterEach that
+ * closes apps on the engine: bun runs the hooks in order.
+ */
+export function throwawayRedisPerTest() {
+  let current: { server: ThrowawayRedis; engine: Engine } | null = null;
+  afterEach(async () => {
+    const done = current;
+    current = null;
+    await done?.engine.cleanup().catch(() => {});
+    await done?.server.remove();
+  });
+  return {
+    async start(): Promise<{ server: ThrowawayRedis; engine: Engine }> {
+      const server = new ThrowawayRedis();
+      await server.start();
+      current = { server, engine: redisEngine(server.url) };
+      return current;
     },
   };
 }
