@@ -43,7 +43,6 @@ async function send(page: Page, name: string, text: string) {
   await page.locator(".message-row.is-own .message-text", { hasText: text }).waitFor();
 }
 
-const rouletteStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 
 /** WCAG relative luminance contrast of two CSS rgb()/rgba() colours (alpha ignored: both opaque here). */
 function contrast(a: string, b: string): number {
@@ -265,8 +264,8 @@ describe("Video Roulette with a stranger", () => {
       await page.locator('[data-tab="video"]').click();
       await page.locator("section.roulette").getByRole("button", { name: "Start Video Chat" }).click();
     }
-    await rouletteStatus(dora, "connected");
-    await rouletteStatus(eli, "connected");
+    await waitForRouletteStatus(dora, "connected");
+    await waitForRouletteStatus(eli, "connected");
     await expectAccessible(dora, "Video Roulette connected");
     await screenshot(dora, "a11y-roulette-connected");
     await dora.locator("section.roulette").getByRole("button", { name: "Stop" }).click();

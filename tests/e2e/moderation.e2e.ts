@@ -9,7 +9,7 @@ import type { Locator, Page } from "playwright-core";
 import { PASSWORD } from "./support/accounts.ts";
 import { DESKTOP, MOBILE } from "./support/browser.ts";
 import { moderate } from "./support/moderate.ts";
-import { pageTimersPast, rouletteSection, waitForRouletteStatus } from "./support/screens.ts";
+import { pageTimersPast, rouletteButton, rouletteSection, waitForRouletteStatus } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -33,8 +33,6 @@ function countSockets() {
 
 const suite = browserSuite({ open: { dismissDialogs: true, initScript: countSockets, ...WAIT }, isolated: true });
 
-const rouletteButton = (page: Page, name: string) => rouletteSection(page).getByRole("button", { name, exact: true });
-const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 /** The queue's row of the report against `username` (its Reported cell links to them). */
 const reportRow = (mona: Page, username: string) =>
   mona.locator("table tbody tr").filter({ has: mona.getByRole("link", { name: username, exact: true }) });
@@ -59,10 +57,10 @@ async function rouletteReport(): Promise<{ gina: Page; hank: Page; username: str
   const { hank, username } = await newHank(true);
   for (const page of [gina, hank]) {
     await page.locator('[data-tab="video"]').click();
-    await rouletteButton(page, "Start Video Chat").click();
+    await rouletteButton(page, "Start Video Chat", true).click();
   }
   for (const page of [gina, hank]) {
-    await waitForStatus(page, "connected");
+    await waitForRouletteStatus(page, "connected");
     await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>(`video[aria-label="Partner's video"]`)?.videoWidth ?? 0) > 0, null, SLOW);
   }
   await rouletteSection(gina).getByRole("button", { name: "Report" }).click();
@@ -72,9 +70,9 @@ async function rouletteReport(): Promise<{ gina: Page; hank: Page; username: str
   await dialog.getByRole("button", { name: "Send report" }).click();
   await gina.getByText("Thanks. Our moderators will review your report.").first().waitFor(WAIT);
   await gina.getByRole("dialog", { name: "Block Stranger?" }).getByRole("button", { name: "Not now" }).click();
-  await rouletteButton(gina, "Stop").click();
+  await rouletteButton(gina, "Stop", true).click();
   // Hank carries on looking for someone, his camera on.
-  await waitForStatus(hank, "searching");
+  await waitForRouletteStatus(hank, "searching");
   return { gina, hank, username };
 }
 

@@ -14,7 +14,7 @@ import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { until } from "../support/until.ts";
 import { fillRegisterForm, listLoaded, type RegisterFormEntries } from "./support/accounts.ts";
 import { DESKTOP } from "./support/browser.ts";
-import { imagesLoaded, openConversation, openVideoTab, partnerCountry, rouletteSection, sendMessage, startChat, videoPlays, waitForRouletteStatus, waitForTick } from "./support/screens.ts";
+import { callOverlay, imagesLoaded, openConversation, openVideoTab, partnerCountry, rouletteSection, sendMessage, startChat, videoPlays, waitForRouletteStatus, waitForTick } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
 import { browserSuite } from "./support/suite.ts";
 
@@ -72,7 +72,6 @@ async function signUp(who: Visitor): Promise<Page> {
   return page;
 }
 
-const callOverlay = (page: Page) => page.getByRole("dialog", { name: /^Video call with / });
 
 const FIRST = "Hi Bob! Are you around?";
 const ANSWER = "Hello Alice, I am here.";

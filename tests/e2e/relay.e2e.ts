@@ -97,7 +97,7 @@ async function openRoulette(suite: BrowserSuite, base: string, name: string, pro
 }
 
 /** Both press Start (a first, b once a waits); resolves when both partner videos play. */
-async function pairUp(a: Page, b: Page): Promise<number> {
+async function pairInBrowsers(a: Page, b: Page): Promise<number> {
   await startButton(a).click();
   await rouletteSection(a).getByText("Looking for someone to chat with...").waitFor(WAIT);
   const started = performance.now();
@@ -134,7 +134,7 @@ describe("with a TURN relay", () => {
     const sam = await openRoulette(suite, "sam", "Sam", { gender: "male" });
     // A relay hides the address: no warning before Start.
     expect(await rouletteSection(rita).locator(".roulette-ip-notice").count()).toBe(0);
-    await pairUp(rita, sam);
+    await pairInBrowsers(rita, sam);
     for (const page of [rita, sam]) {
       await connectionLabel(page, "section.roulette").getByText(RELAYED).waitFor(WAIT);
       expectRelayedOnly(await wire(page));
@@ -179,7 +179,7 @@ describe("without a relay (control)", () => {
     await notice.waitFor(WAIT);
     expect(await notice.textContent()).toContain("can see your IP address");
     await screenshot(rita, "relay-roulette-ip-notice");
-    await pairUp(rita, sam);
+    await pairInBrowsers(rita, sam);
     expect(await notice.count()).toBe(0);
     for (const page of [rita, sam]) {
       await connectionLabel(page, "section.roulette").getByText(DIRECT).waitFor(WAIT);
@@ -254,7 +254,7 @@ describe.if(process.env.RELAY_MEASURE === "1")("measured (RELAY_MEASURE=1)", () 
         const b = await openRouletteOn(suite, server, "sam");
         results[name] = [];
         for (let run = 0; run < 7; run++) {
-          results[name].push(await pairUp(a, b));
+          results[name].push(await pairInBrowsers(a, b));
           if (name === "relayed" && run === 0) {
             const before = coturnUsage(coturn.pid);
             await Bun.sleep(10_000); // a measurement over 10 s of one call, not a wait for an event

@@ -30,7 +30,6 @@ async function openRoulette(who: keyof typeof PEOPLE, size = DESKTOP): Promise<P
 }
 
 const status = rouletteStatus;
-const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, WAIT.timeout);
 
 /** The partner's video shows frames and its time advances. */
 const partnerVideoPlays = async (page: Page) => (await videoPlays(page, `video[aria-label="Partner's video"]`, WAIT.timeout)).width;
@@ -48,7 +47,7 @@ async function startSearching(page: Page): Promise<void> {
 async function paired(first: Page, second: Page): Promise<void> {
   await startSearching(first);
   await rouletteButton(second, "Start Video Chat").click();
-  for (const page of [first, second]) await waitForStatus(page, "connected");
+  for (const page of [first, second]) await waitForRouletteStatus(page, "connected");
 }
 
 /** Three browsers with cameras and two pairings: minutes on a loaded 2-core machine. */
@@ -68,8 +67,8 @@ describe("Video Roulette", () => {
     await rouletteButton(erin, "Start Video Chat").click();
     expect(await partnerVideoPlays(dan)).toBeGreaterThan(0);
     expect(await partnerVideoPlays(erin)).toBeGreaterThan(0);
-    await waitForStatus(dan, "connected");
-    await waitForStatus(erin, "connected");
+    await waitForRouletteStatus(dan, "connected");
+    await waitForRouletteStatus(erin, "connected");
     expect(await partnerName(dan)).toBe("Stranger");
     expect(await partnerName(erin)).toBe("Stranger");
     expect(await partnerCountry(dan)).toContain("France");
@@ -89,12 +88,12 @@ describe("Video Roulette", () => {
 
     await rouletteButton(dan, "Next Partner").click();
     await partnerVideoPlays(fay);
-    await waitForStatus(dan, "connected");
+    await waitForRouletteStatus(dan, "connected");
     expect(await partnerCountry(dan)).toContain("Italy");
     expect(await partnerCountry(fay)).toContain("Germany");
     await partnerVideoPlays(dan);
     // Erin was left: she searches again, and nobody is free for her.
-    await waitForStatus(erin, "searching");
+    await waitForRouletteStatus(erin, "searching");
     await screenshot(fay, "roulette-connected");
   }, THREE_PEOPLE);
 
@@ -121,7 +120,7 @@ describe("Video Roulette", () => {
     const fay = await openRoulette("fay", MOBILE);
     await paired(fay, dan);
     await dan.context().close();
-    await waitForStatus(fay, "searching");
+    await waitForRouletteStatus(fay, "searching");
     expect(await rouletteSection(fay).getByText("Looking for someone to chat with...").isVisible()).toBe(true);
     expect(await fay.locator(`video[aria-label="Partner's video"]`).evaluate((v: HTMLVideoElement) => v.srcObject)).toBeNull();
     // And pairs with the next person who starts.
@@ -146,6 +145,6 @@ describe("Video Roulette", () => {
     );
     expect(tracks).toEqual(["ended", "ended"]);
     // Erin's partner left: she searches again.
-    await waitForStatus(erin, "searching");
+    await waitForRouletteStatus(erin, "searching");
   });
 });

@@ -53,7 +53,6 @@ function countCameraRequests() {
 
 const chatBox = (page: Page) => rouletteSection(page).getByRole("textbox", { name: "Message to the stranger" });
 
-const waitForStatus = (page: Page, wanted: string) => waitForRouletteStatus(page, wanted, TIMEOUT);
 
 /** Both press Start on the Video Chat tab and wait until each sees the other's video. */
 async function pair(a: Page, b: Page) {
@@ -62,7 +61,7 @@ async function pair(a: Page, b: Page) {
     await rouletteButton(page, "Start Video Chat", true).click();
   }
   for (const page of [a, b]) {
-    await waitForStatus(page, "connected");
+    await waitForRouletteStatus(page, "connected", TIMEOUT);
     await videoPlays(page, `video[aria-label="Partner's video"]`, TIMEOUT);
   }
 }
@@ -158,7 +157,7 @@ describe("Video Roulette among strangers", () => {
     const dialog = gina.getByRole("dialog", { name: "Report Stranger" });
     await dialog.waitFor(WAIT);
     // The pair ended at once: Hank is looking for someone else.
-    await waitForStatus(hank, "searching");
+    await waitForRouletteStatus(hank, "searching", TIMEOUT);
     await dialog.getByLabel("Sexual content or nudity").check();
     await dialog.getByRole("button", { name: "Send report" }).click();
     await gina.getByText("Thanks. Our moderators will review your report.").first().waitFor(WAIT);
@@ -171,7 +170,7 @@ describe("Video Roulette among strangers", () => {
     expect(row?.roulette_id).toBeTruthy();
     await expectJpegStill(row?.evidence_path ?? null);
     // Closing the dialog resumed Gina's search.
-    await waitForStatus(gina, "searching");
+    await waitForRouletteStatus(gina, "searching", TIMEOUT);
   }, TWO_CAMERAS);
 
   test("Block on the stranger's video ends the pair at once and stores the block", async () => {
@@ -181,8 +180,8 @@ describe("Video Roulette among strangers", () => {
     await pair(kate, leo);
     await rouletteSection(kate).getByRole("button", { name: "Block" }).click();
     await kate.getByText("Blocked. You won't be paired with this person again.").waitFor(WAIT);
-    await waitForStatus(kate, "searching");
-    await waitForStatus(leo, "searching");
+    await waitForRouletteStatus(kate, "searching", TIMEOUT);
+    await waitForRouletteStatus(leo, "searching", TIMEOUT);
     // A stranger block lives apart from named blocks (issue 18): its own table, none named.
     const blocksIn = (db: Database, table: string) =>
       db

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { registerUser } from "../support/app.ts";
-import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
+import { closeSockets, type ConnectedUser, connectedUser, listeningApp } from "../support/listening.ts";
 import { connect, settled } from "../support/ws.ts";
 import { fileOf, uploadForm } from "../uploads/fixtures.ts";
 
@@ -27,7 +27,6 @@ const page = async (viewer: ConnectedUser, other: ConnectedUser) =>
 
 const ageMessage = (id: number, ms: number) => t.sql("UPDATE messages SET created_at = created_at - ? WHERE id = ?", ms, id);
 
-const closeAll = (...people: ConnectedUser[]) => people.forEach((p) => p.s.close());
 
 describe("every message carries the new fields", () => {
   test("a new text message: no reply, not edited, not deleted, no reactions, no duration", async () => {
@@ -36,7 +35,7 @@ describe("every message carries the new fields", () => {
     expect(message).toMatchObject({ reply_to: null, edited_at: null, deleted_at: null, reactions: [], duration_ms: null, partner_id: b.user.id });
     const [stored] = await page(b, a);
     expect(stored).toMatchObject({ reply_to: null, edited_at: null, deleted_at: null, reactions: [], duration_ms: null, partner_id: a.user.id });
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -55,7 +54,7 @@ describe("replies", () => {
     expect(incoming.data.message.partner_id).toBe(a.user.id);
     const history = await page(b, a);
     expect(history.at(-1).reply_to).toEqual(ack.data.message.reply_to);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("refuses a reply to a message of another conversation, an unknown one and a deleted one, storing nothing", async () => {
@@ -70,7 +69,7 @@ describe("replies", () => {
     }
     const [count] = await t.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages WHERE sender_id = ? AND content = 'reply'", a.user.id);
     expect(count!.n).toBe(0);
-    closeAll(a, b, c);
+    closeSockets(a, b, c);
   });
 
   test("a quote shows the original as it is now: empty once the original is deleted", async () => {
@@ -80,7 +79,7 @@ describe("replies", () => {
     await a.s.ask("delete_message", { messageId: original.id });
     const history = await page(a, b);
     expect(history.find((m) => m.id === reply.id).reply_to).toEqual({ id: original.id, sender_name: "Ann", message_type: "text", content: "" });
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -98,7 +97,7 @@ describe("edit_message", () => {
     expect(stored).toMatchObject({ content: "hello", edited_at: ack.data.edited_at });
     const list = (await t.call("GET", "/api/messages/chat-users-with-messages", { token: b.token })).body.users;
     expect(list[0].latest_message).toMatchObject({ id: message.id, content: "hello", edited_at: ack.data.edited_at });
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("refuses someone else's message, an unknown one, a file, an empty text and an edit after 15 minutes", async () => {
@@ -115,7 +114,7 @@ describe("edit_message", () => {
     expect((await a.s.ask("edit_message", { messageId: mine.id, content: "late" })).error?.code).toBe("forbidden");
     expect(await b.s.silent("message_edited", a.s, outsider.s)).toBe(true);
     expect((await page(a, b)).find((m) => m.id === mine.id)).toMatchObject({ content: "mine", edited_at: null });
-    closeAll(a, b, outsider);
+    closeSockets(a, b, outsider);
   });
 
   test("an edit 14 minutes after sending is still accepted", async () => {
@@ -123,7 +122,7 @@ describe("edit_message", () => {
     const mine = await send(a, b, "early");
     await ageMessage(mine.id, 14 * 60 * 1000);
     expect((await a.s.ask("edit_message", { messageId: mine.id, content: "in time" })).error).toBeUndefined();
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -140,7 +139,7 @@ describe("delete_message", () => {
     expect(stored).toMatchObject({ id: message.id, created_at: message.created_at, content: "", file_path: null, file_name: null, file_size: null, deleted_at: ack.data.deleted_at });
     const list = (await t.call("GET", "/api/messages/chat-users-with-messages", { token: b.token })).body.users;
     expect(list[0].latest_message).toMatchObject({ id: message.id, content: "", deleted_at: ack.data.deleted_at });
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("removes the file from disk and frees it from the sender's quota", async () => {
@@ -154,7 +153,7 @@ describe("delete_message", () => {
     expect(existsSync(onDisk)).toBe(false);
     expect(t.ctx.uploads.ledger.usedBy(a.user.id)).toBe(used - 5000);
     expect((await t.call("GET", `/uploads/${upload.body.message.file_path}`, { token: b.token })).status).toBe(404);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("an unread message deleted leaves the receiver's unread counts, and reading later counts only the rest", async () => {
@@ -186,7 +185,7 @@ describe("delete_message", () => {
     await b.s.next("message_deleted");
     expect((await a.s.ask("delete_message", { messageId: message.id })).error?.code).toBe("validation");
     expect(await b.s.silent("message_deleted", a.s)).toBe(true);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -210,7 +209,7 @@ describe("react", () => {
     expect((await b.s.ask("react", { messageId: message.id, emoji: "❤️" })).data.emoji).toBeNull();
     await heard(null);
     expect((await page(a, b))[0].reactions).toEqual([{ emoji: "❤️", user_ids: [a.user.id] }]);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("only the seven quick reactions; not on a deleted message; not by someone outside the conversation", async () => {
@@ -224,7 +223,7 @@ describe("react", () => {
     expect((await b.s.ask("react", { messageId: message.id, emoji: "👍" })).error?.code).toBe("validation");
     // A deleted message's reactions go with it.
     expect((await page(a, b))[0].reactions).toEqual([]);
-    closeAll(a, b, outsider);
+    closeSockets(a, b, outsider);
   });
 });
 
@@ -241,7 +240,7 @@ describe("blocks, the privacy setting and rate limits apply as to send_message",
     expect((await a.s.ask("send_message", { receiverId: b.user.id, content: "re", replyToId: theirs.id })).error?.code).toBe("blocked");
     await settled(a.s);
     expect(b.s.saw("message_edited") || b.s.saw("message_deleted") || b.s.saw("message_reaction")).toBe(false);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("someone who accepts only contacts refuses edits and reactions from a person they never wrote to", async () => {
@@ -252,7 +251,7 @@ describe("blocks, the privacy setting and rate limits apply as to send_message",
     expect((await a.s.ask("react", { messageId: message.id, emoji: "👍" })).error?.code).toBe("not_accepting");
     // b may still react: a wrote to b, so a accepts b.
     expect((await b.s.ask("react", { messageId: message.id, emoji: "👍" })).error).toBeUndefined();
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -268,7 +267,7 @@ describe("rate limits", () => {
     expect(refused).toBeGreaterThan(0);
     const edits = await Promise.all(Array.from({ length: 8 }, (_, i) => a.s.ask("edit_message", { messageId: message.id, content: `v${i}` })));
     expect(edits.some((answer) => answer.error?.code === "rate_limited")).toBe(true);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -291,7 +290,7 @@ describe("reports keep messages as they were when reported", () => {
     expect(lines.find((l) => l.id === deleted.id)).toMatchObject({ content: "", edited_at: null });
     expect(lines.find((l) => l.id === deleted.id)?.deleted_at).toMatch(/Z$/);
     expect(lines.find((l) => l.id === later.id)).toMatchObject({ content: "still here", edited_at: null });
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -315,7 +314,7 @@ describe("refusals over the socket in the page's language", () => {
     } finally {
       byCookie.close();
       byHeader.close();
-      closeAll(a, b);
+      closeSockets(a, b);
     }
   });
 });

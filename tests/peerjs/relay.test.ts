@@ -8,10 +8,8 @@ import { parseClientMessage } from "../../src/peerjs/protocol.ts";
 import { PeerRegistry } from "../../src/peerjs/registry.ts";
 import { dropSilent, startSweeps } from "../../src/peerjs/sweeps.ts";
 import { afterTimers, clockMovesOn, until } from "../support/until.ts";
-import { FakeSocket } from "./fake-socket.ts";
+import { FakeSocket, ownerOf } from "./fake-socket.ts";
 
-/** A user's own session and address, so that no test here meets the caps by accident. */
-const ownerOf = (userId: number) => ({ userId, sessionId: `s${userId}`, address: `10.0.0.${userId}` });
 
 function join(registry: PeerRegistry, id: string, socket = new FakeSocket(), userId = 1, token = "tok") {
   const client = connectPeer(registry, DEFAULT_PEER_OPTIONS, socket, { id, token, key: "peerjs" }, ownerOf(userId), 0);

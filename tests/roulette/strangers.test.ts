@@ -4,7 +4,7 @@ import { transaction } from "../../src/storage/index.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../src/storage/tables.ts";
-import { connectedUser, listeningApp } from "../support/listening.ts";
+import { closeSockets, connectedUser, listeningApp } from "../support/listening.ts";
 import { settled, type TestSocket } from "../support/ws.ts";
 import { pairUp, rouletteSearch } from "../support/roulette.ts";
 import { clockMovesOn } from "../support/until.ts";
@@ -25,7 +25,6 @@ type Player = Awaited<ReturnType<typeof player>>;
 
 
 
-const closeAll = (...players: Player[]) => players.forEach((p) => p.s.close());
 
 /** Every key and value of a JSON frame, with the key each value sits under. */
 function* walk(value: unknown, key = ""): Generator<[string, unknown]> {
@@ -67,7 +66,7 @@ describe("anonymous roulette", () => {
         }
       }
     }
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -87,7 +86,7 @@ describe("roulette text", () => {
     expect(await a.s.silent("roulette_text")).toBe(true);
     expect(await c.s.silent("roulette_text", a.s)).toBe(true);
     expect(await d.s.silent("roulette_text", a.s)).toBe(true);
-    closeAll(a, b, c, d);
+    closeSockets(a, b, c, d);
   });
 
   test("refuses empty, whitespace-only and over-500-character text, and text to anyone but the current partner", async () => {
@@ -107,7 +106,7 @@ describe("roulette text", () => {
     // The session is over: the old id reaches nobody.
     expect((await b.s.ask("roulette_text", { partnerId: id, text: "still there?" })).error?.code).toBe("not_paired");
     expect(await a.s.silent("roulette_text", b.s, outsider.s)).toBe(true);
-    closeAll(a, b, outsider);
+    closeSockets(a, b, outsider);
   });
   test("text counts against the socket's event limit: past it, rate_limited and nothing relayed", async () => {
     const a = await player();
@@ -119,7 +118,7 @@ describe("roulette text", () => {
     await settled(b.s);
     const relayed = b.heard.filter((raw) => raw.includes('"roulette_text"')).length;
     expect(relayed).toBe(60 - refused);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -136,7 +135,7 @@ describe("keep in touch", () => {
     expect(toA.data.user).toMatchObject({ id: b.user.id, username: b.user.username, name: "Kit B" });
     expect(toB.data.user).toMatchObject({ id: a.user.id, username: a.user.username, name: "Kit A" });
     expect(toA.data.user.email).toBeUndefined();
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("one side's press is never revealed, not even after the session ends", async () => {
@@ -152,7 +151,7 @@ describe("keep in touch", () => {
     expect(await a.s.silent("roulette_contact", b.s)).toBe(true);
     expect(await b.s.silent("roulette_contact")).toBe(true);
     expect([...a.heard, ...b.heard].some((raw) => raw.includes("keep"))).toBe(false);
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 });
 
@@ -165,7 +164,7 @@ describe("who never meets", () => {
     expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
     const c = await player();
     expect((await rouletteSearch(c.s, c.user.id)).data.status).toBe("paired");
-    closeAll(a, b, c);
+    closeSockets(a, b, c);
   });
 
   test("two users are never paired again after one reported the other, even with nobody else waiting", async () => {
@@ -181,7 +180,7 @@ describe("who never meets", () => {
     await clockMovesOn();
     await rouletteSearch(a.s, a.user.id);
     expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("a report made from a profile keeps the two apart in roulette too", async () => {
@@ -191,7 +190,7 @@ describe("who never meets", () => {
     expect(r.status).toBe(201);
     await rouletteSearch(a.s, a.user.id);
     expect((await rouletteSearch(b.s, b.user.id)).data.status).toBe("searching");
-    closeAll(a, b);
+    closeSockets(a, b);
   });
 
   test("an account that has not confirmed being 18 or older is refused with adult_confirmation_required", async () => {
@@ -202,7 +201,7 @@ describe("who never meets", () => {
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
     expect((await t.call("POST", "/api/users/confirm-adult", { token: a.token, json: {} })).status).toBe(200);
     expect((await rouletteSearch(a.s, a.user.id)).data.status).toBe("searching");
-    closeAll(a);
+    closeSockets(a);
   });
 
   test("a suspended user is refused with suspended and a message that says why", async () => {
@@ -211,6 +210,6 @@ describe("who never meets", () => {
     const refused = await rouletteSearch(a.s, a.user.id);
     expect(refused.error).toEqual({ code: "suspended", message: "You can't use Video Roulette until a moderator reviews reports about you" });
     expect(t.ctx.roulette.isWaiting(a.user.id)).toBe(false);
-    closeAll(a);
+    closeSockets(a);
   });
 });
