@@ -439,11 +439,11 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
     const load = await startLoad("pg", 4);
     await load.flowing(0, 5, "messages acknowledged and delivered across instances before PostgreSQL stops");
     const stoppedAt = Date.now();
-    pg!.stop();
+    await pg!.stop();
     await until(() => (load.ackErrors.get("unavailable") ?? 0) >= 5 && (load.http.statuses.get(503) ?? 0) >= 3, "refusals while PostgreSQL is away", WITHIN, 20).catch((error: Error) => {
       throw new Error(`${error.message}: ${load.state(stoppedAt)}`);
     });
-    pg!.start();
+    await pg!.start();
     const startedAt = Date.now();
     await load.flowing(startedAt, 5, "acks and live deliveries again after PostgreSQL came back");
     await until(() => load.http.last.status === 200 && load.http.last.at > startedAt, "the chat list answering again", WITHIN, 20);

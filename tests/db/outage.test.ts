@@ -63,10 +63,10 @@ describe.skipIf(engine !== "postgres")("the database away and back under load", 
 
     const WITHIN = 60_000;
     await until(() => tally.acked.length >= 20, "20 messages acknowledged before the outage", WITHIN, 20);
-    pg.stop();
+    await pg.stop();
     await until(() => (tally.ackErrors.get("unavailable") ?? 0) >= 3 && (tally.statuses.get(503) ?? 0) >= 3, "refusals while the database is away", WITHIN, 20);
     const ackedBefore = tally.acked.length;
-    pg.start();
+    await pg.start();
     await until(() => tally.acked.length >= ackedBefore + 20, "20 more messages acknowledged after it came back", WITHIN, 20);
     running = false;
     await Promise.all([sender, reader]);

@@ -12,16 +12,29 @@ const BIN = "/usr/lib/postgresql/15/bin";
 export interface OwnPostgres {
   /** DATABASE_URL of its database "chat". */
   url: string;
-  stop(): void;
-  start(): void;
+  /**
+   * pg_ctl stop / start, waited for without blocking: the test's own load, sockets and timers go on
+   * meanwhile (a synchronous wait froze them, so a request's 15 s limit could run out during a
+   * slow start on a loaded machine and count as the app's failure).
+   */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   /** Stops it and removes its files. */
   remove(): void;
 }
 
+const asAccount = (cmd: string[], asPostgres: boolean) => (asPostgres && process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
+
+/** For the set-up and removal, when nothing else of the test runs. */
 function sh(cmd: string[], asPostgres: boolean): void {
-  const full = asPostgres && process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd;
-  const done = Bun.spawnSync(full, { stdout: "pipe", stderr: "pipe" });
+  const done = Bun.spawnSync(asAccount(cmd, asPostgres), { stdout: "pipe", stderr: "pipe" });
   if (done.exitCode !== 0) throw new Error(`${cmd.join(" ")}: ${done.stderr.toString().trim() || done.stdout.toString().trim()}`);
+}
+
+async function shWhileRunning(cmd: string[], asPostgres: boolean): Promise<void> {
+  const child = Bun.spawn(asAccount(cmd, asPostgres), { stdout: "pipe", stderr: "pipe" });
+  const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  if (code !== 0) throw new Error(`${cmd.join(" ")}: ${err.trim() || out.trim()}`);
 }
 
 export function ownPostgres(): OwnPostgres {
@@ -37,17 +50,17 @@ export function ownPostgres(): OwnPostgres {
   sh([`${BIN}/initdb`, "-D", data, "-U", "root", "--auth=trust", "--no-sync", "-E", "UTF8"], true);
   // Durability is not under test here (the app's answers are): no fsync keeps it fast on a busy disk.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  const start = () => sh([`${BIN}/pg_ctl`, "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"], true);
-  const stop = () => sh([`${BIN}/pg_ctl`, "-D", data, "-m", "fast", "-w", "-t", "60", "stop"], true);
-  start();
+  const startCommand = [`${BIN}/pg_ctl`, "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"];
+  const stopCommand = [`${BIN}/pg_ctl`, "-D", data, "-m", "fast", "-w", "-t", "60", "stop"];
+  sh(startCommand, true);
   sh(["psql", `postgres://root@127.0.0.1:${port}/postgres`, "-qc", "CREATE DATABASE chat"], false);
   return {
     url: `postgres://root@127.0.0.1:${port}/chat`,
-    stop,
-    start,
+    stop: () => shWhileRunning(stopCommand, true),
+    start: () => shWhileRunning(startCommand, true),
     remove() {
       try {
-        stop();
+        sh(stopCommand, true);
       } catch {
         // Already stopped.
       }
