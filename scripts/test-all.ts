@@ -10,7 +10,8 @@ import { ensureRedis } from "./machine/redis.ts";
 const root = join(import.meta.dir, "..");
 let passed = 0;
 let failed = 0;
-let broken = false;
+/** Why a pass failed without a failing test (its process exited non-zero, or it printed a stack trace). */
+const broken: string[] = [];
 /** Every failing test's line, "(fail) describe > name", with the pass it ran in: repeated at the end. */
 const failures: string[] = [];
 
@@ -29,10 +30,23 @@ async function run(label: string, cmd: string[], env: Record<string, string> = {
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
   const code = await proc.exited;
   if (code !== 0) {
-    broken = true;
-    console.log(`=== ${label} exited with ${code}`);
+    broken.push(`${label} exited with ${code}${errorsBetweenTests(output)}`);
+    console.log(`=== ${broken.at(-1)}`);
   }
   return output;
+}
+
+/** bun exits 1 with "0 fail" when an error escaped between tests: what it was and where it came from. */
+function errorsBetweenTests(output: string): string {
+  const count = /^\s*(\d+) errors?\s*$/m.exec(output)?.[1];
+  if (!count) return "";
+  const blocks = [...output.matchAll(/^# Unhandled error between tests$\n(?:.*\n){0,20}/gm)].map((m) => m[0].split("\n"));
+  const said = blocks.map((lines) => {
+    const message = lines.find((l) => /^(\w*Error|error)\b[^|]*:/.test(l))?.trim() ?? "";
+    const frame = lines.find((l) => STACK_FRAME.test(l))?.trim() ?? "";
+    return [message, frame].filter(Boolean).join(" ");
+  });
+  return ` (${count} error${count === "1" ? "" : "s"} between tests${said.length ? `: ${said.join(" | ")}` : ""})`;
 }
 
 /** A stack frame as bun prints one: "      at parseError (/path/api.ts:37:10)". */
@@ -47,8 +61,8 @@ function count(label: string, output: string) {
   for (const line of new Set([...output.matchAll(/^\(fail\) .*$/gm)].map((m) => m[0]))) failures.push(`${label}: ${line}`);
   // A passing run should read clean: a stack trace there is an error some test let through unseen.
   if (Number(fail?.[1] ?? 0) === 0 && STACK_FRAME.test(output)) {
-    broken = true;
-    console.log(`=== ${label} passed but printed a stack trace: ${STACK_FRAME.exec(output)![0].trim()}`);
+    broken.push(`${label} passed but printed a stack trace: ${STACK_FRAME.exec(output)![0].trim()}`);
+    console.log(`=== ${broken.at(-1)}`);
   }
 }
 
@@ -85,5 +99,6 @@ if (e2eWanted && e2eFiles.length > 0) {
 
 // A long run's log is often read from its end: the failures are repeated there by name.
 if (failures.length > 0) console.log(`\nFailed:\n${failures.join("\n")}`);
+if (broken.length > 0) console.log(`\nFailed without a failing test:\n${broken.join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(broken || failed > 0 ? 1 : 0);
+process.exit(broken.length > 0 || failed > 0 ? 1 : 0);
