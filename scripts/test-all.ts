@@ -12,6 +12,10 @@ let passed = 0;
 let failed = 0;
 /** Why a pass failed without a failing test (its process exited non-zero, or it printed a stack trace). */
 const broken: string[] = [];
+const breaks = (reason: string) => {
+  broken.push(reason);
+  console.log(`=== ${reason}`);
+};
 /** Every failing test's line, "(fail) describe > name", with the pass it ran in: repeated at the end. */
 const failures: string[] = [];
 
@@ -29,10 +33,7 @@ async function run(label: string, cmd: string[], env: Record<string, string> = {
   };
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
   const code = await proc.exited;
-  if (code !== 0) {
-    broken.push(`${label} exited with ${code}${errorsBetweenTests(output)}`);
-    console.log(`=== ${broken.at(-1)}`);
-  }
+  if (code !== 0) breaks(`${label} exited with ${code}${errorsBetweenTests(output)}`);
   return output;
 }
 
@@ -60,10 +61,7 @@ function count(label: string, output: string) {
   // bun prints a failing test twice (where it ran and in its summary): named once here.
   for (const line of new Set([...output.matchAll(/^\(fail\) .*$/gm)].map((m) => m[0]))) failures.push(`${label}: ${line}`);
   // A passing run should read clean: a stack trace there is an error some test let through unseen.
-  if (Number(fail?.[1] ?? 0) === 0 && STACK_FRAME.test(output)) {
-    broken.push(`${label} passed but printed a stack trace: ${STACK_FRAME.exec(output)![0].trim()}`);
-    console.log(`=== ${broken.at(-1)}`);
-  }
+  if (Number(fail?.[1] ?? 0) === 0 && STACK_FRAME.test(output)) breaks(`${label} passed but printed a stack trace: ${STACK_FRAME.exec(output)![0].trim()}`);
 }
 
 const bun = process.execPath;
