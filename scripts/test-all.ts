@@ -53,13 +53,33 @@ function errorsBetweenTests(output: string): string {
 /** A stack frame as bun prints one: "      at parseError (/path/api.ts:37:10)". */
 const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
 
+/**
+ * What bun printed for a failing test: the lines back to the test before it (the failed
+ * expectation, where, and what the test logged), without the quoted source, at most 12; and a
+ * timeout, which bun prints after the test's line.
+ */
+function whyFailed(lines: string[], at: number): string {
+  let start = at;
+  while (start > 0 && !/^\((pass|fail|skip|todo)\) |^\S+\.(test|e2e)\.tsx?:$/.test(lines[start - 1]!)) start--;
+  const before = lines.slice(start, at).filter((l) => l.trim() !== "" && !/^\s*\d+ \| |^\s*\^\s*$/.test(l));
+  const after = lines[at + 1]?.startsWith("  ^ ") ? [lines[at + 1]!.trim()] : [];
+  return [...before.slice(-12), ...after].map((l) => `    ${l.trim().slice(0, 300)}`).join("\n");
+}
+
 function count(label: string, output: string) {
   const pass = /^\s*(\d+) pass\s*$/m.exec(output);
   const fail = /^\s*(\d+) fail\s*$/m.exec(output);
   passed += Number(pass?.[1] ?? 0);
   failed += Number(fail?.[1] ?? 0);
-  // bun prints a failing test twice (where it ran and in its summary): named once here.
-  for (const line of new Set([...output.matchAll(/^\(fail\) .*$/gm)].map((m) => m[0]))) failures.push(`${label}: ${line}`);
+  // bun prints a failing test twice (where it ran and in its summary): named once here, with what
+  // it printed just before the first (the failed expectation or the timeout, and where).
+  const lines = output.split("\n");
+  const seen = new Set<string>();
+  lines.forEach((line, at) => {
+    if (!line.startsWith("(fail) ") || seen.has(line)) return;
+    seen.add(line);
+    failures.push(`${label}: ${line}\n${whyFailed(lines, at)}`);
+  });
   // A passing run should read clean: a stack trace there is an error some test let through unseen.
   if (Number(fail?.[1] ?? 0) === 0 && STACK_FRAME.test(output)) breaks(`${label} passed but printed a stack trace: ${STACK_FRAME.exec(output)![0].trim()}`);
 }
