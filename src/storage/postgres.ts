@@ -41,16 +41,27 @@ export interface PostgresStorage {
   close(timeoutSeconds?: number): Promise<void>;
 }
 
+/** The longest a closed pooled connection waits before it connects again, in seconds. */
+export const RECONNECT_WAIT_MAX_S = 0.5;
+
 /**
  * The pool every request shares: at most `pool` connections, each with the statement timeout set
  * by PostgreSQL itself (a startup parameter), so a statement stuck behind a lock or a slow disk is
  * cancelled there and answered 503 (storage/unavailable.ts) instead of holding a connection.
+ * While the server is away a request must be refused as quickly: postgres.js's own waits before
+ * reconnecting grow to 20 s and its connect timeout is 30 s, and a query queued on a closed
+ * connection waits all of that (measured here: requests hanging 15 s and more while PostgreSQL
+ * stopped and started, tests/cluster/faults.test.ts). So a connection tries again within half a
+ * second, each attempt a cheap refusal while the server is down, and connecting may take as long
+ * as a statement may.
  */
 export function openPostgres(config: DatabaseConfig): PostgresStorage {
   const client = postgres(config.url, {
     max: config.pool,
     onnotice: () => {},
     connection: { statement_timeout: config.statementTimeoutMs },
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, RECONNECT_WAIT_MAX_S),
+    connect_timeout: Math.max(1, Math.ceil(config.statementTimeoutMs / 1000)),
   });
   return { db: drizzle(client, { schema }), close: (timeoutSeconds = 5) => client.end({ timeout: timeoutSeconds }) };
 }

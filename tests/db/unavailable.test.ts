@@ -9,6 +9,7 @@ import { errorResponse } from "../../src/http/error-response.ts";
 import { dispatch } from "../../src/realtime/dispatch.ts";
 import type { HandlerMap } from "../../src/realtime/handler.ts";
 import { engine } from "../../src/storage/engine.ts";
+import { openPostgres, RECONNECT_WAIT_MAX_S } from "../../src/storage/postgres.ts";
 import { isDatabaseUnavailable } from "../../src/storage/unavailable.ts";
 import { forgetUser } from "../../src/users/cache.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
@@ -65,6 +66,26 @@ describe("a database that is away", () => {
     const error = await slow;
     await victim.end({ timeout: 0 });
     expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  // postgres.js waits longer before each new connection attempt (up to 20 s) and a query queued
+  // meanwhile waits with it: requests hung 15 s and more while PostgreSQL stopped and started
+  // (tests/cluster/faults.test.ts). The app's pool tries again within RECONNECT_WAIT_MAX_S.
+  test("the app's pool keeps refusing at once however long the server stays away", async () => {
+    const pool = openPostgres({ url: "postgres://root@127.0.0.1:1/none", pool: 1, statementTimeoutMs: 2000 });
+    const waits: number[] = [];
+    try {
+      for (let i = 0; i < 10; i++) {
+        const started = performance.now();
+        const error = await caught(() => pool.db.execute("SELECT 1"));
+        waits.push(Math.round(performance.now() - started));
+        expect(isDatabaseUnavailable(error)).toBe(true);
+      }
+    } finally {
+      await pool.close(0);
+    }
+    // Measured: 6 to 503 ms each here; postgres.js's own waits reached 17.7 s by the eighth.
+    expect(waits.filter((ms) => ms > RECONNECT_WAIT_MAX_S * 1000 + 400)).toEqual([]);
   });
 
   test("a bad statement is a bug, not an outage: 500 internal, no Retry-After", async () => {
