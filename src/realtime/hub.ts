@@ -47,6 +47,7 @@ export class Hub {
   private readonly publicListeners: PublicPresenceListener[] = [];
   private readonly closeListeners: CloseListener[] = [];
   private readonly expelListeners: ExpelListener[] = [];
+  private readonly shutdownListeners: (() => void)[] = [];
   private readonly presence: PresencePort;
   private readonly fanOut: FanOut;
   private readonly bus: Bus;
@@ -119,6 +120,11 @@ export class Hub {
 
   onExpel(listener: ExpelListener): void {
     this.expelListeners.push(listener);
+  }
+
+  /** Shutting down (closeAll): what runs on its own, like a retry, stops. */
+  onCloseAll(listener: () => void): void {
+    this.shutdownListeners.push(listener);
   }
 
   connect(socket: ClientSocket): void {
@@ -398,6 +404,7 @@ export class Hub {
     this.presence.stop();
     this.shown.stop();
     this.onlineCount.stop();
+    for (const listener of this.shutdownListeners) listener();
     for (const socket of this.allSockets()) socket.close(code, reason);
   }
 

@@ -12,6 +12,7 @@ import { leaveRoulette } from "./handlers/roulette.ts";
 import type { ClientSocket } from "./socket.ts";
 import { engine, transaction } from "../storage/index.ts";
 import type { UserRow } from "../storage/tables.ts";
+import { PresenceRows } from "./presence-rows.ts";
 import { wireSharedCaps } from "./shared-caps.ts";
 import { errorFields } from "../observability/log.ts";
 
@@ -38,25 +39,18 @@ export function wireLifecycle(ctx: AppContext): void {
   // the next batch (public-presence.ts), and the users row, which every list and profile reads,
   // changes with that batch and carries its time as last_seen: timing a roulette partner's
   // departure against a list must not name their account (issue 18).
-  // The frames leave once the rows have committed, so a list read on hearing one shows the change.
-  // Each batch starts once the one before has committed and handed its frames on: on PostgreSQL
-  // transactions do not take turns, and two batches committing out of order would leave a row,
-  // and its watchers, with the older state (online after offline).
-  let previous: Promise<void> = Promise.resolve();
-  ctx.hub.onPublicPresence((changes, at) => {
-    previous = previous
-      .then(() => publishBatch(changes, at))
-      .catch((error: unknown) => ctx.log.error("presence batch not announced", errorFields(error)));
-  });
-  async function publishBatch(changes: ReadonlyMap<number, boolean>, at: number): Promise<void> {
-    try {
-      await transaction(ctx.db, async (tx) => {
-        for (const [userId, online] of changes) await setPresence(tx, userId, online, at);
-      });
-    } catch (error) {
-      // The rows stay as they were (the next change rewrites them); the announcement still goes.
-      ctx.log.error("presence batch not saved", errorFields(error));
-    }
+  // The frames leave once the rows have committed (or the write was refused: the rows follow with
+  // a later write, presence-rows.ts), so a list read on hearing one shows the change.
+  const rows = new PresenceRows(
+    (changes) =>
+      transaction(ctx.db, async (tx) => {
+        for (const [userId, { online, at }] of changes) await setPresence(tx, userId, online, at);
+      }),
+    (what, error) => ctx.log.error(`presence batch ${what}`, errorFields(error)),
+  );
+  ctx.hub.onPublicPresence((changes, at) => void rows.save(changes, at, () => announcePublic(changes)));
+  ctx.hub.onCloseAll(() => rows.stop());
+  function announcePublic(changes: ReadonlyMap<number, boolean>): void {
     for (const [userId, online] of changes) {
       const to = () => ({ skip: ctx.contacts.partnersOf(userId) });
       named(

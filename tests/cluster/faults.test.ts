@@ -10,11 +10,13 @@
 //   - Redis restarted empty: the instances re-subscribe and write back what they hold, deliveries
 //     across instances resume, clients catch up from the history;
 //   - PostgreSQL stopped and started: ack errors `unavailable` and HTTP 503 with Retry-After,
-//     never `internal` or 500, and service resumes by itself.
+//     never `internal` or 500, service resumes by itself, and a presence change made while it
+//     was away reaches the users row once it is back.
 // After each, every acknowledged message is in the conversation, once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import Redis from "ioredis";
+import postgres from "postgres";
 import { engine } from "../../src/storage/engine.ts";
 import { startCluster, type Cluster, type ClusterRequest } from "../support/cluster-harness.ts";
 import { ownPostgres, type OwnPostgres } from "../support/pg-cluster.ts";
@@ -196,13 +198,19 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
      * sender's profile (the database and a limit counted in Redis) in turn, every status and
      * Retry-After counted.
      */
-    const http = { statuses: new Map<number, number>(), retryAfter: new Set<string | null>(), last: { status: 0, at: 0 } };
+    /** `failures`: why a request had no answer (counted as status 0), with when, since the load began. */
+    const http = { statuses: new Map<number, number>(), retryAfter: new Set<string | null>(), last: { status: 0, at: 0 }, failures: [] as string[] };
+    const began = Date.now();
     let asked = 0;
     const poller = (async () => {
       while (running) {
         if (Date.now() > deadline) throw new Error(`the load ${tag} ran past its time`);
         const path = ++asked % 2 === 0 ? "/api/messages/chat-users-with-messages" : `/api/users/${senders[0]!.person.id}`;
-        const r = await call("GET", path, { token: receivers[0]!.person.token }).catch(() => ({ status: 0, retryAfter: null }));
+        const askedAt = Date.now();
+        const r = await call("GET", path, { token: receivers[0]!.person.token }).catch((error: Error) => {
+          if (http.failures.length < 10) http.failures.push(`${path} at ${askedAt - began} ms, after ${Date.now() - askedAt} ms: ${error.message}`);
+          return { status: 0, retryAfter: null };
+        });
         http.statuses.set(r.status, (http.statuses.get(r.status) ?? 0) + 1);
         if (r.status === 503) http.retryAfter.add(r.retryAfter);
         http.last = { status: r.status, at: Date.now() };
@@ -255,7 +263,7 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
       /** The ack errors and HTTP statuses the contract allows while something is away: `unavailable`, 200 and 503 with Retry-After 2. */
       onlyClearRefusals() {
         expect([...ackErrors.keys()].filter((code) => code !== "unavailable")).toEqual([]);
-        expect([...http.statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+        expect([...http.statuses.keys()].filter((status) => status !== 200 && status !== 503), `no answer: ${http.failures.join("; ")}`).toEqual([]);
         expect([...http.retryAfter].filter((value) => value !== "2")).toEqual([]);
       },
       /** Every sender has at least `n` acks recorded after `since` (ms). */
@@ -437,9 +445,20 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
 
   test("PostgreSQL stopped and started under load: ack errors `unavailable` and HTTP 503 with Retry-After, never a 500, service resumes by itself, nothing acknowledged is lost", async () => {
     const load = await startLoad("pg", 4);
+    // Someone who leaves while PostgreSQL is away: the users row (lists, profiles and counts read
+    // it) must say so once it is back, not keep "online" until their next visit.
+    const leaver = await register("app1");
+    const leaverSocket = await socket(leaver.token, "app1");
+    const rows = postgres(pg!.url, { max: 1, onnotice: () => {} });
+    const rowOnline = async () => {
+      const [row] = await rows<{ is_online: boolean }[]>`SELECT is_online FROM users WHERE id = ${leaver.id}`;
+      return row?.is_online;
+    };
+    await until(async () => (await rowOnline()) === true, "the leaver's row saying online", WITHIN, 50);
     await load.flowing(0, 5, "messages acknowledged and delivered across instances before PostgreSQL stops");
     const stoppedAt = Date.now();
     await pg!.stop();
+    leaverSocket.close();
     await until(() => (load.ackErrors.get("unavailable") ?? 0) >= 5 && (load.http.statuses.get(503) ?? 0) >= 3, "refusals while PostgreSQL is away", WITHIN, 20).catch((error: Error) => {
       throw new Error(`${error.message}: ${load.state(stoppedAt)}`);
     });
@@ -448,6 +467,8 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
     await load.flowing(startedAt, 5, "acks and live deliveries again after PostgreSQL came back");
     await until(() => load.http.last.status === 200 && load.http.last.at > startedAt, "the chat list answering again", WITHIN, 20);
     const resumedMs = Date.now() - startedAt;
+    await until(async () => (await rowOnline().catch(() => undefined)) === false, "the leaver's row saying offline after PostgreSQL came back", WITHIN, 100);
+    await rows.end();
     await load.stop();
     load.onlyClearRefusals();
     // Every instance served through it: none ended on a failed read (each did once, unhandled).
