@@ -5,6 +5,7 @@
 // is not dropped: its changes go with the next batch, or on their own after RETRY_MS, so once the
 // database answers again no row stays offline for someone here, or online for someone gone (every
 // list, profile and count reads the rows). Memory: one entry per user whose change is not saved.
+import { AsyncLocalStorage } from "node:async_hooks";
 
 export interface RowChange {
   online: boolean;
@@ -14,6 +15,14 @@ export interface RowChange {
 
 /** Writes the rows in one transaction; rejects when nothing of it was saved. */
 export type WriteRows = (changes: ReadonlyMap<number, RowChange>) => Promise<void>;
+
+/**
+ * Runs a function in the context this module loaded in, outside any caller's: a change announced
+ * from inside a transaction's work (storage's AsyncLocalStorage) would otherwise carry that context
+ * into the chain and the retry timer, and every write there would be refused as a nested
+ * transaction, and retried for ever.
+ */
+const outside = AsyncLocalStorage.snapshot();
 
 /** Between a refused write and its retry when no batch comes meanwhile. */
 export const RETRY_MS = 2_000;
@@ -37,11 +46,13 @@ export class PresenceRows {
    * `then` (the batch's frames leave once its rows committed, or once the write was refused).
    */
   save(changes: ReadonlyMap<number, boolean>, at: number, then: () => void = () => {}): Promise<void> {
-    this.chain = this.chain
-      .then(() => this.attempt(changes, at))
-      .then(then)
-      .catch((error: unknown) => this.failed("not announced", error));
-    return this.chain;
+    return outside(() => {
+      this.chain = this.chain
+        .then(() => this.attempt(changes, at))
+        .then(then)
+        .catch((error: unknown) => this.failed("not announced", error));
+      return this.chain;
+    });
   }
 
   /** Users whose change waits for a retry (for tests and /metrics). */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PresenceRows, type RowChange } from "../../src/realtime/presence-rows.ts";
 
 /** A write that the test answers: each call waits until the test resolves or refuses it. */
@@ -100,5 +101,26 @@ describe("presence rows", () => {
     await second;
     expect(failures).toEqual(["not announced"]);
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe("presence rows and the caller's async context", () => {
+  test("a batch announced from inside a transaction's context is written, and retried, outside it", async () => {
+    const storage = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    let refuse = true;
+    const rows = new PresenceRows(
+      async () => {
+        seen.push(storage.getStore());
+        if (refuse) throw new Error("database away");
+      },
+      () => {},
+      30,
+    );
+    await storage.run("a transaction", () => rows.save(changes([1, true]), 10));
+    refuse = false;
+    await Bun.sleep(80);
+    expect(seen).toEqual([undefined, undefined]);
+    rows.stop();
   });
 });
