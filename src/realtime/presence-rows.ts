@@ -55,7 +55,7 @@ export class PresenceRows {
     });
   }
 
-  /** Users whose change waits for a retry (for tests and /metrics). */
+  /** Users whose change waits for a retry. */
   get waiting(): number {
     return this.unsaved.size;
   }
