@@ -44,6 +44,9 @@ export interface PostgresStorage {
 /** The longest a closed pooled connection waits before it connects again, in seconds. */
 export const RECONNECT_WAIT_MAX_S = 0.5;
 
+/** postgres.js's own wait before reconnecting (its default `backoff`), in seconds: kept below the cap. */
+const postgresJsBackoff = (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 20);
+
 /**
  * The pool every request shares: at most `pool` connections, each with the statement timeout set
  * by PostgreSQL itself (a startup parameter), so a statement stuck behind a lock or a slow disk is
@@ -56,12 +59,24 @@ export const RECONNECT_WAIT_MAX_S = 0.5;
  * as a statement may.
  */
 export function openPostgres(config: DatabaseConfig): PostgresStorage {
+  // Once the pool is closing, a connection that closes does not come back: a statement still
+  // queued on it (work finishing as the process stops) would otherwise connect again every half
+  // second after the pool ended, and postgres.js then rejects it where nothing listens (seen in
+  // the tests, whose databases are dropped right after their pool ends).
+  let closing = false;
   const client = postgres(config.url, {
     max: config.pool,
     onnotice: () => {},
     connection: { statement_timeout: config.statementTimeoutMs },
-    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, RECONNECT_WAIT_MAX_S),
+    backoff: (retries: number) => (closing ? NEVER_S : Math.min(postgresJsBackoff(retries), RECONNECT_WAIT_MAX_S)),
     connect_timeout: Math.max(1, Math.ceil(config.statementTimeoutMs / 1000)),
   });
-  return { db: drizzle(client, { schema }), close: (timeoutSeconds = 5) => client.end({ timeout: timeoutSeconds }) };
+  const close = (timeoutSeconds = 5) => {
+    closing = true;
+    return client.end({ timeout: timeoutSeconds });
+  };
+  return { db: drizzle(client, { schema }), close };
 }
+
+/** A closing pool's wait before reconnecting: longer than any shutdown. */
+const NEVER_S = 24 * 3600;
