@@ -7,7 +7,7 @@ import { pathForLog } from "../observability/log-path.ts";
 import { requestIdOf } from "../observability/request-log.ts";
 import { gateError } from "./body/gate.ts";
 import { AppError } from "./errors.ts";
-import { unavailableFor } from "../storage/unavailable.ts";
+import { outageCode, unavailableFor } from "../storage/unavailable.ts";
 import { nulRefusalFor } from "./nul.ts";
 import { translateErrorBody } from "../i18n/errors.ts";
 import { localeOfRequest } from "../i18n/request.ts";
@@ -24,6 +24,10 @@ export function errorResponse(code: string | number | undefined, thrown: unknown
   // A database that cannot be reached is 503 `unavailable`, not a 500 (storage/unavailable.ts).
   // PostgreSQL's refusal of a NUL that got past the edge's checks is the same 400 they give (http/nul.ts).
   const error = gateError(thrown) ?? unavailableFor(thrown) ?? nulRefusalFor(thrown) ?? thrown;
+  // Which outage it was (a refused or timed-out connection, an administrator's shutdown): the
+  // request's own log line says only 503.
+  const outage = outageCode(thrown);
+  if (outage) log?.warn("database unavailable", { code: outage, request_id: requestIdOf(request) });
   // `error` and `fields` in the visitor's language (API.md "Interests and languages"); `code` as it is.
   const locale = localeOfRequest(request);
   const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>

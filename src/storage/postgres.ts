@@ -55,8 +55,10 @@ const postgresJsBackoff = (retries: number) => (0.5 + Math.random() / 2) * Math.
  * reconnecting grow to 20 s and its connect timeout is 30 s, and a query queued on a closed
  * connection waits all of that (measured here: requests hanging 15 s and more while PostgreSQL
  * stopped and started, tests/cluster/faults.test.ts). So a connection tries again within half a
- * second, each attempt a cheap refusal while the server is down, and connecting may take as long
- * as a statement may.
+ * second, each attempt a cheap refusal while the server is down, and connecting may take
+ * CONNECT_TIMEOUT_S (or the statement timeout, if longer). Not less: a connection asked for while
+ * PostgreSQL is starting may wait seconds for it, and with 2 s (the statement timeout of the
+ * fault test) a read right after the restart answered 503 when it could have waited.
  */
 export function openPostgres(config: DatabaseConfig): PostgresStorage {
   // Once the pool is closing, a connection that closes does not come back: a statement still
@@ -69,7 +71,7 @@ export function openPostgres(config: DatabaseConfig): PostgresStorage {
     onnotice: () => {},
     connection: { statement_timeout: config.statementTimeoutMs },
     backoff: (retries: number) => (closing ? NEVER_S : Math.min(postgresJsBackoff(retries), RECONNECT_WAIT_MAX_S)),
-    connect_timeout: Math.max(1, Math.ceil(config.statementTimeoutMs / 1000)),
+    connect_timeout: Math.max(CONNECT_TIMEOUT_S, Math.ceil(config.statementTimeoutMs / 1000)),
   });
   const close = (timeoutSeconds = 5) => {
     closing = true;
@@ -77,6 +79,9 @@ export function openPostgres(config: DatabaseConfig): PostgresStorage {
   };
   return { db: drizzle(client, { schema }), close };
 }
+
+/** The least time a new connection may take, in seconds (postgres.js's own default is 30). */
+const CONNECT_TIMEOUT_S = 10;
 
 /** A closing pool's wait before reconnecting: longer than any shutdown. */
 const NEVER_S = 24 * 3600;

@@ -29,11 +29,16 @@ const CONNECTION_CODES = new Set([
 const SQLSTATE_CLASSES = ["08", "53", "57"];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return outageCode(error) !== undefined;
+}
+
+/** The driver's or PostgreSQL's code of an outage (ECONNREFUSED, CONNECT_TIMEOUT, 57P01...), for the log. */
+export function outageCode(error: unknown): string | undefined {
   // drizzle wraps the driver's error (DrizzleQueryError, with the statement) and keeps it as `cause`.
   for (let depth = 0; depth < 4 && error instanceof Error; depth++, error = error.cause) {
-    if (outage(error)) return true;
+    if (outage(error)) return (error as unknown as { code: string }).code;
   }
-  return false;
+  return undefined;
 }
 
 function outage(error: Error): boolean {

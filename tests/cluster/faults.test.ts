@@ -306,7 +306,10 @@ describe.skipIf(engine !== "postgres")("faults under message load, behind HAProx
           let before = "";
           for (let page = 0; page < 200; page++) {
             const r = await call("GET", `/api/messages/${senders[i]!.person.id}?limit=100${before}`, { token: receivers[i]!.person.token });
-            expect(r.status).toBe(200);
+            // A refusal here, once the service is back, names itself and what its instance logged.
+            const server = cluster!.instances.find((instance) => instance.name === r.servedBy);
+            const logged = () => (server ? readFileSync(server.logFile, "utf8").split("\n").slice(-12).join("\n") : "");
+            expect(r.status, r.status === 200 ? "" : `history through ${r.servedBy}: ${r.text}\n${logged()}`).toBe(200);
             contents.unshift(...(r.body.messages as { content: string }[]).map((m) => m.content));
             if (!r.body.hasMore) break;
             before = `&before=${encodeURIComponent(r.body.oldestMessageTime)}`;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { TEST_POSTGRES_URL } from "../../scripts/machine/postgres.ts";
 import { errorResponse } from "../../src/http/error-response.ts";
+import { createLogger } from "../../src/observability/log.ts";
 import { dispatch } from "../../src/realtime/dispatch.ts";
 import type { HandlerMap } from "../../src/realtime/handler.ts";
 import { engine } from "../../src/storage/engine.ts";
@@ -33,8 +34,12 @@ describe("a database that is away", () => {
     const error = await caught(() => away`SELECT 1`);
     await away.end({ timeout: 0 });
     expect(isDatabaseUnavailable(error)).toBe(true);
-    const answer = errorResponse(undefined, error, new Request("http://x/api/users/me"));
+    const lines: string[] = [];
+    const log = createLogger({ level: "warn", format: "json" }, (_, line) => lines.push(line));
+    const answer = errorResponse(undefined, error, new Request("http://x/api/users/me"), log);
     expect(answer.status).toBe(503);
+    // The operator's log names the outage; the request's own line says only 503.
+    expect(lines.map((line) => JSON.parse(line))).toMatchObject([{ level: "warn", msg: "database unavailable", code: "ECONNREFUSED" }]);
     expect(answer.headers.get("retry-after")).toBe("2");
     expect(await answer.json()).toEqual({ error: "The service is briefly unavailable. Please try again in a moment.", code: "unavailable" });
     const spanish = errorResponse(undefined, error, new Request("http://x/api/users/me", { headers: { "accept-language": "es" } }));
