@@ -6,8 +6,8 @@ import { errorFields } from "../observability/log.ts";
 import { pathForLog } from "../observability/log-path.ts";
 import { requestIdOf } from "../observability/request-log.ts";
 import { gateError } from "./body/gate.ts";
-import { AppError } from "./errors.ts";
-import { outageCode, unavailableFor } from "../storage/unavailable.ts";
+import { AppError, unavailable } from "./errors.ts";
+import { outageCode } from "../storage/unavailable.ts";
 import { nulRefusalFor } from "./nul.ts";
 import { translateErrorBody } from "../i18n/errors.ts";
 import { localeOfRequest } from "../i18n/request.ts";
@@ -23,10 +23,10 @@ export function errorResponse(code: string | number | undefined, thrown: unknown
   // The body gate's refusals (401, 413, 415, 400) reach here wrapped in Elysia's ParseError.
   // A database that cannot be reached is 503 `unavailable`, not a 500 (storage/unavailable.ts).
   // PostgreSQL's refusal of a NUL that got past the edge's checks is the same 400 they give (http/nul.ts).
-  const error = gateError(thrown) ?? unavailableFor(thrown) ?? nulRefusalFor(thrown) ?? thrown;
+  const outage = outageCode(thrown);
+  const error = gateError(thrown) ?? (outage ? unavailable() : undefined) ?? nulRefusalFor(thrown) ?? thrown;
   // Which outage it was (a refused or timed-out connection, an administrator's shutdown): the
   // request's own log line says only 503.
-  const outage = outageCode(thrown);
   if (outage) log?.warn("database unavailable", { code: outage, request_id: requestIdOf(request) });
   // `error` and `fields` in the visitor's language (API.md "Interests and languages"); `code` as it is.
   const locale = localeOfRequest(request);

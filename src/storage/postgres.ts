@@ -44,6 +44,12 @@ export interface PostgresStorage {
 /** The longest a closed pooled connection waits before it connects again, in seconds. */
 export const RECONNECT_WAIT_MAX_S = 0.5;
 
+/** The least time a new connection may take, in seconds (postgres.js's own default is 30). */
+const CONNECT_TIMEOUT_S = 10;
+
+/** A closing pool's wait before reconnecting: longer than any shutdown. */
+const NEVER_S = 24 * 3600;
+
 /** postgres.js's own wait before reconnecting (its default `backoff`), in seconds: kept below the cap. */
 const postgresJsBackoff = (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 20);
 
@@ -79,9 +85,3 @@ export function openPostgres(config: DatabaseConfig): PostgresStorage {
   };
   return { db: drizzle(client, { schema }), close };
 }
-
-/** The least time a new connection may take, in seconds (postgres.js's own default is 30). */
-const CONNECT_TIMEOUT_S = 10;
-
-/** A closing pool's wait before reconnecting: longer than any shutdown. */
-const NEVER_S = 24 * 3600;

@@ -38,8 +38,8 @@ async function closeAll(sockets: WebSocket[]): Promise<void> {
 /**
  * `opened`: waits until the server is done opening the sockets (the client's open comes first).
  * `warmUp`: other sockets opened, waited for and closed first, so the code compiled for the first
- * sockets (0.4 to 0.8 KB a socket spread over 2,000, varying from run to run, and the half of
- * what was measured before this warm-up) is not counted.
+ * sockets (0.4 to 0.8 KB a socket spread over 2,000, varying from run to run: about half of
+ * what was measured without it) is not counted.
  */
 async function bytesPerSocket(urls: string[], warmUp: string[], opened: (n: number) => Promise<void>, closed: () => Promise<void>): Promise<number> {
   const warm = await openAll(warmUp);
