@@ -18,8 +18,9 @@ export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): 
 
 /**
  * After storing: `message_sent` to every socket of the sender, `new_message` to every socket of
- * the receiver and, when the receiver is connected, the delivery mark and `message_delivered`;
- * when not, a push to their devices.
+ * the receiver and, when the receiver is connected, `message_delivered` (at once for a message
+ * stored delivered; after its mark is committed for one whose receiver connected since); when
+ * not, a push to their devices.
  * Returns the messages as sent to the sender (delivered when that happened at once). Each side
  * gets its own copy: `partner_id` names the other person, which differs between the two.
  */
@@ -37,56 +38,54 @@ export function announceStored(ctx: AppContext, sender: UserRow, rows: MessageRo
 export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, extras?: MessageExtras, push = true): { message: Message; json: string } {
   // Writing to someone makes them a contact (privacy "contacts", unblurred pictures).
   ctx.contacts.add(sender.id, row.receiverId);
-  // Text messages carry their delivery time from the insert (deliveredNow); a file stored while
-  // the receiver was away but who connected since is marked here.
-  let stored = row;
-  if (row.deliveredAt === null && ctx.hub.isConnected(row.receiverId)) {
-    stored = { ...row, deliveredAt: Date.now() };
-    // With the writer's next batch (it takes its turn with every other write): the frames below
-    // already say delivered, and the mark is only what a later history page shows.
-    const at = stored.deliveredAt!;
-    messageWriter(ctx.db)
-      .submit((tx) => markDelivered(tx, row.id, at), { oneStatement: true })
-      .catch((error: unknown) => ctx.log.error("a delivery mark was not saved", { message_id: row.id, ...errorFields(error) }));
-  }
-  const deliveredAt = stored.deliveredAt;
-  const message = toMessage(stored, sender.name, sender.id, extras);
+  const message = toMessage(row, sender.name, sender.id, extras);
   const json = JSON.stringify(message);
   const receiverJson = `${json.slice(0, json.lastIndexOf(',"partner_id":'))},"partner_id":${sender.id}}`;
   ctx.hub.sendTextToUser(sender.id, `{"event":"message_sent","data":{"message":${json}}}`);
   ctx.hub.sendTextToUser(row.receiverId, `{"event":"new_message","data":{"message":${receiverJson}}}`);
-  if (deliveredAt !== null) {
-    ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(deliveredAt), receiverId: row.receiverId });
+  if (row.deliveredAt !== null) {
+    ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(row.deliveredAt), receiverId: row.receiverId });
+  } else if (ctx.hub.isConnected(row.receiverId)) {
+    // Stored while the receiver was away, who has connected since (between the insert's check
+    // and now): the frame above reached them, so it is delivered, but only once that is saved.
+    void markThenTell(ctx, sender, row);
   } else if (ctx.ports.fanOut.distributed) {
     // isConnected is this instance's view: the receiver's sockets may all be on another one.
-    void deliveredElsewhere(ctx, sender, stored, push);
+    void deliveredElsewhere(ctx, sender, row, push);
   } else if (push) {
     // Nobody there to see it: their devices with notifications on hear who wrote (src/push/).
-    void ctx.push.message(sender, stored);
+    void ctx.push.message(sender, row);
   }
   return { message, json };
 }
 
 /**
  * Several instances: the frame above went to every instance holding a socket of the receiver (the
- * fan-out set in Redis). When one does, the message is delivered: it is marked as when they
- * connect, and the sender hears `message_delivered` live (after the ack, which said not yet).
- * When none does (or Redis cannot say), nothing is marked: the mark comes when they next connect,
- * and their devices get the push as in one process.
+ * fan-out set in Redis). When one does, the message is delivered (markThenTell). When none does
+ * (or Redis cannot say), nothing is marked: the mark comes when they next connect, and their
+ * devices get the push as in one process.
  */
 async function deliveredElsewhere(ctx: AppContext, sender: UserRow, row: MessageRow, push: boolean): Promise<void> {
-  if (!(await ctx.ports.fanOut.heldElsewhere(row.receiverId))) {
-    if (push) await ctx.push.message(sender, row);
-    return;
-  }
+  if (await ctx.ports.fanOut.heldElsewhere(row.receiverId)) return markThenTell(ctx, sender, row);
+  if (push) await ctx.push.message(sender, row);
+}
+
+/**
+ * Marks the message delivered with the writer's next batch and, once that has committed, tells
+ * the sender (after the ack and message_sent, which said not yet): a history read after the
+ * frame shows the mark. Nothing is told when the receiver's opening marked it first: that
+ * opening tells the sender itself (announceDelivered), so the frame comes once.
+ */
+async function markThenTell(ctx: AppContext, sender: UserRow, row: MessageRow): Promise<void> {
   const at = Date.now();
+  let marked: boolean;
   try {
-    await messageWriter(ctx.db).submit((tx) => markDelivered(tx, row.id, at), { oneStatement: true });
+    marked = await messageWriter(ctx.db).submit((tx) => markDelivered(tx, row.id, at), { oneStatement: true });
   } catch (error) {
     ctx.log.error("a delivery mark was not saved", { message_id: row.id, ...errorFields(error) });
     return;
   }
-  ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(at), receiverId: row.receiverId });
+  if (marked) ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(at), receiverId: row.receiverId });
 }
 
 /**

@@ -223,17 +223,31 @@ export async function storeText(
 
 export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId" | "durationMs">;
 
-/** Stores file messages of one upload in one transaction. */
-export async function storeFiles(db: Db, clock: MessageClock, senderId: number, receiverId: number, files: FileMessageInput[]): Promise<MessageRow[]> {
+/**
+ * Stores file messages of one upload in one transaction; `deliveredAt` as for text (storeText),
+ * asked once the transaction has its turn.
+ */
+export async function storeFiles(
+  db: Db,
+  clock: MessageClock,
+  senderId: number,
+  receiverId: number,
+  files: FileMessageInput[],
+  deliveredAt: (receiverId: number) => number | null = () => null,
+): Promise<MessageRow[]> {
   return transaction(db, async (tx) => {
     const rows: MessageRow[] = [];
-    for (const file of files) rows.push(await insertMessage(tx, { ...file, senderId, receiverId, createdAt: clock.next() }));
+    const delivered = deliveredAt(receiverId);
+    for (const file of files) rows.push(await insertMessage(tx, { ...file, senderId, receiverId, createdAt: clock.next(), deliveredAt: delivered }));
     return rows;
   });
 }
 
-/** Writes: run inside a transaction (the message writer's batch, see notify.ts and lifecycle.ts). */
-export function markDelivered(tx: Tx, messageId: number, at: number): void | Promise<void> {
+/**
+ * Writes: run inside a transaction (the message writer's batch, see notify.ts and lifecycle.ts).
+ * False when the message was marked already (its receiver's opening delivered it first).
+ */
+export function markDelivered(tx: Tx, messageId: number, at: number): boolean | Promise<boolean> {
   return statements(tx).markDelivered(tx, messageId, at);
 }
 

@@ -32,7 +32,8 @@ export interface Statements {
   insert(tx: Tx, row: NewMessage): Maybe<number | null>;
   userExists(db: Db, id: number): Maybe<boolean>;
   userById(db: Db, id: number): Maybe<UserRow | undefined>;
-  markDelivered(tx: Tx, id: number, at: number): Maybe<void>;
+  /** Marks one message delivered; false when it was already (someone else marked it first). */
+  markDelivered(tx: Tx, id: number, at: number): Maybe<boolean>;
   deliverPending(tx: Tx, receiverId: number, at: number): Maybe<MessageRow[]>;
   /**
    * All of one sender's unread messages to the reader; a read message counts as delivered too.
@@ -108,7 +109,8 @@ function onSqlite(db: Engine): Statements {
     },
     userExists: (_db, id) => userExists.get({ id }) !== undefined,
     userById: (_db, id) => userById.get({ id }),
-    markDelivered: (_tx, id, at) => void markDelivered.run({ id, at }),
+    // drizzle types a prepared run as void; it answers bun:sqlite's run result.
+    markDelivered: (_tx, id, at) => (markDelivered.run({ id, at }) as unknown as { changes: number }).changes > 0,
     deliverPending: (_tx, receiverId, at) => deliverPending.all({ receiverId, at }),
     markReadAll: (_tx, readerId, senderId, at) => markReadAll.all({ readerId, senderId, at }),
     markReadIds: (_tx, readerId, senderId, at, ids) => markReadIds.all({ readerId, senderId, at, ids: JSON.stringify(ids) }),
@@ -136,9 +138,8 @@ function onPostgres(root: Db): Statements {
     userExists: async (db, id) => (await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1)).length > 0,
     userById: async (db, id) =>
       db === root ? (await userByIdNamed.execute({ id }))[0] : (await db.select().from(users).where(eq(users.id, id)).limit(1))[0],
-    markDelivered: async (tx, id, at) => {
-      await tx.update(messages).set({ deliveredAt: at }).where(and(eq(messages.id, id), isNull(messages.deliveredAt)));
-    },
+    markDelivered: async (tx, id, at) =>
+      (await tx.update(messages).set({ deliveredAt: at }).where(and(eq(messages.id, id), isNull(messages.deliveredAt))).returning({ id: messages.id })).length > 0,
     deliverPending: async (tx, receiverId, at) =>
       tx.update(messages).set({ deliveredAt: at }).where(and(eq(messages.receiverId, receiverId), isNull(messages.deliveredAt))).returning(),
     markReadAll: async (tx, readerId, senderId, at) => tx.update(messages).set(read(at)).where(unreadFrom(readerId, senderId)).returning(),

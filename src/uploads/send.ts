@@ -4,7 +4,7 @@
 import type { UserRow } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { rateLimited } from "../http/errors.ts";
-import { announceStored } from "../messages/notify.ts";
+import { announceStored, deliveredNow } from "../messages/notify.ts";
 import { requireContact, storeFiles } from "../messages/service.ts";
 import { admitMessage } from "../privacy/gate.ts";
 import type { Message } from "../realtime/protocol.ts";
@@ -61,6 +61,7 @@ export async function sendFiles(
         groupId,
         durationMs: file.durationMs ?? null,
       })),
+      (id) => deliveredNow(ctx, id),
     );
   } catch (error) {
     // No message points at these files, so nobody could ever fetch them.

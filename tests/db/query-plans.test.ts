@@ -1,4 +1,5 @@
-// The hot queries must be indexed lookups: no full scan of messages or users, no temporary sort.
+// The hot queries must be indexed lookups: no full scan of messages or users, no temporary sort but
+// the chat list's own (it sorts all of one owner's rows, as on PostgreSQL).
 // The SQL is captured from the real service functions through drizzle's logger, then the engine
 // is asked for its plan: SQLite's on a SQLite run, PostgreSQL's (with sequential scans priced
 // out, as a test database is too small for the planner to want an index) on a PostgreSQL run.
@@ -54,12 +55,16 @@ describe.skipIf(engine !== "sqlite")("query plans on SQLite", () => {
     }
   });
 
-  test("the chat list reads only the user's conversation rows, newest first, and each last message by id", async () => {
+  test("the chat list reads only the user's conversation rows by key, sorts them newest first, and reads each last message by id", async () => {
     const plans = await plansOf(() => chatUsers(db, { id: 1, name: "x" }));
     expect(plans).toHaveLength(1);
-    expect(plans[0]).toContain("SEARCH conversations USING INDEX conversations_recent (owner_id=?)");
-    expect(plans[0]).toContain("SEARCH messages USING INTEGER PRIMARY KEY (rowid=?)");
-    assertIndexed(plans);
+    const [plan] = plans as [string];
+    expect(plan).toContain("SEARCH conversations USING PRIMARY KEY (owner_id=?)");
+    expect(plan).toContain("SEARCH messages USING INTEGER PRIMARY KEY (rowid=?)");
+    // The list is every conversation of the owner, so it is sorted after the read (as on
+    // PostgreSQL): an index on the time would cost each message two entries rewritten.
+    expect(plan).toEndWith("USE TEMP B-TREE FOR ORDER BY");
+    assertIndexed([plan.replace(/ \| USE TEMP B-TREE FOR ORDER BY$/, "")]);
   });
 
   test("unread counts read only the user's conversation rows, by key", async () => {
