@@ -120,7 +120,16 @@ describe("a hostile presence_watch", () => {
     try {
       const ids = Array.from({ length: 200 }, (_, i) => 1_000_000 + i);
       for (let i = 0; i < 200; i++) me.s.send("presence_watch", { userIds: ids }, i + 1);
-      await until(() => me.s.frames.filter((f) => f.ack !== undefined).length === 200, "an answer to each of the 200 lists", 60_000);
+      let closed = "open";
+      void me.s.closed.then(({ code, reason }) => (closed = `closed ${code} ${reason}`));
+      const answers = () => me.s.frames.filter((f) => f.ack !== undefined);
+      await until(() => answers().length === 200, "an answer to each of the 200 lists", 60_000).catch((error: Error) => {
+        // What came back instead, and whether the socket still stood: a run on PostgreSQL once
+        // waited 60 s for answers that never came.
+        const codes = new Map<string, number>();
+        for (const f of answers()) codes.set(f.error?.code ?? "ok", (codes.get(f.error?.code ?? "ok") ?? 0) + 1);
+        throw new Error(`${error.message}: answers ${JSON.stringify([...codes])}; socket ${closed}; other frames ${JSON.stringify(me.s.frames.filter((f) => f.ack === undefined).slice(0, 5))}`);
+      });
     } finally {
       t.ctx.limits.socketEvents = running;
     }

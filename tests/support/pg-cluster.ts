@@ -2,7 +2,7 @@
 // port), for tests that stop and start the database under a running app: the machine's shared
 // server must keep serving every other test. PostgreSQL refuses to run as root, so on this
 // Debian machine its files belong to the "postgres" account and its commands run as it.
-import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./ports.ts";
@@ -19,6 +19,8 @@ export interface OwnPostgres {
    */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Its server log's last lines (what it said of a refusal the app passed on). */
+  logTail(lines?: number): string;
   /** Stops it and removes its files. */
   remove(): void;
 }
@@ -58,6 +60,13 @@ export function ownPostgres(): OwnPostgres {
     url: `postgres://root@127.0.0.1:${port}/chat`,
     stop: () => shWhileRunning(stopCommand, true),
     start: () => shWhileRunning(startCommand, true),
+    logTail: (lines = 20) => {
+      try {
+        return readFileSync(join(dir, "log"), "utf8").split("\n").slice(-lines).join("\n");
+      } catch {
+        return "(no log)";
+      }
+    },
     remove() {
       try {
         sh(stopCommand, true);
