@@ -297,6 +297,9 @@ describe("the 18+ gate for an account made before the rule", () => {
     // As if Erin had registered before the 18+ box existed.
     const db = new Database(join(suite.server.dataDir, "chat.sqlite"));
     try {
+      // The server may be writing (presence, a session's touch): wait for its lock as it does,
+      // rather than fail at once with "database is locked" (SQLite's default is no wait).
+      db.exec("PRAGMA busy_timeout = 10000");
       db.query("UPDATE users SET adult_confirmed_at = NULL WHERE id = ?").run(erinWho.id);
     } finally {
       db.close();
