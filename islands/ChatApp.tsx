@@ -81,8 +81,13 @@ export default function ChatApp(props: ChatAppProps) {
         forgetSession();
         window.location.assign("/");
       }
-      if (status === "connected" && wasConnected) controller.resync();
-      if (status === "connected") wasConnected = true;
+      if (status === "connected") {
+        // Connected means the server answered, so it holds the connection: what it missed
+        // before is read now (the first time, only what the lists loaded at start may lack).
+        if (wasConnected) controller.resync();
+        else void controller.catchUp();
+        wasConnected = true;
+      }
     };
     onStatus(socket.status);
     const offStatus = socket.onStatus(onStatus);

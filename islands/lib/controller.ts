@@ -40,6 +40,8 @@ export class ChatController {
   private readonly timers = new Timers();
   private staleRetries = 0;
   private retryPending = false;
+  /** The lists `start` loads, settled either way: a catch-up reads after them. */
+  private firstLists: Promise<void> = Promise.resolve();
   readonly unread: UnreadCounters;
   /** All Users and Find Users: searched and paged on the server. */
   readonly people: PeopleList;
@@ -70,12 +72,36 @@ export class ChatController {
       this.store.ready.value = true;
     });
     this.timers.later(() => void this.refreshUnread(), INITIAL_UNREAD_DELAY_MS);
-    await Promise.all([this.loadUsers(), this.loadChats()]);
+    const lists = Promise.all([this.loadUsers(), this.loadChats()]);
+    this.firstLists = lists.then(
+      () => {},
+      () => {},
+    );
+    await lists;
     if (openChatId !== null && this.openChat(openChatId)) return;
     if (saved.selectedUserId === null) return;
     const user = findSavedUser(saved, this.store.users.value, this.store.chats.value);
     if (user) this.select(user, saved.viewMode);
     else saveSelection(null, "chat");
+  }
+
+  /**
+   * The server holds this page's first connection now (it has answered on it). The lists loaded
+   * at start were read before that, so a message that came in between was in none of them and
+   * came live to no socket, while its sender was told it was delivered. The chat list once more,
+   * after the first one (an answer that left earlier must not land last), and the open chat's
+   * page when that list shows a newer last message there than the chat does, marked read.
+   */
+  async catchUp(): Promise<void> {
+    await this.firstLists;
+    await this.loadChats();
+    const open = this.store.selected.value;
+    if (!open) return;
+    const latest = this.store.chats.value.find((chat) => chat.id === open.id)?.latest_message;
+    if (!latest || this.store.messages.value.some((m) => m.id === latest.id)) return;
+    await this.loadMessages(open.id);
+    // Read as it shows, as a message that comes live into the open chat is.
+    if (this.store.selected.value?.id === open.id && this.store.viewMode.value === "chat") await this.markChatRead(open.id);
   }
 
   /** After a reconnect: whatever happened while the socket was down. */

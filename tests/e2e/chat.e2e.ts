@@ -110,6 +110,39 @@ describe("chat screen at 1280 px", () => {
     await badge.waitFor({ state: "detached" });
   });
 
+  test("a message written while Bob's page is still connecting shows in his open chat without a reload, and is read", async () => {
+    const { page: alice, ...who } = await aliceWrites();
+    // Bob's page loads its lists while its connection waits: the network closes its WebSocket,
+    // and the long-polling it falls back to is held until Alice has written again. Her message
+    // is stored after his lists were read and before the server holds his connection.
+    const connect = Promise.withResolvers<void>();
+    const bob = await suite.open(who.bob, {
+      prepare: async (context) => {
+        await context.routeWebSocket(/\/ws\?/, (ws) => void ws.close());
+        await context.route("**/ws/poll/open", async (route) => {
+          await connect.promise;
+          // The page may have given this try up meanwhile and made another.
+          await route.continue().catch(() => {});
+        });
+      },
+    });
+    await bob.locator('[data-tab="chats"]').click();
+    await bob.locator(".sidebar-panel .row", { hasText: who.aliceName }).click();
+    await bob.locator(".message-text", { hasText: FIRST }).waitFor();
+    const late = "Still there? I wrote while your page was connecting.";
+    await alice.getByRole("textbox", { name: `Message ${who.bobName}` }).fill(late);
+    await alice.keyboard.press("Enter");
+    await alice.locator(".message-row.is-own .message-text", { hasText: late }).waitFor();
+    await waitForTick(alice, "sent");
+    connect.resolve();
+    await bob.locator(".message-text", { hasText: late }).waitFor();
+    await waitForTick(alice, "read");
+    // Requests no longer pass through the test: with the route in place, the request that ends
+    // the polling session as the page closes did not reach the server (3 runs in 3), and the
+    // session stayed until the idle sweep.
+    await bob.context().unrouteAll({ behavior: "ignoreErrors" });
+  });
+
   test("typing shows the bubble on the other side and the reply arrives", async () => {
     const { alice, bob, aliceName } = await chatting();
     const box = bob.getByRole("textbox", { name: `Message ${aliceName}` });

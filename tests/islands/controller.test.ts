@@ -7,6 +7,7 @@ import { expectLogged } from "./console.ts";
 import { receiveMessage } from "../../islands/lib/inbox.ts";
 import { message, user } from "./fixtures.ts";
 import { harness, wait } from "./harness.ts";
+import { until } from "./waits.ts";
 
 registerDom();
 afterAll(() => unregisterDom());
@@ -67,6 +68,63 @@ describe("restoring the last selection", () => {
     controller.selectSettingsSection("profile");
     expect(localStorage.getItem("activeTab")).toBe("settings");
     expect(localStorage.getItem("selectedSettingsSection")).toBe("profile");
+    controller.stop();
+  });
+});
+
+describe("catching up once the first connection is up", () => {
+  // Bob's chat is open (restored); a message of his came while the page connected: stored after
+  // the page's lists were read, and before the server held its connection, so never sent live.
+  const early = message({ id: 500, sender_id: 2, content: "the first one" });
+  const late = message({ id: 501, sender_id: 2, content: "sent while the page connected" });
+
+  function connecting(latest: typeof early) {
+    localStorage.setItem("activeTab", "chats");
+    localStorage.setItem("selectedUserId", "2");
+    let chats = 0;
+    let pages = 0;
+    const h = harness({
+      ...lists,
+      "GET /api/messages/chat-users-with-messages": () => {
+        chats++;
+        return { users: [{ ...bob, latest_message: chats === 1 ? early : latest, unread_count: chats === 1 ? 0 : 1 }] };
+      },
+      "GET /api/messages/2": () => {
+        pages++;
+        return { messages: pages === 1 ? [early] : [early, latest].filter((m, i, all) => all.indexOf(m) === i), hasMore: false, oldestMessageTime: null };
+      },
+    });
+    return { ...h, counts: () => ({ chats, pages }) };
+  }
+
+  test("reads the chat list again after the first one, and the open chat when the list has a newer last message", async () => {
+    const { controller, counts, calls } = connecting(late);
+    const started = controller.start();
+    // Connected before the first lists are in: the catch-up waits for them, so a first answer
+    // that left earlier cannot land after it.
+    const caughtUp = controller.catchUp();
+    await started;
+    await caughtUp;
+    await until(() => controller.store.messages.value.some((m) => m.id === late.id), "the late message in the open chat");
+    expect(counts().chats).toBe(2);
+    expect(controller.store.chats.value[0]?.latest_message?.id).toBe(late.id);
+    expect(controller.store.messages.value.map((m) => m.id)).toEqual([early.id, late.id]);
+    // Shown in the open chat, so read, as a message that comes live there is.
+    const reads = calls.map((c, i) => [c, i] as const).filter(([c]) => c === "PUT /api/messages/mark-read/2");
+    const secondPage = calls.lastIndexOf("GET /api/messages/2?limit=50");
+    expect(calls.filter((c) => c === "GET /api/messages/2?limit=50")).toHaveLength(2);
+    expect(reads.some(([, i]) => i > secondPage)).toBe(true);
+    expect(controller.store.unreadByUser.value[2]).toBeUndefined();
+    controller.stop();
+  });
+
+  test("leaves the open chat alone when the list shows nothing newer than it does", async () => {
+    const { controller, counts, calls } = connecting(early);
+    await controller.start();
+    await until(() => controller.store.messages.value.length === 1, "the open chat's first page");
+    await controller.catchUp();
+    expect(counts()).toEqual({ chats: 2, pages: 1 });
+    expect(calls.filter((c) => c.startsWith("GET /api/messages/2"))).toHaveLength(1);
     controller.stop();
   });
 });
