@@ -57,6 +57,23 @@ export interface MessagePage {
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
+/**
+ * A read refused with 503 and Retry-After (the database briefly away: API.md "Several instances")
+ * is asked again after that wait, this many times at most; a write is not (its answer would say
+ * whether it was done). A 503 without Retry-After (a balancer's own) is not retried either.
+ */
+export const UNAVAILABLE_RETRIES = 2;
+/** A longer wait is not waited for: the page's next action or reload asks again. */
+const RETRY_AFTER_MAX_S = 10;
+
+/** How long to wait before asking again, or null when the answer is not "try again soon". */
+function retryAfterMs(response: Response): number | null {
+  const header = response.headers.get("retry-after");
+  if (response.status !== 503 || header === null || header.trim() === "") return null;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 && seconds <= RETRY_AFTER_MAX_S ? seconds * 1000 : null;
+}
+
 export function createApi(token: string, fetchOnce: FetchLike = (input, init) => fetch(input, init)) {
   // Every call is timed per route (lib/perf.ts), failures included: a slow refusal is slow too.
   const fetcher: FetchLike = async (input, init) => {
@@ -77,7 +94,14 @@ export function createApi(token: string, fetchOnce: FetchLike = (input, init) =>
       headers["Content-Type"] = "application/json";
       payload = JSON.stringify(body);
     }
-    const response = await fetcher(path, { method, headers, body: payload, credentials: "same-origin" });
+    const init: RequestInit = { method, headers, body: payload, credentials: "same-origin" };
+    let response = await fetcher(path, init);
+    for (let retry = 0; method === "GET" && retry < UNAVAILABLE_RETRIES; retry++) {
+      const waitMs = retryAfterMs(response);
+      if (waitMs === null) break;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      response = await fetcher(path, init);
+    }
     if (!response.ok) throw await parseError(response);
     return (await response.json()) as T;
   }
