@@ -19,7 +19,8 @@ import { namedStatement } from "../storage/pg-client.ts";
 import type { Origin } from "../moderation/bans.ts";
 import { newSessionId, sessionIdOf, tokenFor } from "./tokens.ts";
 import { recordDevice } from "./user-devices.ts";
-import { errorFields, type Logger } from "../observability/log.ts";
+import type { Logger } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 
 export interface Session {
   id: string;
@@ -195,7 +196,7 @@ export async function sweepExpiredSessions(db: Db, ttlMs: number, now: number): 
 /** Sweeps now and every hour (server.ts); returns the stop function. */
 export function startSessionSweep(ctx: { db: Db; config: Pick<Config, "sessionTtlMs">; log: Logger }, everyMs = 60 * 60_000): () => void {
   const run = () => {
-    sweepExpiredSessions(ctx.db, ctx.config.sessionTtlMs, Date.now()).catch((error) => ctx.log.error("session sweep failed", errorFields(error)));
+    sweepExpiredSessions(ctx.db, ctx.config.sessionTtlMs, Date.now()).catch((error) => logFailure(ctx.log, "session sweep failed", error));
   };
   run();
   const timer = setInterval(run, everyMs);

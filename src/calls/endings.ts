@@ -6,6 +6,7 @@
 import type { AppContext } from "../context.ts";
 import { AppError } from "../http/errors.ts";
 import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 import type { ClientSocket } from "../realtime/socket.ts";
 import { cachedUser } from "../users/cache.ts";
 import type { UserRow } from "../storage/tables.ts";
@@ -64,7 +65,7 @@ export function ringNewTab(ctx: AppContext, socket: ClientSocket): void {
       if (caller) ctx.hub.send(socket, "incoming_call", { callerId: caller.id, callerName: caller.name, callerPeerId });
     };
     const caller = cachedUser(ctx.db, call.callerId);
-    if (caller instanceof Promise) caller.then(ring, (error: unknown) => ctx.log.error("a ringing caller could not be read", errorFields(error)));
+    if (caller instanceof Promise) caller.then(ring, (error: unknown) => logFailure(ctx.log, "a ringing caller could not be read", error));
     else ring(caller);
   });
   logged(ctx, "a call ringing by push not found for a new tab", rung);

@@ -6,7 +6,7 @@ import type { Message } from "../realtime/protocol.ts";
 import { iso } from "../time.ts";
 import { markDelivered, toMessage, type MessageExtras } from "./service.ts";
 import { messageWriter } from "./writer.ts";
-import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 
 /** The delivery time to store with a new message: now, when the receiver has a socket open. */
 export function deliveredNow(ctx: Pick<AppContext, "hub">, receiverId: number): number | null {
@@ -82,7 +82,7 @@ async function markThenTell(ctx: AppContext, sender: UserRow, row: MessageRow): 
   try {
     marked = await messageWriter(ctx.db).submit((tx) => markDelivered(tx, row.id, at), { oneStatement: true });
   } catch (error) {
-    ctx.log.error("a delivery mark was not saved", { message_id: row.id, ...errorFields(error) });
+    logFailure(ctx.log, "a delivery mark was not saved", error, { message_id: row.id });
     return;
   }
   if (marked) ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(at), receiverId: row.receiverId });

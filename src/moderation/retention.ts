@@ -8,7 +8,7 @@ import type { AppContext } from "../context.ts";
 import { writeAudit } from "./audit.ts";
 import { transaction } from "../storage/index.ts";
 import { deleteStill } from "./files.ts";
-import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 
 const DAY_MS = 86_400_000;
 /** Rows per transaction: a long backlog is cleared in steps that never hold the writer long. */
@@ -56,7 +56,7 @@ export function startRetention(ctx: Pick<AppContext, "db" | "config" | "log">, e
     if (running) return;
     running = true;
     sweepRetention(ctx, Date.now())
-      .catch((error: unknown) => ctx.log.error("retention sweep failed", errorFields(error)))
+      .catch((error: unknown) => logFailure(ctx.log, "retention sweep failed", error))
       .finally(() => {
         running = false;
       });

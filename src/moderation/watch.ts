@@ -7,7 +7,7 @@ import { bans } from "../storage/tables.ts";
 import type { AppContext } from "../context.ts";
 import { isRunning } from "./bans.ts";
 import { expelBanned } from "./effects.ts";
-import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 import { forgetUsersChangedElsewhere } from "../users/cache.ts";
 
 type Ctx = Pick<AppContext, "db" | "hub" | "config" | "log">;
@@ -50,7 +50,7 @@ export async function watchBans(ctx: Ctx, everyMs = 2000): Promise<() => void> {
     checking = true;
     watcher
       .check()
-      .catch((error: unknown) => ctx.log.error("ban watcher failed", errorFields(error)))
+      .catch((error: unknown) => logFailure(ctx.log, "ban watcher failed", error))
       .finally(() => {
         checking = false;
       });

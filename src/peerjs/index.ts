@@ -8,7 +8,7 @@ import { connectParams } from "./connection.ts";
 import { peerHttp } from "./http.ts";
 import { DEFAULT_PEER_OPTIONS, type PeerOptions } from "./options.ts";
 import type { PeerClient, PeerSocket } from "./registry.ts";
-import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 
 interface RawSocket {
   send(data: string): number;
@@ -93,7 +93,7 @@ export function peerRoutes(ctx: AppContext, overrides: Partial<PeerOptions> = {}
         await step();
       } catch (error) {
         // The session read, or (over Redis) the claim of the id: the client connects again.
-        ctx.log.error("peer socket check failed", errorFields(error));
+        logFailure(ctx.log, "peer socket check failed", error);
         connection.ended = true;
         raw.close(1013, "Please connect again");
       }

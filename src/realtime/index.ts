@@ -20,7 +20,7 @@ import type { PollSocket } from "./poll-socket.ts";
 import type { ClientSocket } from "./socket.ts";
 import { SocketGroups } from "./socket-groups.ts";
 import { setSocketLocale } from "./socket-locale.ts";
-import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 
 /** Frames larger than this close the socket with 1009 (Bun enforces it). */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -188,7 +188,7 @@ export function realtimeRoutes(ctx: AppContext) {
       liveSession(ctx.db, this.sessionId, ctx.config.sessionTtlMs).then(
         (found) => this.checked(ws, found),
         (error: unknown) => {
-          ctx.log.error("socket session check failed", errorFields(error));
+          logFailure(ctx.log, "socket session check failed", error);
           this.checked(ws, undefined);
         },
       );

@@ -14,7 +14,7 @@ import { engine, transaction } from "../storage/index.ts";
 import type { UserRow } from "../storage/tables.ts";
 import { PresenceRows } from "./presence-rows.ts";
 import { wireSharedCaps } from "./shared-caps.ts";
-import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 
 /** Per context: the socket-cap slot a socket takes over every instance (null with one process). */
 const claims = new WeakMap<AppContext, ((socket: ClientSocket) => void) | null>();
@@ -46,7 +46,7 @@ export function wireLifecycle(ctx: AppContext): void {
       transaction(ctx.db, async (tx) => {
         for (const [userId, { online, at }] of changes) await setPresence(tx, userId, online, at);
       }),
-    (what, error) => ctx.log.error(`presence batch ${what}`, errorFields(error)),
+    (what, error) => logFailure(ctx.log, `presence batch ${what}`, error),
   );
   ctx.hub.onPublicPresence((changes, at) => void rows.save(changes, at, () => announcePublic(changes)));
   ctx.hub.onCloseAll(() => rows.stop());
@@ -119,6 +119,6 @@ export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
     .submit((tx) => deliverPending(tx, socket.userId, at))
     .then(
       (delivered) => announceDelivered(ctx, delivered),
-      (error: unknown) => ctx.log.error("waiting messages not marked delivered", { user_id: socket.userId, ...errorFields(error) }),
+      (error: unknown) => logFailure(ctx.log, "waiting messages not marked delivered", error, { user_id: socket.userId }),
     );
 }

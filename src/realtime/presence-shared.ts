@@ -4,7 +4,7 @@
 // resync). In between, the batches published anywhere reach it over the bus (hub.ts).
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
-import { errorFields } from "../observability/log.ts";
+import { logFailure } from "../storage/unavailable.ts";
 import { users } from "../storage/tables.ts";
 
 const wired = new WeakSet<AppContext>();
@@ -16,7 +16,7 @@ export async function loadShownPresence(ctx: Pick<AppContext, "db" | "hub" | "po
   if (!wired.has(ctx as AppContext)) {
     wired.add(ctx as AppContext);
     ctx.ports.bus.onResync(() => {
-      ctx.hub.loadShown(read).catch((error: unknown) => ctx.log.error("shown presence not read again", errorFields(error)));
+      ctx.hub.loadShown(read).catch((error: unknown) => logFailure(ctx.log, "shown presence not read again", error));
     });
   }
   await ctx.hub.loadShown(read);

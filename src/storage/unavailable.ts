@@ -7,6 +7,7 @@
 // holds an admin shutdown and a statement cancelled by statement_timeout) classes. SQLite, one
 // file on the same machine, has no such state: a locked file waits busy_timeout and then is a bug.
 import { unavailable, type AppError } from "../http/errors.ts";
+import { errorFields, type LogFields, type Logger } from "../observability/log.ts";
 
 const CONNECTION_CODES = new Set([
   // postgres.js
@@ -52,4 +53,16 @@ function outage(error: Error): boolean {
 /** The contract's answer for a database that is away, or undefined for any other error. */
 export function unavailableFor(error: unknown): AppError | undefined {
   return isDatabaseUnavailable(error) ? unavailable() : undefined;
+}
+
+/**
+ * A background task's failure (a sweep, the ban watcher, the presence rows): while the database
+ * is away it is the outage every refused request already reports, so a warning with its code and
+ * no stack, as "database unavailable" is for a request (a tick every 2 s would otherwise write an
+ * error and its stack every 2 s); anything else is a bug, logged as an error with where it came from.
+ */
+export function logFailure(log: Logger, what: string, error: unknown, fields: LogFields = {}): void {
+  const code = outageCode(error);
+  if (code !== undefined) log.warn(what, { ...fields, code });
+  else log.error(what, { ...fields, ...errorFields(error) });
 }

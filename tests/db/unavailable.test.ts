@@ -11,7 +11,7 @@ import { dispatch } from "../../src/realtime/dispatch.ts";
 import type { HandlerMap } from "../../src/realtime/handler.ts";
 import { engine } from "../../src/storage/engine.ts";
 import { openPostgres, RECONNECT_WAIT_MAX_S } from "../../src/storage/postgres.ts";
-import { isDatabaseUnavailable } from "../../src/storage/unavailable.ts";
+import { isDatabaseUnavailable, logFailure } from "../../src/storage/unavailable.ts";
 import { forgetUser } from "../../src/users/cache.ts";
 import { makeTestApp, registerUser } from "../support/app.ts";
 import { fakeSocket } from "../support/fake-socket.ts";
@@ -44,6 +44,22 @@ describe("a database that is away", () => {
     expect(await answer.json()).toEqual({ error: "The service is briefly unavailable. Please try again in a moment.", code: "unavailable" });
     const spanish = errorResponse(undefined, error, new Request("http://x/api/users/me", { headers: { "accept-language": "es" } }));
     expect(((await spanish.json()) as { error: string }).error).toStartWith("El servicio no está disponible");
+  });
+
+  test("a background task's failure is a warning with the outage's code while the database is away, an error with its stack otherwise", async () => {
+    const away = postgres("postgres://root@127.0.0.1:1/none", { max: 1, connect_timeout: 2 });
+    const outage = await caught(() => away`SELECT 1`);
+    await away.end({ timeout: 0 });
+    const bug = await caught(() => sql`SELECT no_such_column FROM pg_class`);
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({ level: "debug", format: "json" }, (_, line) => lines.push(JSON.parse(line)));
+    logFailure(log, "ban watcher failed", outage, { tick: 1 });
+    logFailure(log, "ban watcher failed", bug, { tick: 2 });
+    expect(lines[0]).toMatchObject({ level: "warn", msg: "ban watcher failed", code: "ECONNREFUSED", tick: 1 });
+    expect(lines[0]).not.toHaveProperty("stack");
+    expect(lines[1]).toMatchObject({ level: "error", msg: "ban watcher failed", tick: 2 });
+    expect(String(lines[1]!.error)).toContain("no_such_column");
+    expect(String(lines[1]!.stack)).toContain("unavailable.test.ts");
   });
 
   test("a statement cancelled by statement_timeout is unavailable", async () => {
