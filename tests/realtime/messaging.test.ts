@@ -189,7 +189,8 @@ describe("rate limits", () => {
       expect(refused.length).toBeGreaterThan(0);
       for (const f of refused) expect(f.data).toMatchObject({ code: "rate_limited", event: "send_message" });
       const passed = sent - refused.length;
-      expect(passed).toBeGreaterThanOrEqual(5);
+      // The burst of 5, less the ping with which connect found a1 held.
+      expect(passed).toBeGreaterThanOrEqual(4);
       const n = (await local.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages"))[0]!;
       expect(n.n).toBe(passed);
       await settled(b1);

@@ -118,8 +118,36 @@ export function frameMethods(inbox: Pick<ReturnType<typeof frameInbox>, "frames"
   return methods;
 }
 
-/** `query` is added to the URL as is (`&resume=<sid>`). */
-export function connect(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
+/**
+ * Opens a socket and resolves once the server holds it (it answered a ping) or has closed it (a
+ * refusal the test reads from `closed`). The client sees a socket open before the server has read
+ * its session (a round trip on PostgreSQL), and until then the socket hears no event meant for its
+ * user: a test that acted at once raced that read, and lost it on a busy machine (a call rang
+ * only the tabs already held). The ping spends one frame of the user's event budget; when the
+ * budget is spent its answer is a refusal, which says the socket is held just as well.
+ * `query` is added to the URL as is (`&resume=<sid>`).
+ */
+export async function connect(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
+  const socket = await openSocket(wsUrl, token, headers, query);
+  let closed = false;
+  void socket.closed.then(() => (closed = true));
+  const answer = socket.ask("ping");
+  // Closed first: no answer comes, and its wait's timeout must not fail a later test.
+  answer.catch(() => {});
+  await Promise.race([answer, socket.closed]).catch((error: Error) => {
+    if (!closed) throw new Error(`the server neither held nor closed the socket: ${error.message}`);
+  });
+  // An answered ping's pong comes before its ack: taken, so the test sees only its own frames.
+  const pong = socket.frames.findIndex((f) => f.event === "pong");
+  if (pong >= 0) socket.frames.splice(pong, 1);
+  return socket;
+}
+
+/**
+ * Opens a socket and resolves as soon as the client sees it open, before the server may hold it:
+ * for the tests of what the server does with frames that arrive while it reads the session.
+ */
+export function openSocket(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
   const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}${query}`, { headers } as unknown as string[]);
   const { frames, deliver, take } = frameInbox();
   let closeResolve!: (v: { code: number; reason: string }) => void;
