@@ -4,7 +4,6 @@ import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "
 import { makeTestApp } from "../support/app.ts";
 import { connectedUser, listeningApp } from "../support/listening.ts";
 import { until } from "../support/until.ts";
-import { settled } from "../support/ws.ts";
 
 // Registering hashes passwords: slow on a busy machine.
 setDefaultTimeout(20_000);
@@ -39,10 +38,8 @@ describe("/metrics", () => {
   test("sockets, presence, stored messages and ack latency move when a message is sent over a socket", async () => {
     const before = (await scrape()).values;
     const ann = await connectedUser(t, { name: "Metric Ann" });
+    // Both counted: connect waits until the server holds each socket.
     const bob = await connectedUser(t, { name: "Metric Bob" });
-    // Counted once the opening has read the session, which on PostgreSQL ends after the
-    // client's open: a pong on each says it has.
-    await settled(ann.s, bob.s);
     const during = (await scrape()).values;
     expect(during.get("webchat_sockets_open")! - before.get("webchat_sockets_open")!).toBe(2);
     expect(during.get("webchat_users_online")! - before.get("webchat_users_online")!).toBe(2);

@@ -47,10 +47,8 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     const attacker = await connectedUser(t, { gender: "male", country_code: "FR", age: 35 });
     const dialer = await connectedUser(t);
     await attacker.s.ask("presence_watch", { userIds: [registered.user.id] });
+    // Counted by the server once connected (connect waits for that), so the batch below finds the victim online.
     const victim = { ...registered, s: await connect(t.wsUrl, registered.token) };
-    // The server counts a socket once its opening has read the session (asynchronous, and a
-    // PostgreSQL round trip): its pong says it has, so the batch below finds the victim online.
-    await victim.s.settle();
     // A batch shows the victim online before the pairing, as it would after a while.
     t.ctx.hub.flushShown();
     expect((await attacker.s.next("user_online", undefined, about(victim.user.id))).data).toEqual({ userId: victim.user.id, name: "Vic Tim" });
@@ -138,9 +136,8 @@ describe("presence and Video Roulette cannot be timed against each other", () =>
     await settled(watcher.s);
     expect(heard(watcher.s, "user_offline", registered.user.id)).toBe(false);
 
+    // Counted once connected (connect waits for that), then shown by the batch.
     const again = await connect(t.wsUrl, registered.token);
-    // Counted once its opening has read the session (its pong says so), then shown by the batch.
-    await again.settle();
     t.ctx.hub.flushShown();
     expect((await watcher.s.next("user_online", undefined, about(registered.user.id))).data).toEqual({ userId: registered.user.id, name: "Ro Ulette" });
     again.close();

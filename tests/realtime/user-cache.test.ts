@@ -34,10 +34,8 @@ async function writeElsewhere(text: string, ...values: (number | boolean)[]): Pr
 describe("the users cache", () => {
   test("a name edit shows in the very next frame", async () => {
     const a = await connectedUser(t);
+    // Typing goes to the receiver's sockets the server holds: connect waits until it holds b's.
     const b = await connectedUser(t);
-    // Typing goes to the receiver's sockets the server holds: b's is held once its opening has
-    // read the session (its pong says so; on PostgreSQL that comes after the client's open).
-    await b.s.settle();
     a.s.send("typing_start", { receiverId: b.user.id });
     expect((await b.s.next("user_typing")).data.name).toBe(a.user.name);
     const edited = await t.call("PUT", "/api/users/profile", { token: a.token, json: { name: "Renamed Person" } });

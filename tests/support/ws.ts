@@ -143,11 +143,8 @@ export async function connect(wsUrl: string, token: string, headers: Record<stri
   return socket;
 }
 
-/**
- * Opens a socket and resolves as soon as the client sees it open, before the server may hold it:
- * for the tests of what the server does with frames that arrive while it reads the session.
- */
-export function openSocket(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
+/** Opens a socket and resolves as soon as the client sees it open, before the server may hold it. */
+function openSocket(wsUrl: string, token: string, headers: Record<string, string> = {}, query = ""): Promise<TestSocket> {
   const ws = new WebSocket(`${wsUrl}/ws?token=${encodeURIComponent(token)}${query}`, { headers } as unknown as string[]);
   const { frames, deliver, take } = frameInbox();
   let closeResolve!: (v: { code: number; reason: string }) => void;
