@@ -1,6 +1,7 @@
 // The long-polling fallback (spec §7 "websocket preferred, polling fallback"): a real listening
 // server, driven over HTTP as a browser whose WebSocket is blocked would drive it, next to /ws.
 import { describe, expect, test } from "bun:test";
+import { PollSocket } from "../../src/realtime/poll-socket.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp, type ListeningApp } from "../support/listening.ts";
 import { connectPolling, openPoll } from "../support/poll.ts";
@@ -77,13 +78,16 @@ describe("frames over polling", () => {
       { event: "ping", data: {}, ack: 9 },
       { event: "send_message", data: { receiverId: other.user.id, content: "hi", messageType: "text", clientMessageId: `c-${run}` }, ack: 10 },
     ];
+    const MARKER = 99;
     const answers = async (run: string, send: (frame: unknown) => void, got: Frame[], count: number) => {
       // online_count goes to everyone whenever the count moves (the other run's socket leaving
-      // after its grace): not an answer to these frames, so not counted.
-      const answered = () => got.filter((f) => f.event !== "online_count");
+      // after its grace): not an answer to these frames, so not counted; nor is the marker's ack.
+      const answered = () => got.filter((f) => f.event !== "online_count" && f.ack !== MARKER);
       for (const frame of frames(run)) send(frame);
       await until(() => answered().length >= count, "the frames counted");
-      await Bun.sleep(100);
+      // Anything more these frames drew would come before the answer to a ping sent after them.
+      send({ event: "ping", data: {}, ack: MARKER });
+      await until(() => got.some((f) => f.ack === MARKER), "the marker ping answered");
       // The stored message's id and times differ between the two runs; its shape and content must not.
       return JSON.parse(JSON.stringify(answered()).replace(/"(id|createdAt|created_at|deliveredAt|readAt|timestamp)":("[^"]*"|\d+|null)/g, '"$1":0').replaceAll(`c-${run}`, "c-run"));
     };
@@ -132,8 +136,8 @@ describe("frames over polling", () => {
       const done = fetch(`${t.url}/ws/poll/send?sid=${s.sid}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body, signal: aborter.signal, duplex: "half" } as RequestInit).catch(() => null);
       return { aborter, done };
     });
-    await Bun.sleep(200);
-    expect(await s.post([{ event: "ping", data: {} }])).toBe(429);
+    // Once both have reached the server a send is refused; until then one may still be taken.
+    await until(async () => (await s.post([{ event: "ping", data: {} }])) === 429, "a third send refused while two wait");
     for (const { aborter } of stalled) aborter.abort();
     await Promise.all(stalled.map((x) => x.done));
     s.close();
@@ -313,7 +317,7 @@ describe("moving to a WebSocket", () => {
     const b = await connect(t.wsUrl, bob.token);
     const poll = await connectPolling(t.url, ann.token, {}, { polling: false });
     const held = fetch(`${t.url}/ws/poll?sid=${poll.sid}`, { headers: { authorization: `Bearer ${ann.token}` } });
-    await Bun.sleep(100);
+    await until(() => t.ctx.hub.allSockets().some((s) => s instanceof PollSocket && s.holding), "the poll held by the server");
     const ws = await connect(t.wsUrl, ann.token, {}, `&resume=${poll.sid}`);
     const answer = await held;
     expect(answer.headers.get("x-poll-end")).toBe("4000");
