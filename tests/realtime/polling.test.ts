@@ -79,25 +79,26 @@ describe("frames over polling", () => {
       { event: "send_message", data: { receiverId: other.user.id, content: "hi", messageType: "text", clientMessageId: `c-${run}` }, ack: 10 },
     ];
     const MARKER = 99;
-    const answers = async (run: string, send: (frame: unknown) => void, got: Frame[], count: number) => {
+    const answers = async (run: string, send: (frame: unknown) => unknown, got: Frame[], count: number) => {
       // online_count goes to everyone whenever the count moves (the other run's socket leaving
       // after its grace): not an answer to these frames, so not counted; nor is the marker's ack.
       const answered = () => got.filter((f) => f.event !== "online_count" && f.ack !== MARKER);
-      for (const frame of frames(run)) send(frame);
+      // One after another (a send over polling resolves once dispatched), so the marker comes last.
+      for (const frame of frames(run)) await send(frame);
       await until(() => answered().length >= count, "the frames counted");
       // Anything more these frames drew would come before the answer to a frame sent after them:
       // an unknown event, answered by one refusing ack and nothing else (a ping would add a pong).
-      send({ event: "launch_rockets", data: {}, ack: MARKER });
-      await until(() => got.some((f) => f.ack === MARKER), "the marker ping answered");
+      await send({ event: "launch_rockets", data: {}, ack: MARKER });
+      await until(() => got.some((f) => f.ack === MARKER), "the marker answered");
       // The stored message's id and times differ between the two runs; its shape and content must not.
       return JSON.parse(JSON.stringify(answered()).replace(/"(id|createdAt|created_at|deliveredAt|readAt|timestamp)":("[^"]*"|\d+|null)/g, '"$1":0').replaceAll(`c-${run}`, "c-run"));
     };
     const ws = await connect(t.wsUrl, token);
-    const overWs = await answers("ws", (f) => ws.raw(typeof f === "string" ? f : JSON.stringify(f)), ws.frames, 10);
+    const overWs = await answers("ws", (f) => ws.raw(typeof f === "string" ? f : JSON.stringify(f)), ws.frames, 11);
     ws.close();
     const poll = await connectPolling(t.url, token);
-    // Each frame in its own send, as the /ws run sent each on its own.
-    const overPoll = await answers("poll", (f) => void poll.post([f]), poll.frames, 10);
+    // Each frame in its own send, as the /ws run sent each on its own; every send taken (204).
+    const overPoll = await answers("poll", async (f) => expect(await poll.post([f])).toBe(204), poll.frames, 11);
     poll.close();
     expect(overPoll.map((f: Frame) => f.event ?? `ack ${f.ack}`).sort()).toEqual(overWs.map((f: Frame) => f.event ?? `ack ${f.ack}`).sort());
     expect(overPoll.sort((a: Frame, b: Frame) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
