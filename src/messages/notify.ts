@@ -44,7 +44,9 @@ export function announceOne(ctx: AppContext, sender: UserRow, row: MessageRow, e
   ctx.hub.sendTextToUser(sender.id, `{"event":"message_sent","data":{"message":${json}}}`);
   ctx.hub.sendTextToUser(row.receiverId, `{"event":"new_message","data":{"message":${receiverJson}}}`);
   if (row.deliveredAt !== null) {
-    ctx.hub.sendToUser(sender.id, "message_delivered", { messageId: row.id, deliveredAt: iso(row.deliveredAt), receiverId: row.receiverId });
+    // The frame encodeEvent would make, with the time toMessage has already written out.
+    const frame = `{"event":"message_delivered","data":{"messageId":${row.id},"deliveredAt":"${message.delivered_at}","receiverId":${row.receiverId}}}`;
+    ctx.hub.sendTextToUser(sender.id, frame);
   } else if (ctx.hub.isConnected(row.receiverId)) {
     // Stored while the receiver was away, who has connected since (between the insert's check
     // and now): the frame above reached them, so it is delivered, but only once that is saved.

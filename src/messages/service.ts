@@ -121,8 +121,11 @@ export async function insertMessage(db: Tx, values: NewValues): Promise<MessageR
 
 type NewValues = Omit<NewMessageRow, "id" | "pairLo" | "pairHi">;
 
-/** insertMessage, or null, having written nothing, when the sender already stored a message under this client id. */
-export async function insertUnlessStored(db: Tx, values: NewValues): Promise<MessageRow | null> {
+/**
+ * insertMessage, or null, having written nothing, when the sender already stored a message under
+ * this client id. On SQLite it answers at once (no promise): the path every message takes.
+ */
+export function insertUnlessStored(db: Tx, values: NewValues): MessageRow | null | Promise<MessageRow | null> {
   const { senderId, receiverId } = values;
   // Every column the insert writes is bound here, and the rest (read, removed) start null, so the
   // row is what a RETURNING would have read back, without SQLite producing it and bun:sqlite
@@ -145,11 +148,10 @@ export async function insertUnlessStored(db: Tx, values: NewValues): Promise<Mes
     replyToId: values.replyToId ?? null,
     durationMs: values.durationMs ?? null,
   };
+  const rowOf = (id: number | null): MessageRow | null =>
+    id === null ? null : { id, ...bound, removedAt: null, readAt: null, editedAt: null, deletedAt: null };
   const inserted = statements(db).insert(db, bound);
-  // SQLite answers at once: no await on the path every message takes.
-  const id = inserted instanceof Promise ? await inserted : inserted;
-  if (id === null) return null;
-  return { id, ...bound, removedAt: null, readAt: null, editedAt: null, deletedAt: null };
+  return inserted instanceof Promise ? inserted.then(rowOf) : rowOf(inserted);
 }
 
 export interface TextInput {
@@ -161,51 +163,39 @@ export interface TextInput {
   replyToId?: number;
 }
 
+export interface StoredText {
+  row: MessageRow;
+  created: boolean;
+  replyTo: ReplyPreview | null;
+}
+
 /**
  * Stores a text or emoji message; `created: false` when clientMessageId names one already stored.
  * `admit` refuses (throws) when the receiver may not be written to; it runs after the receiver is
  * known to exist, so an unknown id stays a 404 and a retry of a stored message stays idempotent.
  * `deliveredAt` answers the delivery time to store (now, when the receiver is connected).
+ * Inside the writer's batch on SQLite, a message to a known receiver that answers no other is
+ * stored and answered at once, without a promise: the path nearly every message takes. A refusal
+ * may then be thrown rather than returned as a rejected promise.
  */
-export async function storeText(
+export function storeText(
   db: Db | Tx,
   clock: MessageClock,
   sender: UserRow,
   input: TextInput,
   admit: (receiverId: number) => void = () => {},
   deliveredAt: (receiverId: number) => number | null = () => null,
-): Promise<{ row: MessageRow; created: boolean; replyTo: ReplyPreview | null }> {
+): StoredText | Promise<StoredText> {
   const content = messageText(input.content);
   // Its place in the conversation is taken on arrival, before any await: on PostgreSQL the checks
   // below may read on different pooled connections, which answer in any order, and one sender's
   // messages must keep the order they were sent in.
   const createdAt = clock.next();
-  // The two people's names, for a reply's quote: read only for a reply or a retry.
-  const namesOf = async () => {
-    const receiver = await cachedUser(db, input.receiverId);
-    return (id: number) => (id === sender.id ? sender.name : (receiver?.name ?? ""));
-  };
-  // A retry of a stored message gets that message back, even if it would now be refused.
-  const stored = async () => {
-    const row = input.clientMessageId === undefined ? undefined : await statements(db).byClientId(db, sender.id, input.clientMessageId);
-    return row ? { row, created: false, replyTo: (await extrasOf(db, [row], await namesOf())).get(row.id)!.replyTo } : null;
-  };
-  let replyTo: ReplyPreview | null = null;
-  try {
-    const known = requireContact(db, sender.id, input.receiverId);
-    if (known) await known;
-    admit(input.receiverId);
-    if (input.replyToId !== undefined) replyTo = await admitReply(db, sender.id, input.receiverId, input.replyToId, await namesOf());
-  } catch (error) {
-    const retry = await stored();
-    if (retry) return retry;
-    throw error;
-  }
   // One transaction: the message and both sides' conversation rows (insertMessage writes them).
-  // Inside the writer's batch no savepoint is made: every check that refuses is above, and the
+  // Inside the writer's batch no savepoint is made: every check that refuses comes first, and the
   // writer replays the batch with savepoints if the insert itself fails (messages/writer.ts).
-  const row = await atomic(db, (tx) =>
-    insertUnlessStored(tx, {
+  const write = (replyTo: ReplyPreview | null): StoredText | Promise<StoredText> => {
+    const values = {
       senderId: sender.id,
       receiverId: input.receiverId,
       content,
@@ -214,11 +204,52 @@ export async function storeText(
       createdAt,
       deliveredAt: deliveredAt(input.receiverId),
       replyToId: replyTo?.id ?? null,
-    }),
-  );
-  if (row) return { row, created: true, replyTo };
-  // The insert met the client id already stored (an earlier try, maybe in this very batch).
-  return (await stored())!;
+    };
+    const done = (row: MessageRow | null): StoredText | Promise<StoredText> =>
+      // Null: the insert met the client id already stored (an earlier try, maybe in this very batch).
+      row ? { row, created: true, replyTo } : storedBefore(db, sender, input).then((found) => found!);
+    const row = atomic(db, (tx) => insertUnlessStored(tx, values));
+    return row instanceof Promise ? row.then(done) : done(row);
+  };
+  // A retry of a stored message gets that message back, even if it would now be refused.
+  const refused = async (error: unknown): Promise<StoredText> => {
+    const retry = await storedBefore(db, sender, input);
+    if (retry) return retry;
+    throw error;
+  };
+  let checked: void | Promise<ReplyPreview | null>;
+  try {
+    checked = checkText(db, sender, input, admit);
+  } catch (error) {
+    return refused(error);
+  }
+  return checked ? checked.then(write, refused) : write(null);
+}
+
+/** storeText's checks; answers at once (no promise) for a receiver seen before and no reply. */
+function checkText(db: Db | Tx, sender: UserRow, input: TextInput, admit: (receiverId: number) => void): void | Promise<ReplyPreview | null> {
+  const known = requireContact(db, sender.id, input.receiverId);
+  if (!known && input.replyToId === undefined) return admit(input.receiverId);
+  return (async () => {
+    await known;
+    admit(input.receiverId);
+    if (input.replyToId === undefined) return null;
+    return admitReply(db, sender.id, input.receiverId, input.replyToId, await namesOf(db, sender, input.receiverId));
+  })();
+}
+
+/** The two people's names, for a reply's quote: read only for a reply or a retry. */
+async function namesOf(db: Db | Tx, sender: UserRow, receiverId: number): Promise<(id: number) => string> {
+  const receiver = await cachedUser(db, receiverId);
+  return (id: number) => (id === sender.id ? sender.name : (receiver?.name ?? ""));
+}
+
+/** The message the sender already stored under this client id, with its reply quote, if any. */
+async function storedBefore(db: Db | Tx, sender: UserRow, input: TextInput): Promise<StoredText | null> {
+  const row = input.clientMessageId === undefined ? undefined : await statements(db).byClientId(db, sender.id, input.clientMessageId);
+  if (!row) return null;
+  const extras = await extrasOf(db, [row], await namesOf(db, sender, input.receiverId));
+  return { row, created: false, replyTo: extras.get(row.id)!.replyTo };
 }
 
 export type FileMessageInput = Pick<NewMessageRow, "content" | "messageType" | "fileName" | "filePath" | "fileSize" | "fileMime" | "groupId" | "durationMs">;

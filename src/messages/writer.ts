@@ -99,7 +99,7 @@ export class MessageWriter {
    */
   private async runAutocommitted(jobs: Job[]): Promise<Job[]> {
     const handle = autocommitHandle(this.db);
-    const settled = await Promise.allSettled(jobs.map((job) => job.store(handle)));
+    const settled = await Promise.allSettled(jobs.map((job) => started(job, handle)));
     const again: Job[] = [];
     settled.forEach((result, i) => {
       const job = jobs[i]!;
@@ -147,7 +147,9 @@ export class MessageWriter {
     for (const job of jobs) {
       try {
         // Nested in the batch's transaction, a transaction is a savepoint.
-        job.outcome = { ok: true, value: savepoints ? await transaction(tx, job.store) : await job.store(tx) };
+        // A job that answers at once (storeText on SQLite) is not awaited: no turn per message.
+        const value = savepoints ? await transaction(tx, job.store) : job.store(tx);
+        job.outcome = { ok: true, value: value instanceof Promise ? await value : value };
       } catch (error) {
         if (!savepoints && !(error instanceof AppError)) throw new Replay();
         job.outcome = { ok: false, error };
@@ -162,7 +164,7 @@ export class MessageWriter {
    * sent. A failure that is not an AppError has aborted the transaction: replayed as on SQLite.
    */
   private async runTogether(tx: Tx, jobs: Job[]): Promise<void> {
-    const settled = await Promise.allSettled(jobs.map((job) => job.store(tx)));
+    const settled = await Promise.allSettled(jobs.map((job) => started(job, tx)));
     settled.forEach((result, i) => {
       jobs[i]!.outcome = result.status === "fulfilled" ? { ok: true, value: result.value } : { ok: false, error: result.reason };
     });
@@ -177,6 +179,15 @@ export interface SubmitOptions {
    * A job that writes twice must not say so: its two writes would commit apart.
    */
   oneStatement?: boolean;
+}
+
+/** A job started, its refusal a rejection even when thrown at once (storeText checks before any await). */
+function started(job: Job, tx: Tx): Promise<unknown> {
+  try {
+    return Promise.resolve(job.store(tx));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** On SQLite a job's statements answer at once, so there is nothing to overlap. */

@@ -235,7 +235,7 @@ export function realtimeRoutes(ctx: AppContext) {
       socketOpened(ctx, socket);
     }
 
-    async message(ws: RawSocket, message: string | Buffer): Promise<void> {
+    message(ws: RawSocket, message: string | Buffer): void | Promise<void> {
       const early = this.early;
       if (early) {
         if (early.length < EARLY_FRAMES_MAX) early.push(message);
@@ -246,7 +246,7 @@ export function realtimeRoutes(ctx: AppContext) {
         return;
       }
       const socket = this.socket;
-      if (socket && !socket.closing) await dispatch(ctx, handlers, socket, parseFrame(message));
+      if (socket && !socket.closing) return dispatch(ctx, handlers, socket, parseFrame(message));
     }
 
     close(): void {

@@ -41,7 +41,8 @@ export async function transaction<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) =
   });
 }
 
-export async function atomic<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> {
+/** As on SQLite (sqlite-transactions.ts): joining answers what `work` answers. */
+export function atomic<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> | T {
   return isTx(db) ? work(db as AsyncTx) : transaction(db, work);
 }
 

@@ -74,8 +74,11 @@ export async function transaction<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) =
   return turn;
 }
 
-/** Runs `work` in the transaction `db` is the handle of (no savepoint), or in a new one. */
-export async function atomic<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> {
+/**
+ * Runs `work` in the transaction `db` is the handle of (no savepoint), or in a new one. Joining
+ * answers what `work` answers, at once when that is no promise (the message writer's batch).
+ */
+export function atomic<T>(db: ReadDb | AsyncTx, work: (tx: AsyncTx) => Promise<T> | T): Promise<T> | T {
   return isTx(db) ? work(db) : transaction(db, work);
 }
 

@@ -1,9 +1,13 @@
 // Pins what one message costs the database (issue 11): no read of the sender's user row per
 // frame (users/cache.ts), on either engine; and on SQLite, no SQL prepared per message (every
-// query of the path is prepared once) and one insert (it carries the delivery time; no update
-// follows) besides the two conversation rows (messages/conversations).
+// query of the path is prepared once), one insert (it carries the delivery time; no update
+// follows) besides the two conversation rows (messages/conversations), and no promise between
+// the writer's batch and the stored row (issue 22).
 import { describe, expect, test } from "bun:test";
 import { statements } from "../../src/messages/statements.ts";
+import { storeText } from "../../src/messages/service.ts";
+import { messageWriter } from "../../src/messages/writer.ts";
+import { findUser } from "../../src/users/service.ts";
 import { engine } from "../../src/storage/engine.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
@@ -67,6 +71,34 @@ describe("the cost of one message", () => {
       expect(prepared).toBe(0);
     } finally {
       sqlite.prepare = prepare;
+      sa.close();
+      sb.close();
+    }
+  });
+
+  // On PostgreSQL every statement answers a promise; on SQLite the common message needs none.
+  test.skipIf(engine !== "sqlite")("inside the writer's batch a message to a known receiver is stored at once, a reply by the checked way (SQLite)", async () => {
+    const { a, b, sa, sb } = await warmPair();
+    try {
+      const sender = (await findUser(t.ctx.db, a.user.id))!;
+      const writer = messageWriter(t.ctx.db);
+      const plain = await writer.submit((tx) => {
+        const answer = storeText(tx, t.ctx.clock, sender, { receiverId: b.user.id, content: "at once" });
+        return { promised: answer instanceof Promise, answer };
+      });
+      expect(plain.promised).toBe(false);
+      const { row } = await plain.answer;
+      expect(row).toMatchObject({ senderId: a.user.id, receiverId: b.user.id, content: "at once" });
+      // A reply reads the message it answers first, so it goes by a promise, and is stored all the same.
+      const reply = await writer.submit((tx) => {
+        const answer = storeText(tx, t.ctx.clock, sender, { receiverId: b.user.id, content: "and a reply", replyToId: row.id });
+        return { promised: answer instanceof Promise, answer };
+      });
+      expect(reply.promised).toBe(true);
+      const stored = await reply.answer;
+      expect(stored.row.replyToId).toBe(row.id);
+      expect(stored.replyTo?.id).toBe(row.id);
+    } finally {
       sa.close();
       sb.close();
     }
