@@ -12,6 +12,8 @@ import type { CallRequest } from "./call-state.ts";
 import type { IceConfig } from "./peer-config.ts";
 import { VideoContext, type VideoSocket } from "./video-context.ts";
 import { iceSource } from "./ice-source.ts";
+import { whenRealtime } from "../lib/socket.ts";
+import type { ServerEvents } from "../../src/realtime/protocol.ts";
 
 const CallOverlay = lazy(() => import("./CallOverlay.tsx"));
 const ReportDialog = lazy(() => import("../safety/ReportDialog.tsx"));
@@ -62,15 +64,22 @@ export default function CallLayer({ socket, ice, notify, children }: Props) {
       });
     };
     window.addEventListener(START_CALL_EVENT, onStart);
-    const off = socket?.on("incoming_call", ({ callerId, callerName, callerPeerId }) => {
+    const onIncoming = ({ callerId, callerName, callerPeerId }: ServerEvents["incoming_call"]) => {
       // The server answers "busy" for a second caller; another tab's call is not this one's. A tab
       // in Video Roulette lets it ring out unseen: the caller hears "no answer", as from anyone.
       if (busy.current || chat.store.rouletteActive.value) return;
       const avatarUrl = chat.knownUser(callerId)?.avatar_url ?? null;
       setRequest({ role: "receiver", contact: { id: callerId, name: callerName, avatarUrl }, callerPeerId });
-    });
+    };
+    // A call that rings while the page (re)loads reaches the new tab as soon as its socket opens,
+    // possibly before the chat screen has handed the socket down: until then this listens on the
+    // page's client from the moment it starts (this effect runs before the chat screen's).
+    let off: (() => void) | undefined;
+    const stopWaiting = socket ? null : whenRealtime((client) => (off = client.on("incoming_call", onIncoming)));
+    if (socket) off = socket.on("incoming_call", onIncoming);
     return () => {
       window.removeEventListener(START_CALL_EVENT, onStart);
+      stopWaiting?.();
       off?.();
     };
   }, [socket, chat]);

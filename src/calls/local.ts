@@ -76,7 +76,7 @@ export class LocalCalls implements CallsPort {
 
   tabOpened(userId: number): Call | undefined {
     const call = this.registry.ringingFor(userId);
-    if (!call?.pushed || call.callerPeerId === undefined) return undefined;
+    if (!call || !(call.pushed || call.away) || call.callerPeerId === undefined) return undefined;
     call.silent = false;
     return call;
   }

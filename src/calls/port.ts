@@ -51,8 +51,9 @@ export interface CallsPort {
   /** The call rings on the callee's devices by push (a tab opened meanwhile is told of it). */
   rungByPush(call: Call): void;
   /**
-   * A tab of `userId` opened: the call that rings for them by push, if any, now rings in their tabs
-   * (it is no longer silent). Answers it so that the new tab can ring.
+   * A tab of `userId` opened: the call that rings for them by push, or that found no tab of theirs
+   * open (`away`), if any, now rings in their tabs (it is no longer silent). Answers it so that the
+   * new tab can ring. A call silent because of Video Roulette stays silent.
    */
   tabOpened(userId: number): MaybePromise<Call | undefined>;
   /** Has a tab open anywhere that has not sent `user_logout`: someone a call can reach. */

@@ -11,11 +11,16 @@ export interface Call {
   /** The receiver's tab that answered; null while ringing (every tab rings). */
   receiverSocketId: string | null;
   answered: boolean;
-  /** Rings no tab (the callee is in Video Roulette or already gone): it can only ring out. */
+  /** Rings no tab (the callee is in Video Roulette or already gone): it can only ring out, unless a tab opens (`away`, `pushed`). */
   silent?: boolean;
+  /**
+   * Silent only because no tab of the callee was open when it was placed (they were reloading the
+   * page, say), not because of Video Roulette: a tab that opens while it rings is told.
+   */
+  away?: boolean;
   /** Rings by push on the callee's devices (no tab open): a tab opened while it rings is told. */
   pushed?: boolean;
-  /** The caller's PeerJS id, for a tab that opens while the call rings by push. */
+  /** The caller's PeerJS id, for a tab that opens while the call rings (`away`, `pushed`). */
   callerPeerId?: string;
   /** Several instances: the instances holding the caller's tab and the answering tab (socket ids are per instance). */
   callerInstance?: string;

@@ -3,8 +3,8 @@
 // Keys, under the prefix P (beside those of lua.ts, whose `inst` heartbeats, `pu:` present users
 // and `su:` socket holders these scripts read):
 //   c:<id>      hash: a caller, b callee, ai/as the caller's instance and socket, bi/bs the
-//               answering tab's ('' while ringing), ans 0|1, sil 0|1 (rings no tab), push 0|1,
-//               peer (the caller's PeerJS id)
+//               answering tab's ('' while ringing), ans 0|1, sil 0|1 (rings no tab), away 0|1
+//               (silent because no tab was open), push 0|1, peer (the caller's PeerJS id)
 //   cu:<user>   the id of the call the user is in (one call per user)
 //   cring       sorted set: ringing call -> when it rings out (Redis time, ms)
 //   ci:<inst>   set: calls one of whose tabs the instance holds;  cinst: instances with such sets
@@ -61,7 +61,7 @@ end`;
 
 export const callScripts = {
   /**
-   * ARGV: P, inst, caller, callee, socket, ringMs, silent (0|1), peer, epoch candidate. Registers
+   * ARGV: P, inst, caller, callee, socket, ringMs, silent (0|1), peer, epoch candidate, away (0|1). Registers
    * the call unless either is in one: answers its id and Redis's epoch, or nil (busy).
    */
   callStart: `${COMMON}
@@ -70,7 +70,7 @@ if redis.call('EXISTS', P..'cu:'..a) == 1 or redis.call('EXISTS', P..'cu:'..b) =
 local epoch = epochOf(P, ARGV[9])
 local id = epoch..'.'..redis.call('INCR', P..'cseq')
 ${NOW}
-redis.call('HSET', P..'c:'..id, 'a', a, 'b', b, 'ai', inst, 'as', ARGV[5], 'bi', '', 'bs', '', 'ans', '0', 'sil', ARGV[7], 'push', '0', 'peer', ARGV[8])
+redis.call('HSET', P..'c:'..id, 'a', a, 'b', b, 'ai', inst, 'as', ARGV[5], 'bi', '', 'bs', '', 'ans', '0', 'sil', ARGV[7], 'away', ARGV[10], 'push', '0', 'peer', ARGV[8])
 redis.call('SET', P..'cu:'..a, id)
 redis.call('SET', P..'cu:'..b, id)
 redis.call('ZADD', P..'cring', now + tonumber(ARGV[6]), id)
@@ -149,13 +149,13 @@ return drop(ARGV[1], ARGV[2])`,
 if redis.call('EXISTS', ARGV[1]..'c:'..ARGV[2]) == 1 then redis.call('HSET', ARGV[1]..'c:'..ARGV[2], 'push', '1') end
 return 0`,
 
-  /** ARGV: P, user. A tab of the user opened: the call ringing for them by push now rings in tabs. */
+  /** ARGV: P, user. A tab of the user opened: the call ringing for them by push, or placed while they had none, now rings in tabs. */
   callTabOpened: `${COMMON}
 local P, u = ARGV[1], ARGV[2]
 local id = redis.call('GET', P..'cu:'..u)
 if not id then return false end
-local c = redis.call('HMGET', P..'c:'..id, 'b', 'ans', 'push', 'peer')
-if c[1] ~= u or c[2] ~= '0' or c[3] ~= '1' or c[4] == '' then return false end
+local c = redis.call('HMGET', P..'c:'..id, 'b', 'ans', 'push', 'peer', 'away')
+if c[1] ~= u or c[2] ~= '0' or (c[3] ~= '1' and c[5] ~= '1') or c[4] == '' then return false end
 redis.call('HSET', P..'c:'..id, 'sil', '0')
 return fields(P, id)`,
 
@@ -192,7 +192,7 @@ return { epoch, out }`,
 
   /**
    * ARGV: P, inst, id, caller, callee, callerSocket ('' : not held here), answerSocket ('' : not
-   * held here), answered 0|1, silent, pushed, peer, ringMs left. Writes back a call this instance
+   * held here), answered 0|1, silent, pushed, peer, ringMs left, away. Writes back a call this instance
    * holds a tab of, after Redis restarted empty; the other side's instance writes its tab the same
    * way, and an answered copy wins over a ringing one. Answers 1 when written, -1 when this
    * instance is not listed by its heartbeat yet (callsTick would take it for dead: try again), 0
@@ -212,7 +212,7 @@ if redis.call('EXISTS', key) == 1 then
   local c = redis.call('HMGET', key, 'a', 'b')
   if c[1] ~= a or c[2] ~= b then return 0 end
 else
-  redis.call('HSET', key, 'a', a, 'b', b, 'ai', '', 'as', '', 'bi', '', 'bs', '', 'ans', '0', 'sil', ARGV[9], 'push', ARGV[10], 'peer', ARGV[11], 'rst', '1')
+  redis.call('HSET', key, 'a', a, 'b', b, 'ai', '', 'as', '', 'bi', '', 'bs', '', 'ans', '0', 'sil', ARGV[9], 'push', ARGV[10], 'peer', ARGV[11], 'away', ARGV[13], 'rst', '1')
 end
 if ARGV[6] ~= '' then redis.call('HSET', key, 'ai', inst, 'as', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', key, 'bi', inst, 'bs', ARGV[7]) end

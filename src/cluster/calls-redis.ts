@@ -54,6 +54,7 @@ function toCall(flat: unknown): Call | undefined {
     receiverInstance: f.bi ? f.bi : null,
     answered: f.ans === "1",
     silent: f.sil === "1",
+    away: f.away === "1",
     pushed: f.push === "1",
     callerPeerId: f.peer ? f.peer : undefined,
   };
@@ -242,7 +243,7 @@ class RedisCalls implements RedisCallsPort {
 
   async start(call: Call, ringMs: number): Promise<boolean> {
     const made = (await this.run(
-      this.cmd.callStart(this.P, this.instanceId, call.callerId, call.receiverId, call.callerSocketId, ringMs, call.silent ? 1 : 0, call.callerPeerId ?? "", this.candidate),
+      this.cmd.callStart(this.P, this.instanceId, call.callerId, call.receiverId, call.callerSocketId, ringMs, call.silent ? 1 : 0, call.callerPeerId ?? "", this.candidate, call.away ? 1 : 0),
     )) as [string, string] | null;
     if (made === null) return false;
     call.id = String(made[0]);
@@ -443,6 +444,7 @@ class RedisCalls implements RedisCallsPort {
           this.P, this.instanceId, id, c.callerId, c.receiverId,
           copy.callerHere ? c.callerSocketId : "", copy.answerHere ? (c.receiverSocketId ?? "") : "",
           c.answered ? 1 : 0, c.silent ? 1 : 0, c.pushed ? 1 : 0, c.callerPeerId ?? "", Math.max(0, copy.ringsUntil - Date.now()),
+          c.away ? 1 : 0,
         ),
       );
       if (written === 1) {

@@ -109,7 +109,8 @@ function withNames(ctx: AppContext): (userId: number, send: (name: () => string)
 export function socketOpened(ctx: AppContext, socket: ClientSocket): void {
   ctx.hub.connect(socket);
   claims.get(ctx)?.(socket);
-  // A tab opened (from the notification, say) while a call rings by push rings too.
+  // A tab opened (from the notification, say) while a call rings by push, or rings for someone who
+  // had no tab open when it was placed, rings too.
   ringNewTab(ctx, socket);
   // Marked in the message writer's next batch, told once committed: Bun calls this synchronously
   // as the socket opens, the batch takes its turn with every other write, and the openings of a

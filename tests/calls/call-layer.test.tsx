@@ -2,13 +2,16 @@
 // start-call event and on the socket's incoming_call, and ignores anything malformed.
 import { reactRoot, unregisterDom } from "../support/dom.ts";
 import { afterAll, describe, expect, test } from "bun:test";
-import { act } from "react";
+import { act, useState } from "react";
 import CallLayer, { START_CALL_EVENT, startRequest } from "../../islands/calls/CallLayer.tsx";
 import { UNSUPPORTED_BROWSER_ALERT } from "../../islands/media/errors.ts";
 import { ChatContext } from "../../islands/chat/context.ts";
 import { harness } from "../islands/harness.ts";
 import { me } from "../islands/fixtures.ts";
 import { FakeSocket } from "./fakes.ts";
+import { FakeSocket as FakeWebSocket } from "../islands/fake-socket.ts";
+import { startRealtime, type RealtimeClient } from "../../islands/lib/socket.ts";
+import type { VideoSocket } from "../../islands/calls/video-context.ts";
 
 afterAll(() => unregisterDom());
 const dom = reactRoot();
@@ -91,6 +94,52 @@ describe("CallLayer", () => {
     await settle(() => false);
     expect(alerts).toEqual([]);
     expect(socket.sent).toEqual([]);
+  });
+
+  test("a call that rings as the page's socket opens, before the chat screen hands the socket down, still rings", async () => {
+    // The wiring of ChatApp: the layer first renders with no socket; the chat screen's effect
+    // starts the page's client, and only a render later passes it down.
+    const opened: FakeWebSocket[] = [];
+    const realWebSocket = globalThis.WebSocket;
+    globalThis.WebSocket = class extends FakeWebSocket {
+      constructor(url: string) {
+        super(url);
+        opened.push(this);
+      }
+    } as unknown as typeof WebSocket;
+    const alerts: string[] = [];
+    window.alert = (text?: unknown) => void alerts.push(String(text));
+    let handDown: (socket: VideoSocket) => void = () => {};
+    function Page() {
+      const [socket, setSocket] = useState<VideoSocket | null>(null);
+      handDown = setSocket;
+      return <CallLayer socket={socket} ice={ice} notify={() => {}} />;
+    }
+    const chat = harness({}, me({ adult_confirmed_at: "2026-01-01T10:00:00.000Z" }));
+    dom.mount(
+      <ChatContext.Provider value={chat.controller}>
+        <Page />
+      </ChatContext.Provider>,
+    );
+    let client: RealtimeClient | null = null;
+    act(() => void (client = startRealtime("token")));
+    try {
+      const ws = opened[0]!;
+      // The server rings a tab as it opens (a call placed while the page reloaded).
+      act(() => {
+        ws.open();
+        ws.receive({ event: "incoming_call", data: { callerId: 5, callerName: "Carol", callerPeerId: "peer-c" } });
+      });
+      act(() => handDown(client!));
+      const rejected = () => ws.frames().some((f) => f.event === "reject_call");
+      await settle(rejected);
+      // No camera support here: the overlay opened, and declined it for the caller.
+      expect(alerts).toEqual([UNSUPPORTED_BROWSER_ALERT]);
+      expect(ws.frames().filter((f) => f.event === "reject_call")).toEqual([{ event: "reject_call", data: { callerId: 5 } }]);
+    } finally {
+      client!.disconnect();
+      globalThis.WebSocket = realWebSocket;
+    }
   });
 
   test("stops listening when unmounted", () => {

@@ -125,6 +125,23 @@ describe.each(engines)("the calls port (%s)", (_name, make) => {
     expect(seen).toMatchObject({ callerId: u1, pushed: true, silent: false, callerPeerId: `peer-${u1}` });
     await y.endWith(u2);
   });
+
+  test("a tab opened while a call placed with no tab of the callee open rings, and one silent for Video Roulette never does", async () => {
+    const [x, y] = await two();
+    const [u1, u2, u3, u4] = [nextUser++, nextUser++, nextUser++, nextUser++];
+    await x.start({ ...call(u1, u2), silent: true, away: true }, 60_000);
+    expect(await y.tabOpened(u2)).toMatchObject({ callerId: u1, receiverId: u2, silent: false, callerPeerId: `peer-${u1}` });
+    expect(await x.of(u2)).toMatchObject({ silent: false, away: true });
+    // A second tab rings too, until it is answered.
+    expect((await x.tabOpened(u2))?.callerId).toBe(u1);
+    await y.answer(u1, u2, "tab-2");
+    expect(await x.tabOpened(u2)).toBeUndefined();
+    await x.start({ ...call(u3, u4), silent: true }, 60_000);
+    expect(await y.tabOpened(u4)).toBeUndefined();
+    expect(await x.of(u4)).toMatchObject({ silent: true });
+    await y.endWith(u2);
+    await y.endWith(u4);
+  });
 });
 
 describe("calls when an instance is gone (redis)", () => {

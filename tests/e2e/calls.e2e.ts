@@ -9,6 +9,7 @@ import { registerAccount } from "./support/accounts.ts";
 import { MOBILE } from "./support/browser.ts";
 import { animationsDone, boxesOf, callOverlay, inside, overlap, startChat, videoPlays } from "./support/screens.ts";
 import { screenshot } from "./support/screenshots.ts";
+import { serverGauge } from "./support/server.ts";
 import { browserSuite } from "./support/suite.ts";
 
 const WAIT = { timeout: 15_000 };
@@ -21,6 +22,9 @@ const suite = browserSuite({
   },
   open: { camera: true, dismissDialogs: true, ...WAIT },
   closeAfterEach: true,
+  // Someone whose last tab closed stays online for this long (5 s by default): long enough here
+  // for a call placed after a tab closed to reach the server on a loaded machine.
+  env: { PRESENCE_GRACE_SECONDS: "30" },
 });
 
 /** Opens the chat with `name` from the All Users list, up to its call button. */
@@ -145,6 +149,32 @@ describe("video calls", () => {
     await animationsDone(alice, "[data-rht-toaster]");
     await screenshot(alice, "call-declined");
     expect(await keptTrackStates(alice)).toEqual(["audio:ended", "video:ended"]);
+  });
+
+  test("a call placed while the callee's page reloads rings once the page is back, and connects", async () => {
+    const dana = await suite.open(await suite.account("dana", "Dana"));
+    const eli = await suite.open(await suite.account("eli", "Eli"));
+    await openChat(dana, "Eli");
+    // Eli's page goes (a reload, a lost connection) and the server has let go of it: only Dana's socket is left.
+    const eliBrowser = eli.context();
+    await eli.close();
+    const deadline = Date.now() + WAIT.timeout;
+    while ((await serverGauge(suite.server, "webchat_sockets_open")) !== 1) {
+      if (Date.now() > deadline) throw new Error("Eli's closed tab is still open on the server");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await dana.getByRole("button", { name: "Video call Eli" }).click();
+    await callOverlay(dana).getByRole("heading", { name: "Calling Eli" }).waitFor(WAIT);
+    // The call reaches the server while no tab of Eli's is open; then the page is back.
+    await dana.waitForTimeout(1500);
+    const back = await eliBrowser.newPage();
+    back.setDefaultTimeout(WAIT.timeout);
+    await back.goto("/");
+    await callOverlay(back).getByText("is calling...").waitFor(WAIT);
+    expect(await callOverlay(back).getByRole("heading").textContent()).toBe("Dana");
+    await callOverlay(back).getByRole("button", { name: "Accept" }).click();
+    await remoteVideoPlays(dana, "Eli");
+    await remoteVideoPlays(back, "Dana");
   });
 
   test("a call to someone offline ends with a message", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { CallRegistry, type Call } from "../../src/calls/registry.ts";
 import { registerUser } from "../support/app.ts";
 import { listeningApp } from "../support/listening.ts";
+import { until } from "../support/until.ts";
 import { connect, settled } from "../support/ws.ts";
 
 const t = listeningApp();
@@ -107,6 +108,23 @@ describe("calls", () => {
     await r2.next("call_ended");
     await c.next("call_answered");
     [c, r, r2].forEach((s) => s.close());
+  });
+
+  test("a call placed while the callee's page reloads (no tab open) rings the tab that opens during the ring", async () => {
+    const { caller, callee, c, r } = await two();
+    // The old page says it is leaving, then closes; the new page's tab is not open yet.
+    r.send("user_logout", {});
+    r.close();
+    await until(() => t.ctx.hub.socketsOf(callee.user.id).length === 0, "the old tab gone");
+    // Strangers, still shown online (within the grace): it rings, with no tab to ring in.
+    expect((await c.ask("call_user", { receiverId: callee.user.id, callerPeerId: "peer-caller" })).data).toEqual({ status: "ringing" });
+    const tab = await connect(t.wsUrl, callee.token);
+    expect((await tab.next("incoming_call")).data).toEqual({ callerId: caller.user.id, callerName: "Caller Cat", callerPeerId: "peer-caller" });
+    tab.send("answer_call", { callerId: caller.user.id, answererPeerId: "peer-callee" });
+    expect((await c.next("call_answered")).data).toEqual({ answererPeerId: "peer-callee" });
+    c.close();
+    await tab.next("call_ended");
+    tab.close();
   });
 
   test("refuses a call with no peer id", async () => {

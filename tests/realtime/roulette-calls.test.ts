@@ -5,7 +5,7 @@
 // before anyone searches, as a while on the site would.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectedUser, listeningApp, type ConnectedUser } from "../support/listening.ts";
-import { DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
+import { connect, DEFAULT_WAIT_MS, settled, type Frame, type TestSocket } from "../support/ws.ts";
 import { pairUp, rouletteSearch } from "../support/roulette.ts";
 
 setDefaultTimeout(20_000);
@@ -67,6 +67,19 @@ describe("calling someone in Video Roulette", () => {
     await settled(searching.s);
     expect(searching.s.frames.some((f) => f.event === "incoming_call")).toBe(false);
     for (const p of [searching, caller, second]) p.s.close();
+  });
+
+  test("a tab the roulette user opens while the silent ring lasts is not rung either (only a call that found no tab open is)", async () => {
+    const caller = await connectedUser(t);
+    const { one: inRoulette, other: partner } = await paired();
+    expect((await caller.s.ask("call_user", { receiverId: inRoulette.user.id, callerPeerId: "p1" })).data).toEqual({ status: "ringing" });
+    const second = await connect(t.wsUrl, inRoulette.token);
+    expect((await caller.s.next("call_rejected", RING_MS + DEFAULT_WAIT_MS)).data).toEqual({ reason: "no_answer" });
+    await settled(second, inRoulette.s);
+    expect([...second.frames, ...inRoulette.s.frames].some((f) => f.event === "incoming_call")).toBe(false);
+    expect(t.ctx.roulette.partnerOf(inRoulette.user.id)).toBe(partner.user.id);
+    second.close();
+    for (const p of [caller, inRoulette, partner]) p.s.close();
   });
 
   test("a caller hanging up a silent ring tells the roulette tab nothing, and the pair goes on", async () => {

@@ -52,9 +52,12 @@ export const callHandlers: HandlerMap<"call_user" | "answer_call" | "reject_call
     // Someone in Video Roulette (searching or paired), or gone since the batch that still shows
     // them, is rung silently: the caller hears "ringing" and, at the ring time, "no answer", as
     // from anyone who lets it ring, so a call never reveals a roulette session (issue 18). A ring
-    // in a roulette tab would also reach the stranger through the microphone.
-    const silent = !present || (await app.calls.inRoulette(receiverId));
-    const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false, silent, callerPeerId: data.callerPeerId };
+    // in a roulette tab would also reach the stranger through the microphone. Someone with no tab
+    // open at this instant (reloading the page, reconnecting) is rung by the tab that opens
+    // during the ring time (`away`, lifecycle.ts), as a phone rings once back in coverage.
+    const away = !present;
+    const silent = away || (await app.calls.inRoulette(receiverId));
+    const call: Call = { callerId: user.id, receiverId, callerSocketId: socket.id, receiverSocketId: null, answered: false, silent, away, callerPeerId: data.callerPeerId };
     // One call per user over every instance: registered only if neither is in one anywhere.
     if (!(await app.calls.start(call, app.config.callRingMs))) {
       app.hub.send(socket, "call_rejected", { reason: "busy" });
