@@ -2,7 +2,7 @@
 // browser contexts against the real server (PeerJS signalling at /peerjs, ICE_SERVERS=[]):
 // a call from the chat header is accepted and both remote videos play; mute and camera toggles
 // change the tracks; ending closes both sides and releases the camera; a declined call and a call
-// to someone offline end cleanly. Screenshots of every call screen go to tests/e2e/screenshots/.
+// to someone offline end cleanly; a call placed while the callee's page reloads rings once it is back. Screenshots of every call screen go to tests/e2e/screenshots/.
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { registerAccount } from "./support/accounts.ts";
@@ -54,6 +54,46 @@ const localTracks = (page: Page) =>
     const stream = v.srcObject as MediaStream;
     return { audio: stream.getAudioTracks()[0]?.enabled, video: stream.getVideoTracks()[0]?.enabled };
   });
+
+interface RecordedSockets {
+  WebSocket: typeof WebSocket;
+  realtime: WebSocket[];
+  framesIn: string[];
+}
+
+/** Keeps the page's realtime sockets and what they receive (an init script). */
+function recordFramesIn() {
+  const w = window as unknown as RecordedSockets;
+  const Native = w.WebSocket;
+  w.realtime = [];
+  w.framesIn = [];
+  w.WebSocket = class extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      if (new URL(url, location.href).pathname === "/ws") w.realtime.push(this);
+      this.addEventListener("message", (event) => void w.framesIn.push(String(event.data)));
+    }
+  };
+}
+
+/**
+ * Every frame the page sent so far has been handled: a ping on its realtime socket, answered by a
+ * pong after them (the one-process server handles a call without waiting on I/O).
+ */
+async function handledSoFar(page: Page): Promise<void> {
+  await page.evaluate(async (timeoutMs) => {
+    const w = window as unknown as RecordedSockets;
+    const socket = w.realtime.at(-1);
+    if (!socket) throw new Error("no realtime socket recorded");
+    const before = w.framesIn.length;
+    socket.send(JSON.stringify({ event: "ping", data: {} }));
+    const deadline = Date.now() + timeoutMs;
+    while (!w.framesIn.slice(before).some((frame) => frame.includes('"event":"pong"'))) {
+      if (Date.now() > deadline) throw new Error("no pong");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }, WAIT.timeout);
+}
 
 /** Alice and Bob signed in, Alice on Bob's chat. */
 async function aliceAndBob(): Promise<{ alice: Page; bob: Page }> {
@@ -152,7 +192,7 @@ describe("video calls", () => {
   });
 
   test("a call placed while the callee's page reloads rings once the page is back, and connects", async () => {
-    const dana = await suite.open(await suite.account("dana", "Dana"));
+    const dana = await suite.open(await suite.account("dana", "Dana"), { initScript: recordFramesIn });
     const eli = await suite.open(await suite.account("eli", "Eli"));
     await openChat(dana, "Eli");
     // Eli's page goes (a reload, a lost connection) and the server has let go of it: only Dana's socket is left.
@@ -165,8 +205,8 @@ describe("video calls", () => {
     }
     await dana.getByRole("button", { name: "Video call Eli" }).click();
     await callOverlay(dana).getByRole("heading", { name: "Calling Eli" }).waitFor(WAIT);
-    // The call reaches the server while no tab of Eli's is open; then the page is back.
-    await dana.waitForTimeout(1500);
+    // The server has placed the call while no tab of Eli's is open; then the page is back.
+    await handledSoFar(dana);
     const back = await eliBrowser.newPage();
     back.setDefaultTimeout(WAIT.timeout);
     await back.goto("/");
