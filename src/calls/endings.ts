@@ -56,7 +56,10 @@ export function endCallAcrossBlock(ctx: AppContext, blockerId: number, apart: (u
   logged(ctx, "a call across a new block not ended", ended);
 }
 
-/** A tab opened (from the notification, or after a reload) while a call rings by push or `away` rings too. */
+/**
+ * A tab opened (from the notification, or after a reload), or back after `user_logout`, while a
+ * call rings by push or `away`, rings too.
+ */
 export function ringNewTab(ctx: AppContext, socket: ClientSocket): void {
   const rung = after(ctx.calls.tabOpened(socket.userId), (call) => {
     if (!call || call.callerPeerId === undefined) return;

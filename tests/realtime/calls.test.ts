@@ -127,6 +127,25 @@ describe("calls", () => {
     tab.close();
   });
 
+  test("a call placed while the callee's only tab had logged out (hidden for long) rings in it once it is back, once", async () => {
+    const { caller, callee, c, r } = await two();
+    r.send("user_logout", {});
+    await r.settle();
+    expect((await c.ask("call_user", { receiverId: callee.user.id, callerPeerId: "peer-caller" })).data).toEqual({ status: "ringing" });
+    await r.settle();
+    expect(r.saw("incoming_call")).toBe(false);
+    r.send("user_back_online", {});
+    expect((await r.next("incoming_call")).data).toEqual({ callerId: caller.user.id, callerName: "Caller Cat", callerPeerId: "peer-caller" });
+    // Visible again while already present: nothing more.
+    r.send("user_back_online", {});
+    await r.settle();
+    expect(r.saw("incoming_call")).toBe(false);
+    r.send("reject_call", { callerId: caller.user.id });
+    expect((await c.next("call_rejected")).data).toEqual({ reason: "declined" });
+    c.close();
+    r.close();
+  });
+
   test("refuses a call with no peer id", async () => {
     const { callee, c, r } = await two();
     expect((await c.ask("call_user", { receiverId: callee.user.id })).error?.code).toBe("validation");
